@@ -1,0 +1,77 @@
+//! Integration tests: each runs the real `crosscap` binary.
+
+mod nim;
+
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+/// What one run of the binary printed.
+pub struct Run {
+    pub code: i32,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+impl Run {
+    /// The stdout of a successful `--json` run, parsed.
+    pub fn json(&self) -> serde_json::Value {
+        assert_eq!(self.code, 0, "stderr: {}", self.stderr);
+        serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}", self.stdout))
+    }
+
+    /// Asserts a usage or input error: exit code 2 and one line on stderr naming `needle`.
+    pub fn assert_user_error(&self, needle: &str) {
+        assert_eq!(
+            self.code, 2,
+            "stdout: {} stderr: {}",
+            self.stdout, self.stderr
+        );
+        assert!(
+            self.stderr.contains(needle),
+            "stderr does not mention {needle:?}: {}",
+            self.stderr
+        );
+        assert!(!self.stderr.contains("panicked"), "{}", self.stderr);
+    }
+}
+
+/// Runs `crosscap` with `args`, feeding `stdin`.
+pub fn crosscap_with_input(args: &[&str], stdin: &str) -> Run {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crosscap"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    child
+        .stdin
+        .take()
+        .expect("stdin is piped")
+        .write_all(stdin.as_bytes())
+        .expect("stdin accepts input");
+    let output = child.wait_with_output().expect("the binary finishes");
+    Run {
+        code: output.status.code().unwrap_or(-1),
+        stdout: String::from_utf8_lossy(&output.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&output.stderr).into_owned(),
+    }
+}
+
+/// Runs `crosscap` with `args` and empty stdin.
+pub fn crosscap(args: &[&str]) -> Run {
+    crosscap_with_input(args, "")
+}
+
+#[test]
+fn help_lists_the_games() {
+    let run = crosscap(&["--help"]);
+    assert_eq!(run.code, 0);
+    assert!(run.stdout.contains("nim"));
+}
+
+#[test]
+fn unknown_command_is_a_usage_error() {
+    crosscap(&["no-such-game"]).assert_user_error("no-such-game");
+}

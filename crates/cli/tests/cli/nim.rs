@@ -1,0 +1,71 @@
+use crate::{crosscap, crosscap_with_input};
+
+#[test]
+fn value_of_three_four_five() {
+    let v = crosscap(&["--json", "nim", "value", "3", "4", "5"]).json();
+    assert_eq!(v["grundy"], 2);
+    assert_eq!(v["outcome"], "N");
+    assert_eq!(v["winning_moves"], serde_json::json!(["1:1"]));
+}
+
+#[test]
+fn value_of_a_p_position_as_text() {
+    let run = crosscap(&["nim", "value", "1", "2", "3"]);
+    assert_eq!(run.code, 0);
+    assert!(
+        run.stdout.contains("Grundy value 0 (P-position)"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn solve_agrees_with_value() {
+    let v = crosscap(&["--json", "nim", "solve", "3", "4", "5"]).json();
+    assert_eq!(v["winner"], "first");
+    assert_eq!(v["winning_moves"], serde_json::json!(["1:1"]));
+}
+
+#[test]
+fn bad_heaps_are_user_errors() {
+    crosscap(&["nim", "value", "three"]).assert_user_error("three");
+    crosscap(&["nim", "value", "-1"]).assert_user_error("-1");
+    crosscap(&["nim", "solve", "60", "60"]).assert_user_error("too many");
+    crosscap(&["nim", "arena", "3", "--a", "godlike"]).assert_user_error("godlike");
+}
+
+#[test]
+fn arena_shows_mcts_beating_random() {
+    let v = crosscap(&[
+        "--json",
+        "nim",
+        "arena",
+        "3",
+        "4",
+        "5",
+        "6",
+        "--a",
+        "mcts:2000",
+        "--b",
+        "random",
+        "--games",
+        "20",
+        "--seed",
+        "3",
+    ])
+    .json();
+    assert_eq!(v["games"], 20);
+    assert!(v["a_win_rate"].as_f64().unwrap() >= 0.9, "{v}");
+}
+
+#[test]
+fn play_against_the_perfect_computer_from_a_script() {
+    // 1 2 3 is a P-position: whatever we play, the perfect computer wins.
+    let run = crosscap_with_input(
+        &["nim", "play", "1", "2", "3", "--level", "perfect"],
+        "bogus\n1:0\n2:0\n3:0\n3:1\nmoves\n",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("cannot read move"), "{}", run.stdout);
+    assert!(run.stdout.contains("The computer wins."), "{}", run.stdout);
+}

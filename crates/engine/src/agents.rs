@@ -1,0 +1,256 @@
+//! Computer players, and the named strength levels shared by every game.
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+use crate::game::Game;
+use crate::mcts::{Mcts, MctsConfig, SearchLimit};
+use crate::rng::Rng;
+use crate::solver::{Budget, Solver};
+
+/// A computer player.
+pub trait Agent<G: Game>: Send {
+    /// A short description, e.g. `flatmc:160`.
+    fn name(&self) -> String;
+
+    /// The move to play, or `None` when the game is over.
+    fn choose(&mut self, game: &G) -> Option<G::Move>;
+}
+
+/// Plays a uniformly random legal move.
+pub struct RandomAgent {
+    rng: Rng,
+}
+
+impl RandomAgent {
+    pub fn new(seed: u64) -> Self {
+        RandomAgent {
+            rng: Rng::new(seed),
+        }
+    }
+}
+
+impl<G: Game> Agent<G> for RandomAgent {
+    fn name(&self) -> String {
+        "random".into()
+    }
+
+    fn choose(&mut self, game: &G) -> Option<G::Move> {
+        game.random_move(&mut self.rng)
+    }
+}
+
+/// Flat Monte Carlo: for each legal move, `playouts` random playouts; the move with the
+/// best win rate is played. The method of the Euler Getter web app, our baseline.
+pub struct FlatMonteCarlo {
+    playouts: u32,
+    rng: Rng,
+}
+
+impl FlatMonteCarlo {
+    pub fn new(playouts: u32, seed: u64) -> Self {
+        FlatMonteCarlo {
+            playouts: playouts.max(1),
+            rng: Rng::new(seed),
+        }
+    }
+}
+
+impl<G: Game> Agent<G> for FlatMonteCarlo {
+    fn name(&self) -> String {
+        format!("flatmc:{}", self.playouts)
+    }
+
+    fn choose(&mut self, game: &G) -> Option<G::Move> {
+        let mover = game.to_move();
+        let mut best: Option<(f64, G::Move)> = None;
+        for mv in game.legal_moves() {
+            let mut wins = 0.0;
+            for _ in 0..self.playouts {
+                let mut g = game.clone();
+                g.play(&mv);
+                let outcome = g.playout(&mut self.rng);
+                wins += match outcome.winner {
+                    Some(w) if w == mover => 1.0,
+                    Some(_) => 0.0,
+                    None => 0.5,
+                };
+            }
+            if best.as_ref().is_none_or(|(b, _)| wins > *b) {
+                best = Some((wins, mv));
+            }
+        }
+        best.map(|(_, mv)| mv)
+    }
+}
+
+/// Plays an optimal move found by the exact solver (a random one among equals, so that
+/// games vary with the seed); falls back to another agent when the budget runs out.
+pub struct PerfectAgent<G: Game> {
+    budget: Budget,
+    fallback: Box<dyn Agent<G>>,
+    rng: Rng,
+}
+
+impl<G: Game> PerfectAgent<G> {
+    pub fn new(budget: Budget, fallback: Box<dyn Agent<G>>, seed: u64) -> Self {
+        PerfectAgent {
+            budget,
+            fallback,
+            rng: Rng::new(seed),
+        }
+    }
+}
+
+impl<G: Game> Agent<G> for PerfectAgent<G> {
+    fn name(&self) -> String {
+        "perfect".into()
+    }
+
+    fn choose(&mut self, game: &G) -> Option<G::Move> {
+        if game.outcome().is_some() {
+            return None;
+        }
+        match Solver::new(self.budget).solve(game) {
+            Ok(solution) if !solution.best_moves.is_empty() => {
+                let i = self.rng.below(solution.best_moves.len());
+                Some(solution.best_moves[i].clone())
+            }
+            _ => self.fallback.choose(game),
+        }
+    }
+}
+
+/// The named strength levels every game offers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Level {
+    Random,
+    Easy,
+    Medium,
+    Hard,
+    Expert,
+    /// The exact solver, where the game is solved exactly.
+    Perfect,
+    /// Flat Monte Carlo with this many playouts per legal move (the baseline).
+    FlatMc(u32),
+    /// MCTS with this many iterations.
+    Mcts(u64),
+}
+
+/// The text named no level.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error(
+    "unknown level {0:?}: expected easy, medium, hard, expert, perfect, random, flatmc:N or mcts:N"
+)]
+pub struct LevelError(pub String);
+
+impl FromStr for Level {
+    type Err = LevelError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        let err = || LevelError(s.to_string());
+        let number = |rest: &str| rest.parse::<u64>().ok().filter(|&n| n > 0);
+        Ok(match s.trim() {
+            "random" => Level::Random,
+            "easy" => Level::Easy,
+            "medium" => Level::Medium,
+            "hard" => Level::Hard,
+            "expert" => Level::Expert,
+            "perfect" => Level::Perfect,
+            other => {
+                if let Some(rest) = other.strip_prefix("flatmc:") {
+                    let n = number(rest)
+                        .filter(|&n| n <= u32::MAX as u64)
+                        .ok_or_else(err)?;
+                    Level::FlatMc(n as u32)
+                } else if let Some(rest) = other.strip_prefix("mcts:") {
+                    Level::Mcts(number(rest).ok_or_else(err)?)
+                } else {
+                    return Err(err());
+                }
+            }
+        })
+    }
+}
+
+impl fmt::Display for Level {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Level::Random => write!(f, "random"),
+            Level::Easy => write!(f, "easy"),
+            Level::Medium => write!(f, "medium"),
+            Level::Hard => write!(f, "hard"),
+            Level::Expert => write!(f, "expert"),
+            Level::Perfect => write!(f, "perfect"),
+            Level::FlatMc(n) => write!(f, "flatmc:{n}"),
+            Level::Mcts(n) => write!(f, "mcts:{n}"),
+        }
+    }
+}
+
+impl Level {
+    /// MCTS iterations of the named levels.
+    pub fn mcts_iterations(self) -> Option<u64> {
+        match self {
+            Level::Easy => Some(200),
+            Level::Medium => Some(2_000),
+            Level::Hard => Some(20_000),
+            Level::Expert => Some(100_000),
+            Level::Mcts(n) => Some(n),
+            _ => None,
+        }
+    }
+}
+
+/// Node budget of the `perfect` level before it falls back to `expert`.
+pub const PERFECT_NODE_BUDGET: u64 = 20_000_000;
+
+/// The standard agent for a level: MCTS with `config` for the named levels, the solver
+/// for `perfect` (falling back to expert MCTS), flat Monte Carlo and random as named.
+pub fn standard_agent<G: Game + 'static>(
+    level: Level,
+    config: MctsConfig,
+    seed: u64,
+) -> Box<dyn Agent<G>> {
+    match level {
+        Level::Random => Box::new(RandomAgent::new(seed)),
+        Level::FlatMc(n) => Box::new(FlatMonteCarlo::new(n, seed)),
+        Level::Perfect => Box::new(PerfectAgent::new(
+            Budget {
+                max_nodes: Some(PERFECT_NODE_BUDGET),
+                max_time: Some(Duration::from_secs(30)),
+            },
+            standard_agent(Level::Expert, config, seed),
+            seed,
+        )),
+        named => Box::new(Mcts::new(
+            SearchLimit::Iterations(named.mcts_iterations().unwrap_or(1)),
+            config,
+            seed,
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn levels_round_trip() {
+        for text in [
+            "random",
+            "easy",
+            "medium",
+            "hard",
+            "expert",
+            "perfect",
+            "flatmc:160",
+            "mcts:500",
+        ] {
+            assert_eq!(text.parse::<Level>().unwrap().to_string(), text);
+        }
+        for bad in ["", "godlike", "flatmc:", "flatmc:0", "mcts:-3", "flatmc:x"] {
+            assert!(bad.parse::<Level>().is_err(), "{bad}");
+        }
+    }
+}

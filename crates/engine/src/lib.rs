@@ -1,0 +1,21 @@
+//! The game engine shared by every Crosscap game.
+//!
+//! Games implement [`Game`] (two players, alternating, perfect information) and, when
+//! impartial, [`Impartial`]. Everything that searches — Grundy values, the exact
+//! [`solver`], the [`agents`] (random, flat Monte Carlo, MCTS, perfect) and the
+//! [`arena`] — is written once here, generically, and reused by every game.
+
+pub mod agents;
+pub mod arena;
+pub mod game;
+pub mod impartial;
+pub mod mcts;
+pub mod nim;
+pub mod rng;
+pub mod solver;
+
+pub use agents::{Agent, Level, LevelError};
+pub use game::{Game, MoveError, Notation, Outcome, Player};
+pub use impartial::{GrundyTable, Impartial, NormalPlay, mex, nim_sum};
+pub use rng::Rng;
+pub use solver::{Budget, Solution, SolveError};
