@@ -12,6 +12,7 @@ pub mod impartial;
 pub mod mcts;
 pub mod nim;
 pub mod rng;
+pub mod session;
 pub mod solver;
 
 pub use agents::{Agent, Level, LevelError};
