@@ -60,8 +60,16 @@ const INF: i32 = i32::MAX;
 
 /// A reusable solver: its transposition table persists between calls, so solving many
 /// related positions (every opening, say) shares work.
+/// What the table remembers of a position: bounds on its value and the move that was
+/// best (or caused the cutoff) last time, tried first next time.
+struct Entry<M> {
+    lower: i32,
+    upper: i32,
+    best: Option<M>,
+}
+
 pub struct Solver<G: Game> {
-    table: HashMap<u64, (i32, i32)>,
+    table: HashMap<u64, Entry<G::Move>>,
     budget: Budget,
     nodes: u64,
     start: Instant,
@@ -191,7 +199,10 @@ impl<G: Game> Solver<G> {
             return outcome.value_for(mover);
         }
         let key = game.position_hash();
-        let (lower, upper) = self.table.get(&key).copied().unwrap_or((-INF, INF));
+        let (lower, upper, remembered) = match self.table.get(&key) {
+            Some(e) => (e.lower, e.upper, e.best.clone()),
+            None => (-INF, INF, None),
+        };
         if lower >= beta || lower == upper {
             return lower;
         }
@@ -203,7 +214,13 @@ impl<G: Game> Solver<G> {
 
         let mut moves = game.legal_moves();
         game.order_moves(&mut moves);
+        if let Some(first) = remembered
+            && let Some(i) = moves.iter().position(|m| *m == first)
+        {
+            moves[..=i].rotate_right(1);
+        }
         let mut best = -INF;
+        let mut best_move = None;
         for mv in &moves {
             let mut child = game.clone();
             child.play(mv);
@@ -211,19 +228,29 @@ impl<G: Game> Solver<G> {
             if self.aborted {
                 return 0;
             }
-            best = best.max(v);
+            if v > best {
+                best = v;
+                best_move = Some(mv.clone());
+            }
             if best >= beta {
                 break;
             }
         }
-        let bounds = if best <= alpha {
+        let (lower, upper) = if best <= alpha {
             (lower, best.min(upper))
         } else if best >= beta {
             (best.max(lower), upper)
         } else {
             (best, best)
         };
-        self.table.insert(key, bounds);
+        self.table.insert(
+            key,
+            Entry {
+                lower,
+                upper,
+                best: best_move,
+            },
+        );
         best
     }
 }
