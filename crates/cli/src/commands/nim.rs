@@ -9,7 +9,7 @@ use crosscap_engine::solver::{Budget, solve};
 use crosscap_engine::{Agent, GrundyTable, Level, NormalPlay};
 use serde::Serialize;
 
-use crate::output::Output;
+use crate::output::{Output, Table, TableFormat};
 use crate::terminal::{ArenaArgs, PlayArgs, play_in_terminal, run_arena};
 
 #[derive(Subcommand, Debug)]
@@ -24,6 +24,18 @@ pub enum NimCommand {
     Solve {
         #[arg(required = true)]
         heaps: Vec<u32>,
+    },
+    /// Every P-position of K heaps with sizes up to N (each listed once, heaps ascending).
+    PPositions {
+        /// Number of heaps.
+        #[arg(long, default_value_t = 3)]
+        heaps: usize,
+        /// Largest heap size.
+        #[arg(long)]
+        max: u32,
+        /// Table format for text output.
+        #[arg(long, value_enum, default_value_t = TableFormat::Text)]
+        format: TableFormat,
     },
     /// Plays Nim in the terminal against the computer.
     Play {
@@ -47,6 +59,14 @@ struct ValueReport {
     grundy: u32,
     outcome: &'static str,
     winning_moves: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct PPositionsReport {
+    heaps: usize,
+    max: u32,
+    count: usize,
+    positions: Vec<Vec<u32>>,
 }
 
 #[derive(Serialize)]
@@ -127,6 +147,24 @@ pub fn run(cmd: NimCommand, out: &Output) -> anyhow::Result<()> {
                 )
             })
         }
+        NimCommand::PPositions { heaps, max, format } => {
+            if heaps == 0 || heaps > 6 || max > 255 {
+                bail!("p-positions takes 1 to 6 heaps of at most 255 counters");
+            }
+            let positions = p_positions(heaps, max);
+            let headers: Vec<String> = (1..=heaps).map(|i| format!("heap {i}")).collect();
+            let mut table = Table::new(&headers.iter().map(String::as_str).collect::<Vec<_>>());
+            for p in &positions {
+                table.push(p.iter().map(u32::to_string).collect());
+            }
+            let report = PPositionsReport {
+                heaps,
+                max,
+                count: positions.len(),
+                positions,
+            };
+            out.emit(&report, || table.render(format))
+        }
         NimCommand::Play { heaps, play } => {
             let game = NormalPlay::new(Nim::new(heaps));
             play_in_terminal(game, play.colour, nim_agent(play.level, play.seed), &|g| {
@@ -138,6 +176,25 @@ pub fn run(cmd: NimCommand, out: &Output) -> anyhow::Result<()> {
             let game = NormalPlay::new(Nim::new(heaps));
             run_arena(&game, &nim_agent, &arena, out).map(|_| ())
         }
+    }
+}
+
+/// Every ascending tuple of `heaps` sizes in `0..=max` whose Grundy value, computed by the
+/// engine, is 0.
+fn p_positions(heaps: usize, max: u32) -> Vec<Vec<u32>> {
+    let mut table = GrundyTable::new();
+    let mut found = Vec::new();
+    let mut tuple = vec![0u32; heaps];
+    loop {
+        if table.grundy(&Nim::new(tuple.clone())) == 0 {
+            found.push(tuple.clone());
+        }
+        // Next ascending tuple: bump the last entry that can grow, reset the rest to it.
+        let Some(i) = (0..heaps).rev().find(|&i| tuple[i] < max) else {
+            return found;
+        };
+        let v = tuple[i] + 1;
+        tuple[i..].iter_mut().for_each(|t| *t = v);
     }
 }
 

@@ -69,3 +69,26 @@ fn play_against_the_perfect_computer_from_a_script() {
     assert!(run.stdout.contains("cannot read move"), "{}", run.stdout);
     assert!(run.stdout.contains("The computer wins."), "{}", run.stdout);
 }
+
+#[test]
+fn p_positions_of_three_heaps() {
+    let v = crosscap(&["--json", "nim", "p-positions", "--heaps", "3", "--max", "3"]).json();
+    assert_eq!(
+        v["positions"],
+        serde_json::json!([[0, 0, 0], [0, 1, 1], [0, 2, 2], [0, 3, 3], [1, 2, 3]])
+    );
+    let md = crosscap(&[
+        "nim",
+        "p-positions",
+        "--heaps",
+        "2",
+        "--max",
+        "1",
+        "--format",
+        "markdown",
+    ]);
+    assert_eq!(
+        md.stdout,
+        "| heap 1 | heap 2 |\n| --- | --- |\n| 0 | 0 |\n| 1 | 1 |\n"
+    );
+}
