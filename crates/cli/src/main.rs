@@ -25,6 +25,26 @@ enum Command {
     /// Nim: Grundy values, winning moves, play and arena.
     #[command(subcommand)]
     Nim(commands::nim::NimCommand),
+    /// Boards on closed surfaces: show, info (surface, counts, cell order) and SVG.
+    #[command(subcommand)]
+    Board(commands::board::BoardCommand),
+    /// Edge-Nim on any graph: values, P-position and Grundy tables, the tetrahedron theorem.
+    #[command(subcommand)]
+    EdgeNim(commands::edge_nim::EdgeNimCommand),
+    /// Euler Getter: scores, exact solutions, the even-cells claim, play and arena.
+    #[command(subcommand)]
+    EulerGetter(commands::euler_getter::EulerGetterCommand),
+    /// The manifold decomposition game: G-values, Table 2.1, G-series, play and arena.
+    #[command(subcommand)]
+    Manifold(commands::manifold::ManifoldCommand),
+    /// Projective Hex: who has a global loop, exact solving, play and arena.
+    #[command(subcommand)]
+    ProjectiveHex(commands::projective_hex::ProjectiveHexCommand),
+    /// The sandpile toppling game on any graph: solve, min-topple, classify, play, arena.
+    #[command(subcommand)]
+    Sandpile(commands::sandpile::SandpileCommand),
+    /// The web app: every game in the browser, saved games, a JSON API.
+    Serve(commands::serve::ServeArgs),
 }
 
 fn main() -> ExitCode {
@@ -32,6 +52,13 @@ fn main() -> ExitCode {
     let out = output::Output::new(cli.json);
     let result = match cli.command {
         Command::Nim(cmd) => commands::nim::run(cmd, &out),
+        Command::Board(cmd) => commands::board::run(cmd, &out),
+        Command::EdgeNim(cmd) => commands::edge_nim::run(cmd, &out),
+        Command::EulerGetter(cmd) => commands::euler_getter::run(cmd, &out),
+        Command::Manifold(cmd) => commands::manifold::run(cmd, &out),
+        Command::ProjectiveHex(cmd) => commands::projective_hex::run(cmd, &out),
+        Command::Sandpile(cmd) => commands::sandpile::run(cmd, &out),
+        Command::Serve(args) => commands::serve::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -9,9 +9,12 @@ pub mod agents;
 pub mod arena;
 pub mod game;
 pub mod impartial;
+pub mod impartial_notation;
 pub mod mcts;
 pub mod nim;
+pub mod pns;
 pub mod rng;
+pub mod sequences;
 pub mod session;
 pub mod solver;
 

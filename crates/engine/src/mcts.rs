@@ -1,6 +1,10 @@
 //! Monte Carlo tree search (UCT) with a pluggable playout policy, an iteration or time
-//! budget, and an optional blend of the final score into the reward for scored games.
+//! budget, an optional blend of the final score into the reward for scored games, and two
+//! options that connection games rely on: RAVE (all-moves-as-first statistics shared
+//! between siblings) and an MCTS-solver that proves won and lost subtrees.
 
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 use std::time::{Duration, Instant};
 
 use crate::agents::Agent;
@@ -10,6 +14,28 @@ use crate::rng::Rng;
 /// How playouts are run from a leaf to the end of the game.
 pub trait PlayoutPolicy<G: Game>: Send {
     fn playout(&mut self, game: &mut G, rng: &mut Rng) -> Outcome;
+
+    /// The same playout, also appending every move played, with the player who made it, to
+    /// `record` (RAVE needs them). The default plays [`Game::random_move`]s one at a time;
+    /// policies with a faster way (fill the board, then score once) override it.
+    fn playout_recorded(
+        &mut self,
+        game: &mut G,
+        rng: &mut Rng,
+        record: &mut Vec<(Player, G::Move)>,
+    ) -> Outcome {
+        loop {
+            if let Some(outcome) = game.outcome() {
+                return outcome;
+            }
+            let mover = game.to_move();
+            let mv = game
+                .random_move(rng)
+                .expect("a game that is not over has a legal move");
+            game.play(&mv);
+            record.push((mover, mv));
+        }
+    }
 }
 
 /// The game's own playout ([`Game::playout`]), uniformly random unless the game says
@@ -30,7 +56,8 @@ pub enum SearchLimit {
     Time(Duration),
 }
 
-/// Tuning of the search.
+/// Tuning of the search. Build it with `..MctsConfig::default()` so that new options
+/// keep their defaults.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct MctsConfig {
     /// The UCT exploration constant.
@@ -39,6 +66,17 @@ pub struct MctsConfig {
     pub score_weight: f64,
     /// The margin that counts as a full score reward; larger margins are clipped.
     pub score_scale: f64,
+    /// RAVE equivalence parameter `k` (0 disables RAVE). A move's value blends its own
+    /// mean with its all-moves-as-first mean, the latter weighted by
+    /// `sqrt(k / (3n + k))` after `n` visits. With RAVE on, a node creates all its
+    /// children when first expanded, so that unvisited moves are ranked by their AMAF
+    /// values. Pays off where a move's value hardly depends on when it is played, as in
+    /// Hex-like games.
+    pub rave_equivalence: f64,
+    /// MCTS-solver: mark subtrees proven won or lost (win/loss results only), never
+    /// select a proven-lost move while another remains, play a proven win at once, and
+    /// stop searching once the root is proven.
+    pub prove: bool,
 }
 
 impl Default for MctsConfig {
@@ -47,6 +85,8 @@ impl Default for MctsConfig {
             exploration: 0.7,
             score_weight: 0.0,
             score_scale: 1.0,
+            rave_equivalence: 0.0,
+            prove: false,
         }
     }
 }
@@ -65,6 +105,10 @@ impl MctsConfig {
         let score = (outcome.value_for(player) as f64 / self.score_scale).clamp(-1.0, 1.0);
         (1.0 - self.score_weight) * win + self.score_weight * (0.5 + 0.5 * score)
     }
+
+    fn rave(&self) -> bool {
+        self.rave_equivalence > 0.0
+    }
 }
 
 struct Node<M> {
@@ -72,10 +116,41 @@ struct Node<M> {
     parent: Option<usize>,
     children: Vec<usize>,
     untried: Vec<M>,
+    /// Whether `to_move`, `untried` and `proven` have been filled in from the position
+    /// (RAVE creates children before their positions are visited).
+    entered: bool,
+    /// Whether every legal move has a child (RAVE mode).
+    expanded: bool,
     /// The player who made `mv`; rewards are stored from this player's point of view.
     mover: Player,
+    /// The player to move in this node's position.
+    to_move: Player,
     visits: f64,
     reward: f64,
+    amaf_visits: f64,
+    amaf_reward: f64,
+    /// The winner with perfect play from here, once proven (MCTS-solver).
+    proven: Option<Player>,
+}
+
+impl<M> Node<M> {
+    fn new(mv: Option<M>, parent: Option<usize>, mover: Player) -> Self {
+        Node {
+            mv,
+            parent,
+            children: Vec::new(),
+            untried: Vec::new(),
+            entered: false,
+            expanded: false,
+            mover,
+            to_move: mover.opponent(),
+            visits: 0.0,
+            reward: 0.0,
+            amaf_visits: 0.0,
+            amaf_reward: 0.0,
+            proven: None,
+        }
+    }
 }
 
 /// Statistics of one root move after a search.
@@ -85,7 +160,47 @@ pub struct MoveStats<M> {
     pub visits: u64,
     /// Mean reward for the player making the move.
     pub mean_reward: f64,
+    /// The winner after this move with perfect play, when the MCTS-solver proved it.
+    pub proven_winner: Option<Player>,
 }
+
+/// A fast non-cryptographic hasher (FxHash) for the per-iteration AMAF table.
+#[derive(Default)]
+struct FxHasher(u64);
+
+impl Hasher for FxHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+
+    fn write_u32(&mut self, n: u32) {
+        self.write_u64(n as u64);
+    }
+
+    fn write_u16(&mut self, n: u16) {
+        self.write_u64(n as u64);
+    }
+
+    fn write_u8(&mut self, n: u8) {
+        self.write_u64(n as u64);
+    }
+}
+
+type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
 
 /// A UCT searcher usable as an [`Agent`].
 pub struct Mcts<G: Game, P: PlayoutPolicy<G> = RandomPlayout> {
@@ -113,77 +228,164 @@ impl<G: Game, P: PlayoutPolicy<G>> Mcts<G, P> {
         }
     }
 
-    /// Searches from `root` and returns the statistics of every root move, most visited
-    /// first.
+    /// Searches from `root` and returns the statistics of every root move: a proven win
+    /// first, then most visited first, proven losses last.
     pub fn search(&mut self, root: &G) -> Vec<MoveStats<G::Move>> {
-        let mut nodes = vec![Node {
-            mv: None,
-            parent: None,
-            children: Vec::new(),
-            untried: root.legal_moves(),
-            mover: root.to_move().opponent(),
-            visits: 0.0,
-            reward: 0.0,
-        }];
+        let mut nodes = vec![Node::new(None, None, root.to_move().opponent())];
+        self.enter(&mut nodes[0], root);
         let start = Instant::now();
         let mut iterations = 0u64;
-        while !self.done(iterations, start) {
+        let mut path = Vec::new();
+        let mut record: Vec<(Player, G::Move)> = Vec::new();
+        let mut first_played: FxMap<G::Move, (usize, Player)> = FxMap::default();
+        while !(self.done(iterations, start) || self.config.prove && nodes[0].proven.is_some()) {
             iterations += 1;
             let mut state = root.clone();
-            let mut node = 0;
-            while nodes[node].untried.is_empty() && !nodes[node].children.is_empty() {
-                node = self.select_child(&nodes, node);
-                state.play(nodes[node].mv.as_ref().expect("children carry moves"));
-            }
-            if !nodes[node].untried.is_empty() {
-                let pick = self.rng.below(nodes[node].untried.len());
-                let mv = nodes[node].untried.swap_remove(pick);
-                let mover = state.to_move();
-                state.play(&mv);
-                let child = Node {
-                    mv: Some(mv),
-                    parent: Some(node),
-                    children: Vec::new(),
-                    untried: if state.outcome().is_some() {
-                        Vec::new()
-                    } else {
-                        state.legal_moves()
-                    },
-                    mover,
-                    visits: 0.0,
-                    reward: 0.0,
-                };
-                nodes.push(child);
-                let id = nodes.len() - 1;
-                nodes[node].children.push(id);
-                node = id;
-            }
-            let outcome = match state.outcome() {
-                Some(o) => o,
-                None => self.policy.playout(&mut state, &mut self.rng),
+            path.clear();
+            record.clear();
+            path.push(0);
+            let node = self.descend(&mut nodes, &mut state, &mut path, &mut record);
+            let outcome = match (state.outcome(), nodes[node].proven) {
+                (Some(o), _) => o,
+                (None, Some(winner)) if self.config.prove => Outcome::win(winner),
+                (None, _) if self.config.rave() => {
+                    self.policy
+                        .playout_recorded(&mut state, &mut self.rng, &mut record)
+                }
+                (None, _) => self.policy.playout(&mut state, &mut self.rng),
             };
-            let mut at = Some(node);
-            while let Some(n) = at {
+            for &n in &path {
                 nodes[n].visits += 1.0;
                 nodes[n].reward += self.config.reward(&outcome, nodes[n].mover);
-                at = nodes[n].parent;
+            }
+            if self.config.rave() {
+                self.update_amaf(&mut nodes, &path, &record, &outcome, &mut first_played);
+            }
+            if self.config.prove && nodes[node].proven.is_some() {
+                propagate_proof(&mut nodes, node);
             }
         }
         let mut stats: Vec<MoveStats<G::Move>> = nodes[0]
             .children
             .iter()
+            .filter(|&&c| nodes[c].visits > 0.0 || nodes[c].proven.is_some())
             .map(|&c| MoveStats {
                 mv: nodes[c].mv.clone().expect("children carry moves"),
                 visits: nodes[c].visits as u64,
                 mean_reward: nodes[c].reward / nodes[c].visits.max(1.0),
+                proven_winner: nodes[c].proven,
             })
             .collect();
+        let mover = root.to_move();
+        let rank = |s: &MoveStats<G::Move>| match s.proven_winner {
+            Some(w) if w == mover => 0,
+            Some(_) => 2,
+            None => 1,
+        };
         stats.sort_by(|a, b| {
-            b.visits
-                .cmp(&a.visits)
+            rank(a)
+                .cmp(&rank(b))
+                .then(b.visits.cmp(&a.visits))
                 .then(b.mean_reward.total_cmp(&a.mean_reward))
         });
         stats
+    }
+
+    /// Fills in a node from its position the first time the search reaches it.
+    fn enter(&self, node: &mut Node<G::Move>, state: &G) {
+        if node.entered {
+            return;
+        }
+        node.entered = true;
+        node.to_move = state.to_move();
+        match state.outcome() {
+            Some(outcome) if self.config.prove => node.proven = outcome.winner,
+            None if !self.config.rave() => node.untried = state.legal_moves(),
+            _ => {}
+        }
+    }
+
+    /// Walks from the root to a leaf, expanding one node; returns the leaf, with `path`
+    /// and `record` holding the nodes and moves on the way.
+    fn descend(
+        &mut self,
+        nodes: &mut Vec<Node<G::Move>>,
+        state: &mut G,
+        path: &mut Vec<usize>,
+        record: &mut Vec<(Player, G::Move)>,
+    ) -> usize {
+        let mut node = 0;
+        loop {
+            if (self.config.prove && nodes[node].proven.is_some()) || state.outcome().is_some() {
+                return node;
+            }
+            let next = if self.config.rave() {
+                if !nodes[node].expanded {
+                    nodes[node].expanded = true;
+                    let mover = nodes[node].to_move;
+                    for mv in state.legal_moves() {
+                        nodes.push(Node::new(Some(mv), Some(node), mover));
+                        let id = nodes.len() - 1;
+                        nodes[node].children.push(id);
+                    }
+                }
+                self.select_child(nodes, node)
+            } else if !nodes[node].untried.is_empty() {
+                let pick = self.rng.below(nodes[node].untried.len());
+                let mv = nodes[node].untried.swap_remove(pick);
+                let mover = nodes[node].to_move;
+                nodes.push(Node::new(Some(mv), Some(node), mover));
+                let id = nodes.len() - 1;
+                nodes[node].children.push(id);
+                id
+            } else if nodes[node].children.is_empty() {
+                return node;
+            } else {
+                self.select_child(nodes, node)
+            };
+            let mv = nodes[next].mv.clone().expect("children carry moves");
+            record.push((nodes[next].mover, mv.clone()));
+            state.play(&mv);
+            self.enter(&mut nodes[next], state);
+            path.push(next);
+            let fresh = nodes[next].visits == 0.0;
+            node = next;
+            if fresh {
+                return node;
+            }
+        }
+    }
+
+    /// Credits every sibling move that its player made later in the same simulation
+    /// (all moves as first): a child of the node at depth `d` is updated when its move
+    /// was first played at ply `d` or later, by the child's mover.
+    fn update_amaf(
+        &self,
+        nodes: &mut [Node<G::Move>],
+        path: &[usize],
+        record: &[(Player, G::Move)],
+        outcome: &Outcome,
+        first_played: &mut FxMap<G::Move, (usize, Player)>,
+    ) {
+        first_played.clear();
+        for (ply, (player, mv)) in record.iter().enumerate() {
+            first_played.entry(mv.clone()).or_insert((ply, *player));
+        }
+        let rewards = Player::BOTH.map(|p| self.config.reward(outcome, p));
+        for (depth, &n) in path.iter().enumerate() {
+            for i in 0..nodes[n].children.len() {
+                let c = nodes[n].children[i];
+                let child = &mut nodes[c];
+                let mv = child.mv.as_ref().expect("children carry moves");
+                if let Some(&(ply, player)) = first_played.get(mv)
+                    && ply >= depth
+                    && player == child.mover
+                {
+                    child.amaf_visits += 1.0;
+                    child.amaf_reward += rewards[child.mover.index()];
+                }
+            }
+        }
     }
 
     fn done(&self, iterations: u64, start: Instant) -> bool {
@@ -193,18 +395,75 @@ impl<G: Game, P: PlayoutPolicy<G>> Mcts<G, P> {
         }
     }
 
+    /// The child to descend into: UCT, blended with AMAF under RAVE; proven losses for
+    /// the mover are skipped while another child remains.
     fn select_child(&self, nodes: &[Node<G::Move>], node: usize) -> usize {
-        let log_parent = nodes[node].visits.max(1.0).ln();
+        let parent = &nodes[node];
+        let log_parent = parent.visits.max(1.0).ln();
         let c = self.config.exploration;
-        *nodes[node]
-            .children
-            .iter()
-            .max_by(|&&a, &&b| {
-                let ucb =
-                    |n: &Node<G::Move>| n.reward / n.visits + c * (log_parent / n.visits).sqrt();
-                ucb(&nodes[a]).total_cmp(&ucb(&nodes[b]))
-            })
+        let k = self.config.rave_equivalence;
+        let lost = |n: &Node<G::Move>| self.config.prove && n.proven == Some(n.mover.opponent());
+        let value = |n: &Node<G::Move>| {
+            if n.visits == 0.0 {
+                // Only RAVE leaves children unvisited: rank them by their AMAF mean (an
+                // optimistic 1 without one), exploring as if visited once.
+                let prior = if n.amaf_visits > 0.0 {
+                    n.amaf_reward / n.amaf_visits
+                } else {
+                    1.0
+                };
+                return prior + c * log_parent.sqrt();
+            }
+            let mean = n.reward / n.visits;
+            let blended = if k > 0.0 && n.amaf_visits > 0.0 {
+                let beta = (k / (3.0 * n.visits + k)).sqrt();
+                (1.0 - beta) * mean + beta * n.amaf_reward / n.amaf_visits
+            } else {
+                mean
+            };
+            blended + c * (log_parent / n.visits).sqrt()
+        };
+        let best = |skip_lost: bool| {
+            parent
+                .children
+                .iter()
+                .copied()
+                .filter(|&ch| !(skip_lost && lost(&nodes[ch])))
+                .max_by(|&a, &b| value(&nodes[a]).total_cmp(&value(&nodes[b])))
+        };
+        best(true)
+            .or_else(|| best(false))
             .expect("selection only runs on nodes with children")
+    }
+}
+
+/// MCTS-solver: after `leaf` was proven, marks its ancestors proven where that follows (the
+/// player to move has a proven-won child, or every move is proven lost for it).
+fn propagate_proof<M>(nodes: &mut [Node<M>], leaf: usize) {
+    let mut at = nodes[leaf].parent;
+    while let Some(n) = at {
+        if nodes[n].proven.is_some() {
+            return;
+        }
+        let to_move = nodes[n].to_move;
+        let children = &nodes[n].children;
+        let complete = nodes[n].untried.is_empty() && !children.is_empty();
+        let proven = if children.iter().any(|&c| nodes[c].proven == Some(to_move)) {
+            Some(to_move)
+        } else if complete
+            && children
+                .iter()
+                .all(|&c| nodes[c].proven == Some(to_move.opponent()))
+        {
+            Some(to_move.opponent())
+        } else {
+            None
+        };
+        if proven.is_none() {
+            return;
+        }
+        nodes[n].proven = proven;
+        at = nodes[n].parent;
     }
 }
 
@@ -221,5 +480,95 @@ impl<G: Game, P: PlayoutPolicy<G>> Agent<G> for Mcts<G, P> {
             return None;
         }
         self.search(game).into_iter().next().map(|s| s.mv)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::impartial::NormalPlay;
+    use crate::nim::Nim;
+    use crate::solver::Budget;
+    use crate::solver::Solver;
+
+    fn nim(heaps: &[u32]) -> NormalPlay<Nim> {
+        NormalPlay::new(Nim::new(heaps.to_vec()))
+    }
+
+    fn configs() -> [MctsConfig; 4] {
+        let base = MctsConfig::default();
+        [
+            base,
+            MctsConfig {
+                rave_equivalence: 300.0,
+                ..base
+            },
+            MctsConfig {
+                prove: true,
+                ..base
+            },
+            MctsConfig {
+                rave_equivalence: 300.0,
+                prove: true,
+                ..base
+            },
+        ]
+    }
+
+    #[test]
+    fn every_option_finds_the_winning_nim_move() {
+        let game = nim(&[2, 6]);
+        // The only winning move leaves 2 2.
+        let winning = Solver::new(Budget::unlimited()).solve(&game).unwrap();
+        for config in configs() {
+            let mut mcts = Mcts::new(SearchLimit::Iterations(3_000), config, 5);
+            let mv = mcts.choose(&game).unwrap();
+            assert!(winning.best_moves.contains(&mv), "{config:?}: {mv:?}");
+        }
+    }
+
+    #[test]
+    fn the_solver_proves_small_positions_and_stops() {
+        let mut mcts = Mcts::new(
+            SearchLimit::Iterations(100_000),
+            MctsConfig {
+                prove: true,
+                ..MctsConfig::default()
+            },
+            1,
+        );
+        let stats = mcts.search(&nim(&[2, 3]));
+        let total: u64 = stats.iter().map(|s| s.visits).sum();
+        assert!(total < 100_000, "the search stops once the root is proven");
+        assert_eq!(stats[0].proven_winner, Some(Player::X));
+        // Every proven move agrees with the exact solver.
+        for s in &stats {
+            if let Some(winner) = s.proven_winner {
+                let mut child = nim(&[2, 3]);
+                child.play(&s.mv);
+                let value = crate::solver::brute_force_value(&child);
+                let expected = if value > 0 {
+                    child.to_move()
+                } else {
+                    child.to_move().opponent()
+                };
+                assert_eq!(winner, expected, "{:?}", s.mv);
+            }
+        }
+    }
+
+    #[test]
+    fn a_lost_root_is_proven_lost() {
+        let mut mcts = Mcts::new(
+            SearchLimit::Iterations(50_000),
+            MctsConfig {
+                prove: true,
+                rave_equivalence: 100.0,
+                ..MctsConfig::default()
+            },
+            2,
+        );
+        let stats = mcts.search(&nim(&[1, 2, 3]));
+        assert!(stats.iter().all(|s| s.proven_winner == Some(Player::O)));
     }
 }

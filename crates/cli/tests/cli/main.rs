@@ -1,6 +1,13 @@
 //! Integration tests: each runs the real `crosscap` binary.
 
+mod board;
+mod edge_nim;
+mod euler_getter;
+mod manifold;
 mod nim;
+mod projective_hex;
+mod sandpile;
+mod serve;
 
 use std::io::Write;
 use std::process::{Command, Stdio};

@@ -1,0 +1,290 @@
+//! `crosscap board`: boards on closed surfaces (the topology crate), shown as text, summarised
+//! and drawn as SVG.
+
+use std::collections::BTreeMap;
+
+use anyhow::Context;
+use clap::{Args, Subcommand};
+use crosscap_engine::Player;
+use crosscap_topology::{Board, SvgOptions};
+use serde::Serialize;
+
+use crate::output::{Output, Table, TableFormat};
+
+/// The board spec every `board` command takes.
+#[derive(Args, Debug)]
+pub struct SpecArg {
+    /// taylor:N (N >= 2), goldberg:K (K >= 1), torus:RxC, klein:RxC (R even) or file:PATH.
+    spec: String,
+}
+
+impl SpecArg {
+    fn board(&self) -> anyhow::Result<Board> {
+        Ok(Board::from_spec(&self.spec)?)
+    }
+}
+
+#[derive(Subcommand, Debug)]
+pub enum BoardCommand {
+    /// Draws a board as text: taylor boards in the seed's keyboard layout, torus and Klein
+    /// bottle grids as rows, other boards as a list of cells and neighbours.
+    Show {
+        #[command(flatten)]
+        spec: SpecArg,
+        /// Draw the stones of this position instead of cell names (`.`, `X`, `O` per cell).
+        #[arg(long)]
+        position: Option<String>,
+        /// Add the ghost cells beyond the rim: the cells glued to the opposite sides.
+        #[arg(long)]
+        ghosts: bool,
+    },
+    /// The surface, counts and cell order of a board.
+    Info {
+        #[command(flatten)]
+        spec: SpecArg,
+        /// Also list every cell with its neighbours (text output).
+        #[arg(long)]
+        cells: bool,
+        /// Table format for the cell list.
+        #[arg(long, value_enum, default_value_t = TableFormat::Text)]
+        format: TableFormat,
+    },
+    /// Writes the board as an SVG picture, the drawing the web app shows.
+    Svg {
+        #[command(flatten)]
+        spec: SpecArg,
+        /// Colour the stones of this position.
+        #[arg(long)]
+        position: Option<String>,
+        /// Write the picture to this file instead of standard output.
+        #[arg(long, short)]
+        output: Option<std::path::PathBuf>,
+        /// Leave out the ghost cells beyond the rim.
+        #[arg(long)]
+        no_ghosts: bool,
+        /// Leave out the cell names.
+        #[arg(long)]
+        no_labels: bool,
+    },
+}
+
+#[derive(Serialize)]
+struct CellInfo {
+    name: String,
+    sides: usize,
+    neighbors: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct InfoReport {
+    spec: String,
+    surface: String,
+    orientable: bool,
+    euler_characteristic: i64,
+    h1_rank: usize,
+    vertices: usize,
+    edges: usize,
+    cells: usize,
+    trivalent: bool,
+    /// How many cells have each number of sides.
+    cells_by_sides: BTreeMap<usize, usize>,
+    /// Cells the 2D drawing splits at the rim (goldberg boards).
+    split_cells: Vec<String>,
+    cell_list: Vec<CellInfo>,
+}
+
+#[derive(Serialize)]
+struct ShowReport {
+    spec: String,
+    position: Option<String>,
+    to_move: Option<Player>,
+    drawing: String,
+}
+
+#[derive(Serialize)]
+struct SvgReport {
+    spec: String,
+    output: Option<String>,
+    svg: Option<String>,
+}
+
+fn stones(
+    board: &Board,
+    position: Option<&str>,
+) -> anyhow::Result<Option<(Vec<Option<Player>>, Player)>> {
+    position
+        .map(|text| {
+            board
+                .parse_position(text)
+                .map(|p| (p.cells, p.to_move))
+                .with_context(|| format!("position for {}", board.spec()))
+        })
+        .transpose()
+}
+
+fn polygon_name(sides: usize) -> String {
+    match sides {
+        3 => "triangles".to_string(),
+        4 => "quadrilaterals".to_string(),
+        5 => "pentagons".to_string(),
+        6 => "hexagons".to_string(),
+        7 => "heptagons".to_string(),
+        8 => "octagons".to_string(),
+        n => format!("{n}-gons"),
+    }
+}
+
+fn info(board: &Board) -> InfoReport {
+    let mut cells_by_sides = BTreeMap::new();
+    let cell_list = (0..board.cell_count())
+        .map(|cell| {
+            let sides = board.sides(cell).len();
+            *cells_by_sides.entry(sides).or_default() += 1;
+            CellInfo {
+                name: board.cell_name(cell).to_string(),
+                sides,
+                neighbors: board
+                    .neighbors(cell)
+                    .iter()
+                    .map(|&g| board.cell_name(g).to_string())
+                    .collect(),
+            }
+        })
+        .collect();
+    InfoReport {
+        spec: board.spec().to_string(),
+        surface: board.surface().to_string(),
+        orientable: board.is_orientable(),
+        euler_characteristic: board.euler_characteristic(),
+        h1_rank: board.h1_rank(),
+        vertices: board.vertex_count(),
+        edges: board.edge_count(),
+        cells: board.cell_count(),
+        trivalent: board.is_trivalent(),
+        cells_by_sides,
+        split_cells: board
+            .layout()
+            .cells
+            .iter()
+            .enumerate()
+            .filter(|(_, shape)| shape.is_split())
+            .map(|(cell, _)| board.cell_name(cell).to_string())
+            .collect(),
+        cell_list,
+    }
+}
+
+fn info_text(report: &InfoReport, cells: bool, format: TableFormat) -> String {
+    let kinds: Vec<String> = report
+        .cells_by_sides
+        .iter()
+        .map(|(&sides, &count)| format!("{count} {}", polygon_name(sides)))
+        .collect();
+    let mut text = format!(
+        "{}: {} ({}, Euler characteristic {})\n\
+         vertices {}, edges {}, cells {} ({}); every vertex trivalent: {}\n",
+        report.spec,
+        report.surface,
+        if report.orientable {
+            "orientable"
+        } else {
+            "non-orientable"
+        },
+        report.euler_characteristic,
+        report.vertices,
+        report.edges,
+        report.cells,
+        kinds.join(", "),
+        if report.trivalent { "yes" } else { "no" },
+    );
+    if !report.split_cells.is_empty() {
+        text += &format!(
+            "cells split by the rim of the drawing: {}\n",
+            report.split_cells.join(" ")
+        );
+    }
+    if cells {
+        let mut table = Table::new(&["cell", "sides", "neighbors"]);
+        for cell in &report.cell_list {
+            table.push(vec![
+                cell.name.clone(),
+                cell.sides.to_string(),
+                cell.neighbors.join(" "),
+            ]);
+        }
+        text += "\n";
+        text += &table.render(format);
+    }
+    text
+}
+
+pub fn run(cmd: BoardCommand, out: &Output) -> anyhow::Result<()> {
+    match cmd {
+        BoardCommand::Show {
+            spec,
+            position,
+            ghosts,
+        } => {
+            let board = spec.board()?;
+            let stones = stones(&board, position.as_deref())?;
+            let drawing = board.text_drawing(stones.as_ref().map(|(c, _)| c.as_slice()), ghosts);
+            let report = ShowReport {
+                spec: board.spec().to_string(),
+                position: stones.as_ref().map(|(c, _)| board.format_position(c)),
+                to_move: stones.as_ref().map(|&(_, p)| p),
+                drawing,
+            };
+            out.emit(&report, || {
+                let mut text = report.drawing.clone();
+                if let Some(player) = report.to_move {
+                    text += &format!("{player} to move\n");
+                }
+                text
+            })
+        }
+        BoardCommand::Info {
+            spec,
+            cells,
+            format,
+        } => {
+            let board = spec.board()?;
+            let report = info(&board);
+            out.emit(&report, || info_text(&report, cells, format))
+        }
+        BoardCommand::Svg {
+            spec,
+            position,
+            output,
+            no_ghosts,
+            no_labels,
+        } => {
+            let board = spec.board()?;
+            let stones = stones(&board, position.as_deref())?;
+            let options = SvgOptions {
+                ghosts: !no_ghosts,
+                labels: !no_labels,
+            };
+            let svg = board.svg(stones.as_ref().map(|(c, _)| c.as_slice()), &options);
+            match output {
+                Some(path) => {
+                    std::fs::write(&path, &svg)
+                        .with_context(|| format!("cannot write {}", path.display()))?;
+                    let report = SvgReport {
+                        spec: board.spec().to_string(),
+                        output: Some(path.display().to_string()),
+                        svg: None,
+                    };
+                    out.emit(&report, || format!("wrote {}", path.display()))
+                }
+                None => {
+                    let report = SvgReport {
+                        spec: board.spec().to_string(),
+                        output: None,
+                        svg: Some(svg),
+                    };
+                    out.emit(&report, || report.svg.clone().unwrap_or_default())
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,461 @@
+//! `crosscap edge-nim`: values, P-position and Grundy tables, the tetrahedron theorem,
+//! play and arena.
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use anyhow::{Context, bail};
+use clap::{Args, Subcommand};
+use crosscap_edge_nim::{
+    EdgeNim, GrundyValues, PTable, agent, analyse, check_tetrahedron, edge_names, parse_assignments,
+};
+use crosscap_engine::impartial_notation::ImpartialNotation;
+use crosscap_engine::{Impartial, NormalPlay};
+use crosscap_graphs::{Graph, read_graph6_lines};
+use serde::Serialize;
+
+use crate::output::{Output, Table, TableFormat, progress_bar};
+use crate::terminal::{ArenaArgs, PlayArgs, play_in_terminal, run_arena};
+
+#[derive(Subcommand, Debug)]
+pub enum EdgeNimCommand {
+    /// The outcome (P or N), the Grundy value and every winning move of a position.
+    Value {
+        #[command(flatten)]
+        position: PositionArgs,
+    },
+    /// Every P-position with each edge from 0 to MAX (fixed edges at their value).
+    PPositions {
+        #[command(flatten)]
+        table: TableArgs,
+    },
+    /// The Grundy value of every position with each edge from 0 to MAX.
+    GrundyTable {
+        #[command(flatten)]
+        table: TableArgs,
+    },
+    /// Checks the seed's theorem on the tetrahedron with edge a empty: P exactly when, up
+    /// to the symmetries fixing a, b + C = B + c, b <= c and A xor b xor B = 0.
+    CheckTetrahedron {
+        /// Largest number of tokens on each of b, c, A, B, C.
+        #[arg(long)]
+        max: u32,
+    },
+    /// Plays Edge-Nim in the terminal against the computer.
+    Play {
+        #[command(flatten)]
+        position: PositionArgs,
+        #[command(flatten)]
+        play: PlayArgs,
+    },
+    /// Plays two computer levels against each other.
+    Arena {
+        #[command(flatten)]
+        position: PositionArgs,
+        #[command(flatten)]
+        arena: ArenaArgs,
+    },
+}
+
+/// A graph and its tokens.
+#[derive(Args, Debug)]
+pub struct PositionArgs {
+    /// The graph: path:N, cycle:N, complete:N, star:M, bipartite:M,N, grid:RxC, wheel:N,
+    /// petersen, tetrahedron, P5, C4, K4, K1,3, edges:0-1,1-2, g6:<graph6>.
+    #[arg(long)]
+    graph: String,
+    /// Tokens: counts in edge order (3,1,0,2,0,1) or EDGE=COUNT items (a=3,b=1; unnamed
+    /// edges are empty; *=2 first gives every edge 2).
+    #[arg(long)]
+    tokens: String,
+}
+
+/// What a table covers and how it is printed.
+#[derive(Args, Debug)]
+pub struct TableArgs {
+    /// The graph spec, or `-` for graph6 lines on stdin (e.g. from nauty's geng).
+    #[arg(long)]
+    graph: String,
+    /// Largest number of tokens on each edge.
+    #[arg(long)]
+    max: u32,
+    /// Edges held at a value, e.g. a=0 (the table still covers the positions below).
+    #[arg(long)]
+    fix: Option<String>,
+    /// Print only counts (for tables too large to list).
+    #[arg(long)]
+    count: bool,
+    /// Table format for text output.
+    #[arg(long, value_enum, default_value_t = TableFormat::Text)]
+    format: TableFormat,
+}
+
+#[derive(Serialize)]
+struct ValueReport {
+    graph: String,
+    edges: Vec<String>,
+    tokens: Vec<u32>,
+    outcome: &'static str,
+    grundy: u32,
+    winning_moves: Vec<String>,
+}
+
+#[derive(Serialize)]
+struct PReport {
+    graph: String,
+    edges: Vec<String>,
+    max: u32,
+    fixed: BTreeMap<String, u32>,
+    /// Positions in the table (fixed edges at their value).
+    positions_checked: u64,
+    count: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    positions: Option<Vec<Vec<u32>>>,
+}
+
+#[derive(Serialize)]
+struct GrundyReport {
+    graph: String,
+    edges: Vec<String>,
+    max: u32,
+    fixed: BTreeMap<String, u32>,
+    count: u64,
+    /// How many positions have each value, indexed by value.
+    histogram: Vec<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    positions: Option<Vec<Vec<u32>>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    grundy: Option<Vec<u32>>,
+}
+
+#[derive(Serialize)]
+struct TheoremReport {
+    max: u32,
+    positions: u64,
+    p_positions: u64,
+    agrees: bool,
+    counterexample: Option<crosscap_edge_nim::analysis::Counterexample>,
+}
+
+/// Largest number of moves from the start that `play` and `arena` accept.
+const MAX_START_MOVES: usize = 100_000;
+
+pub fn run(cmd: EdgeNimCommand, out: &Output) -> anyhow::Result<()> {
+    match cmd {
+        EdgeNimCommand::Value { position } => {
+            let pos = read_position(&position)?;
+            let analysis = analyse(&pos)?;
+            let report = ValueReport {
+                graph: pos.graph().spec().to_string(),
+                edges: edge_names(pos.graph()),
+                tokens: pos.tokens().to_vec(),
+                outcome: if analysis.grundy == 0 { "P" } else { "N" },
+                grundy: analysis.grundy,
+                winning_moves: analysis
+                    .winning_moves
+                    .iter()
+                    .map(|m| pos.format_move(m))
+                    .collect(),
+            };
+            out.emit(&report, || {
+                format!(
+                    "Grundy value {} ({}-position)\nwinning moves: {}\n",
+                    report.grundy,
+                    report.outcome,
+                    if report.winning_moves.is_empty() {
+                        "none".to_string()
+                    } else {
+                        report.winning_moves.join(" ")
+                    }
+                )
+            })
+        }
+        EdgeNimCommand::PPositions { table } => {
+            let reports = read_graphs(&table.graph)?
+                .iter()
+                .map(|g| p_report(g, &table))
+                .collect::<anyhow::Result<Vec<_>>>()?;
+            emit_all(out, &table.graph, &reports, |r| {
+                let mut text = String::new();
+                if let Some(positions) = &r.positions {
+                    text += &rows_table(&r.edges, positions, None).render(table.format);
+                }
+                if table.format == TableFormat::Text || r.positions.is_none() {
+                    text += &format!(
+                        "{} P-positions among {} positions\n",
+                        r.count, r.positions_checked
+                    );
+                }
+                text
+            })
+        }
+        EdgeNimCommand::GrundyTable { table } => {
+            let reports = read_graphs(&table.graph)?
+                .iter()
+                .map(|g| grundy_report(g, &table))
+                .collect::<anyhow::Result<Vec<_>>>()?;
+            emit_all(out, &table.graph, &reports, |r| {
+                if let (Some(positions), Some(values)) = (&r.positions, &r.grundy) {
+                    return rows_table(&r.edges, positions, Some(values)).render(table.format);
+                }
+                let mut histogram = Table::new(&["grundy", "positions"]);
+                for (value, count) in r.histogram.iter().enumerate() {
+                    histogram.push(vec![value.to_string(), count.to_string()]);
+                }
+                histogram.render(table.format)
+            })
+        }
+        EdgeNimCommand::CheckTetrahedron { max } => {
+            if max > 63 {
+                bail!("--max {max} is too large: the table allows at most 63");
+            }
+            let total = u64::from(max + 1).pow(5);
+            let bar = progress_bar(total, "positions");
+            let check = check_tetrahedron(max, &|n| bar.inc(n))?;
+            bar.finish_and_clear();
+            let report = TheoremReport {
+                max,
+                positions: check.positions,
+                p_positions: check.p_positions,
+                agrees: check.counterexample.is_none(),
+                counterexample: check.counterexample,
+            };
+            out.emit(&report, || match &report.counterexample {
+                None => format!(
+                    "The theorem agrees with the table on all {} positions with a = 0 and \
+                     b, c, A, B, C from 0 to {max} ({} P-positions).\n",
+                    report.positions, report.p_positions
+                ),
+                Some(c) => format!(
+                    "Counterexample: tokens a b c A B C = {:?}: the table says {}, the \
+                     theorem says {}.\n",
+                    c.tokens,
+                    if c.table_p { "P" } else { "N" },
+                    if c.theorem_p { "P" } else { "N" }
+                ),
+            })
+        }
+        EdgeNimCommand::Play { position, play } => {
+            let game = playable(&position)?;
+            play_in_terminal(game, play.colour, agent(play.level, play.seed), &render)
+        }
+        EdgeNimCommand::Arena { position, arena } => {
+            let game = playable(&position)?;
+            run_arena(&game, &agent, &arena, out).map(|_| ())
+        }
+    }
+}
+
+fn read_position(args: &PositionArgs) -> anyhow::Result<EdgeNim> {
+    let graph = Arc::new(Graph::from_spec(&args.graph)?);
+    EdgeNim::parse(graph, &args.tokens).with_context(|| format!("--tokens {}", args.tokens))
+}
+
+fn playable(args: &PositionArgs) -> anyhow::Result<NormalPlay<EdgeNim>> {
+    let pos = read_position(args)?;
+    let moves = pos.moves().len();
+    if moves > MAX_START_MOVES {
+        bail!(
+            "the position has {moves} moves, too many for the game-tree agents (at most \
+             {MAX_START_MOVES}); use fewer tokens"
+        );
+    }
+    Ok(NormalPlay::new(pos))
+}
+
+/// The graph of a spec, or every graph6 line on stdin for `-`.
+fn read_graphs(spec: &str) -> anyhow::Result<Vec<Graph>> {
+    if spec.trim() != "-" {
+        return Ok(vec![Graph::from_spec(spec)?]);
+    }
+    let graphs = read_graph6_lines(std::io::stdin().lock())
+        .collect::<Result<Vec<_>, _>>()
+        .context("graph6 on stdin")?;
+    if graphs.is_empty() {
+        bail!("no graph6 lines on stdin");
+    }
+    Ok(graphs)
+}
+
+/// One report per graph: the report itself for a spec, a list for stdin.
+fn emit_all<T: Serialize + HasGraph>(
+    out: &Output,
+    spec: &str,
+    reports: &[T],
+    text: impl Fn(&T) -> String,
+) -> anyhow::Result<()> {
+    if spec.trim() != "-" {
+        return out.emit(&reports[0], || text(&reports[0]));
+    }
+    out.emit(&reports, || {
+        reports
+            .iter()
+            .map(|r| format!("graph {}\n{}", r.graph(), text(r)))
+            .collect::<Vec<_>>()
+            .join("\n")
+    })
+}
+
+trait HasGraph {
+    fn graph(&self) -> &str;
+}
+
+impl HasGraph for PReport {
+    fn graph(&self) -> &str {
+        &self.graph
+    }
+}
+
+impl HasGraph for GrundyReport {
+    fn graph(&self) -> &str {
+        &self.graph
+    }
+}
+
+/// Edges held at a value, as (edge, value).
+type FixedEdges = Vec<(usize, u32)>;
+
+/// The bounds of a table (fixed edges at their value) and the fixed edges by name.
+fn table_bounds(graph: &Graph, args: &TableArgs) -> anyhow::Result<(Vec<u32>, FixedEdges)> {
+    let mut bounds = vec![args.max; graph.edge_count()];
+    let mut fixed = Vec::new();
+    if let Some(text) = &args.fix {
+        for (edge, value) in parse_assignments(graph, text).context("--fix")? {
+            let Some(e) = edge else {
+                bail!("--fix: name the edges to fix (`*` is for token lists)");
+            };
+            bounds[e] = value;
+            fixed.push((e, value));
+        }
+    }
+    Ok((bounds, fixed))
+}
+
+fn fixed_names(graph: &Graph, fixed: &[(usize, u32)]) -> BTreeMap<String, u32> {
+    fixed
+        .iter()
+        .map(|&(e, v)| (graph.edge_name(e), v))
+        .collect()
+}
+
+fn keeps(fixed: &[(usize, u32)], tokens: &[u32]) -> bool {
+    fixed.iter().all(|&(e, v)| tokens[e] == v)
+}
+
+fn positions_in_table(bounds: &[u32], fixed: &[(usize, u32)]) -> u64 {
+    bounds
+        .iter()
+        .enumerate()
+        .map(|(e, &b)| {
+            if fixed.iter().any(|&(f, _)| f == e) {
+                1
+            } else {
+                u64::from(b) + 1
+            }
+        })
+        .product()
+}
+
+fn p_report(graph: &Graph, args: &TableArgs) -> anyhow::Result<PReport> {
+    let (bounds, fixed) = table_bounds(graph, args)?;
+    let total: u64 = bounds.iter().map(|&b| u64::from(b) + 1).product();
+    let bar = progress_bar(total, "positions");
+    let table = PTable::compute(graph, &bounds, &|n| bar.inc(n))?;
+    bar.finish_and_clear();
+    let (count, positions) = if args.count && fixed.is_empty() {
+        (table.count(), None)
+    } else {
+        let kept: Vec<Vec<u32>> = table.p_positions().filter(|t| keeps(&fixed, t)).collect();
+        let count = kept.len() as u64;
+        (count, (!args.count).then_some(kept))
+    };
+    Ok(PReport {
+        graph: graph.spec().to_string(),
+        edges: edge_names(graph),
+        max: args.max,
+        fixed: fixed_names(graph, &fixed),
+        positions_checked: positions_in_table(&bounds, &fixed),
+        count,
+        positions,
+    })
+}
+
+fn grundy_report(graph: &Graph, args: &TableArgs) -> anyhow::Result<GrundyReport> {
+    let (bounds, fixed) = table_bounds(graph, args)?;
+    let total: u64 = bounds.iter().map(|&b| u64::from(b) + 1).product();
+    let bar = progress_bar(total, "positions");
+    let table = GrundyValues::compute(graph, &bounds, &|n| bar.inc(n))?;
+    bar.finish_and_clear();
+    let mut histogram = Vec::new();
+    let mut positions = Vec::new();
+    let mut values = Vec::new();
+    for (tokens, value) in table.iter().filter(|(t, _)| keeps(&fixed, t)) {
+        let value_index = value as usize;
+        if histogram.len() <= value_index {
+            histogram.resize(value_index + 1, 0);
+        }
+        histogram[value_index] += 1;
+        if !args.count {
+            positions.push(tokens);
+            values.push(value);
+        }
+    }
+    Ok(GrundyReport {
+        graph: graph.spec().to_string(),
+        edges: edge_names(graph),
+        max: args.max,
+        fixed: fixed_names(graph, &fixed),
+        count: histogram.iter().sum(),
+        histogram,
+        positions: (!args.count).then_some(positions),
+        grundy: (!args.count).then_some(values),
+    })
+}
+
+/// A table with one column per edge (and the Grundy value when given).
+fn rows_table(edges: &[String], positions: &[Vec<u32>], values: Option<&Vec<u32>>) -> Table {
+    let mut headers: Vec<&str> = edges.iter().map(String::as_str).collect();
+    if values.is_some() {
+        headers.push("grundy");
+    }
+    let mut table = Table::new(&headers);
+    for (i, tokens) in positions.iter().enumerate() {
+        let mut row: Vec<String> = tokens.iter().map(u32::to_string).collect();
+        if let Some(values) = values {
+            row.push(values[i].to_string());
+        }
+        table.push(row);
+    }
+    table
+}
+
+fn render(game: &NormalPlay<EdgeNim>) -> String {
+    let pos = &game.position;
+    let graph = pos.graph();
+    (0..graph.edge_count())
+        .map(|e| {
+            let (u, v) = graph.edge(e);
+            let t = pos.tokens()[e];
+            format!(
+                "{:>5} ({}-{}): {:>3} {}",
+                graph.edge_name(e),
+                graph.vertex_name(u),
+                graph.vertex_name(v),
+                t,
+                "o".repeat(t.min(40) as usize)
+            )
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rows_have_one_column_per_edge() {
+        let table = rows_table(&["a".into(), "b".into()], &[vec![1, 2]], Some(&vec![3]));
+        assert_eq!(table.render(TableFormat::Csv), "a,b,grundy\n1,2,3\n");
+    }
+}

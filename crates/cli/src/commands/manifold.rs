@@ -1,0 +1,306 @@
+//! `crosscap manifold`: the manifold decomposition game: values and winning moves of
+//! 2-manifolds, the paper's Table 2.1, the G-series to large genus, play and arena.
+
+use std::time::Instant;
+
+use anyhow::bail;
+use clap::Subcommand;
+use crosscap_engine::{Impartial, NormalPlay};
+use crosscap_manifold::{
+    MAX_GENUS, Manifold, ManifoldGame, Periodicity, Series, Surface, TableRow, agent,
+    detect_period, playable_position, table,
+};
+use serde::Serialize;
+
+use crate::output::{Output, Table, TableFormat, progress_bar};
+use crate::terminal::{ArenaArgs, PlayArgs, play_in_terminal, run_arena};
+
+#[derive(Subcommand, Debug)]
+pub enum ManifoldCommand {
+    /// The G-value of a 2-manifold (the nim-sum of its surfaces') and every winning move.
+    Value {
+        /// The surfaces: S (sphere), o<g> (orientable), n<g> (non-orientable), e.g. `n3 o2 n5`.
+        #[arg(required = true)]
+        surfaces: Vec<String>,
+        /// Also list every move with the value of the 2-manifold it leads to.
+        #[arg(long)]
+        all: bool,
+    },
+    /// The paper's Table 2.1: every move from n_g, the 2-manifold it leads to and its
+    /// G-value, and G(n_g), for g = 0 to the maximum genus.
+    Table {
+        #[arg(long, default_value_t = 14)]
+        max_genus: u32,
+        /// Table format for text output.
+        #[arg(long, value_enum, default_value_t = TableFormat::Text)]
+        format: TableFormat,
+    },
+    /// The G-series of o_g and n_g to a genus, with the preperiod and period they show.
+    Series {
+        #[arg(long, default_value_t = 1000)]
+        max_genus: u32,
+        /// How many leading values of each series to print.
+        #[arg(long, default_value_t = 40)]
+        show: usize,
+    },
+    /// Plays a 2-manifold in the terminal against the computer (`--level perfect` plays
+    /// by the G-values).
+    Play {
+        #[arg(required = true)]
+        surfaces: Vec<String>,
+        #[command(flatten)]
+        play: PlayArgs,
+    },
+    /// Plays two computer levels against each other from a 2-manifold.
+    Arena {
+        #[arg(required = true)]
+        surfaces: Vec<String>,
+        #[command(flatten)]
+        arena: ArenaArgs,
+    },
+}
+
+/// The largest genus of the table (each row lists about 3g/4 moves).
+const MAX_TABLE_GENUS: u32 = 2000;
+
+#[derive(Serialize)]
+struct SurfaceValue {
+    surface: Surface,
+    grundy: u32,
+}
+
+#[derive(Serialize)]
+struct MoveValue {
+    #[serde(rename = "move")]
+    notation: String,
+    curve: &'static str,
+    to: Manifold,
+    grundy: u32,
+}
+
+#[derive(Serialize)]
+struct ValueReport {
+    position: Manifold,
+    grundy: u32,
+    outcome: &'static str,
+    surfaces: Vec<SurfaceValue>,
+    winning_moves: Vec<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    moves: Option<Vec<MoveValue>>,
+}
+
+#[derive(Serialize)]
+struct SeriesOf {
+    /// G of genus 0, 1, ... up to `--show`.
+    values: Vec<u8>,
+    periodicity: Option<Periodicity>,
+}
+
+#[derive(Serialize)]
+struct SeriesReport {
+    max_genus: u32,
+    millis: f64,
+    orientable: SeriesOf,
+    nonorientable: SeriesOf,
+}
+
+/// Winning moves printed as text before the list is cut short (JSON has them all).
+const TEXT_MOVES: usize = 30;
+
+pub fn run(cmd: ManifoldCommand, out: &Output) -> anyhow::Result<()> {
+    match cmd {
+        ManifoldCommand::Value { surfaces, all } => {
+            let position: Manifold = surfaces.join(" ").parse()?;
+            let series = compute_series(position.max_genus());
+            let grundy = series
+                .value(&position)
+                .expect("the series reaches the position");
+            let move_values = series
+                .move_values(&position)
+                .expect("the series reaches the position");
+            let report = ValueReport {
+                grundy,
+                outcome: if grundy == 0 { "P" } else { "N" },
+                surfaces: position
+                    .surfaces()
+                    .iter()
+                    .map(|&s| SurfaceValue {
+                        surface: s,
+                        grundy: series.grundy(s).expect("the series reaches the position"),
+                    })
+                    .collect(),
+                winning_moves: move_values
+                    .iter()
+                    .filter(|(_, v)| *v == 0)
+                    .map(|(m, _)| m.to_string())
+                    .collect(),
+                moves: all.then(|| {
+                    move_values
+                        .iter()
+                        .map(|(m, v)| MoveValue {
+                            notation: m.to_string(),
+                            curve: m.letter.description(),
+                            to: position.after(m),
+                            grundy: *v,
+                        })
+                        .collect()
+                }),
+                position,
+            };
+            out.emit(&report, || value_text(&report))
+        }
+        ManifoldCommand::Table { max_genus, format } => {
+            if max_genus > MAX_TABLE_GENUS {
+                bail!(
+                    "--max-genus {max_genus} is too large for the table (at most {MAX_TABLE_GENUS})"
+                );
+            }
+            let rows = table(&Series::compute(max_genus), max_genus);
+            out.emit(&rows, || table_text(&rows).render(format))
+        }
+        ManifoldCommand::Series { max_genus, show } => {
+            if max_genus > MAX_GENUS {
+                bail!("--max-genus {max_genus} is too large (at most {MAX_GENUS})");
+            }
+            let start = Instant::now();
+            let series = compute_series(max_genus);
+            let millis = start.elapsed().as_secs_f64() * 1000.0;
+            let of = |values: &[u8]| SeriesOf {
+                values: values[..values.len().min(show)].to_vec(),
+                periodicity: detect_period(values),
+            };
+            let report = SeriesReport {
+                max_genus,
+                millis,
+                orientable: of(series.orientable()),
+                nonorientable: of(series.nonorientable()),
+            };
+            out.emit(&report, || series_text(&report))
+        }
+        ManifoldCommand::Play { surfaces, play } => {
+            let position = playable_position(&surfaces.join(" "))?;
+            play_in_terminal(
+                NormalPlay::new(position),
+                play.colour,
+                agent(play.level, play.seed),
+                &render,
+            )
+        }
+        ManifoldCommand::Arena { surfaces, arena } => {
+            let position = playable_position(&surfaces.join(" "))?;
+            run_arena(&NormalPlay::new(position), &agent, &arena, out).map(|_| ())
+        }
+    }
+}
+
+/// Both series to `max_genus`, with a progress bar on a terminal for long runs.
+fn compute_series(max_genus: u32) -> Series {
+    let bar = progress_bar(max_genus as u64, "n_g");
+    let series = Series::compute_with_progress(max_genus, &mut |g| bar.set_position(g as u64));
+    bar.finish_and_clear();
+    series
+}
+
+fn value_text(report: &ValueReport) -> String {
+    let parts: Vec<String> = report
+        .surfaces
+        .iter()
+        .map(|s| format!("G({}) = {}", s.surface, s.grundy))
+        .collect();
+    let mut text = format!(
+        "{}: Grundy value {} ({}-position)\n{}\n",
+        report.position,
+        report.grundy,
+        report.outcome,
+        parts.join(", ")
+    );
+    if report.winning_moves.is_empty() {
+        text += "winning moves: none (every move leads to a position of nonzero value)\n";
+    } else {
+        text += &format!("winning moves ({}):\n", report.winning_moves.len());
+        text += &list_cut_short(report.winning_moves.iter().map(|m| format!("  {m}")));
+    }
+    if let Some(moves) = &report.moves {
+        text += &format!("every move ({}):\n", moves.len());
+        text += &list_cut_short(moves.iter().map(|m| {
+            format!(
+                "  {:<16} G = {:<2} leaves {}  ({})",
+                m.notation, m.grundy, m.to, m.curve
+            )
+        }));
+    }
+    text
+}
+
+fn list_cut_short(lines: impl ExactSizeIterator<Item = String>) -> String {
+    let total = lines.len();
+    let mut text: String = lines.take(TEXT_MOVES).map(|l| l + "\n").collect();
+    if total > TEXT_MOVES {
+        text += &format!(
+            "  ... and {} more (--json lists them all)\n",
+            total - TEXT_MOVES
+        );
+    }
+    text
+}
+
+fn table_text(rows: &[TableRow]) -> Table {
+    let mut t = Table::new(&["g", "G(o_g)", "moves from n_g and G-values", "G(n_g)"]);
+    for row in rows {
+        let moves: Vec<String> = row.moves.iter().map(|e| e.paper_style()).collect();
+        t.push(vec![
+            row.genus.to_string(),
+            row.orientable.to_string(),
+            if moves.is_empty() {
+                "none".to_string()
+            } else {
+                moves.join("; ")
+            },
+            row.nonorientable.to_string(),
+        ]);
+    }
+    t
+}
+
+fn series_text(report: &SeriesReport) -> String {
+    let line = |name: &str, s: &SeriesOf| {
+        let values: Vec<String> = s.values.iter().map(u8::to_string).collect();
+        let period = match &s.periodicity {
+            Some(p) => format!(
+                "preperiod {}, period {}: {}",
+                p.preperiod,
+                p.period,
+                p.notation()
+            ),
+            None => "no period shows yet".to_string(),
+        };
+        format!("{name}: {} ...\n     {period}\n", values.join(" "))
+    };
+    format!(
+        "G-series to genus {} ({:.0} ms)\n{}{}",
+        report.max_genus,
+        report.millis,
+        line("o_g", &report.orientable),
+        line("n_g", &report.nonorientable)
+    )
+}
+
+/// The position, one surface a line, as the terminal game shows it.
+fn render(game: &ManifoldGame) -> String {
+    let position = &game.position;
+    let mut text = format!("2-manifold: {position}\n");
+    for s in position.surfaces() {
+        let kind = match s {
+            Surface::Sphere => "sphere",
+            Surface::Orientable(_) => "orientable",
+            Surface::NonOrientable(_) => "non-orientable",
+        };
+        text += &format!(
+            "  {:<6} {kind}, genus {}, Euler characteristic {}\n",
+            s.to_string(),
+            s.genus(),
+            s.euler_characteristic()
+        );
+    }
+    text + &format!("{} legal moves", position.moves().len())
+}

@@ -1,0 +1,300 @@
+use serde_json::json;
+
+use crate::{crosscap, crosscap_with_input};
+
+#[test]
+fn value_of_the_seed_example_is_p() {
+    let v = crosscap(&[
+        "--json",
+        "edge-nim",
+        "value",
+        "--graph",
+        "tetrahedron",
+        "--tokens",
+        "a=0,b=4,c=9,A=6,B=2,C=7",
+    ])
+    .json();
+    assert_eq!(v["outcome"], "P");
+    assert_eq!(v["grundy"], 0);
+    assert_eq!(v["winning_moves"], json!([]));
+    assert_eq!(v["edges"], json!(["a", "b", "c", "A", "B", "C"]));
+    assert_eq!(v["tokens"], json!([0, 4, 9, 6, 2, 7]));
+}
+
+#[test]
+fn value_lists_winning_moves_in_notation() {
+    // One edge with 3 tokens is a Nim heap: the winning move empties it, from vertex 0.
+    let v = crosscap(&[
+        "--json", "edge-nim", "value", "--graph", "P2", "--tokens", "3",
+    ])
+    .json();
+    assert_eq!(v["outcome"], "N");
+    assert_eq!(v["grundy"], 3);
+    assert_eq!(v["winning_moves"], json!(["0:0-1=0"]));
+    // K1,2 with 1 and 2 tokens: the hub empties both at once.
+    let run = crosscap(&["edge-nim", "value", "--graph", "K1,2", "--tokens", "1,2"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("winning moves: 0:0-1=0,0-2=0"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn disjoint_union_adds_by_nim_sum() {
+    let value = |graph: &str, tokens: &str| {
+        crosscap(&[
+            "--json", "edge-nim", "value", "--graph", graph, "--tokens", tokens,
+        ])
+        .json()["grundy"]
+            .as_u64()
+            .unwrap()
+    };
+    let triangle = value("C3", "1,2,2");
+    let path = value("P3", "2,3");
+    assert_eq!(
+        value("edges:0-1,1-2,0-2,3-4,4-5", "1,2,2,2,3"),
+        triangle ^ path
+    );
+}
+
+#[test]
+fn p_positions_of_c3_in_every_format() {
+    let v = crosscap(&[
+        "--json",
+        "edge-nim",
+        "p-positions",
+        "--graph",
+        "C3",
+        "--max",
+        "2",
+    ])
+    .json();
+    assert_eq!(v["edges"], json!(["0-1", "1-2", "0-2"]));
+    let positions = v["positions"].as_array().unwrap();
+    assert_eq!(positions[0], json!([0, 0, 0]));
+    assert_eq!(v["count"].as_u64().unwrap(), positions.len() as u64);
+    assert_eq!(v["positions_checked"], 27);
+    let csv = crosscap(&[
+        "edge-nim",
+        "p-positions",
+        "--graph",
+        "C3",
+        "--max",
+        "2",
+        "--format",
+        "csv",
+    ]);
+    assert!(
+        csv.stdout.starts_with("0-1,1-2,0-2\n0,0,0\n"),
+        "{}",
+        csv.stdout
+    );
+    let md = crosscap(&[
+        "edge-nim",
+        "p-positions",
+        "--graph",
+        "C3",
+        "--max",
+        "2",
+        "--format",
+        "markdown",
+    ]);
+    assert!(
+        md.stdout.starts_with("| 0-1 | 1-2 | 0-2 |\n| --- |"),
+        "{}",
+        md.stdout
+    );
+    let tex = crosscap(&[
+        "edge-nim",
+        "p-positions",
+        "--graph",
+        "C3",
+        "--max",
+        "2",
+        "--format",
+        "latex",
+    ]);
+    assert!(
+        tex.stdout.starts_with("\\begin{tabular}{lll}"),
+        "{}",
+        tex.stdout
+    );
+}
+
+#[test]
+fn p_positions_with_a_fixed_edge_and_count_only() {
+    let v = crosscap(&[
+        "--json",
+        "edge-nim",
+        "p-positions",
+        "--graph",
+        "tetrahedron",
+        "--max",
+        "3",
+        "--fix",
+        "a=0",
+    ])
+    .json();
+    assert_eq!(v["fixed"], json!({"a": 0}));
+    assert_eq!(v["positions_checked"], 4u64.pow(5));
+    for p in v["positions"].as_array().unwrap() {
+        assert_eq!(p[0], 0);
+    }
+    let count = crosscap(&[
+        "--json",
+        "edge-nim",
+        "p-positions",
+        "--graph",
+        "tetrahedron",
+        "--max",
+        "3",
+        "--fix",
+        "a=0",
+        "--count",
+    ])
+    .json();
+    assert_eq!(count["count"], v["count"]);
+    assert!(count.get("positions").is_none());
+}
+
+#[test]
+fn grundy_table_and_its_histogram() {
+    let v = crosscap(&[
+        "--json",
+        "edge-nim",
+        "grundy-table",
+        "--graph",
+        "P2",
+        "--max",
+        "4",
+    ])
+    .json();
+    assert_eq!(v["grundy"], json!([0, 1, 2, 3, 4]));
+    assert_eq!(v["positions"], json!([[0], [1], [2], [3], [4]]));
+    let h = crosscap(&[
+        "--json",
+        "edge-nim",
+        "grundy-table",
+        "--graph",
+        "K1,2",
+        "--max",
+        "2",
+        "--count",
+    ])
+    .json();
+    assert_eq!(h["count"], 9);
+    assert_eq!(h["histogram"][0], 1, "only the empty star is P");
+    let text = crosscap(&["edge-nim", "grundy-table", "--graph", "P3", "--max", "1"]);
+    assert!(
+        text.stdout.starts_with("0-1  1-2  grundy\n"),
+        "{}",
+        text.stdout
+    );
+}
+
+#[test]
+fn graph6_lines_on_stdin_give_one_table_each() {
+    // K3 and the path on three vertices, as nauty's geng writes them.
+    let run = crosscap_with_input(
+        &[
+            "--json",
+            "edge-nim",
+            "p-positions",
+            "--graph",
+            "-",
+            "--max",
+            "1",
+            "--count",
+        ],
+        ">>graph6<<Bw\nBo\n",
+    );
+    let v = run.json();
+    let reports = v.as_array().unwrap();
+    assert_eq!(reports.len(), 2);
+    assert_eq!(reports[0]["graph"], "g6:Bw");
+    assert_eq!(reports[0]["edges"], json!(["0-1", "0-2", "1-2"]));
+    assert_eq!(reports[1]["edges"].as_array().unwrap().len(), 2);
+    crosscap_with_input(
+        &["edge-nim", "p-positions", "--graph", "-", "--max", "1"],
+        "Bw\nB!\n",
+    )
+    .assert_user_error("line 2: graph6 `B!`");
+}
+
+#[test]
+fn check_tetrahedron_agrees() {
+    let v = crosscap(&["--json", "edge-nim", "check-tetrahedron", "--max", "6"]).json();
+    assert_eq!(v["agrees"], true);
+    assert_eq!(v["positions"], 7u64.pow(5));
+    assert_eq!(v["counterexample"], serde_json::Value::Null);
+    let text = crosscap(&["edge-nim", "check-tetrahedron", "--max", "3"]);
+    assert!(
+        text.stdout
+            .contains("agrees with the table on all 1024 positions"),
+        "{}",
+        text.stdout
+    );
+}
+
+#[test]
+fn play_against_the_perfect_computer() {
+    // A heap of 2 on one edge: we take one, the computer takes the last and wins.
+    let run = crosscap_with_input(
+        &[
+            "edge-nim", "play", "--graph", "P2", "--tokens", "2", "--level", "perfect",
+        ],
+        "moves\n0:0-1=1\n",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains("legal moves: 0:0-1=0 0:0-1=1"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("O plays 0:0-1=0"), "{}", run.stdout);
+    assert!(run.stdout.contains("The computer wins."), "{}", run.stdout);
+}
+
+#[test]
+fn arena_perfect_beats_random_from_an_n_position() {
+    let v = crosscap(&[
+        "--json", "edge-nim", "arena", "--graph", "C4", "--tokens", "1,2,0,2", "--a", "perfect",
+        "--b", "random", "--games", "10",
+    ])
+    .json();
+    assert_eq!(v["games"], 10);
+    assert!(v["a_wins"].as_u64().unwrap() >= 5, "{v}");
+}
+
+#[test]
+fn bad_graphs_and_tokens_are_user_errors() {
+    let value = |graph: &str, tokens: &str| {
+        crosscap(&["edge-nim", "value", "--graph", graph, "--tokens", tokens])
+    };
+    value("cube", "1").assert_user_error("unknown graph spec `cube`");
+    value("cycle:2", "1,1").assert_user_error("at least 3");
+    value("edges:0-1,1-1", "1,1").assert_user_error("edge `1-1`: a loop");
+    value("g6:C", "1").assert_user_error("graph6 `C`");
+    value("arcs:0>1", "1").assert_user_error("undirected");
+    value("K4", "1,2").assert_user_error("6 edges but 2 token counts");
+    value("tetrahedron", "a=1,q=2").assert_user_error("no edge `q`");
+    value("tetrahedron", "a=x").assert_user_error("`x` is not a token count");
+    value("K4", "*=100").assert_user_error("too many to tabulate");
+    crosscap(&[
+        "edge-nim",
+        "p-positions",
+        "--graph",
+        "K4",
+        "--max",
+        "2",
+        "--fix",
+        "z=0",
+    ])
+    .assert_user_error("--fix");
+    crosscap(&["edge-nim", "p-positions", "--graph", "K4", "--max", "400"])
+        .assert_user_error("positions");
+    crosscap(&["edge-nim", "play", "--graph", "K4", "--tokens", "*=30"])
+        .assert_user_error("too many for the game-tree agents");
+}

@@ -1,0 +1,292 @@
+use serde_json::Value;
+
+use crate::{crosscap, crosscap_with_input};
+
+/// Runs `crosscap --json euler-getter ARGS` and parses the output.
+fn eg_json(args: &[&str]) -> Value {
+    let mut all = vec!["--json", "euler-getter"];
+    all.extend_from_slice(args);
+    crosscap(&all).json()
+}
+
+/// The cell names of a board, in cell order, read from a scored full position.
+fn cell_names(board: &str, cells: usize) -> Vec<String> {
+    let half = cells / 2;
+    let position = "X".repeat(cells - half) + &"O".repeat(half);
+    let v = eg_json(&["score", "--board", board, "--position", &position]);
+    let mut names = Vec::new();
+    for player in ["X", "O"] {
+        for piece in v["regions"][player]["pieces"].as_array().unwrap() {
+            for name in piece["cells"].as_array().unwrap() {
+                names.push(name.as_str().unwrap().to_string());
+            }
+        }
+    }
+    assert_eq!(names.len(), cells);
+    names
+}
+
+#[test]
+fn full_boards_score_to_the_surface_characteristic() {
+    for (board, position, surface_chi) in [
+        ("goldberg:1", "XOXOXO", 1),
+        ("goldberg:1", "XXXOOO", 1),
+        ("goldberg:2", "XOXOXOXOXOXOXOXOXOXOX", 1),
+        ("goldberg:2", "XXXXXXXXXXXOOOOOOOOOO", 1),
+    ] {
+        let v = eg_json(&["score", "--board", board, "--position", position]);
+        let (x, o) = (
+            v["chi"]["X"].as_i64().unwrap(),
+            v["chi"]["O"].as_i64().unwrap(),
+        );
+        assert_eq!(x + o, surface_chi, "{v}");
+        assert_eq!(v["rule"], "normal");
+        let expected_winner = if x > o { "X" } else { "O" };
+        assert_eq!(v["winner"], expected_winner);
+        for p in ["X", "O"] {
+            let pieces = v["components"][p].as_i64().unwrap();
+            let loops = v["loops"][p].as_i64().unwrap();
+            assert_eq!(pieces - loops, v["chi"][p].as_i64().unwrap(), "{v}");
+        }
+    }
+}
+
+#[test]
+fn a_lone_stone_is_a_disc_and_the_game_goes_on() {
+    let v = eg_json(&["score", "--board", "goldberg:1", "--position", "X....."]);
+    assert_eq!(v["chi"]["X"], 1);
+    assert_eq!(v["components"]["X"], 1);
+    assert_eq!(v["loops"]["X"], 0);
+    assert_eq!(v["counts"]["X"]["vertices"], 5);
+    assert_eq!(v["counts"]["X"]["edges"], 5);
+    assert_eq!(v["chi"]["O"], 0);
+    assert_eq!(v["components"]["O"], 0);
+    assert_eq!(v["winner"], Value::Null);
+    let text = crosscap(&[
+        "euler-getter",
+        "score",
+        "--board",
+        "goldberg:1",
+        "--position",
+        "X.....",
+    ]);
+    assert!(
+        text.stdout.contains("X: chi 1 = 1 piece - 0 loops"),
+        "{}",
+        text.stdout
+    );
+    assert!(text.stdout.contains("O to move"), "{}", text.stdout);
+}
+
+#[test]
+fn the_reverse_rule_gives_the_win_to_the_smaller_region() {
+    let normal = eg_json(&["score", "--board", "goldberg:1", "--position", "XOXOXO"]);
+    let reverse = eg_json(&[
+        "score",
+        "--board",
+        "goldberg:1",
+        "--position",
+        "XOXOXO",
+        "--rule",
+        "reverse",
+    ]);
+    assert_eq!(reverse["rule"], "reverse");
+    assert_ne!(normal["winner"], reverse["winner"]);
+}
+
+#[test]
+fn small_boards_are_solved() {
+    // Without swap the first player wins the hemi-dodecahedron (6 cells) by one.
+    let v = eg_json(&["solve", "--board", "goldberg:1", "--swap", "none"]);
+    assert_eq!(v["winner"], "X");
+    assert_eq!(v["margin"], 1);
+    assert_eq!(v["winning_moves"].as_array().unwrap().len(), 6, "{v}");
+    assert_eq!(v["symmetries"], 60);
+    // With the default swap after 3 moves, the second player takes the win.
+    let v = eg_json(&["solve", "--board", "goldberg:1"]);
+    assert_eq!(v["swap"], "3");
+    assert_eq!(v["winner"], "O");
+    assert_eq!(v["winning_moves"], serde_json::json!([]));
+    let v = eg_json(&["solve", "--board", "taylor:2", "--swap", "none"]);
+    assert!(v["winner"] == "X" || v["winner"] == "O", "{v}");
+    assert_eq!(v["margin"].as_i64().unwrap() % 2, 1, "margins are odd: {v}");
+}
+
+#[test]
+fn a_goldberg_2_position_is_solved() {
+    let v = eg_json(&[
+        "solve",
+        "--board",
+        "goldberg:2",
+        "--swap",
+        "none",
+        "--position",
+        "XOXOXOXO.............",
+    ]);
+    assert_eq!(v["to_move"], "X");
+    let margin = v["margin"].as_i64().unwrap();
+    assert_eq!(v["winner"], if margin > 0 { "X" } else { "O" });
+    assert!(!v["optimal_moves"].as_array().unwrap().is_empty());
+}
+
+/// A board file shipped with the euler-getter crate, as a `file:` spec.
+fn board_file(name: &str) -> String {
+    format!(
+        "file:{}/../euler-getter/boards/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+#[test]
+fn even_characteristic_and_four_valent_boards_are_refused() {
+    for board in ["torus:4x4", "klein:4x4"] {
+        crosscap(&["euler-getter", "solve", "--board", board]).assert_user_error("even");
+    }
+    let four_valent = board_file("four-valent.json");
+    crosscap(&[
+        "euler-getter",
+        "score",
+        "--board",
+        &four_valent,
+        "--position",
+        "....",
+    ])
+    .assert_user_error("not trivalent");
+}
+
+#[test]
+fn a_user_board_of_characteristic_minus_one_is_played_and_solved() {
+    let n3 = board_file("n3.json");
+    let v = eg_json(&["score", "--board", &n3, "--position", "XOXOXOXOXOXO"]);
+    assert_eq!(v["surface"], "N3");
+    assert_eq!(v["surface_chi"], -1);
+    let (x, o) = (
+        v["chi"]["X"].as_i64().unwrap(),
+        v["chi"]["O"].as_i64().unwrap(),
+    );
+    assert_eq!(x + o, -1);
+    let v = eg_json(&["solve", "--board", &n3, "--swap", "none"]);
+    assert_eq!(v["cells"], 12);
+    assert_eq!(v["winner"], "X", "{v}");
+}
+
+#[test]
+fn bad_input_is_a_user_error() {
+    let score = |position: &str| {
+        crosscap(&[
+            "euler-getter",
+            "score",
+            "--board",
+            "goldberg:1",
+            "--position",
+            position,
+        ])
+    };
+    score("XOZ...").assert_user_error("position");
+    score("XX....").assert_user_error("position");
+    crosscap(&[
+        "euler-getter",
+        "solve",
+        "--board",
+        "goldberg:1",
+        "--rule",
+        "sideways",
+    ])
+    .assert_user_error("sideways");
+    crosscap(&[
+        "euler-getter",
+        "solve",
+        "--board",
+        "goldberg:1",
+        "--swap",
+        "2",
+    ])
+    .assert_user_error("swap");
+    crosscap(&["euler-getter", "solve", "--board", "nowhere:3"]).assert_user_error("nowhere");
+    crosscap(&[
+        "euler-getter",
+        "arena",
+        "--board",
+        "goldberg:1",
+        "--a",
+        "godlike",
+    ])
+    .assert_user_error("godlike");
+}
+
+#[test]
+fn the_survey_checks_the_even_cells_claim() {
+    let v = eg_json(&["survey", "--board", "goldberg:1", "--board", "taylor:2"]);
+    let rows = v["boards"].as_array().unwrap();
+    assert_eq!(rows.len(), 2);
+    assert_eq!(rows[0]["cells"], 6);
+    assert_eq!(rows[0]["winner"], "first");
+    assert_eq!(rows[0]["claim"], "holds");
+    let md = crosscap(&[
+        "euler-getter",
+        "survey",
+        "--board",
+        "goldberg:1",
+        "--format",
+        "markdown",
+    ]);
+    assert!(
+        md.stdout
+            .contains("| goldberg:1 | 6 | projective plane | first | 1 | holds |"),
+        "{}",
+        md.stdout
+    );
+}
+
+#[test]
+fn arena_shows_mcts_beating_random() {
+    let v = eg_json(&[
+        "arena",
+        "--board",
+        "goldberg:2",
+        "--a",
+        "mcts:1000",
+        "--b",
+        "random",
+        "--games",
+        "10",
+    ]);
+    assert_eq!(v["games"], 10);
+    assert!(v["a_win_rate"].as_f64().unwrap() >= 0.8, "{v}");
+}
+
+#[test]
+fn a_scripted_game_against_the_perfect_computer() {
+    let names = cell_names("goldberg:1", 6);
+    // The human (X) tries every cell in turn; taken ones are refused, the rest played.
+    let mut script = String::from("nowhere\nmoves\nswap\n");
+    for name in &names {
+        script += &format!("{name}\n");
+    }
+    let run = crosscap_with_input(
+        &[
+            "euler-getter",
+            "play",
+            "--board",
+            "goldberg:1",
+            "--swap",
+            "none",
+            "--level",
+            "perfect",
+        ],
+        &script,
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("cannot read move"), "{}", run.stdout);
+    assert!(run.stdout.contains("legal moves:"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("the swap rule is off"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("You win.") || run.stdout.contains("The computer wins."),
+        "{}",
+        run.stdout
+    );
+}

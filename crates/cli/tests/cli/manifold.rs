@@ -1,0 +1,203 @@
+use crate::{crosscap, crosscap_with_input};
+
+#[test]
+fn value_of_a_two_manifold_with_its_winning_moves() {
+    let v = crosscap(&["--json", "manifold", "value", "n3", "o2", "n5"]).json();
+    assert_eq!(v["position"], "o2 n3 n5");
+    assert_eq!(v["grundy"], 6);
+    assert_eq!(v["outcome"], "N");
+    assert_eq!(
+        v["winning_moves"],
+        serde_json::json!(["c:n3->n2", "c:n5->n4", "g:n5->n2+n3"])
+    );
+    assert_eq!(
+        v["surfaces"][1],
+        serde_json::json!({"surface": "n3", "grundy": 4})
+    );
+    assert!(v.get("moves").is_none());
+}
+
+#[test]
+fn value_lists_every_move_in_words() {
+    let v = crosscap(&["--json", "manifold", "value", "n2", "--all"]).json();
+    let moves = v["moves"].as_array().unwrap();
+    let names: Vec<&str> = moves.iter().map(|m| m["move"].as_str().unwrap()).collect();
+    assert_eq!(names, ["c:n2->n1", "e:n2->S", "f:n2->S", "g:n2->n1+n1"]);
+    assert_eq!(moves[3]["to"], "n1 n1");
+    assert_eq!(moves[3]["grundy"], 0);
+    assert!(
+        moves[1]["curve"]
+            .as_str()
+            .unwrap()
+            .contains("two crosscaps")
+    );
+    let text = crosscap(&["manifold", "value", "o2", "o2"]);
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    assert!(
+        text.stdout.contains("Grundy value 0 (P-position)"),
+        "{}",
+        text.stdout
+    );
+    assert!(
+        text.stdout.contains("winning moves: none"),
+        "{}",
+        text.stdout
+    );
+}
+
+#[test]
+fn value_reaches_large_genus() {
+    let v = crosscap(&["--json", "manifold", "value", "n1000000", "o999999"]).json();
+    // n(10^6): 10^6 is 0 mod 4, like n4 and n8: 6; o(999999) has odd genus: 0.
+    assert_eq!(v["grundy"], 6);
+}
+
+#[test]
+fn table_2_1_as_json_text_and_markdown() {
+    let v = crosscap(&["--json", "manifold", "table", "--max-genus", "14"]).json();
+    let rows = v.as_array().unwrap();
+    assert_eq!(rows.len(), 15);
+    assert_eq!(
+        rows[1]["moves"],
+        serde_json::json!([{"move": "c,d", "to": "S", "grundy": 0}])
+    );
+    assert_eq!(
+        rows[5]["moves"][0],
+        serde_json::json!({"move": "c", "to": "n4", "grundy": 6})
+    );
+    assert_eq!(rows[9]["moves"].as_array().unwrap().len(), 11);
+    assert_eq!(
+        rows[9]["moves"][10],
+        serde_json::json!({"move": "h", "to": "o4+n1", "grundy": 3})
+    );
+    let g: Vec<u64> = rows
+        .iter()
+        .map(|r| r["nonorientable"].as_u64().unwrap())
+        .collect();
+    assert_eq!(g, [0, 1, 2, 4, 6, 0, 3, 4, 6, 0, 3, 4, 6, 0, 3]);
+    assert_eq!(rows[4]["orientable"], 2);
+
+    let text = crosscap(&["manifold", "table", "--max-genus", "3"]);
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    assert!(
+        text.stdout
+            .contains("c: n2, 2; e: n1, 1; d: o1, 1; g: (n1, n2), 3; h: (o1, n1), 0"),
+        "{}",
+        text.stdout
+    );
+    let md = crosscap(&[
+        "manifold",
+        "table",
+        "--max-genus",
+        "2",
+        "--format",
+        "markdown",
+    ]);
+    assert_eq!(
+        md.stdout,
+        "| g | G(o_g) | moves from n_g and G-values | G(n_g) |\n\
+         | --- | --- | --- | --- |\n\
+         | 0 | 0 | none | 0 |\n\
+         | 1 | 1 | c,d: S, 0 | 1 |\n\
+         | 2 | 2 | c: n1, 1; e,f: S, 0; g: (n1, n1), 0 | 2 |\n"
+    );
+    let latex = crosscap(&["manifold", "table", "--max-genus", "1", "--format", "latex"]);
+    assert!(
+        latex.stdout.contains("1 & 1 & c,d: S, 0 & 1 \\\\"),
+        "{}",
+        latex.stdout
+    );
+}
+
+#[test]
+fn series_shows_the_papers_periods() {
+    let v = crosscap(&[
+        "--json",
+        "manifold",
+        "series",
+        "--max-genus",
+        "1000000",
+        "--show",
+        "8",
+    ])
+    .json();
+    assert_eq!(v["max_genus"], 1_000_000);
+    assert_eq!(
+        v["orientable"]["values"],
+        serde_json::json!([0, 1, 2, 0, 2, 0, 2, 0])
+    );
+    assert_eq!(v["orientable"]["periodicity"]["preperiod"], 2);
+    assert_eq!(
+        v["orientable"]["periodicity"]["repeating"],
+        serde_json::json!([2, 0])
+    );
+    assert_eq!(
+        v["nonorientable"]["values"],
+        serde_json::json!([0, 1, 2, 4, 6, 0, 3, 4])
+    );
+    assert_eq!(
+        v["nonorientable"]["periodicity"]["pre"],
+        serde_json::json!([0, 1, 2])
+    );
+    assert_eq!(
+        v["nonorientable"]["periodicity"]["repeating"],
+        serde_json::json!([4, 6, 0, 3])
+    );
+    let text = crosscap(&["manifold", "series", "--max-genus", "100"]);
+    assert!(
+        text.stdout.contains("preperiod 3, period 4: 012[4603]"),
+        "{}",
+        text.stdout
+    );
+    assert!(
+        text.stdout.contains("preperiod 2, period 2: 01[20]"),
+        "{}",
+        text.stdout
+    );
+}
+
+#[test]
+fn bad_input_is_a_user_error() {
+    crosscap(&["manifold", "value", "n3", "t2"]).assert_user_error("bad surface \"t2\"");
+    crosscap(&["manifold", "value", "nx"]).assert_user_error("whole number");
+    crosscap(&["manifold", "value", "n99999999999"]).assert_user_error("at most 10000000");
+    crosscap(&["manifold", "value", ","]).assert_user_error("empty position");
+    crosscap(&["manifold", "table", "--max-genus", "5000"]).assert_user_error("too large");
+    crosscap(&["manifold", "series", "--max-genus", "20000000"]).assert_user_error("too large");
+    crosscap(&["manifold", "play", "n2000"]).assert_user_error("too large");
+    crosscap(&["manifold", "arena", "n4", "--a", "godlike"]).assert_user_error("godlike");
+}
+
+#[test]
+fn play_against_the_perfect_computer_from_a_script() {
+    // o2 o2 is a P-position: whatever we play, the perfect computer wins. Our moves are
+    // refused or accepted as typed; the rest of the script is never read once we lose.
+    let run = crosscap_with_input(
+        &["manifold", "play", "o2", "o2", "--level", "perfect"],
+        "bogus\nc:o2->o1\nmoves\na:o2->o1\na:o2->o1\no1->S\na:o1->S\na:o1->S\na:o1->S\n",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("cannot read move"), "{}", run.stdout);
+    assert!(
+        run.stdout.contains("(c) does not decompose o2"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("legal moves: a:o2->o1 b:o2->o1+o1"),
+        "{}",
+        run.stdout
+    );
+    assert!(run.stdout.contains("The computer wins."), "{}", run.stdout);
+}
+
+#[test]
+fn arena_perfect_against_random() {
+    let v = crosscap(&[
+        "--json", "manifold", "arena", "n6", "o3", "--a", "perfect", "--b", "random", "--games",
+        "20", "--seed", "3",
+    ])
+    .json();
+    assert_eq!(v["games"], 20);
+    assert!(v["a_wins"].as_u64().unwrap() >= 10, "{v}");
+}

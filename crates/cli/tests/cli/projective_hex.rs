@@ -1,0 +1,230 @@
+use crate::{crosscap, crosscap_with_input};
+
+/// The seed's finished game on taylor:3: O (white) has won with a loop across the rim.
+const SEED_GAME: &str = ".XO/..XO/..OO./.XOX../XOX../XO..";
+
+#[test]
+fn the_seed_game_is_won_by_o_with_its_loop() {
+    let v = crosscap(&[
+        "--json",
+        "projective-hex",
+        "winner",
+        "--board",
+        "taylor:3",
+        "--position",
+        SEED_GAME,
+    ])
+    .json();
+    assert_eq!(v["winner"], "O");
+    let mut cells: Vec<&str> = v["loop"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    // In order around the loop, from its first cell.
+    assert_eq!(cells, ["a3", "b4", "c4", "c3", "d3", "e2", "f2"]);
+    cells.sort_unstable();
+    assert_eq!(cells, ["a3", "b4", "c3", "c4", "d3", "e2", "f2"]);
+}
+
+#[test]
+fn winner_as_text_and_for_an_unfinished_game() {
+    let run = crosscap(&["projective-hex", "winner", "--position", SEED_GAME]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("O has a global loop"), "{}", run.stdout);
+    let v = crosscap(&[
+        "--json",
+        "projective-hex",
+        "winner",
+        "--moves",
+        "c3 d3 a1",
+    ])
+    .json();
+    assert_eq!(v["winner"], serde_json::Value::Null);
+    assert_eq!(v["loop"], serde_json::json!([]));
+}
+
+#[test]
+fn bad_input_is_a_user_error() {
+    crosscap(&["projective-hex", "winner", "--board", "taylor:0"]).assert_user_error("taylor");
+    crosscap(&["projective-hex", "winner", "--position", "XX"]).assert_user_error("position");
+    crosscap(&["projective-hex", "winner", "--moves", "a1 zz9"]).assert_user_error("zz9");
+    crosscap(&["projective-hex", "winner", "--moves", "a1 a1"]).assert_user_error("taken");
+    crosscap(&["projective-hex", "winner", "--moves", "swap"]).assert_user_error("swap");
+    crosscap(&["projective-hex", "solve", "--opening", "pie"]).assert_user_error("pie");
+    crosscap(&["projective-hex", "arena", "--a", "godlike"]).assert_user_error("godlike");
+}
+
+#[test]
+fn small_boards_are_solved_for_the_first_player() {
+    for board in ["taylor:2", "goldberg:1"] {
+        let v = crosscap(&["--json", "projective-hex", "solve", "--board", board]).json();
+        assert_eq!(v["to_move"], "X", "{board}");
+        assert_eq!(v["winner"], "X", "{board}: strategy stealing");
+        assert!(!v["winning_moves"].as_array().unwrap().is_empty(), "{board}");
+    }
+}
+
+#[test]
+fn taylor_2_openings_a_pentagon_loses() {
+    let v = crosscap(&[
+        "--json",
+        "projective-hex",
+        "solve",
+        "--board",
+        "taylor:2",
+        "--all-openings",
+    ])
+    .json();
+    assert_eq!(v["cells"], 12);
+    assert_eq!(v["winner"], "X");
+    let openings = v["openings"].as_array().unwrap();
+    let covered: usize = openings
+        .iter()
+        .map(|o| o["cells"].as_array().unwrap().len())
+        .sum();
+    assert_eq!(covered, 12, "every cell is in one class: {v}");
+    for o in openings {
+        // The six corner pentagons lose to the replies listed; every hexagon wins.
+        if o["sides"] == 5 {
+            assert_eq!(o["winner"], "O", "{o}");
+            assert!(!o["winning_replies"].as_array().unwrap().is_empty(), "{o}");
+        } else {
+            assert_eq!(o["winner"], "X", "{o}");
+            assert_eq!(o["winning_replies"], serde_json::json!([]), "{o}");
+        }
+    }
+    let text = crosscap(&[
+        "projective-hex",
+        "solve",
+        "--board",
+        "taylor:2",
+        "--all-openings",
+        "--format",
+        "markdown",
+    ]);
+    assert!(text.stdout.starts_with("| opening | sides |"), "{}", text.stdout);
+}
+
+#[test]
+fn goldberg_1_has_one_class_of_openings() {
+    let v = crosscap(&[
+        "--json",
+        "projective-hex",
+        "solve",
+        "--board",
+        "goldberg:1",
+        "--all-openings",
+    ])
+    .json();
+    assert_eq!(v["classes"], 1, "the six pentagons are all alike: {v}");
+    assert_eq!(v["openings"][0]["sides"], 5);
+}
+
+#[test]
+fn solve_a_position_and_agree_with_the_moves() {
+    // After the seed game's moves minus O's last, O to move wins at once.
+    let v = crosscap(&[
+        "--json",
+        "projective-hex",
+        "solve",
+        "--position",
+        ".XO/..XO/..OO./.XOX../XOX../X...",
+    ])
+    .json();
+    assert_eq!(v["to_move"], "O");
+    assert_eq!(v["winner"], "O");
+    assert!(
+        v["winning_moves"]
+            .as_array()
+            .unwrap()
+            .contains(&serde_json::json!("f2")),
+        "{v}"
+    );
+}
+
+#[test]
+fn the_budget_can_run_out() {
+    crosscap(&[
+        "projective-hex",
+        "solve",
+        "--board",
+        "taylor:4",
+        "--max-nodes",
+        "100",
+    ])
+    .assert_user_error("budget");
+}
+
+#[test]
+fn play_a_game_from_a_script() {
+    let run = crosscap_with_input(
+        &[
+            "projective-hex",
+            "play",
+            "--board",
+            "taylor:2",
+            "--level",
+            "perfect",
+        ],
+        "nonsense\nmoves\na1\nb1\nb2\nc1\nc2\nd1\nd2\na2\nb3\nc3\nquit\n",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stdout.contains("cannot read move"), "{}", run.stdout);
+    assert!(run.stdout.contains("legal moves:"), "{}", run.stdout);
+}
+
+#[test]
+fn swap_and_cut_and_choose_from_the_command_line() {
+    let v = crosscap(&[
+        "--json",
+        "projective-hex",
+        "winner",
+        "--opening",
+        "swap",
+        "--moves",
+        "c3 swap d3",
+    ])
+    .json();
+    // After the swap the first stone is O's, and X has played d3.
+    let position = v["position"].as_str().unwrap();
+    assert_eq!(position.matches('O').count(), 1, "{v}");
+    assert_eq!(position.matches('X').count(), 1, "{v}");
+    crosscap(&["projective-hex", "winner", "--opening", "swap", "--moves", "c3 d3 swap"])
+        .assert_user_error("swap");
+    let v = crosscap(&[
+        "--json",
+        "projective-hex",
+        "winner",
+        "--opening",
+        "cut-and-choose",
+        "--moves",
+        "a1 b1 c1 swap",
+    ])
+    .json();
+    let position = v["position"].as_str().unwrap();
+    assert_eq!(position.matches('O').count(), 2, "{v}");
+    assert_eq!(position.matches('X').count(), 1, "{v}");
+}
+
+#[test]
+fn arena_runs_and_reports_times() {
+    let v = crosscap(&[
+        "--json",
+        "projective-hex",
+        "arena",
+        "--board",
+        "taylor:3",
+        "--a",
+        "mcts:500",
+        "--b",
+        "random",
+        "--games",
+        "10",
+    ])
+    .json();
+    assert_eq!(v["games"], 10);
+    assert!(v["a_win_rate"].as_f64().unwrap() >= 0.8, "{v}");
+    assert!(v["a_ms_per_move"].as_f64().unwrap() > 0.0, "{v}");
+}

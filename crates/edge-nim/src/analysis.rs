@@ -1,0 +1,154 @@
+//! Values and winning moves of single positions, read off the fast tables component by
+//! component, and the seed's tetrahedron theorem.
+
+use std::collections::HashMap;
+
+use crosscap_engine::{Impartial, nim_sum};
+use crosscap_graphs::Graph;
+
+use crate::EdgeNimError;
+use crate::position::{EdgeNim, EdgeNimMove};
+use crate::table::{GrundyValues, PTable, Progress};
+
+/// Largest box (positions below one component) that `analyse` tabulates.
+pub const ANALYSIS_LIMIT: u128 = 1 << 27;
+
+/// A position's Grundy value and winning moves.
+#[derive(Clone, Debug)]
+pub struct Analysis {
+    pub grundy: u32,
+    pub winning_moves: Vec<EdgeNimMove>,
+}
+
+/// The Grundy value and every winning move of `position`: each component (connected part
+/// of the edges with tokens) gets a Grundy table of the positions below it, and the values
+/// add by nim-sum.
+pub fn analyse(position: &EdgeNim) -> Result<Analysis, EdgeNimError> {
+    let components = position.components();
+    let mut tables = Vec::new();
+    let mut component_of_edge = HashMap::new();
+    for (i, part) in components.iter().enumerate() {
+        let positions: u128 = part.tokens().iter().map(|&t| u128::from(t) + 1).product();
+        if positions > ANALYSIS_LIMIT {
+            return Err(EdgeNimError::TooLarge { positions });
+        }
+        let table = GrundyValues::compute(part.graph(), part.tokens(), &|_| {})?;
+        let value = table
+            .value(part.tokens())
+            .expect("the position is in its own box");
+        for (e, &t) in part.tokens().iter().enumerate() {
+            if t > 0 {
+                component_of_edge.insert(e, i);
+            }
+        }
+        tables.push((table, value));
+    }
+    let grundy = nim_sum(tables.iter().map(|(_, v)| *v));
+    let winning_moves = position
+        .moves()
+        .into_iter()
+        .filter(|mv| {
+            let i = component_of_edge[&mv.changes[0].0];
+            let (table, before) = &tables[i];
+            let after = components[i].after(mv);
+            let value = table.value(after.tokens()).expect("moves go down");
+            grundy ^ before ^ value == 0
+        })
+        .collect();
+    Ok(Analysis {
+        grundy,
+        winning_moves,
+    })
+}
+
+/// The first position where the tetrahedron theorem and the table disagree.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct Counterexample {
+    /// Tokens in edge order a b c A B C.
+    pub tokens: Vec<u32>,
+    /// Whether the table says P.
+    pub table_p: bool,
+    /// Whether the theorem says P.
+    pub theorem_p: bool,
+}
+
+/// What `check_tetrahedron` found.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct TheoremCheck {
+    pub max: u32,
+    pub positions: u64,
+    pub p_positions: u64,
+    pub counterexample: Option<Counterexample>,
+}
+
+/// The seed's theorem: with `a = 0`, a position is P exactly when, up to the symmetries
+/// of the tetrahedron fixing edge `a`, `b + C = B + c`, `b <= c` and `A ^ b ^ B = 0`.
+pub fn theorem_says_p(graph: &Graph, symmetries: &[Vec<usize>], tokens: &[u32]) -> bool {
+    let named = |t: &[u32], name: &str| t[graph.edge_index(name).expect("a tetrahedron edge")];
+    symmetries.iter().any(|map| {
+        let mut image = vec![0; tokens.len()];
+        for (e, &t) in tokens.iter().enumerate() {
+            image[map[e]] = t;
+        }
+        let [a, b, c, big_a, big_b, big_c] =
+            ["a", "b", "c", "A", "B", "C"].map(|name| named(&image, name));
+        a == 0 && b + big_c == big_b + c && b <= c && big_a ^ b ^ big_b == 0
+    })
+}
+
+/// The symmetries of the tetrahedron that fix edge `a`, as maps of edges.
+pub fn symmetries_fixing_a(graph: &Graph) -> Vec<Vec<usize>> {
+    let a = graph.edge_index("a").expect("a tetrahedron edge");
+    graph
+        .automorphisms()
+        .into_iter()
+        .filter_map(|p| {
+            let edge_map: Vec<usize> = (0..graph.edge_count())
+                .map(|e| {
+                    let (u, v) = graph.edge(e);
+                    graph
+                        .edge_between(p[u], p[v])
+                        .expect("automorphisms keep edges")
+                })
+                .collect();
+            (edge_map[a] == a).then_some(edge_map)
+        })
+        .collect()
+}
+
+/// Checks the theorem on every position with `a = 0` and the other edges from 0 to `max`.
+pub fn check_tetrahedron(max: u32, progress: Progress) -> Result<TheoremCheck, EdgeNimError> {
+    let graph = Graph::from_spec("tetrahedron")?;
+    let mut bounds = vec![max; 6];
+    bounds[graph.edge_index("a").expect("a tetrahedron edge")] = 0;
+    let table = PTable::compute(&graph, &bounds, progress)?;
+    let symmetries = symmetries_fixing_a(&graph);
+    let mut counterexample = None;
+    let mut tokens = vec![0u32; 6];
+    'positions: loop {
+        let table_p = table.is_p(&tokens).expect("inside the box");
+        let theorem_p = theorem_says_p(&graph, &symmetries, &tokens);
+        if table_p != theorem_p {
+            counterexample = Some(Counterexample {
+                tokens: tokens.clone(),
+                table_p,
+                theorem_p,
+            });
+            break;
+        }
+        for e in (0..6).rev() {
+            if tokens[e] < bounds[e] {
+                tokens[e] += 1;
+                continue 'positions;
+            }
+            tokens[e] = 0;
+        }
+        break;
+    }
+    Ok(TheoremCheck {
+        max,
+        positions: table.positions(),
+        p_positions: table.count(),
+        counterexample,
+    })
+}

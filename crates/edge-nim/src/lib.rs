@@ -1,0 +1,57 @@
+//! Edge-Nim on any graph (Dufour, Flesch and Heubach): tokens lie on the edges; a move
+//! picks a vertex and removes at least one token in total from one or more of its edges;
+//! whoever cannot move loses.
+//!
+//! - [`EdgeNim`] is the game as an engine [`Impartial`](crosscap_engine::Impartial); its
+//!   components are the connected parts of the edges with tokens, so disjoint unions add
+//!   by nim-sum in the engine. Move notation: the vertex and the new counts of the edges
+//!   it changes, `1:a=0,b=2`.
+//! - [`PTable`] and [`GrundyValues`] tabulate every position of a box in one pass over the
+//!   componentwise order ([`table`]), and [`analyse`] reads values and winning moves off them.
+//! - [`check_tetrahedron`] checks the seed's theorem for the tetrahedron with an empty edge.
+//! - [`new_match`] serves the game to the web server.
+
+pub mod analysis;
+pub mod circular_nim;
+pub mod play;
+pub mod position;
+pub mod table;
+
+pub use analysis::{Analysis, TheoremCheck, analyse, check_tetrahedron};
+pub use play::{EdgeNimGame, agent, new_match};
+pub use position::{EdgeNim, EdgeNimMove, edge_names, parse_assignments, parse_tokens};
+pub use table::{GrundyValues, PTable};
+
+use crosscap_graphs::GraphError;
+
+/// Why a position, table or match could not be made.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum EdgeNimError {
+    #[error(transparent)]
+    Graph(#[from] GraphError),
+    #[error("Edge-Nim is played on undirected graphs; `{0}` is directed")]
+    Directed(String),
+    #[error("the graph has {expected} edges but {found} token counts were given")]
+    TokenCount { expected: usize, found: usize },
+    #[error("`{0}` is not a token count (a whole number from 0)")]
+    BadCount(String),
+    #[error("`{0}` is not EDGE=COUNT")]
+    BadItem(String),
+    #[error("there is no edge `{name}` (the edges are {edges})")]
+    UnknownEdge { name: String, edges: String },
+    #[error("edge `{0}` is given twice")]
+    DuplicateEdge(String),
+    #[error("{positions} positions are too many to tabulate")]
+    TooLarge { positions: u128 },
+    #[error("a table of {positions} positions needs {mebibytes} MiB, over the 4 GiB limit")]
+    TooMuchMemory { positions: u128, mebibytes: u64 },
+    #[error("{0} vertices have moves of their own; tables handle at most 63")]
+    TooManyVertices(usize),
+    #[error("Grundy values reach {0}, beyond what the tables track")]
+    ValueOverflow(usize),
+    #[error("bad option: {0}")]
+    BadOption(String),
+}
+
+#[cfg(test)]
+mod tests;

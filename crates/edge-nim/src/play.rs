@@ -1,0 +1,125 @@
+//! The computer player and the web server's match.
+
+use std::sync::Arc;
+
+use crosscap_engine::agents::standard_agent;
+use crosscap_engine::mcts::MctsConfig;
+use crosscap_engine::session::{GameMatch, Match};
+use crosscap_engine::{Agent, Impartial, Level, NormalPlay, Rng};
+use crosscap_graphs::Graph;
+use serde_json::{Value, json};
+
+use crate::EdgeNimError;
+use crate::analysis::analyse;
+use crate::position::{EdgeNim, parse_tokens};
+
+/// Edge-Nim as a two-player game.
+pub type EdgeNimGame = NormalPlay<EdgeNim>;
+
+/// Tokens on every edge when a match names none.
+pub const DEFAULT_TOKENS: u32 = 3;
+
+/// Perfect play from the Grundy tables: a random winning move, or from a P-position a
+/// random move. Positions too large for the tables go to the engine's perfect agent (the
+/// solver, then MCTS).
+pub struct TableAgent {
+    fallback: Box<dyn Agent<EdgeNimGame>>,
+    rng: Rng,
+}
+
+impl TableAgent {
+    pub fn new(seed: u64) -> Self {
+        TableAgent {
+            fallback: standard_agent(Level::Perfect, MctsConfig::default(), seed),
+            rng: Rng::new(seed),
+        }
+    }
+}
+
+impl Agent<EdgeNimGame> for TableAgent {
+    fn name(&self) -> String {
+        "perfect".into()
+    }
+
+    fn choose(&mut self, game: &EdgeNimGame) -> Option<crate::EdgeNimMove> {
+        let moves = game.position.moves();
+        if moves.is_empty() {
+            return None;
+        }
+        match analyse(&game.position) {
+            Ok(analysis) if !analysis.winning_moves.is_empty() => {
+                let i = self.rng.below(analysis.winning_moves.len());
+                Some(analysis.winning_moves[i].clone())
+            }
+            Ok(_) => Some(moves[self.rng.below(moves.len())].clone()),
+            Err(_) => self.fallback.choose(game),
+        }
+    }
+}
+
+/// The agent for a level: the tables for `perfect`, the engine's agents otherwise.
+pub fn agent(level: Level, seed: u64) -> Box<dyn Agent<EdgeNimGame>> {
+    match level {
+        Level::Perfect => Box::new(TableAgent::new(seed)),
+        other => standard_agent(other, MctsConfig::default(), seed),
+    }
+}
+
+/// What a page needs to draw a position: the vertices, and each edge with its ends and
+/// tokens (in edge order).
+pub fn view(game: &EdgeNimGame) -> Value {
+    let position = &game.position;
+    let graph = position.graph();
+    let edges: Vec<Value> = (0..graph.edge_count())
+        .map(|e| {
+            let (u, v) = graph.edge(e);
+            json!({
+                "name": graph.edge_name(e),
+                "ends": [graph.vertex_name(u), graph.vertex_name(v)],
+                "tokens": position.tokens()[e],
+            })
+        })
+        .collect();
+    let vertices: Vec<String> = (0..graph.vertex_count())
+        .map(|v| graph.vertex_name(v))
+        .collect();
+    json!({
+        "graph": graph.spec(),
+        "vertices": vertices,
+        "edges": edges,
+        "tokens": position.tokens(),
+        "to_move": game.to_move.to_string(),
+    })
+}
+
+/// A match for the web server. `board` is a graph spec (e.g. `tetrahedron`, `C4`,
+/// `edges:0-1,1-2`); `options` may give `"tokens"`, a token text (`"a=3,b=1"`,
+/// `"3,1,0,2,0,1"`, `"*=2"`) or an array of counts in edge order; without it every edge
+/// has 3 tokens.
+pub fn new_match(board: &str, options: &Value) -> Result<Box<dyn Match>, EdgeNimError> {
+    let graph = Arc::new(Graph::from_spec(board)?);
+    let tokens = match options.get("tokens") {
+        None | Some(Value::Null) => vec![DEFAULT_TOKENS; graph.edge_count()],
+        Some(Value::String(text)) => parse_tokens(&graph, text)?,
+        Some(Value::Array(items)) => items
+            .iter()
+            .map(|item| {
+                item.as_u64()
+                    .and_then(|n| u32::try_from(n).ok())
+                    .ok_or_else(|| EdgeNimError::BadCount(item.to_string()))
+            })
+            .collect::<Result<_, _>>()?,
+        Some(other) => {
+            return Err(EdgeNimError::BadOption(format!(
+                "\"tokens\" must be a text or an array of counts, not {other}"
+            )));
+        }
+    };
+    let position = EdgeNim::new(graph, tokens)?;
+    Ok(Box::new(GameMatch::new(
+        NormalPlay::new(position),
+        "edge-nim",
+        agent,
+        view,
+    )))
+}

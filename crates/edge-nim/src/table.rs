@@ -1,0 +1,444 @@
+//! Fast P-position and Grundy tables over a box of positions (every edge from 0 to a bound),
+//! by one pass over the componentwise order.
+//!
+//! For a vertex `v`, let `D_v(x)` say whether some P-position lies below or at `x` along
+//! `v`'s edges (lower on `v`'s edges, equal elsewhere). The positions strictly below `x`
+//! along `v` are those below `x - e` along `v` for an edge `e` of `v` with tokens, so
+//! `strict_v(x) = OR over such e of D_v(x - e)`, `x` is P exactly when no `strict_v(x)`
+//! holds, and `D_v(x) = strict_v(x) or P(x)`: time linear in the positions times the sum
+//! of the degrees. Grundy values are the same with sets of values (bitsets) for booleans.
+//!
+//! Positions are numbered in mixed radix, the first edge slowest, so `x - e` is an earlier
+//! number. Only two slabs (positions with equal first coordinate) of `D` are kept. Within a
+//! slab, blocks with equal second and third coordinates form a wavefront: the blocks of one
+//! anti-diagonal depend only on earlier anti-diagonals, so they run in parallel (rayon).
+//! A vertex whose edges (with tokens) all lie at another vertex is left out: its moves are
+//! moves of the other vertex.
+
+use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, AtomicU64, Ordering::Relaxed};
+
+use crosscap_graphs::Graph;
+use rayon::prelude::*;
+
+use crate::EdgeNimError;
+
+/// Tables refuse to use more memory than this.
+pub const MEMORY_LIMIT: u64 = 4 << 30;
+/// Grundy tables track values below `64 * MAX_VALUE_WORDS`.
+const MAX_VALUE_WORDS: usize = 16;
+
+/// Reports progress: the number of positions just finished.
+pub type Progress<'a> = &'a (dyn Fn(u64) + Sync);
+
+/// The box of positions and the vertices whose moves matter.
+#[derive(Clone, Debug)]
+struct Layout {
+    /// Per graph edge, its largest token count.
+    bounds: Vec<u32>,
+    /// The edges with a positive bound (the coordinates), in edge order.
+    edges: Vec<usize>,
+    strides: Vec<usize>,
+    total: usize,
+    /// Per kept vertex, the coordinates of its edges.
+    vertices: Vec<Vec<usize>>,
+    /// Per coordinate, the kept vertices at its edge, as a bit mask.
+    ends: Vec<u64>,
+}
+
+impl Layout {
+    fn new(graph: &Graph, bounds: &[u32]) -> Result<Layout, EdgeNimError> {
+        crate::position::check_undirected(graph)?;
+        if bounds.len() != graph.edge_count() {
+            return Err(EdgeNimError::TokenCount {
+                expected: graph.edge_count(),
+                found: bounds.len(),
+            });
+        }
+        let edges: Vec<usize> = (0..bounds.len()).filter(|&e| bounds[e] > 0).collect();
+        let mut strides = vec![1usize; edges.len()];
+        let mut total: u128 = 1;
+        for c in (0..edges.len()).rev() {
+            strides[c] = total as usize;
+            total *= u128::from(bounds[edges[c]]) + 1;
+            if total > 1 << 40 {
+                return Err(EdgeNimError::TooLarge {
+                    positions: total_positions(bounds),
+                });
+            }
+        }
+        let mut coordinate_of = vec![None; bounds.len()];
+        for (c, &e) in edges.iter().enumerate() {
+            coordinate_of[e] = Some(c);
+        }
+        let live_sets: Vec<Vec<usize>> = (0..graph.vertex_count())
+            .map(|v| {
+                graph
+                    .incident_edges(v)
+                    .iter()
+                    .filter_map(|&e| coordinate_of[e])
+                    .collect()
+            })
+            .collect();
+        // Keep a vertex unless its set is empty or inside the set of a neighbour along one
+        // of its edges (the earlier vertex is kept when the two sets are equal).
+        let kept: Vec<usize> = (0..live_sets.len())
+            .filter(|&v| {
+                let set = &live_sets[v];
+                !set.is_empty()
+                    && !set.iter().any(|&c| {
+                        let (a, b) = graph.edge(edges[c]);
+                        let w = if a == v { b } else { a };
+                        set.iter().all(|c| live_sets[w].contains(c))
+                            && (live_sets[w].len() > set.len() || w < v)
+                    })
+            })
+            .collect();
+        if kept.len() > 63 {
+            return Err(EdgeNimError::TooManyVertices(kept.len()));
+        }
+        let mut ends = vec![0u64; edges.len()];
+        for (k, &v) in kept.iter().enumerate() {
+            for &c in &live_sets[v] {
+                ends[c] |= 1 << k;
+            }
+        }
+        Ok(Layout {
+            bounds: bounds.to_vec(),
+            vertices: kept.iter().map(|&v| live_sets[v].clone()).collect(),
+            edges,
+            strides,
+            total: total as usize,
+            ends,
+        })
+    }
+
+    /// Positions per slab (equal first coordinate).
+    fn slab(&self) -> usize {
+        self.strides.first().copied().unwrap_or(1)
+    }
+
+    /// The window slot of the position one token lower on coordinate `c`.
+    fn back(&self, slot: usize, c: usize) -> usize {
+        let slab = self.slab();
+        match c {
+            0 if slot >= slab => slot - slab,
+            0 => slot + slab,
+            _ => slot - self.strides[c],
+        }
+    }
+
+    /// The position number of a token list, if it lies in the box.
+    fn index(&self, tokens: &[u32]) -> Option<usize> {
+        if tokens.len() != self.bounds.len() || tokens.iter().zip(&self.bounds).any(|(t, b)| t > b)
+        {
+            return None;
+        }
+        Some(
+            self.edges
+                .iter()
+                .zip(&self.strides)
+                .map(|(&e, &s)| tokens[e] as usize * s)
+                .sum(),
+        )
+    }
+
+    /// The token list of a position number.
+    fn tokens(&self, mut index: usize) -> Vec<u32> {
+        let mut tokens = vec![0; self.bounds.len()];
+        for (&e, &s) in self.edges.iter().zip(&self.strides) {
+            tokens[e] = (index / s) as u32;
+            index %= s;
+        }
+        tokens
+    }
+
+    /// Calls `kernel(index, slot, coordinates)` on every position, each after every
+    /// position below it; `slot` is the position's place in a two-slab window.
+    fn sweep<K>(&self, kernel: &K, progress: Progress)
+    where
+        K: Fn(usize, usize, &[u32]) + Sync,
+    {
+        let m = self.edges.len();
+        let slab = self.slab();
+        let slabs = if m == 0 {
+            1
+        } else {
+            self.bounds[self.edges[0]] as usize + 1
+        };
+        for x0 in 0..slabs {
+            let start = x0 * slab;
+            let slot = (x0 % 2) * slab;
+            if m < 3 {
+                let mut coords = vec![0u32; m];
+                if m > 0 {
+                    coords[0] = x0 as u32;
+                }
+                self.run_block(kernel, &mut coords, 1, start, slot, slab);
+                progress(slab as u64);
+                continue;
+            }
+            let (n1, n2) = (
+                self.bounds[self.edges[1]] as usize + 1,
+                self.bounds[self.edges[2]] as usize + 1,
+            );
+            for diagonal in 0..n1 + n2 - 1 {
+                let first = diagonal.saturating_sub(n2 - 1);
+                let last = diagonal.min(n1 - 1);
+                (first..=last).into_par_iter().for_each(|x1| {
+                    let x2 = diagonal - x1;
+                    let offset = x1 * self.strides[1] + x2 * self.strides[2];
+                    let mut coords = vec![0u32; m];
+                    coords[..3].copy_from_slice(&[x0 as u32, x1 as u32, x2 as u32]);
+                    self.run_block(
+                        kernel,
+                        &mut coords,
+                        3,
+                        start + offset,
+                        slot + offset,
+                        self.strides[2],
+                    );
+                });
+                progress(((last - first + 1) * self.strides[2]) as u64);
+            }
+        }
+    }
+
+    /// Visits `len` consecutive positions, counting coordinates `free..` as an odometer.
+    fn run_block<K>(
+        &self,
+        kernel: &K,
+        coords: &mut [u32],
+        free: usize,
+        index: usize,
+        slot: usize,
+        len: usize,
+    ) where
+        K: Fn(usize, usize, &[u32]) + Sync,
+    {
+        for i in 0..len {
+            kernel(index + i, slot + i, coords);
+            for c in (free..coords.len()).rev() {
+                if coords[c] < self.bounds[self.edges[c]] {
+                    coords[c] += 1;
+                    break;
+                }
+                coords[c] = 0;
+            }
+        }
+    }
+}
+
+fn total_positions(bounds: &[u32]) -> u128 {
+    bounds.iter().map(|&b| u128::from(b) + 1).product()
+}
+
+fn check_memory(bytes: u128, positions: usize) -> Result<(), EdgeNimError> {
+    if bytes > u128::from(MEMORY_LIMIT) {
+        return Err(EdgeNimError::TooMuchMemory {
+            positions: positions as u128,
+            mebibytes: (bytes >> 20) as u64,
+        });
+    }
+    Ok(())
+}
+
+/// Shared cells of one width, read and written by the parallel sweep.
+trait Cells: Sync {
+    fn with_len(len: usize) -> Self;
+    fn get(&self, i: usize) -> u64;
+    fn set(&self, i: usize, value: u64);
+}
+
+macro_rules! atomic_cells {
+    ($atomic:ty, $int:ty) => {
+        impl Cells for Vec<$atomic> {
+            fn with_len(len: usize) -> Self {
+                (0..len).map(|_| <$atomic>::new(0)).collect()
+            }
+            fn get(&self, i: usize) -> u64 {
+                u64::from(self[i].load(Relaxed))
+            }
+            fn set(&self, i: usize, value: u64) {
+                self[i].store(value as $int, Relaxed)
+            }
+        }
+    };
+}
+
+atomic_cells!(AtomicU8, u8);
+atomic_cells!(AtomicU16, u16);
+atomic_cells!(AtomicU32, u32);
+atomic_cells!(AtomicU64, u64);
+
+/// Which positions of a box are P-positions.
+#[derive(Clone, Debug)]
+pub struct PTable {
+    layout: Layout,
+    p_bits: Vec<u64>,
+}
+
+impl PTable {
+    /// The P-positions among all positions with `tokens[e] <= bounds[e]` for every edge.
+    pub fn compute(
+        graph: &Graph,
+        bounds: &[u32],
+        progress: Progress,
+    ) -> Result<PTable, EdgeNimError> {
+        let layout = Layout::new(graph, bounds)?;
+        let cell_bytes = (layout.vertices.len() / 8 + 1).next_power_of_two();
+        check_memory(
+            layout.total as u128 / 8 + 2 * (layout.slab() * cell_bytes) as u128,
+            layout.total,
+        )?;
+        let bits: Vec<AtomicU64> = (0..layout.total.div_ceil(64))
+            .map(|_| AtomicU64::new(0))
+            .collect();
+        match cell_bytes {
+            1 => p_sweep::<Vec<AtomicU8>>(&layout, &bits, progress),
+            2 => p_sweep::<Vec<AtomicU16>>(&layout, &bits, progress),
+            4 => p_sweep::<Vec<AtomicU32>>(&layout, &bits, progress),
+            _ => p_sweep::<Vec<AtomicU64>>(&layout, &bits, progress),
+        }
+        Ok(PTable {
+            layout,
+            p_bits: bits.into_iter().map(AtomicU64::into_inner).collect(),
+        })
+    }
+
+    /// The number of positions in the box.
+    pub fn positions(&self) -> u64 {
+        self.layout.total as u64
+    }
+
+    /// The number of P-positions in the box.
+    pub fn count(&self) -> u64 {
+        self.p_bits.iter().map(|w| u64::from(w.count_ones())).sum()
+    }
+
+    /// Whether `tokens` (inside the box) is a P-position; `None` outside the box.
+    pub fn is_p(&self, tokens: &[u32]) -> Option<bool> {
+        let i = self.layout.index(tokens)?;
+        Some(self.p_bits[i / 64] >> (i % 64) & 1 == 1)
+    }
+
+    /// The P-positions in lexicographic order of their token lists.
+    pub fn p_positions(&self) -> impl Iterator<Item = Vec<u32>> + '_ {
+        self.p_bits.iter().enumerate().flat_map(move |(w, &word)| {
+            let mut rest = word;
+            std::iter::from_fn(move || {
+                (rest != 0).then(|| {
+                    let bit = rest.trailing_zeros() as usize;
+                    rest &= rest - 1;
+                    self.layout.tokens(w * 64 + bit)
+                })
+            })
+        })
+    }
+}
+
+fn p_sweep<C: Cells>(layout: &Layout, p_bits: &[AtomicU64], progress: Progress) {
+    let cells = C::with_len(2 * layout.slab());
+    let every_vertex = (1u128 << layout.vertices.len()) as u64 - 1;
+    layout.sweep(
+        &|index, slot, coords| {
+            let mut strict = 0;
+            for (c, &x) in coords.iter().enumerate() {
+                if x > 0 {
+                    strict |= cells.get(layout.back(slot, c)) & layout.ends[c];
+                }
+            }
+            if strict == 0 {
+                cells.set(slot, every_vertex);
+                p_bits[index / 64].fetch_or(1 << (index % 64), Relaxed);
+            } else {
+                cells.set(slot, strict);
+            }
+        },
+        progress,
+    );
+}
+
+/// The Grundy value of every position of a box.
+#[derive(Clone, Debug)]
+pub struct GrundyValues {
+    layout: Layout,
+    values: Vec<u16>,
+}
+
+impl GrundyValues {
+    /// The Grundy values of all positions with `tokens[e] <= bounds[e]` for every edge.
+    pub fn compute(
+        graph: &Graph,
+        bounds: &[u32],
+        progress: Progress,
+    ) -> Result<GrundyValues, EdgeNimError> {
+        let layout = Layout::new(graph, bounds)?;
+        // A Grundy value is at most the length of the longest play: the total of tokens.
+        let most_tokens: u64 = bounds.iter().map(|&b| u64::from(b)).sum();
+        let words = (most_tokens as usize + 1).div_ceil(64).min(MAX_VALUE_WORDS);
+        let kept = layout.vertices.len();
+        check_memory(
+            layout.total as u128 * 2 + (2 * layout.slab() * kept * words * 8) as u128,
+            layout.total,
+        )?;
+        let cells: Vec<AtomicU64> = Cells::with_len(2 * layout.slab() * kept * words);
+        let values: Vec<AtomicU16> = Cells::with_len(layout.total);
+        let overflow = std::sync::atomic::AtomicBool::new(false);
+        let cell = |slot: usize, k: usize, w: usize| (slot * kept + k) * words + w;
+        layout.sweep(
+            &|index, slot, coords| {
+                let mut options = [0u64; MAX_VALUE_WORDS];
+                for (k, vertex) in layout.vertices.iter().enumerate() {
+                    for (w, option) in options.iter_mut().enumerate().take(words) {
+                        let mut below = 0;
+                        for &c in vertex {
+                            if coords[c] > 0 {
+                                below |= cells[cell(layout.back(slot, c), k, w)].load(Relaxed);
+                            }
+                        }
+                        cells[cell(slot, k, w)].store(below, Relaxed);
+                        *option |= below;
+                    }
+                }
+                let Some(value) = (0..words)
+                    .find(|&w| options[w] != u64::MAX)
+                    .map(|w| w * 64 + (!options[w]).trailing_zeros() as usize)
+                else {
+                    overflow.store(true, Relaxed);
+                    return;
+                };
+                for k in 0..kept {
+                    cells[cell(slot, k, value / 64)].fetch_or(1 << (value % 64), Relaxed);
+                }
+                values[index].store(value as u16, Relaxed);
+            },
+            progress,
+        );
+        if overflow.into_inner() {
+            return Err(EdgeNimError::ValueOverflow(64 * MAX_VALUE_WORDS));
+        }
+        Ok(GrundyValues {
+            layout,
+            values: values.into_iter().map(AtomicU16::into_inner).collect(),
+        })
+    }
+
+    /// The number of positions in the box.
+    pub fn positions(&self) -> u64 {
+        self.layout.total as u64
+    }
+
+    /// The Grundy value of `tokens` (inside the box); `None` outside the box.
+    pub fn value(&self, tokens: &[u32]) -> Option<u32> {
+        let i = self.layout.index(tokens)?;
+        Some(u32::from(self.values[i]))
+    }
+
+    /// Every position with its value, in lexicographic order of the token lists.
+    pub fn iter(&self) -> impl Iterator<Item = (Vec<u32>, u32)> + '_ {
+        self.values
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| (self.layout.tokens(i), u32::from(v)))
+    }
+}

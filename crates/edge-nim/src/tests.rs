@@ -1,0 +1,339 @@
+use std::collections::HashSet;
+use std::sync::Arc;
+
+use crosscap_engine::impartial_notation::ImpartialNotation;
+use crosscap_engine::{GrundyTable, Impartial, Level, Rng};
+use crosscap_graphs::Graph;
+use serde_json::json;
+
+use super::*;
+use crate::analysis::{symmetries_fixing_a, theorem_says_p};
+use crate::circular_nim::CircularNim;
+
+fn graph(spec: &str) -> Arc<Graph> {
+    Arc::new(Graph::from_spec(spec).unwrap())
+}
+
+fn position(spec: &str, tokens: &str) -> EdgeNim {
+    EdgeNim::parse(graph(spec), tokens).unwrap()
+}
+
+fn quiet(_: u64) {}
+
+/// Every token list of a box, in lexicographic order.
+fn box_positions(bounds: &[u32]) -> Vec<Vec<u32>> {
+    let mut all = vec![vec![]];
+    for &b in bounds {
+        all = all
+            .into_iter()
+            .flat_map(|prefix: Vec<u32>| {
+                (0..=b).map(move |t| {
+                    let mut next = prefix.clone();
+                    next.push(t);
+                    next
+                })
+            })
+            .collect();
+    }
+    all
+}
+
+/// A random simple graph on up to 5 vertices with at least one edge.
+fn random_graph(rng: &mut Rng) -> Arc<Graph> {
+    let n = 2 + rng.below(4);
+    let mut edges = Vec::new();
+    for u in 0..n {
+        for v in u + 1..n {
+            if rng.below(2) == 0 {
+                edges.push(format!("{u}-{v}"));
+            }
+        }
+    }
+    if edges.is_empty() {
+        edges.push("0-1".to_string());
+    }
+    rng.shuffle(&mut edges);
+    graph(&format!("edges:{}", edges.join(",")))
+}
+
+#[test]
+fn notation_reads_and_writes_the_seed_form() {
+    let p = position("tetrahedron", "a=3,b=4,c=1");
+    let mv = p.parse_move("1:a=0,b=2").unwrap();
+    assert_eq!(mv.vertex, 0);
+    assert_eq!(mv.changes, vec![(0, 0), (1, 2)]);
+    assert_eq!(p.format_move(&mv), "1:a=0,b=2");
+    // Unchanged edges may be written; they are dropped.
+    let same = p.parse_move(" 1 : b=2, c=1, a=0 ").unwrap();
+    assert_eq!(same, mv);
+    assert_eq!(p.after(&mv).tokens(), [0, 2, 1, 0, 0, 0]);
+    let bad = [
+        ("1", "expected VERTEX:EDGE=COUNT"),
+        ("5:a=0", "no vertex `5`"),
+        ("1:z=0", "no edge `z`"),
+        ("1:A=0", "edge A is not at vertex 1"),
+        ("1:a=4", "cannot add"),
+        ("1:a=3", "at least one token"),
+        ("1:a=1,a=0", "named twice"),
+        ("1:a=x", "`x` is not a token count"),
+        ("1:a", "`a` is not EDGE=COUNT"),
+    ];
+    for (text, message) in bad {
+        let error = p.parse_move(text).unwrap_err().to_string();
+        assert!(error.contains(message), "{text}: {error}");
+    }
+    let path = position("path:3", "2,1");
+    assert_eq!(
+        path.format_move(&path.parse_move("1:0-1=0,1-2=0").unwrap()),
+        "1:0-1=0,1-2=0"
+    );
+}
+
+#[test]
+fn moves_reach_each_lower_neighbourhood_position_once() {
+    let p = position("K1,3", "2,1,3");
+    let moves = p.moves();
+    // At the hub every lower tuple: 3*2*4 - 1; leaves add nothing new.
+    assert_eq!(moves.len(), 23);
+    let targets: HashSet<Vec<u32>> = moves.iter().map(|m| p.after(m).tokens().to_vec()).collect();
+    assert_eq!(targets.len(), moves.len());
+    let t = position("tetrahedron", "1,1,1,1,1,1");
+    let targets: Vec<Vec<u32>> = t
+        .moves()
+        .iter()
+        .map(|m| t.after(m).tokens().to_vec())
+        .collect();
+    let distinct: HashSet<_> = targets.iter().collect();
+    // Four vertices with 7 proper subsets each, single edges shared by two vertices.
+    assert_eq!((targets.len(), distinct.len()), (4 * 7 - 6, 22));
+    for m in t.moves() {
+        assert_eq!(t.parse_move(&t.format_move(&m)).unwrap(), m);
+    }
+}
+
+#[test]
+fn token_lists_by_name_in_order_or_for_every_edge() {
+    let g = graph("tetrahedron");
+    assert_eq!(parse_tokens(&g, "3,1,0,2,0,1").unwrap(), [3, 1, 0, 2, 0, 1]);
+    assert_eq!(parse_tokens(&g, "3 1 0 2 0 1").unwrap(), [3, 1, 0, 2, 0, 1]);
+    assert_eq!(parse_tokens(&g, "C=1,a=3").unwrap(), [3, 0, 0, 0, 0, 1]);
+    assert_eq!(parse_tokens(&g, "*=2,a=0").unwrap(), [0, 2, 2, 2, 2, 2]);
+    assert_eq!(parse_tokens(&g, "2-3=4").unwrap(), [0, 0, 0, 0, 0, 4]);
+    let errors = [
+        ("3,1", "has 6 edges but 2 token counts"),
+        ("a=1,q=2", "no edge `q` (the edges are a, b, c, A, B, C)"),
+        ("a=1,a=2", "edge `a` is given twice"),
+        ("a=-1", "`-1` is not a token count"),
+        ("a=1,b", "`b` is not EDGE=COUNT"),
+        ("1,2,3,4,5,x", "`x` is not a token count"),
+        ("a=1,*=2", "no edge `*`"),
+    ];
+    for (text, message) in errors {
+        let error = parse_tokens(&g, text).unwrap_err().to_string();
+        assert!(error.contains(message), "{text}: {error}");
+    }
+    let directed = Arc::new(Graph::from_spec("arcs:0>1").unwrap());
+    assert!(matches!(
+        EdgeNim::new(directed, vec![1]),
+        Err(EdgeNimError::Directed(_))
+    ));
+}
+
+#[test]
+fn disjoint_unions_add_by_nim_sum() {
+    let mut rng = Rng::new(7);
+    for _ in 0..30 {
+        let tokens: Vec<u32> = (0..5).map(|_| rng.below(4) as u32).collect();
+        // A triangle and a path, side by side.
+        let union = EdgeNim::new(graph("edges:0-1,1-2,0-2,3-4,4-5"), tokens.clone()).unwrap();
+        let triangle = EdgeNim::new(graph("C3"), tokens[..3].to_vec()).unwrap();
+        let path = EdgeNim::new(graph("P3"), tokens[3..].to_vec()).unwrap();
+        let mut table = GrundyTable::new();
+        let separate = table.grundy(&triangle) ^ GrundyTable::new().grundy(&path);
+        assert_eq!(GrundyTable::new().grundy(&union), separate);
+        assert_eq!(analyse(&union).unwrap().grundy, separate);
+        let live = tokens.iter().filter(|&&t| t > 0).count();
+        let parts = union.components().len();
+        assert!(parts <= 2 && (parts == 1 || live >= 2));
+    }
+}
+
+#[test]
+fn tables_agree_with_brute_force_on_random_graphs() {
+    let mut rng = Rng::new(2026);
+    for round in 0..60 {
+        let g = random_graph(&mut rng);
+        let bounds: Vec<u32> = (0..g.edge_count())
+            .map(|_| rng.below(if g.edge_count() > 5 { 2 } else { 4 }) as u32)
+            .collect();
+        let p_table = PTable::compute(&g, &bounds, &quiet).unwrap();
+        let values = GrundyValues::compute(&g, &bounds, &quiet).unwrap();
+        let mut brute = GrundyTable::new();
+        let mut p_count = 0;
+        let all = box_positions(&bounds);
+        assert_eq!(values.positions(), all.len() as u64);
+        for tokens in &all {
+            let pos = EdgeNim::new(Arc::clone(&g), tokens.clone()).unwrap();
+            let expected = brute.grundy(&pos);
+            let context = format!("round {round}, {} tokens {tokens:?}", g.spec());
+            assert_eq!(values.value(tokens), Some(expected), "{context}");
+            assert_eq!(p_table.is_p(tokens), Some(expected == 0), "{context}");
+            p_count += u64::from(expected == 0);
+        }
+        assert_eq!(p_table.count(), p_count);
+        let listed: Vec<Vec<u32>> = p_table.p_positions().collect();
+        let expected: Vec<Vec<u32>> = all
+            .iter()
+            .filter(|t| values.value(t) == Some(0))
+            .cloned()
+            .collect();
+        assert_eq!(listed, expected, "P-positions in lexicographic order");
+    }
+}
+
+#[test]
+fn analysis_agrees_with_brute_force() {
+    let mut rng = Rng::new(11);
+    for _ in 0..40 {
+        let g = random_graph(&mut rng);
+        let tokens: Vec<u32> = (0..g.edge_count()).map(|_| rng.below(3) as u32).collect();
+        let pos = EdgeNim::new(g, tokens).unwrap();
+        let mut brute = GrundyTable::new();
+        let analysis = analyse(&pos).unwrap();
+        assert_eq!(analysis.grundy, brute.grundy(&pos));
+        assert_eq!(analysis.winning_moves, brute.winning_moves(&pos));
+        assert_eq!(analysis.winning_moves.is_empty(), analysis.grundy == 0);
+    }
+}
+
+#[test]
+fn star_is_won_in_one_move_and_a_single_edge_is_a_nim_heap() {
+    // At a star's hub every non-empty position can be emptied at once.
+    let star = PTable::compute(&graph("K1,3"), &[3, 3, 3], &quiet).unwrap();
+    assert_eq!(star.count(), 1);
+    let edge = GrundyValues::compute(&graph("P2"), &[40], &quiet).unwrap();
+    assert!(edge.iter().all(|(tokens, value)| value == tokens[0]));
+    assert_eq!(edge.value(&[41]), None);
+}
+
+#[test]
+fn seed_example_position_is_losing() {
+    // a = 0, b + C = B + c = 11 (4 + 7, 2 + 9), A xor b xor B = 6 xor 4 xor 2 = 0, b <= c.
+    let g = graph("tetrahedron");
+    let symmetries = symmetries_fixing_a(&g);
+    assert_eq!(symmetries.len(), 4);
+    let tokens = parse_tokens(&g, "a=0,b=4,C=7,B=2,c=9,A=6").unwrap();
+    assert!(theorem_says_p(&g, &symmetries, &tokens));
+    let table = PTable::compute(&g, &tokens, &quiet).unwrap();
+    assert_eq!(table.is_p(&tokens), Some(true));
+    let pos = EdgeNim::new(g, tokens).unwrap();
+    let analysis = analyse(&pos).unwrap();
+    assert_eq!((analysis.grundy, analysis.winning_moves.len()), (0, 0));
+}
+
+#[test]
+fn tetrahedron_theorem_holds_to_seven_and_needs_b_at_most_c() {
+    let check = check_tetrahedron(7, &quiet).unwrap();
+    assert_eq!(check.positions, 8u64.pow(5));
+    assert_eq!(check.counterexample, None);
+    // Condition 2 matters: some positions meet conditions 1 and 3 with b > c, and no
+    // symmetric image meets all three; they are N-positions.
+    let g = graph("tetrahedron");
+    let symmetries = symmetries_fixing_a(&g);
+    let table = PTable::compute(&g, &[0, 7, 7, 7, 7, 7], &quiet).unwrap();
+    let flipped = box_positions(&[0, 7, 7, 7, 7, 7]).into_iter().find(|t| {
+        let [_, b, c, big_a, big_b, big_c] = t[..] else {
+            unreachable!()
+        };
+        b + big_c == big_b + c
+            && b > c
+            && big_a ^ b ^ big_b == 0
+            && !theorem_says_p(&g, &symmetries, t)
+    });
+    let flipped = flipped.expect("a position that breaks only condition 2");
+    assert_eq!(table.is_p(&flipped), Some(false));
+}
+
+/// The seed's theorem at N = 15 (16^5 positions, about 2 s); the benchmark times it.
+#[test]
+fn tetrahedron_theorem_holds_to_fifteen() {
+    let check = check_tetrahedron(15, &quiet).unwrap();
+    assert_eq!(check.counterexample, None);
+}
+
+#[test]
+fn edge_nim_on_c3_and_c4_is_circular_nim() {
+    for (spec, max) in [("C3", 6u32), ("C4", 4)] {
+        let g = graph(spec);
+        let table = PTable::compute(&g, &vec![max; g.edge_count()], &quiet).unwrap();
+        let mut circular = GrundyTable::new();
+        for tokens in box_positions(&vec![max; g.edge_count()]) {
+            let cn = CircularNim {
+                stacks: tokens.clone(),
+                k: 2,
+            };
+            assert_eq!(
+                table.is_p(&tokens),
+                Some(circular.grundy(&cn) == 0),
+                "{spec} {tokens:?}"
+            );
+        }
+    }
+}
+
+#[test]
+fn tables_refuse_what_they_cannot_hold() {
+    let k4 = graph("K4");
+    let huge = PTable::compute(&k4, &[1000; 6], &quiet).unwrap_err();
+    assert!(huge.to_string().contains("too many to tabulate"), "{huge}");
+    let big = PTable::compute(&k4, &[250, 250, 250, 250, 250, 0], &quiet).unwrap_err();
+    assert!(big.to_string().contains("over the 4 GiB limit"), "{big}");
+    assert!(matches!(
+        GrundyValues::compute(&k4, &[1, 2], &quiet),
+        Err(EdgeNimError::TokenCount { .. })
+    ));
+}
+
+#[test]
+fn a_match_plays_and_the_perfect_computer_wins() {
+    let mut m = new_match("tetrahedron", &json!({"tokens": "a=0,b=1,c=2,A=3"})).unwrap();
+    assert_eq!(
+        m.view()["edges"][1],
+        json!({"name": "b", "ends": ["1", "3"], "tokens": 1})
+    );
+    assert!(m.play("1:a=0").is_err());
+    assert!(m.legal_moves().contains(&"3:b=0,A=0".to_string()));
+    let mut rng = Rng::new(5);
+    // Perfect play (X) against random replies (O) wins exactly from an N-position.
+    while m.outcome().is_none() {
+        let reply = m.computer_move(Level::Perfect, rng.next_u64()).unwrap();
+        m.play(&reply).unwrap();
+        if m.outcome().is_some() {
+            break;
+        }
+        let legal = m.legal_moves();
+        let random = legal[rng.below(legal.len())].clone();
+        m.play(&random).unwrap();
+    }
+    let first = analyse(&position("tetrahedron", "a=0,b=1,c=2,A=3")).unwrap();
+    let winner = m.outcome().unwrap().winner.unwrap();
+    assert_eq!(winner == crosscap_engine::Player::X, first.grundy != 0);
+    let defaults = new_match("C4", &json!({})).unwrap();
+    assert_eq!(defaults.view()["tokens"], json!([3, 3, 3, 3]));
+    let array = new_match("P3", &json!({"tokens": [1, 2]})).unwrap();
+    assert_eq!(array.view()["tokens"], json!([1, 2]));
+    for (board, options, message) in [
+        ("cube", json!({}), "unknown graph spec `cube`"),
+        ("C4", json!({"tokens": 3}), "\"tokens\" must be"),
+        (
+            "C4",
+            json!({"tokens": [1, -2, 0, 0]}),
+            "`-2` is not a token count",
+        ),
+        ("C4", json!({"tokens": "1,2"}), "4 edges but 2"),
+        ("arcs:0>1", json!({}), "undirected"),
+    ] {
+        let error = new_match(board, &options).err().unwrap().to_string();
+        assert!(error.contains(message), "{board} {options}: {error}");
+    }
+}

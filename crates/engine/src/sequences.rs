@@ -1,0 +1,244 @@
+//! Searches over every play sequence rather than over optimal play: which results can
+//! happen at all (is the winner predetermined, whatever is played?) and the shortest
+//! sequence of moves that reaches a goal. Both explore each position once, keyed by
+//! [`Game::position_hash`] and the player to move (or a caller's key), so a game whose
+//! hash merges symmetric positions is searched up to symmetry.
+
+use std::collections::hash_map::Entry;
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::hash::Hash;
+use std::time::Instant;
+
+use crate::game::{Game, Player};
+use crate::solver::{Budget, SolveError};
+
+/// The results reachable from a position over all legal play sequences.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReachableResults {
+    pub x_wins: bool,
+    pub o_wins: bool,
+    pub draws: bool,
+    /// Positions visited.
+    pub positions: u64,
+}
+
+impl ReachableResults {
+    /// The winners that can occur (`None` standing for a draw), X first.
+    pub fn winners(&self) -> Vec<Option<Player>> {
+        [
+            (self.x_wins, Some(Player::X)),
+            (self.o_wins, Some(Player::O)),
+            (self.draws, None),
+        ]
+        .into_iter()
+        .filter_map(|(possible, winner)| possible.then_some(winner))
+        .collect()
+    }
+
+    /// The one result every play sequence leads to, if there is just one.
+    pub fn predetermined(&self) -> Option<Option<Player>> {
+        match self.winners().as_slice() {
+            [only] => Some(*only),
+            _ => None,
+        }
+    }
+
+    fn complete(&self) -> bool {
+        self.x_wins && self.o_wins && self.draws
+    }
+}
+
+/// Every result reachable from `game`: a depth-first walk over all positions reachable by
+/// legal moves, each visited once, stopping early once all three results have been seen.
+pub fn reachable_results<G: Game>(
+    game: &G,
+    budget: Budget,
+) -> Result<ReachableResults, SolveError> {
+    let start = Instant::now();
+    let mut results = ReachableResults::default();
+    let mut seen = HashSet::new();
+    let mut stack = vec![game.clone()];
+    seen.insert(key(game));
+    while let Some(position) = stack.pop() {
+        results.positions += 1;
+        check_budget(budget, results.positions, start)?;
+        if let Some(outcome) = position.outcome() {
+            match outcome.winner {
+                Some(Player::X) => results.x_wins = true,
+                Some(Player::O) => results.o_wins = true,
+                None => results.draws = true,
+            }
+            if results.complete() {
+                break;
+            }
+            continue;
+        }
+        for mv in position.legal_moves() {
+            let mut child = position.clone();
+            child.play(&mv);
+            if seen.insert(key(&child)) {
+                stack.push(child);
+            }
+        }
+    }
+    Ok(results)
+}
+
+/// A shortest sequence of steps from `start` to a state satisfying `goal`, by
+/// breadth-first search over the states `successors` generates (each a step and the state
+/// it leads to), states being identified by `key`. `None` when no reachable state is a
+/// goal. `budget` bounds the number of states kept and the time.
+pub fn shortest_sequence<S, M, K>(
+    start: S,
+    key: impl Fn(&S) -> K,
+    successors: impl Fn(&S) -> Vec<(M, S)>,
+    goal: impl Fn(&S) -> bool,
+    budget: Budget,
+) -> Result<Option<Vec<M>>, SolveError>
+where
+    M: Clone,
+    K: Hash + Eq,
+{
+    let clock = Instant::now();
+    if goal(&start) {
+        return Ok(Some(Vec::new()));
+    }
+    // Each discovered state: its parent's index and the step from there.
+    let mut parents: Vec<Option<(usize, M)>> = vec![None];
+    let mut index_of = HashMap::new();
+    index_of.insert(key(&start), 0usize);
+    let mut queue = VecDeque::from([(0usize, start)]);
+    while let Some((index, state)) = queue.pop_front() {
+        for (step, next) in successors(&state) {
+            let next_index = parents.len();
+            match index_of.entry(key(&next)) {
+                Entry::Occupied(_) => continue,
+                Entry::Vacant(slot) => {
+                    slot.insert(next_index);
+                }
+            }
+            parents.push(Some((index, step)));
+            check_budget(budget, parents.len() as u64, clock)?;
+            if goal(&next) {
+                let mut steps = Vec::new();
+                let mut at = next_index;
+                while let Some((parent, step)) = &parents[at] {
+                    steps.push(step.clone());
+                    at = *parent;
+                }
+                steps.reverse();
+                return Ok(Some(steps));
+            }
+            queue.push_back((next_index, next));
+        }
+    }
+    Ok(None)
+}
+
+/// A shortest line of legal moves from `game` to a position satisfying `goal`, searched
+/// with [`shortest_sequence`] over positions keyed by their hash and player to move.
+pub fn shortest_line<G: Game>(
+    game: &G,
+    goal: impl Fn(&G) -> bool,
+    budget: Budget,
+) -> Result<Option<Vec<G::Move>>, SolveError> {
+    shortest_sequence(
+        game.clone(),
+        key,
+        |position: &G| {
+            if position.outcome().is_some() {
+                return Vec::new();
+            }
+            position
+                .legal_moves()
+                .into_iter()
+                .map(|mv| {
+                    let mut child = position.clone();
+                    child.play(&mv);
+                    (mv, child)
+                })
+                .collect()
+        },
+        goal,
+        budget,
+    )
+}
+
+/// Identifies a position: its hash and, since not every game hashes it (impartial games
+/// need not), the player to move.
+fn key<G: Game>(game: &G) -> (u64, Player) {
+    (game.position_hash(), game.to_move())
+}
+
+fn check_budget(budget: Budget, count: u64, start: Instant) -> Result<(), SolveError> {
+    let over_nodes = budget.max_nodes.is_some_and(|max| count > max);
+    let over_time =
+        count.is_multiple_of(1024) && budget.max_time.is_some_and(|max| start.elapsed() > max);
+    if over_nodes || over_time {
+        Err(SolveError::Unknown {
+            nodes: count,
+            elapsed: start.elapsed(),
+        })
+    } else {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::impartial::NormalPlay;
+    use crate::nim::Nim;
+
+    fn nim(heaps: &[u32]) -> NormalPlay<Nim> {
+        NormalPlay::new(Nim::new(heaps.to_vec()))
+    }
+
+    #[test]
+    fn one_heap_of_one_has_a_predetermined_winner() {
+        let results = reachable_results(&nim(&[1]), Budget::unlimited()).unwrap();
+        assert_eq!(results.predetermined(), Some(Some(Player::X)));
+    }
+
+    #[test]
+    fn two_heaps_can_go_either_way() {
+        let results = reachable_results(&nim(&[1, 2]), Budget::unlimited()).unwrap();
+        assert_eq!(results.winners(), vec![Some(Player::X), Some(Player::O)]);
+        assert_eq!(results.predetermined(), None);
+    }
+
+    #[test]
+    fn a_tiny_budget_gives_up() {
+        assert!(reachable_results(&nim(&[5, 5, 5]), Budget::nodes(3)).is_err());
+    }
+
+    #[test]
+    fn the_shortest_line_to_an_empty_board_takes_one_move_per_heap() {
+        let empty = |g: &NormalPlay<Nim>| g.position.heaps.iter().all(|&h| h == 0);
+        let line = shortest_line(&nim(&[3, 4]), empty, Budget::unlimited()).unwrap();
+        assert_eq!(line.map(|l| l.len()), Some(2));
+    }
+
+    #[test]
+    fn shortest_sequence_counts_steps_on_integers() {
+        // From 1, steps +1 or *2: 10 = ((1+1)*2+1)*2 takes 4 steps.
+        let line = shortest_sequence(
+            1u32,
+            |&n| n,
+            |&n| vec![('+', n + 1), ('*', n * 2)],
+            |&n| n == 10,
+            Budget::unlimited(),
+        )
+        .unwrap();
+        assert_eq!(line.map(|l| l.len()), Some(4));
+        let none = shortest_sequence(
+            1u32,
+            |&n| n,
+            |&n| if n < 5 { vec![((), n + 1)] } else { vec![] },
+            |&n| n == 10,
+            Budget::unlimited(),
+        )
+        .unwrap();
+        assert_eq!(none, None);
+    }
+}

@@ -1,0 +1,207 @@
+//! Euler Getter (introduced in 2010 by its author as a cousin of Hex): two players claim the cells of a
+//! closed surface; at the end each scores the Euler characteristic V - E + F of the
+//! closure of their cells, and the larger (or, under the reverse rule, the smaller) wins.
+//!
+//! Boards must be trivalent cell complexes of closed surfaces of odd Euler characteristic:
+//! then the border between the two regions is a union of circles, so
+//! `chi X + chi O = chi(surface)`, which is odd, and no game is tied. [`Complex`] checks
+//! this and precomputes the tables that make scoring incremental and constant-time per
+//! stone. [`EulerGetter`] implements the engine's `Game` and `Notation` as a scored game
+//! (X's margin `chi X - chi O`, negated under the reverse rule), so the engine's solver
+//! gives the minimax margin. [`player`] holds the computer player, [`new_match`] builds a
+//! game for the web server.
+
+pub mod complex;
+pub mod game;
+pub mod player;
+pub mod region;
+pub mod symmetry;
+
+use std::sync::Arc;
+
+use crosscap_engine::session::{GameMatch, Match};
+use crosscap_engine::{Game, Notation, Player};
+use crosscap_topology::{Board, PositionError, TopologyError};
+use serde_json::{Value, json};
+
+pub use complex::Complex;
+pub use game::{EulerGetter, Move, Rule, SwapRule};
+pub use region::{Piece, RegionAnalysis, RegionCounts};
+pub use symmetry::Symmetries;
+
+/// Why a board, position or option was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum EulerGetterError {
+    #[error(transparent)]
+    Topology(#[from] TopologyError),
+    #[error(
+        "board {spec} is not trivalent: vertex {vertex} meets {cells} cells, but Euler Getter \
+         needs exactly three at every vertex (so that borders are circles and no game is tied)"
+    )]
+    NotTrivalent {
+        spec: String,
+        vertex: usize,
+        cells: usize,
+    },
+    #[error(
+        "board {spec} is a {surface} of Euler characteristic {chi}, which is even: Euler \
+         Getter needs an odd characteristic (e.g. the projective plane), so that no game is tied"
+    )]
+    EvenCharacteristic {
+        spec: String,
+        surface: String,
+        chi: i64,
+    },
+    #[error("board {spec} has {cells} cells, more than Euler Getter handles (65535)")]
+    TooLarge { spec: String, cells: usize },
+    #[error("bad position: {0}")]
+    Position(#[from] PositionError),
+    #[error("unknown rule {0:?}: expected normal or reverse")]
+    UnknownRule(String),
+    #[error("unknown swap rule {0:?}: expected none, 1, 3, 5 or 7")]
+    UnknownSwap(String),
+    #[error("unknown option {0:?}: Euler Getter takes rule and swap")]
+    UnknownOption(String),
+}
+
+/// Reads and checks a board spec (`goldberg:K`, `taylor:N`, `file:PATH`, ...).
+pub fn load_board(spec: &str) -> Result<Arc<Complex>, EulerGetterError> {
+    Ok(Arc::new(Complex::new(Board::from_spec(spec)?)?))
+}
+
+/// A game for the web server. `options` is a JSON object with optional `rule`
+/// (`"normal"` or `"reverse"`, default normal) and `swap` (`"none"`, or 1, 3, 5, 7 as a
+/// number or a string, default 3).
+pub fn new_match(board: &str, options: &Value) -> Result<Box<dyn Match>, EulerGetterError> {
+    let mut rule = Rule::default();
+    let mut swap = SwapRule::default();
+    if let Some(map) = options.as_object() {
+        for (key, value) in map {
+            let text = match value {
+                Value::String(s) => s.clone(),
+                other => other.to_string(),
+            };
+            match key.as_str() {
+                "rule" => rule = text.parse()?,
+                "swap" => swap = text.parse()?,
+                other => return Err(EulerGetterError::UnknownOption(other.to_string())),
+            }
+        }
+    }
+    let game = EulerGetter::new(load_board(board)?, rule, swap);
+    Ok(Box::new(GameMatch::new(
+        game,
+        "euler-getter",
+        player::agent,
+        view,
+    )))
+}
+
+/// What a page needs to draw a position: the owner of every cell, both scores with
+/// their V, E, F, the swap state, and once the board is full each region's pieces and
+/// loops.
+pub fn view(game: &EulerGetter) -> Value {
+    let board = game.complex().board();
+    let owners = game.owners();
+    let per_player = |f: &dyn Fn(Player) -> Value| json!({ "X": f(Player::X), "O": f(Player::O) });
+    let over = game.outcome();
+    json!({
+        "game": "euler-getter",
+        "board": board.spec(),
+        "surface": board.surface().to_string(),
+        "surface_chi": game.complex().euler_characteristic(),
+        "cells": (0..board.cell_count()).map(|c| json!({
+            "name": board.cell_name(c),
+            "owner": owners[c].map(|p| p.to_string()),
+        })).collect::<Vec<_>>(),
+        "colours": per_player(&|p| json!(if game.colour_of(p) == Player::X { "blue" } else { "red" })),
+        "to_move": over.is_none().then(|| game.to_move().to_string()),
+        "rule": game.rule().to_string(),
+        "swap": {
+            "after": game.swap_rule().0,
+            "available": game.swap_available(),
+            "swapped": game.swapped(),
+        },
+        "score": per_player(&|p| {
+            let c = game.counts(p);
+            json!({ "chi": c.chi(), "vertices": c.vertices, "edges": c.edges, "faces": c.faces })
+        }),
+        "outcome": over.map(|o| json!({ "winner": o.winner.map(|w| w.to_string()), "margin": o.margin })),
+        "regions": over.map(|_| per_player(&|p| region_json(game, p))),
+        "legal_moves": game.legal_moves().iter().map(|m| game.format_move(m)).collect::<Vec<_>>(),
+    })
+}
+
+/// A region as JSON: its characteristic, components, loops and pieces (cell names).
+pub fn region_json(game: &EulerGetter, player: Player) -> Value {
+    let board = game.complex().board();
+    let analysis = game.analysis(player);
+    json!({
+        "chi": analysis.chi,
+        "components": analysis.components,
+        "loops": analysis.loops,
+        "pieces": analysis.pieces.iter().map(|piece| json!({
+            "cells": piece.cells.iter().map(|&c| board.cell_name(c)).collect::<Vec<_>>(),
+            "chi": piece.chi,
+            "loops": piece.loops,
+        })).collect::<Vec<_>>(),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crosscap_engine::Level;
+
+    #[test]
+    fn a_match_plays_to_the_end_and_shows_the_regions() {
+        let mut m = new_match("goldberg:1", &json!({ "rule": "reverse", "swap": 1 })).unwrap();
+        assert_eq!(m.game(), "euler-getter");
+        let view = m.view();
+        assert_eq!(view["rule"], "reverse");
+        assert_eq!(view["swap"]["after"], 1);
+        assert_eq!(view["regions"], Value::Null);
+        let first = m.legal_moves()[0].clone();
+        m.play(&first).unwrap();
+        assert!(m.legal_moves().contains(&"swap".to_string()));
+        m.play("swap").unwrap();
+        let view = m.view();
+        assert_eq!(view["swap"]["swapped"], true);
+        assert_eq!(view["colours"]["O"], "blue");
+        assert_eq!(view["score"]["O"]["chi"], 1, "O owns the first stone now");
+        assert_eq!(view["to_move"], "X");
+        while let Some(mv) = m.computer_move(Level::Easy, 3) {
+            m.play(&mv).unwrap();
+        }
+        let view = m.view();
+        assert_eq!(view["to_move"], Value::Null);
+        let (x, o) = (&view["regions"]["X"], &view["regions"]["O"]);
+        assert_eq!(x["chi"].as_i64().unwrap() + o["chi"].as_i64().unwrap(), 1);
+        let cells: usize = [x, o]
+            .iter()
+            .flat_map(|r| r["pieces"].as_array().unwrap())
+            .map(|p| p["cells"].as_array().unwrap().len())
+            .sum();
+        assert_eq!(cells, 6);
+        let winner = view["outcome"]["winner"].as_str().unwrap();
+        let smaller = if x["chi"].as_i64() < o["chi"].as_i64() {
+            "X"
+        } else {
+            "O"
+        };
+        assert_eq!(winner, smaller, "reverse rule");
+    }
+
+    #[test]
+    fn bad_options_are_refused() {
+        for (options, needle) in [
+            (json!({ "rule": "sideways" }), "sideways"),
+            (json!({ "swap": 2 }), "swap"),
+            (json!({ "colour": "X" }), "colour"),
+        ] {
+            let err = new_match("goldberg:1", &options).err().unwrap().to_string();
+            assert!(err.contains(needle), "{err}");
+        }
+        assert!(new_match("nowhere:1", &json!({})).is_err());
+    }
+}

@@ -1,0 +1,109 @@
+//! The computer player: the engine's MCTS with a reward that counts the final margin of
+//! Euler characteristics as well as the win, at named strength levels.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use crosscap_engine::agents::{FlatMonteCarlo, PERFECT_NODE_BUDGET, PerfectAgent, RandomAgent};
+use crosscap_engine::mcts::{Mcts, MctsConfig, SearchLimit};
+use crosscap_engine::solver::Budget;
+use crosscap_engine::{Agent, Level};
+
+use crate::game::{EulerGetter, Move};
+use crate::symmetry::Symmetries;
+
+/// MCTS iterations of the named levels on Euler Getter.
+pub fn level_iterations(level: Level) -> Option<u64> {
+    match level {
+        Level::Easy => Some(1_000),
+        Level::Medium => Some(5_000),
+        Level::Hard => Some(20_000),
+        Level::Expert => Some(60_000),
+        Level::Mcts(n) => Some(n),
+        _ => None,
+    }
+}
+
+/// The search settings: random playouts whose reward blends the win (90%) with the final
+/// margin of Euler characteristics (10%, a margin of 6 counting fully), so that among
+/// moves of equal win rate the search prefers larger margins.
+pub fn mcts_config() -> MctsConfig {
+    MctsConfig {
+        exploration: 0.5,
+        score_weight: 0.1,
+        score_scale: 6.0,
+        ..MctsConfig::default()
+    }
+}
+
+/// The computer player at `level`: MCTS for the named levels and `mcts:N` (the swap
+/// decision is one of its moves), the exact solver for `perfect` (falling back to
+/// expert), and the engine's random and flat Monte Carlo baselines.
+pub fn agent(level: Level, seed: u64) -> Box<dyn Agent<EulerGetter>> {
+    match level {
+        Level::Random => Box::new(RandomAgent::new(seed)),
+        Level::FlatMc(playouts) => Box::new(FlatMonteCarlo::new(playouts, seed)),
+        Level::Perfect => Box::new(SymmetricPerfect {
+            symmetries: None,
+            solver: PerfectAgent::new(
+                Budget {
+                    max_nodes: Some(PERFECT_NODE_BUDGET),
+                    max_time: Some(Duration::from_secs(30)),
+                },
+                agent(Level::Expert, seed),
+                seed,
+            ),
+        }),
+        named => Box::new(Named {
+            name: named.to_string(),
+            inner: mcts(
+                SearchLimit::Iterations(level_iterations(named).unwrap_or(1)),
+                seed,
+            ),
+        }),
+    }
+}
+
+/// The MCTS player with Euler Getter's settings and any search limit (a playout count or
+/// a thinking time).
+pub fn mcts(limit: SearchLimit, seed: u64) -> Box<dyn Agent<EulerGetter>> {
+    Box::new(Mcts::new(limit, mcts_config(), seed))
+}
+
+/// An agent shown under its level's name (`expert` rather than `mcts:60000`).
+struct Named {
+    name: String,
+    inner: Box<dyn Agent<EulerGetter>>,
+}
+
+impl Agent<EulerGetter> for Named {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn choose(&mut self, game: &EulerGetter) -> Option<Move> {
+        self.inner.choose(game)
+    }
+}
+
+/// The engine's perfect player searching with symmetry-aware hashing, which shrinks the
+/// solver's table by up to the order of the board's symmetry group.
+struct SymmetricPerfect {
+    symmetries: Option<Arc<Symmetries>>,
+    solver: PerfectAgent<EulerGetter>,
+}
+
+impl Agent<EulerGetter> for SymmetricPerfect {
+    fn name(&self) -> String {
+        "perfect".into()
+    }
+
+    fn choose(&mut self, game: &EulerGetter) -> Option<Move> {
+        let symmetries = self
+            .symmetries
+            .get_or_insert_with(|| Arc::new(Symmetries::of(game.complex().board())))
+            .clone();
+        self.solver
+            .choose(&game.clone().with_symmetries(symmetries))
+    }
+}

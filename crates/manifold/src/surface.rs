@@ -1,0 +1,264 @@
+//! Compact surfaces and compact 2-manifolds (finite multisets of surfaces), with the
+//! paper's names: `o<g>` (connected sum of g tori), `n<g>` (connected sum of g projective
+//! planes) and `S` for the sphere, which is both `o0` and `n0`.
+
+use std::fmt;
+use std::str::FromStr;
+
+use serde::{Serialize, Serializer};
+
+use crate::ManifoldError;
+
+/// The largest genus the crate accepts in a name: the G-series to this genus takes a few
+/// seconds, and move lists are as long as the genus.
+pub const MAX_GENUS: u32 = 10_000_000;
+
+/// A compact surface (Theorem 1.1): the sphere, `o_g` or `n_g` with g at least 1.
+///
+/// The sphere has one representation, so equal surfaces compare equal. The order (sphere,
+/// then orientable, then non-orientable, each by genus) is the order positions are written
+/// in, as the paper writes `(o1, n2)`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Surface {
+    Sphere,
+    /// Connected sum of this many tori (at least 1).
+    Orientable(u32),
+    /// Connected sum of this many projective planes (at least 1).
+    NonOrientable(u32),
+}
+
+impl Surface {
+    /// `o_g`, the sphere when `genus` is 0.
+    pub fn orientable(genus: u32) -> Surface {
+        if genus == 0 {
+            Surface::Sphere
+        } else {
+            Surface::Orientable(genus)
+        }
+    }
+
+    /// `n_g`, the sphere when `genus` is 0.
+    pub fn non_orientable(genus: u32) -> Surface {
+        if genus == 0 {
+            Surface::Sphere
+        } else {
+            Surface::NonOrientable(genus)
+        }
+    }
+
+    pub fn genus(self) -> u32 {
+        match self {
+            Surface::Sphere => 0,
+            Surface::Orientable(g) | Surface::NonOrientable(g) => g,
+        }
+    }
+
+    pub fn is_orientable(self) -> bool {
+        !matches!(self, Surface::NonOrientable(_))
+    }
+
+    pub fn is_sphere(self) -> bool {
+        self == Surface::Sphere
+    }
+
+    /// 2 - 2g for `o_g`, 2 - g for `n_g`.
+    pub fn euler_characteristic(self) -> i64 {
+        match self {
+            Surface::Sphere => 2,
+            Surface::Orientable(g) => 2 - 2 * g as i64,
+            Surface::NonOrientable(g) => 2 - g as i64,
+        }
+    }
+}
+
+impl fmt::Display for Surface {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Surface::Sphere => f.write_str("S"),
+            Surface::Orientable(g) => write!(f, "o{g}"),
+            Surface::NonOrientable(g) => write!(f, "n{g}"),
+        }
+    }
+}
+
+impl Serialize for Surface {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl FromStr for Surface {
+    type Err = ManifoldError;
+
+    /// Reads `S` (or `sphere`, `o0`, `n0`), `o<g>` or `n<g>`.
+    fn from_str(text: &str) -> Result<Surface, ManifoldError> {
+        let bad = |reason: &str| ManifoldError::BadSurface {
+            text: text.to_string(),
+            reason: reason.to_string(),
+        };
+        let trimmed = text.trim();
+        if trimmed == "S" || trimmed.eq_ignore_ascii_case("sphere") {
+            return Ok(Surface::Sphere);
+        }
+        let mut chars = trimmed.chars();
+        let kind = chars.next().ok_or_else(|| bad("empty surface name"))?;
+        let digits = chars.as_str();
+        let orientable = match kind {
+            'o' | 'O' => true,
+            'n' | 'N' => false,
+            _ => {
+                return Err(bad(
+                    "expected S (the sphere), o<genus> (orientable) or n<genus> (non-orientable)",
+                ));
+            }
+        };
+        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+            return Err(bad("the genus must be a whole number, e.g. o2 or n5"));
+        }
+        let genus = digits
+            .parse::<u64>()
+            .ok()
+            .filter(|&g| g <= MAX_GENUS as u64)
+            .ok_or_else(|| bad(&format!("the genus is at most {MAX_GENUS}")))?
+            as u32;
+        Ok(if orientable {
+            Surface::orientable(genus)
+        } else {
+            Surface::non_orientable(genus)
+        })
+    }
+}
+
+/// A compact 2-manifold: a finite multiset of surfaces, kept sorted. Spheres stay in the
+/// multiset (the game ends with a collection of spheres) but take no part in play.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Manifold {
+    surfaces: Vec<Surface>,
+}
+
+impl Manifold {
+    pub fn new(mut surfaces: Vec<Surface>) -> Manifold {
+        surfaces.sort_unstable();
+        Manifold { surfaces }
+    }
+
+    /// The single surface `surface`.
+    pub fn single(surface: Surface) -> Manifold {
+        Manifold {
+            surfaces: vec![surface],
+        }
+    }
+
+    /// The surfaces, sorted.
+    pub fn surfaces(&self) -> &[Surface] {
+        &self.surfaces
+    }
+
+    /// The surfaces that are not spheres: the independent games of the disjunctive sum.
+    pub fn playable(&self) -> impl Iterator<Item = Surface> + '_ {
+        self.surfaces.iter().copied().filter(|s| !s.is_sphere())
+    }
+
+    /// The largest genus of any surface (0 for spheres only).
+    pub fn max_genus(&self) -> u32 {
+        self.surfaces.iter().map(|s| s.genus()).max().unwrap_or(0)
+    }
+
+    /// This manifold with one copy of `from` replaced by `into`; `None` if `from` is not
+    /// one of its surfaces.
+    pub fn replace(&self, from: Surface, into: &[Surface]) -> Option<Manifold> {
+        let at = self.surfaces.iter().position(|&s| s == from)?;
+        let mut surfaces = self.surfaces.clone();
+        surfaces.swap_remove(at);
+        surfaces.extend_from_slice(into);
+        Some(Manifold::new(surfaces))
+    }
+}
+
+impl fmt::Display for Manifold {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for (i, s) in self.surfaces.iter().enumerate() {
+            if i > 0 {
+                f.write_str(" ")?;
+            }
+            write!(f, "{s}")?;
+        }
+        Ok(())
+    }
+}
+
+impl Serialize for Manifold {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl FromStr for Manifold {
+    type Err = ManifoldError;
+
+    /// Reads surfaces separated by spaces, commas or `+`, e.g. `n3 o2 n5`.
+    fn from_str(text: &str) -> Result<Manifold, ManifoldError> {
+        let surfaces = text
+            .split(|c: char| c.is_whitespace() || c == ',' || c == '+')
+            .filter(|t| !t.is_empty())
+            .map(str::parse)
+            .collect::<Result<Vec<Surface>, _>>()?;
+        if surfaces.is_empty() {
+            return Err(ManifoldError::Empty);
+        }
+        Ok(Manifold::new(surfaces))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_read_back() {
+        for text in ["S", "o1", "o2", "n1", "n7", "o10000000"] {
+            assert_eq!(text.parse::<Surface>().unwrap().to_string(), text);
+        }
+        for sphere in ["S", "sphere", "o0", "n0", " n0 "] {
+            assert_eq!(sphere.parse::<Surface>().unwrap(), Surface::Sphere);
+        }
+        assert_eq!("N3".parse::<Surface>().unwrap(), Surface::NonOrientable(3));
+    }
+
+    #[test]
+    fn bad_names_say_what_is_wrong() {
+        for (bad, needle) in [
+            ("", "empty"),
+            ("t2", "expected S"),
+            ("n", "whole number"),
+            ("n-1", "whole number"),
+            ("o2.5", "whole number"),
+            ("n10000001", "at most"),
+            ("o99999999999999999999999", "at most"),
+        ] {
+            let err = bad.parse::<Surface>().unwrap_err().to_string();
+            assert!(err.contains(needle), "{bad}: {err}");
+        }
+        assert_eq!("  ".parse::<Manifold>(), Err(ManifoldError::Empty));
+        assert!("n3 x2".parse::<Manifold>().is_err());
+    }
+
+    #[test]
+    fn positions_are_sorted_multisets() {
+        let m: Manifold = "n3 o2 n5, S+n3".parse().unwrap();
+        assert_eq!(m.to_string(), "S o2 n3 n3 n5");
+        assert_eq!(m.playable().count(), 4);
+        assert_eq!(m, "n5 n3 n3 o2 n0".parse().unwrap());
+        let after = m.replace(Surface::NonOrientable(5), &[Surface::Orientable(1)]);
+        assert_eq!(after.unwrap().to_string(), "S o1 o2 n3 n3");
+        assert!(m.replace(Surface::Orientable(9), &[]).is_none());
+    }
+
+    #[test]
+    fn euler_characteristics() {
+        assert_eq!(Surface::Sphere.euler_characteristic(), 2);
+        assert_eq!(Surface::Orientable(1).euler_characteristic(), 0);
+        assert_eq!(Surface::NonOrientable(1).euler_characteristic(), 1);
+        assert_eq!(Surface::NonOrientable(2).euler_characteristic(), 0);
+    }
+}

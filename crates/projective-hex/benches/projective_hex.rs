@@ -1,0 +1,40 @@
+use std::time::Duration;
+
+use criterion::{Criterion, criterion_group, criterion_main};
+use crosscap_engine::mcts::{Mcts, SearchLimit};
+use crosscap_engine::solver::Budget;
+use crosscap_projective_hex::search::{FillPlayout, Focused, mcts_config};
+use crosscap_projective_hex::{Analyser, Opening, ProjectiveHex, all_openings};
+
+fn solve_benches(c: &mut Criterion) {
+    let mut group = c.benchmark_group("projective-hex solve");
+    group.sample_size(10).measurement_time(Duration::from_secs(20));
+    let start = ProjectiveHex::on_board("taylor:3", Opening::Standard).unwrap();
+    group.bench_function("taylor:3 all openings", |b| {
+        b.iter(|| {
+            let mut analyser = Analyser::new(Budget::unlimited());
+            all_openings(&start, &mut analyser, &|| {}).unwrap()
+        })
+    });
+    group.finish();
+}
+
+/// MCTS (RAVE, MCTS-solver, fill playouts) from the empty board: 10,000 iterations, so
+/// playouts per second = 10,000 / time.
+fn mcts_benches(c: &mut Criterion) {
+    let mut group = c.benchmark_group("projective-hex mcts 10k playouts");
+    group.sample_size(10).measurement_time(Duration::from_secs(10));
+    for board in ["taylor:5", "goldberg:4"] {
+        let game = Focused::<false>(ProjectiveHex::on_board(board, Opening::Standard).unwrap());
+        group.bench_function(board, |b| {
+            b.iter(|| {
+                Mcts::with_policy(SearchLimit::Iterations(10_000), mcts_config(), FillPlayout, 1)
+                    .search(&game)
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, solve_benches, mcts_benches);
+criterion_main!(benches);

@@ -1,0 +1,131 @@
+//! Projective Hex (Bill Taylor and Dan Hoey): players alternately fill a cell of a board
+//! of the projective plane, and whoever makes a global loop (a closed chain of own cells
+//! that is not contractible, one that crosses the rim an odd number of times) wins. On a
+//! full trivalent board exactly one player has one, so there are no draws and no races.
+//!
+//! On boards of other surfaces the crate plays a documented variant: a loop wins when its
+//! Z2 homology class is non-zero; a full board without one is a draw.
+//!
+//! - [`rules`]: the game, with loops detected incrementally (union-find whose links carry
+//!   Z2 homology classes, near-constant time per move), the swap rule and the seed's
+//!   3-move cut-and-choose, and game records.
+//! - [`loops`]: from-scratch loop detection and the extraction of a shortest winning loop.
+//! - [`search`]: the focused game the searches use, the computer players, exact analysis.
+//! - [`symmetry`]: the board's symmetries, so that equivalent first moves are solved once.
+
+pub mod loops;
+pub mod rules;
+pub mod search;
+pub mod symmetry;
+
+use std::sync::Arc;
+
+use crosscap_engine::session::{GameMatch, Match};
+use crosscap_engine::{Game, MoveError, Notation};
+use crosscap_topology::{Board, PositionError, TopologyError};
+use serde_json::{Value, json};
+
+pub use rules::{GameRecord, Geometry, Move, Opening, ProjectiveHex};
+pub use search::{
+    Analyser, Analysis, Focused, OpeningResult, Playing, Proving, agent, all_openings,
+};
+
+/// What can go wrong with user input.
+#[derive(Debug, thiserror::Error)]
+pub enum HexError {
+    #[error(transparent)]
+    Board(#[from] TopologyError),
+    #[error(transparent)]
+    Position(#[from] PositionError),
+    #[error(transparent)]
+    Move(#[from] MoveError),
+    #[error("both players have a global loop: no game reaches this position")]
+    BothLoops,
+    #[error("the position has {found} cells, the board {expected}")]
+    PositionSize { expected: usize, found: usize },
+    #[error("a board of {cells} cells cannot be played")]
+    BoardSize { cells: usize },
+    #[error("bad option {name}: {reason}")]
+    Option { name: String, reason: String },
+}
+
+/// A game for the web server. `board` is a board spec (`taylor:N`, `goldberg:K`,
+/// `file:...`; empty means `taylor:3`). Options (a JSON object, all optional):
+/// - `"opening"`: `"standard"` (default), `"swap"` or `"cut-and-choose"`;
+/// - `"position"`: a start position string (stones in cell order, `.` empty);
+/// - `"moves"`: moves to replay first, in notation.
+pub fn new_match(board: &str, options: &Value) -> Result<Box<dyn Match>, HexError> {
+    let spec = if board.trim().is_empty() {
+        "taylor:3"
+    } else {
+        board
+    };
+    let option = |name: &str| options.get(name).filter(|v| !v.is_null());
+    let bad = |name: &str, reason: &str| HexError::Option {
+        name: name.into(),
+        reason: reason.into(),
+    };
+    if let Some(map) = options.as_object() {
+        if let Some(unknown) = map
+            .keys()
+            .find(|k| !["opening", "position", "moves"].contains(&k.as_str()))
+        {
+            return Err(bad(unknown, "unknown option (expected opening, position, moves)"));
+        }
+    } else if !options.is_null() {
+        return Err(bad("options", "expected a JSON object"));
+    }
+    let opening = match option("opening") {
+        Some(v) => v
+            .as_str()
+            .ok_or_else(|| bad("opening", "expected a string"))?
+            .parse()?,
+        None => Opening::Standard,
+    };
+    let geometry = Arc::new(Geometry::new(Board::from_spec(spec)?)?);
+    let mut game = match option("position") {
+        Some(v) => ProjectiveHex::from_position_text(
+            geometry,
+            v.as_str().ok_or_else(|| bad("position", "expected a string"))?,
+        )?,
+        None => ProjectiveHex::new(geometry, opening),
+    };
+    if let Some(v) = option("moves") {
+        let moves = v
+            .as_array()
+            .ok_or_else(|| bad("moves", "expected a list of moves"))?;
+        for mv in moves {
+            let text = mv
+                .as_str()
+                .ok_or_else(|| bad("moves", "expected a list of strings"))?;
+            game.play_text(text)?;
+        }
+    }
+    Ok(Box::new(GameMatch::new(game, "projective-hex", agent, view)))
+}
+
+/// What a page needs to draw a position: the board and its layout, the stones, whose turn,
+/// the winner and the winning loop (cell names in order), the moves, the opening state.
+pub fn view(game: &ProjectiveHex) -> Value {
+    let board = game.board();
+    let names: Vec<&str> = (0..board.cell_count()).map(|c| board.cell_name(c)).collect();
+    let loop_names: Option<Vec<&str>> = game
+        .winning_loop()
+        .map(|cells| cells.iter().map(|&c| board.cell_name(c)).collect());
+    json!({
+        "board": board.spec(),
+        "surface": board.surface().to_string(),
+        "cells": names,
+        "stones": game.stones(),
+        "position": board.format_position(game.stones()),
+        "to_move": game.outcome().is_none().then(|| game.to_move()),
+        "stone_to_place": game.outcome().is_none().then(|| game.stone_to_place()),
+        "winner": game.winner(),
+        "loop": loop_names,
+        "opening": game.opening(),
+        "can_swap": game.can_swap(),
+        "swapped": game.swapped(),
+        "moves": game.record().moves,
+        "layout": serde_json::to_value(board.layout()).unwrap_or(Value::Null),
+    })
+}

@@ -1,0 +1,410 @@
+//! What makes the engine's generic searches strong on Projective Hex: the game as the
+//! searches see it ([`Focused`]: winning and forced moves, dead cells left out), the
+//! fill-the-board playout with its move record for RAVE, the computer players, and the
+//! exact analysis built on the engine's solver.
+
+use std::time::{Duration, Instant};
+
+use crosscap_engine::agents::{FlatMonteCarlo, PerfectAgent, RandomAgent};
+use crosscap_engine::mcts::{Mcts, MctsConfig, PlayoutPolicy, SearchLimit};
+use crosscap_engine::solver::{Budget, SolveError, Solver};
+use crosscap_engine::{Agent, Game, Level, Outcome, Player, Rng};
+use serde::Serialize;
+
+use crate::rules::{Move, ProjectiveHex};
+use crate::symmetry;
+
+/// Projective Hex as the searches see it: the same positions, but the moves are cut to a
+/// set that provably contains a best one. A move that closes a loop is played alone; an
+/// opponent's threat to close one must be blocked (with two threats the position is lost
+/// and one block shows it).
+///
+/// On trivalent projective planes, where a game is decided as if the board were filled
+/// (exactly one player has a loop on a full board, and loops never disappear), extra stones
+/// never hurt and Hex theory applies:
+/// - dead cells are left out: a cell is dead when all its neighbours hold stones and each
+///   colour's neighbours form one unbroken arc of its ring, so any loop through it can run
+///   around it instead and its colour never matters;
+/// - with `LOOKAHEAD` (the exact solver), a move after which the mover has two threats
+///   wins and is played alone, and when the opponent has such moves, the mover must play
+///   in every one's carrier (the move and the threats it makes): elsewhere the opponent
+///   plays it and wins.
+///
+/// [`Playing`] (for MCTS, cheap) and [`Proving`] (for the solver) are the two depths.
+#[derive(Clone, Debug)]
+pub struct Focused<const LOOKAHEAD: bool>(pub ProjectiveHex);
+
+/// The focused game without lookahead, cheap enough for every MCTS expansion.
+pub type Playing = Focused<false>;
+/// The focused game with double-threat lookahead, for the exact solver.
+pub type Proving = Focused<true>;
+
+/// Whether `cell` is dead (see [`Focused`]).
+pub fn is_dead(game: &ProjectiveHex, cell: usize) -> bool {
+    let geometry = game.geometry();
+    if game.stone(cell).is_some() || !geometry.is_ringed(cell) {
+        return false;
+    }
+    let mut ring = geometry.sides(cell).map(|(n, _)| game.stone(n));
+    let Some(Some(first)) = ring.next() else {
+        return false;
+    };
+    let mut changes = 0;
+    let mut previous = first;
+    for stone in ring {
+        let Some(stone) = stone else {
+            return false;
+        };
+        if stone != previous {
+            changes += 1;
+        }
+        previous = stone;
+    }
+    if previous != first {
+        changes += 1;
+    }
+    changes <= 2
+}
+
+/// The moves the searches consider (see [`Focused`]).
+pub fn focused_moves(game: &ProjectiveHex, lookahead: bool) -> Vec<Move> {
+    if game.outcome().is_some() || game.in_opening() {
+        return game.legal_moves();
+    }
+    let mover = game.to_move();
+    let opponent = mover.opponent();
+    let n = game.stones().len();
+    let empty: Vec<usize> = (0..n).filter(|&c| game.stone(c).is_none()).collect();
+    let only = |cell: usize| vec![Move::Cell(cell as u32)];
+    if let Some(&win) = empty.iter().find(|&&c| game.completes_loop(c, mover)) {
+        return only(win);
+    }
+    if let Some(&block) = empty.iter().find(|&&c| game.completes_loop(c, opponent)) {
+        return only(block);
+    }
+    let geometry = game.geometry();
+    if !geometry.decides_full_boards() {
+        return game.legal_moves();
+    }
+    let mut allowed = vec![true; n];
+    if lookahead {
+        // A move can only make new threats next to the player's own stones (on boards
+        // where no cell meets another twice).
+        let touches = |cell: usize, player: Player| {
+            !geometry.has_simple_sides()
+                || geometry.sides(cell).any(|(nb, _)| game.stone(nb) == Some(player))
+        };
+        for &m in &empty {
+            if touches(m, mover) && game.winning_cells_after(m, mover).len() >= 2 {
+                return only(m);
+            }
+        }
+        for &m in &empty {
+            if !touches(m, opponent) {
+                continue;
+            }
+            let threats = game.winning_cells_after(m, opponent);
+            if threats.len() >= 2 {
+                for (cell, keep) in allowed.iter_mut().enumerate() {
+                    *keep &= cell == m || threats.contains(&cell);
+                }
+            }
+        }
+    }
+    let live: Vec<Move> = empty
+        .iter()
+        .filter(|&&c| allowed[c] && !is_dead(game, c))
+        .map(|&c| Move::Cell(c as u32))
+        .collect();
+    if !live.is_empty() {
+        return live;
+    }
+    // Nothing survives: every move loses (or only dead cells are left); one shows it.
+    let fallback = empty
+        .iter()
+        .copied()
+        .find(|&c| allowed[c])
+        .unwrap_or(empty[0]);
+    only(fallback)
+}
+
+/// How many neighbours of `cell` hold a stone, own stones counting double: contact
+/// moves first, which is where Hex is decided.
+fn contact(game: &ProjectiveHex, cell: usize, mover: Player) -> u32 {
+    game.geometry()
+        .sides(cell)
+        .map(|(n, _)| match game.stone(n) {
+            Some(p) if p == mover => 2,
+            Some(_) => 1,
+            None => 0,
+        })
+        .sum()
+}
+
+impl<const LOOKAHEAD: bool> Game for Focused<LOOKAHEAD> {
+    type Move = Move;
+
+    fn to_move(&self) -> Player {
+        self.0.to_move()
+    }
+
+    fn legal_moves(&self) -> Vec<Move> {
+        focused_moves(&self.0, LOOKAHEAD)
+    }
+
+    fn play(&mut self, mv: &Move) {
+        self.0.play(mv)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.0.outcome()
+    }
+
+    fn position_hash(&self) -> u64 {
+        self.0.position_hash()
+    }
+
+    fn order_moves(&self, moves: &mut [Move]) {
+        let mover = self.0.to_move();
+        moves.sort_by_cached_key(|mv| match *mv {
+            Move::Cell(c) => std::cmp::Reverse(contact(&self.0, c as usize, mover)),
+            Move::Swap => std::cmp::Reverse(u32::MAX),
+        });
+    }
+
+    fn random_move(&self, rng: &mut Rng) -> Option<Move> {
+        self.0.random_move(rng)
+    }
+
+    fn playout(&mut self, rng: &mut Rng) -> Outcome {
+        self.0.fill_playout(rng, None)
+    }
+}
+
+/// The fill-the-board playout, recording its moves for RAVE.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FillPlayout;
+
+impl PlayoutPolicy<Playing> for FillPlayout {
+    fn playout(&mut self, game: &mut Playing, rng: &mut Rng) -> Outcome {
+        game.0.fill_playout(rng, None)
+    }
+
+    fn playout_recorded(
+        &mut self,
+        game: &mut Playing,
+        rng: &mut Rng,
+        record: &mut Vec<(Player, Move)>,
+    ) -> Outcome {
+        game.0.fill_playout(rng, Some(record))
+    }
+}
+
+/// The MCTS tuning of the Projective Hex players: RAVE and the MCTS-solver on, little
+/// explicit exploration (RAVE explores).
+pub fn mcts_config() -> MctsConfig {
+    MctsConfig {
+        exploration: 0.2,
+        rave_equivalence: 500.0,
+        prove: true,
+        ..MctsConfig::default()
+    }
+}
+
+/// MCTS on the focused game with RAVE, the MCTS-solver and the fill playout.
+pub fn mcts_agent(limit: SearchLimit, seed: u64) -> Box<dyn Agent<ProjectiveHex>> {
+    Box::new(OnFocused::<Playing>(Box::new(Mcts::with_policy(
+        limit,
+        mcts_config(),
+        FillPlayout,
+        seed,
+    ))))
+}
+
+/// Node budget of the `perfect` level before it falls back to `expert`.
+pub const PERFECT_NODE_BUDGET: u64 = 5_000_000;
+
+/// The computer player of a level. The MCTS levels (`easy` 200, `medium` 2,000, `hard`
+/// 20,000, `expert` 100,000 iterations, `mcts:N`) search the focused game with RAVE and
+/// the MCTS-solver; `perfect` is the exact solver on the focused game, falling back to
+/// `expert`; `random` and `flatmc:N` (the baseline) play the plain game.
+pub fn agent(level: Level, seed: u64) -> Box<dyn Agent<ProjectiveHex>> {
+    match level {
+        Level::Random => Box::new(RandomAgent::new(seed)),
+        Level::FlatMc(n) => Box::new(FlatMonteCarlo::new(n, seed)),
+        Level::Perfect => {
+            let fallback = Box::new(OnFocusedMcts(mcts_agent(
+                SearchLimit::Iterations(Level::Expert.mcts_iterations().unwrap_or(1)),
+                seed,
+            )));
+            Box::new(OnFocused::<Proving>(Box::new(PerfectAgent::new(
+                Budget {
+                    max_nodes: Some(PERFECT_NODE_BUDGET),
+                    max_time: Some(Duration::from_secs(20)),
+                },
+                fallback,
+                seed,
+            ))))
+        }
+        named => mcts_agent(
+            SearchLimit::Iterations(named.mcts_iterations().unwrap_or(1)),
+            seed,
+        ),
+    }
+}
+
+/// An agent of the focused game playing the real one.
+struct OnFocused<G>(Box<dyn Agent<G>>);
+
+impl<const LOOKAHEAD: bool> Agent<ProjectiveHex> for OnFocused<Focused<LOOKAHEAD>> {
+    fn name(&self) -> String {
+        self.0.name()
+    }
+
+    fn choose(&mut self, game: &ProjectiveHex) -> Option<Move> {
+        self.0.choose(&Focused(game.clone()))
+    }
+}
+
+/// The MCTS player (on [`Playing`]) as the perfect player's fallback on [`Proving`].
+struct OnFocusedMcts(Box<dyn Agent<ProjectiveHex>>);
+
+impl Agent<Proving> for OnFocusedMcts {
+    fn name(&self) -> String {
+        self.0.name()
+    }
+
+    fn choose(&mut self, game: &Proving) -> Option<Move> {
+        self.0.choose(&game.0)
+    }
+}
+
+/// A position solved: who wins with perfect play and every winning move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Analysis {
+    /// The player to move, `None` when the game is over.
+    pub to_move: Option<Player>,
+    /// The winner with perfect play (`None`: a draw, possible only off the projective
+    /// plane).
+    pub winner: Option<Player>,
+    /// Every move of the player to move that keeps a win (empty when it loses), or that
+    /// keeps the draw when a draw is the best.
+    pub best_moves: Vec<Move>,
+    pub nodes: u64,
+    pub elapsed: Duration,
+}
+
+/// An exact analyser: the engine's alpha-beta solver (transposition table, move
+/// ordering) on the focused game, its table shared between calls.
+pub struct Analyser {
+    solver: Solver<Proving>,
+}
+
+impl Analyser {
+    pub fn new(budget: Budget) -> Self {
+        Analyser {
+            solver: Solver::new(budget),
+        }
+    }
+
+    /// The value of `game` for the player to move: 1 win, 0 draw, -1 loss.
+    pub fn value(&mut self, game: &ProjectiveHex) -> Result<i32, SolveError> {
+        self.solver.value(&Focused(game.clone()))
+    }
+
+    /// Who wins `game` and every best move (each move of the full game is checked).
+    pub fn analyse(&mut self, game: &ProjectiveHex) -> Result<Analysis, SolveError> {
+        let start = Instant::now();
+        let nodes_before = self.solver.nodes();
+        let Some(mover) = game.outcome().is_none().then(|| game.to_move()) else {
+            return Ok(Analysis {
+                to_move: None,
+                winner: game.winner(),
+                best_moves: Vec::new(),
+                nodes: 0,
+                elapsed: start.elapsed(),
+            });
+        };
+        let value = self.value(game)?;
+        let mut best_moves = Vec::new();
+        for mv in game.legal_moves() {
+            let mut child = game.clone();
+            child.play(&mv);
+            let child_value = match child.outcome() {
+                Some(outcome) => outcome.value_for(mover),
+                None if child.to_move() == mover => self.value(&child)?,
+                None => -self.value(&child)?,
+            };
+            if child_value == value {
+                best_moves.push(mv);
+            }
+        }
+        let winner = match value {
+            1 => Some(mover),
+            -1 => Some(mover.opponent()),
+            _ => None,
+        };
+        Ok(Analysis {
+            to_move: Some(mover),
+            winner,
+            best_moves,
+            nodes: self.solver.nodes() - nodes_before,
+            elapsed: start.elapsed(),
+        })
+    }
+}
+
+/// One class of first moves (cells the board's symmetries map onto each other).
+#[derive(Clone, Debug, Serialize)]
+pub struct OpeningResult {
+    /// The cells of the class, the first one analysed.
+    pub cells: Vec<String>,
+    /// The sides (number of neighbours through edges) of the cells: 5 for a pentagon.
+    pub sides: usize,
+    /// Who wins after the first move.
+    pub winner: Option<Player>,
+    /// The second player's winning replies (empty when the first move wins).
+    pub winning_replies: Vec<String>,
+    pub nodes: u64,
+    pub millis: f64,
+}
+
+/// Analyses every first move of the empty board, one per class of symmetric cells.
+/// `on_done` is called after each class (for a progress bar).
+pub fn all_openings(
+    start: &ProjectiveHex,
+    analyser: &mut Analyser,
+    on_done: &dyn Fn(),
+) -> Result<Vec<OpeningResult>, SolveError> {
+    let orbits = symmetry::cell_orbits(start.geometry());
+    let mut results = Vec::new();
+    for orbit in orbits {
+        let first = orbit[0];
+        let mut game = start.clone();
+        game.play(&Move::Cell(first as u32));
+        let analysis = analyser.analyse(&game)?;
+        let replier = game.to_move();
+        let winning_replies = if analysis.winner == Some(replier) {
+            analysis
+                .best_moves
+                .iter()
+                .map(|m| crosscap_engine::Notation::format_move(&game, m))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        results.push(OpeningResult {
+            cells: orbit
+                .iter()
+                .map(|&c| start.board().cell_name(c).to_string())
+                .collect(),
+            sides: start.board().sides(first).len(),
+            winner: analysis.winner,
+            winning_replies,
+            nodes: analysis.nodes,
+            millis: analysis.elapsed.as_secs_f64() * 1000.0,
+        });
+        on_done();
+    }
+    Ok(results)
+}

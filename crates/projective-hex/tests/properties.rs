@@ -1,0 +1,205 @@
+//! Invariants of Projective Hex checked on many random positions: the loop theorem, the
+//! incremental detection against a from-scratch search, and the solver against brute
+//! force.
+
+use std::sync::Arc;
+
+use crosscap_engine::solver::{Budget, brute_force_value};
+use crosscap_engine::{Game, Player, Rng};
+use crosscap_projective_hex::loops::{has_global_loop, shortest_global_loop};
+use crosscap_projective_hex::search::{Focused, focused_moves};
+use crosscap_projective_hex::{Analyser, Geometry, Move, Opening, ProjectiveHex};
+use crosscap_topology::Board;
+use proptest::prelude::*;
+
+fn geometry(spec: &str) -> Arc<Geometry> {
+    Arc::new(Geometry::new(Board::from_spec(spec).unwrap()).unwrap())
+}
+
+/// Boards of the projective plane of taylor and goldberg sizes.
+const BOARDS: [&str; 8] = [
+    "taylor:2", "taylor:3", "taylor:4", "taylor:6", "goldberg:1", "goldberg:2",
+    "goldberg:3", "goldberg:4",
+];
+
+/// A random full board: the cells shuffled, then coloured X, O, X, ... in that order.
+fn random_full_board(cells: usize, rng: &mut Rng) -> Vec<Option<Player>> {
+    let mut order: Vec<usize> = (0..cells).collect();
+    rng.shuffle(&mut order);
+    let mut stones = vec![None; cells];
+    for (i, &c) in order.iter().enumerate() {
+        stones[c] = Some(if i % 2 == 0 { Player::X } else { Player::O });
+    }
+    stones
+}
+
+/// Checks that `cells` is a closed chain of `player`'s stones with non-zero class.
+fn assert_global_loop(geometry: &Geometry, stones: &[Option<Player>], player: Player, cells: &[usize]) {
+    assert!(!cells.is_empty());
+    let mut distinct = cells.to_vec();
+    distinct.sort_unstable();
+    distinct.dedup();
+    assert_eq!(distinct.len(), cells.len(), "a simple loop: {cells:?}");
+    let mut class = 0;
+    for i in 0..cells.len() {
+        let (a, b) = (cells[i], cells[(i + 1) % cells.len()]);
+        assert_eq!(stones[a], Some(player));
+        // The loop steps through one side from a to b (any, when there are several:
+        // the loop has some side choice of non-zero class).
+        let sides: Vec<u64> = geometry.sides(a).filter(|&(n, _)| n == b).map(|(_, k)| k).collect();
+        assert!(!sides.is_empty(), "{a} and {b} are not adjacent");
+        class ^= sides[0];
+    }
+    if cells.len() > 2 {
+        assert_ne!(class, 0, "the loop is global: {cells:?}");
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 300,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(4),
+        failure_persistence: None,
+        ..ProptestConfig::default()
+    })]
+
+    /// The seed's theorem: on a full trivalent projective-plane board exactly one player
+    /// has a global loop.
+    #[test]
+    fn exactly_one_player_has_a_loop_on_a_full_board(board in 0..BOARDS.len(), seed in any::<u64>()) {
+        let g = geometry(BOARDS[board]);
+        prop_assert!(g.is_projective() && g.board().is_trivalent());
+        let stones = random_full_board(g.cell_count(), &mut Rng::new(seed));
+        let x = has_global_loop(&g, &stones, Player::X);
+        let o = has_global_loop(&g, &stones, Player::O);
+        prop_assert!(x != o, "{}: X {x}, O {o}", BOARDS[board]);
+        // The incremental detection agrees.
+        let game = ProjectiveHex::from_stones(g.clone(), &stones, Player::X).unwrap();
+        let winner = if x { Player::X } else { Player::O };
+        prop_assert_eq!(game.winner(), Some(winner));
+        let cells = shortest_global_loop(&g, &stones, winner).unwrap();
+        assert_global_loop(&g, &stones, winner, &cells);
+    }
+
+    /// Random games: after every move the incremental union-find agrees with a search
+    /// from scratch, and the game ends exactly when the mover closes a loop.
+    #[test]
+    fn incremental_detection_matches_from_scratch(board in 0..BOARDS.len(), seed in any::<u64>()) {
+        let g = geometry(BOARDS[board]);
+        let mut rng = Rng::new(seed);
+        let mut game = ProjectiveHex::new(g.clone(), Opening::Standard);
+        while game.outcome().is_none() {
+            let mover = game.to_move();
+            let mv = game.random_move(&mut rng).unwrap();
+            let Move::Cell(cell) = mv else { unreachable!() };
+            let predicted = game.completes_loop(cell as usize, mover);
+            game.play(&mv);
+            let x = has_global_loop(&g, game.stones(), Player::X);
+            let o = has_global_loop(&g, game.stones(), Player::O);
+            prop_assert_eq!(predicted, game.winner().is_some());
+            prop_assert_eq!(game.winner() == Some(Player::X), x);
+            prop_assert_eq!(game.winner() == Some(Player::O), o);
+        }
+        let winner = game.winner().unwrap();
+        let cells = game.winning_loop().unwrap();
+        assert_global_loop(&g, game.stones(), winner, &cells);
+    }
+}
+
+/// Random positions of small boards with a few empty cells: the analyser (alpha-beta on
+/// the focused game) agrees with plain minimax on the full game, and its winning moves
+/// are exactly the moves after which minimax says the mover wins.
+#[test]
+fn solver_matches_brute_force_on_small_positions() {
+    let mut rng = Rng::new(17);
+    for spec in ["taylor:2", "goldberg:1", "goldberg:2", "taylor:3"] {
+        let g = geometry(spec);
+        for _ in 0..40 {
+            let mut game = ProjectiveHex::new(g.clone(), Opening::Standard);
+            let empties = 6 + rng.below(3);
+            while game.outcome().is_none() && game.empty_count() > empties {
+                let mv = game.random_move(&mut rng).unwrap();
+                game.play(&mv);
+            }
+            if game.outcome().is_some() {
+                continue;
+            }
+            let mover = game.to_move();
+            let expected = brute_force_value(&game);
+            let analysis = Analyser::new(Budget::unlimited()).analyse(&game).unwrap();
+            let winner = if expected > 0 { mover } else { mover.opponent() };
+            assert_eq!(analysis.winner, Some(winner), "{spec}");
+            for mv in game.legal_moves() {
+                let mut child = game.clone();
+                child.play(&mv);
+                let wins = match child.outcome() {
+                    Some(o) => o.winner == Some(mover),
+                    None => brute_force_value(&child) < 0,
+                };
+                if expected > 0 {
+                    assert_eq!(analysis.best_moves.contains(&mv), wins, "{spec} {mv:?}");
+                }
+            }
+            // The focused moves (with lookahead) contain a best move.
+            let focused = focused_moves(&game, true);
+            let best = focused.iter().map(|mv| {
+                let mut child = Focused::<true>(game.clone());
+                child.play(mv);
+                match child.outcome() {
+                    Some(o) => o.value_for(mover),
+                    None => -brute_force_value(&child.0),
+                }
+            }).max().unwrap();
+            assert_eq!(best, expected, "{spec}");
+        }
+    }
+}
+
+#[test]
+fn openings_with_a_choice() {
+    let g = geometry("taylor:3");
+    let mut game = ProjectiveHex::new(g.clone(), Opening::CutAndChoose);
+    let cell = |name: &str| Move::Cell(g.board().cell_index(name).unwrap() as u32);
+    for (name, colour) in [("a1", Player::X), ("b1", Player::O), ("c1", Player::X)] {
+        assert_eq!(game.to_move(), Player::X, "the cutter places all three");
+        assert_eq!(game.stone_to_place(), colour);
+        assert!(!game.legal_moves().contains(&Move::Swap));
+        game.play(&cell(name));
+    }
+    assert_eq!(game.to_move(), Player::O);
+    assert!(game.legal_moves().contains(&Move::Swap));
+    let mut swapped = game.clone();
+    swapped.play(&Move::Swap);
+    assert_eq!(swapped.to_move(), Player::X);
+    assert_eq!(swapped.stone(g.board().cell_index("a1").unwrap()), Some(Player::O));
+    assert_eq!(swapped.stone(g.board().cell_index("b1").unwrap()), Some(Player::X));
+    assert_ne!(swapped.position_hash(), game.position_hash());
+    game.play(&cell("d1"));
+    assert_eq!(game.stone(g.board().cell_index("d1").unwrap()), Some(Player::O));
+    assert_eq!(game.to_move(), Player::X);
+    assert!(!game.legal_moves().contains(&Move::Swap));
+    // Records replay to the same position.
+    let record = swapped.record();
+    assert_eq!(record.moves, ["a1", "b1", "c1", "swap"]);
+    let replayed = record.replay().unwrap();
+    assert_eq!(replayed.stones(), swapped.stones());
+    assert_eq!(replayed.position_hash(), swapped.position_hash());
+}
+
+#[test]
+fn symmetric_openings_have_equal_values() {
+    let g = geometry("taylor:2");
+    let orbits = crosscap_projective_hex::symmetry::cell_orbits(&g);
+    let mut analyser = Analyser::new(Budget::unlimited());
+    for orbit in orbits {
+        let values: Vec<i32> = orbit
+            .iter()
+            .map(|&c| {
+                let mut game = ProjectiveHex::new(g.clone(), Opening::Standard);
+                game.play(&Move::Cell(c as u32));
+                analyser.value(&game).unwrap()
+            })
+            .collect();
+        assert!(values.windows(2).all(|w| w[0] == w[1]), "{orbit:?}: {values:?}");
+    }
+}

@@ -1,0 +1,310 @@
+use std::collections::BTreeSet;
+
+use crosscap_engine::solver::brute_force_value;
+use crosscap_engine::{Notation, Rng};
+
+use super::*;
+
+fn analyse_spec(spec: &str) -> Analysis {
+    analyse(&Sandpile::from_spec(spec).unwrap(), Budget::unlimited()).unwrap()
+}
+
+#[test]
+fn seed_p2_is_a_first_player_win() {
+    let a = analyse_spec("P2");
+    assert_eq!(a.winner, Some(Player::X));
+    assert!(a.predetermined);
+}
+
+#[test]
+fn seed_p3_is_a_second_player_win_whatever_is_played() {
+    let a = analyse_spec("P3");
+    assert_eq!(a.winner, Some(Player::O));
+    assert!(a.predetermined);
+    assert_eq!(a.possible_winners, vec![Some(Player::O)]);
+}
+
+#[test]
+fn seed_c3_can_be_won_by_either_player() {
+    let a = analyse_spec("C3");
+    assert!(!a.predetermined);
+    assert_eq!(a.possible_winners, vec![Some(Player::X), Some(Player::O)]);
+}
+
+#[test]
+fn seed_stars_go_to_the_first_player_when_odd_and_the_second_when_even() {
+    for m in 1..=6 {
+        let a = analyse_spec(&format!("K1,{m}"));
+        let expected = if m % 2 == 1 { Player::X } else { Player::O };
+        assert_eq!(a.winner, Some(expected), "K1,{m}");
+        assert!(
+            a.predetermined,
+            "K1,{m}: the winner is the same whatever is played"
+        );
+    }
+}
+
+/// A seeded random graph on up to `max_n` vertices: undirected (maybe disconnected, maybe
+/// with isolated vertices) or directed.
+fn random_spec(rng: &mut Rng, max_n: usize, directed: bool) -> String {
+    let n = 2 + rng.below(max_n - 1);
+    let mut parts = Vec::new();
+    for u in 0..n {
+        for v in 0..n {
+            let wanted = if directed { u != v } else { u < v };
+            if wanted && rng.below(100) < 45 {
+                parts.push(format!("{u}{}{v}", if directed { '>' } else { '-' }));
+            }
+        }
+    }
+    if parts.is_empty() {
+        parts.push(if directed { "0>1" } else { "0-1" }.to_string());
+    }
+    format!(
+        "{}:{}",
+        if directed { "arcs" } else { "edges" },
+        parts.join(",")
+    )
+}
+
+/// Whether a brute-force walk of every play sequence is affordable.
+fn small_enough(game: &Sandpile) -> bool {
+    let graph = game.board().graph();
+    let (n, m) = (graph.vertex_count() as i32, graph.edge_count() as i32);
+    let length = if !graph.is_directed() && graph.is_connected() {
+        2 * m - n + 1
+    } else {
+        game.board().move_limit() as i32
+    };
+    (n as f64).powi(length) <= 2e5
+}
+
+/// Every result of every play sequence, without memory: the reference for
+/// `reachable_results`.
+fn brute_force_winners(game: &Sandpile, found: &mut BTreeSet<Option<Player>>) {
+    if let Some(outcome) = game.outcome() {
+        found.insert(outcome.winner);
+        return;
+    }
+    for mv in game.legal_moves() {
+        let mut child = game.clone();
+        child.play(&mv);
+        brute_force_winners(&child, found);
+    }
+}
+
+#[test]
+fn the_solver_and_the_sequence_search_agree_with_brute_force_on_random_graphs() {
+    let mut rng = Rng::new(2010);
+    let mut checked = 0;
+    for i in 0..600 {
+        let spec = random_spec(&mut rng, 5, i % 3 == 2);
+        let game = Sandpile::from_spec(&spec).unwrap();
+        if !small_enough(&game) {
+            continue;
+        }
+        checked += 1;
+        let a = analyse(&game, Budget::unlimited()).unwrap();
+        let value = brute_force_value(&game);
+        let expected = match value {
+            v if v > 0 => Some(Player::X),
+            v if v < 0 => Some(Player::O),
+            _ => None,
+        };
+        assert_eq!(a.winner, expected, "{spec}");
+        let mut found = BTreeSet::new();
+        brute_force_winners(&game, &mut found);
+        let mut possible: Vec<_> = a.possible_winners.clone();
+        possible.sort();
+        assert_eq!(possible, found.into_iter().collect::<Vec<_>>(), "{spec}");
+    }
+    assert!(checked >= 200, "only {checked} graphs were small enough");
+}
+
+/// Topples all chips at once with the seed's rule (any unstable vertex, one toppling at a
+/// time, sinks never) for at most `cap` topplings: whether it was still going.
+fn naive_never_stops(board: &Board, chips: &[u32], cap: usize) -> bool {
+    let mut scores = chips.to_vec();
+    for _ in 0..cap {
+        let unstable =
+            (0..scores.len()).find(|&v| !board.is_sink(v) && scores[v] >= board.threshold(v));
+        let Some(v) = unstable else {
+            return false;
+        };
+        scores[v] -= board.threshold(v);
+        for &w in board.graph().neighbors(v) {
+            scores[w] += 1;
+        }
+    }
+    true
+}
+
+#[test]
+fn cascades_that_never_stop_are_detected_as_a_naive_simulation_finds_them() {
+    let mut rng = Rng::new(7);
+    let mut erupted = [0, 0];
+    for i in 0..1500 {
+        let spec = random_spec(&mut rng, 6, i % 2 == 1);
+        let board = Board::from_spec(&spec).unwrap();
+        let n = board.vertex_count();
+        let chips: Vec<u32> = (0..n)
+            .map(|v| rng.below(2 * board.threshold(v) as usize + 1) as u32)
+            .collect();
+        let mut scores = vec![0; n];
+        let mut scratch = Scratch::default();
+        let mut detected = false;
+        'placing: for (v, &c) in chips.iter().enumerate() {
+            for _ in 0..c {
+                if !board
+                    .place(&mut scores, &|_| false, v, &mut scratch)
+                    .erupted
+                    .is_empty()
+                {
+                    detected = true;
+                    break 'placing;
+                }
+            }
+        }
+        assert_eq!(
+            detected,
+            naive_never_stops(&board, &chips, 50_000),
+            "{spec} {chips:?}"
+        );
+        erupted[detected as usize] += 1;
+    }
+    assert!(erupted[0] > 100 && erupted[1] > 100, "{erupted:?}");
+}
+
+#[test]
+fn cascades_never_stop_on_every_family() {
+    for spec in [
+        "P6",
+        "C7",
+        "K5",
+        "K1,4",
+        "K2,3",
+        "grid:3x4",
+        "wheel:5",
+        "petersen",
+        "tetrahedron",
+    ] {
+        let board = Board::from_spec(spec).unwrap();
+        // Fill every vertex to its threshold minus one: the next chip anywhere erupts.
+        let mut scores: Vec<u32> = (0..board.vertex_count())
+            .map(|v| board.threshold(v) - 1)
+            .collect();
+        let cascade = board.place(&mut scores, &|_| false, 0, &mut Scratch::default());
+        assert_eq!(cascade.erupted, vec![0], "{spec}");
+        assert_eq!(cascade.reached.len(), board.vertex_count(), "{spec}");
+    }
+}
+
+#[test]
+fn min_topple_is_the_edge_count_on_connected_graphs() {
+    for spec in [
+        "P2", "P4", "C3", "C5", "K4", "K1,3", "K2,3", "grid:2x3", "petersen",
+    ] {
+        let board = Board::from_spec(spec).unwrap();
+        let found = min_topple(&board, Budget::unlimited()).unwrap().unwrap();
+        assert_eq!(found.chips, board.graph().edge_count(), "{spec}");
+        // Replaying the placements sets the board toppling for ever on the last one.
+        let mut scores = vec![0; board.vertex_count()];
+        let mut scratch = Scratch::default();
+        let (last, before) = found.placements.split_last().unwrap();
+        for &v in before {
+            assert!(
+                board
+                    .place(&mut scores, &|_| false, v, &mut scratch)
+                    .erupted
+                    .is_empty()
+            );
+        }
+        assert!(
+            !board
+                .place(&mut scores, &|_| false, *last, &mut scratch)
+                .erupted
+                .is_empty()
+        );
+    }
+}
+
+#[test]
+fn min_topple_of_the_variants() {
+    // A directed cycle: one chip. A DAG drains every chip into its sink: never.
+    let cycle = Board::from_spec("arcs:0>1,1>2,2>0").unwrap();
+    assert_eq!(
+        min_topple(&cycle, Budget::unlimited())
+            .unwrap()
+            .unwrap()
+            .chips,
+        1
+    );
+    let dag = Board::from_spec("arcs:0>1,1>2,0>2").unwrap();
+    assert_eq!(min_topple(&dag, Budget::unlimited()).unwrap(), None);
+    // Disconnected: the cheaper component decides.
+    let two = Board::from_spec("edges:0-1,1-2,2-0,3-4").unwrap();
+    assert_eq!(
+        min_topple(&two, Budget::unlimited())
+            .unwrap()
+            .unwrap()
+            .chips,
+        1
+    );
+}
+
+#[test]
+fn min_topple_under_the_games_rules() {
+    // P3: the second move always erupts. K1,2 = P3 with the hub first.
+    let game = Sandpile::from_spec("P3").unwrap();
+    let line = min_topple_game(&game, Budget::unlimited())
+        .unwrap()
+        .unwrap();
+    assert_eq!(line.len(), 2);
+    let mut replay = game.clone();
+    for mv in &line {
+        replay.play(mv);
+    }
+    assert!(replay.last_move_erupted());
+    // C3: three chips as chip-firing, and under the rules too.
+    let c3 = Sandpile::from_spec("C3").unwrap();
+    let line = min_topple_game(&c3, Budget::unlimited()).unwrap().unwrap();
+    assert_eq!(line.len(), 3);
+}
+
+#[test]
+fn classify_reports_a_graph6_line() {
+    let row = classify(Graph::from_graph6("Bw").unwrap(), Budget::unlimited()).unwrap();
+    assert_eq!((row.vertices, row.edges), (3, 3));
+    assert_eq!(row.graph6, "Bw");
+    assert!(!row.predetermined);
+    assert_eq!(row.min_topple, Some(3));
+    let rows = classify_all(
+        ["BW", "CF", "C~"]
+            .iter()
+            .map(|g| Graph::from_graph6(g).unwrap())
+            .collect(),
+        Budget::unlimited(),
+        &|| {},
+    );
+    let rows: Vec<ClassifyRow> = rows.into_iter().map(Result::unwrap).collect();
+    // BW is P3, CF is K1,3: both predetermined, second and first player.
+    assert_eq!(rows[0].winner, Some(Player::O));
+    assert!(rows[0].predetermined);
+    assert_eq!(rows[1].winner, Some(Player::X));
+    assert!(rows[1].predetermined);
+    assert_eq!(rows[2].edges, 6);
+    assert_eq!(rows[2].min_topple, Some(6));
+}
+
+#[test]
+fn the_best_moves_win() {
+    // K1,3: X wins whatever; on P4 check that a best move keeps the solver's value.
+    let game = Sandpile::from_spec("P4").unwrap();
+    let a = analyse(&game, Budget::unlimited()).unwrap();
+    for mv in &a.best_moves {
+        let mut child = game.clone();
+        child.play_text(&child.format_move(mv)).unwrap();
+        let after = analyse(&child, Budget::unlimited()).unwrap();
+        assert_eq!(after.winner, a.winner);
+    }
+}

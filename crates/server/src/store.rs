@@ -1,0 +1,290 @@
+//! Saved games in SQLite (WAL mode, full sync): a game is its record (game, board,
+//! options, players, seed) plus its moves, one row each. Positions are never stored;
+//! they are rebuilt by replaying the moves, so a record stays the one source of truth.
+
+use std::path::Path;
+
+use rusqlite::{Connection, OptionalExtension, params};
+use serde_json::Value;
+
+use crate::record::{Players, Record};
+
+/// A database error, with what was being done.
+#[derive(Debug, thiserror::Error)]
+#[error("database: {0}")]
+pub struct StoreError(#[from] rusqlite::Error);
+
+/// A saved game: its record and what the server adds to it.
+#[derive(Clone, Debug)]
+pub struct Saved {
+    pub id: String,
+    pub record: Record,
+    pub seed: u64,
+    /// The secret of each human seat, X then O (empty for a computer seat).
+    pub tokens: [String; 2],
+    pub created: i64,
+    pub updated: i64,
+}
+
+/// One line of the list of saved games.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Summary {
+    pub id: String,
+    pub game: String,
+    pub board: String,
+    pub players: Players,
+    pub moves: i64,
+    pub finished: bool,
+    pub winner: Option<String>,
+    pub created: i64,
+    pub updated: i64,
+}
+
+pub struct Store {
+    conn: Connection,
+}
+
+const SCHEMA: &str = "
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    game TEXT NOT NULL,
+    board TEXT NOT NULL,
+    options TEXT NOT NULL,
+    players TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    token_x TEXT NOT NULL,
+    token_o TEXT NOT NULL,
+    resigned TEXT,
+    finished INTEGER NOT NULL DEFAULT 0,
+    winner TEXT,
+    created INTEGER NOT NULL,
+    updated INTEGER NOT NULL
+);
+CREATE TABLE IF NOT EXISTS moves (
+    game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+    ply INTEGER NOT NULL,
+    mv TEXT NOT NULL,
+    PRIMARY KEY (game_id, ply)
+);
+CREATE INDEX IF NOT EXISTS games_by_update ON games(updated);
+";
+
+impl Store {
+    /// Opens (or creates) `crosscap.sqlite3` in `dir`.
+    pub fn open(dir: &Path) -> Result<Store, StoreError> {
+        let conn = Connection::open(dir.join("crosscap.sqlite3"))?;
+        Self::init(conn)
+    }
+
+    /// A throwaway database, for tests.
+    pub fn in_memory() -> Result<Store, StoreError> {
+        Self::init(Connection::open_in_memory()?)
+    }
+
+    fn init(conn: Connection) -> Result<Store, StoreError> {
+        // WAL with full sync: a committed move survives a killed process and a power cut.
+        conn.pragma_update(None, "journal_mode", "WAL")?;
+        conn.pragma_update(None, "synchronous", "FULL")?;
+        conn.pragma_update(None, "foreign_keys", "ON")?;
+        conn.busy_timeout(std::time::Duration::from_secs(5))?;
+        conn.execute_batch(SCHEMA)?;
+        Ok(Store { conn })
+    }
+
+    /// The journal mode in force (`wal` once opened on a file).
+    pub fn journal_mode(&self) -> Result<String, StoreError> {
+        Ok(self
+            .conn
+            .query_row("PRAGMA journal_mode", [], |r| r.get(0))?)
+    }
+
+    /// Saves a new game with the moves it already has (an imported game has some).
+    pub fn insert(&mut self, saved: &Saved, finished: bool, winner: Option<&str>) -> Result<(), StoreError> {
+        let tx = self.conn.transaction()?;
+        let r = &saved.record;
+        tx.execute(
+            "INSERT INTO games (id, game, board, options, players, seed, token_x, token_o,
+                                resigned, finished, winner, created, updated)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+            params![
+                saved.id,
+                r.game,
+                r.board,
+                r.options.to_string(),
+                serde_json::to_string(&r.players).expect("players serialise"),
+                saved.seed as i64,
+                saved.tokens[0],
+                saved.tokens[1],
+                r.resigned.map(|p| p.to_string()),
+                finished,
+                winner,
+                saved.created,
+                saved.updated,
+            ],
+        )?;
+        for (ply, mv) in r.moves.iter().enumerate() {
+            tx.execute(
+                "INSERT INTO moves (game_id, ply, mv) VALUES (?1, ?2, ?3)",
+                params![saved.id, ply as i64, mv],
+            )?;
+        }
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Appends moves from ply `from` on (earlier rows stay), and the game's new state.
+    pub fn append_moves(
+        &mut self,
+        id: &str,
+        from: usize,
+        moves: &[String],
+        state: &GameState<'_>,
+    ) -> Result<(), StoreError> {
+        let tx = self.conn.transaction()?;
+        for (i, mv) in moves.iter().enumerate() {
+            tx.execute(
+                "INSERT INTO moves (game_id, ply, mv) VALUES (?1, ?2, ?3)",
+                params![id, (from + i) as i64, mv],
+            )?;
+        }
+        update_state(&tx, id, state)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Takes back every move from ply `keep` on.
+    pub fn truncate_moves(&mut self, id: &str, keep: usize, state: &GameState<'_>) -> Result<(), StoreError> {
+        let tx = self.conn.transaction()?;
+        tx.execute(
+            "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
+            params![id, keep as i64],
+        )?;
+        update_state(&tx, id, state)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// Records the game's state without touching its moves (a resignation).
+    pub fn set_state(&mut self, id: &str, state: &GameState<'_>) -> Result<(), StoreError> {
+        let tx = self.conn.transaction()?;
+        update_state(&tx, id, state)?;
+        tx.commit()?;
+        Ok(())
+    }
+
+    /// A saved game, or `None`.
+    pub fn load(&self, id: &str) -> Result<Option<Saved>, StoreError> {
+        let row = self
+            .conn
+            .query_row(
+                "SELECT game, board, options, players, seed, token_x, token_o, resigned,
+                        created, updated FROM games WHERE id = ?1",
+                params![id],
+                |r| {
+                    Ok((
+                        r.get::<_, String>(0)?,
+                        r.get::<_, String>(1)?,
+                        r.get::<_, String>(2)?,
+                        r.get::<_, String>(3)?,
+                        r.get::<_, i64>(4)?,
+                        r.get::<_, String>(5)?,
+                        r.get::<_, String>(6)?,
+                        r.get::<_, Option<String>>(7)?,
+                        r.get::<_, i64>(8)?,
+                        r.get::<_, i64>(9)?,
+                    ))
+                },
+            )
+            .optional()?;
+        let Some((game, board, options, players, seed, token_x, token_o, resigned, created, updated)) =
+            row
+        else {
+            return Ok(None);
+        };
+        let mut stmt = self
+            .conn
+            .prepare("SELECT mv FROM moves WHERE game_id = ?1 ORDER BY ply")?;
+        let moves = stmt
+            .query_map(params![id], |r| r.get::<_, String>(0))?
+            .collect::<Result<Vec<String>, _>>()?;
+        let corrupt = |what: &str| {
+            rusqlite::Error::InvalidColumnType(0, what.to_string(), rusqlite::types::Type::Text)
+        };
+        Ok(Some(Saved {
+            id: id.to_string(),
+            record: Record {
+                game,
+                board,
+                options: serde_json::from_str::<Value>(&options).map_err(|_| corrupt("options"))?,
+                players: serde_json::from_str(&players).map_err(|_| corrupt("players"))?,
+                moves,
+                resigned: resigned.and_then(|p| p.parse().ok()),
+            },
+            seed: seed as u64,
+            tokens: [token_x, token_o],
+            created,
+            updated,
+        }))
+    }
+
+    /// The ids of the games not yet finished, to resume after a restart.
+    pub fn unfinished(&self) -> Result<Vec<String>, StoreError> {
+        let mut stmt = self
+            .conn
+            .prepare("SELECT id FROM games WHERE finished = 0 ORDER BY created")?;
+        let ids = stmt
+            .query_map([], |r| r.get(0))?
+            .collect::<Result<Vec<String>, _>>()?;
+        Ok(ids)
+    }
+
+    /// The most recently played games first.
+    pub fn list(&self, limit: usize) -> Result<Vec<Summary>, StoreError> {
+        let mut stmt = self.conn.prepare(
+            "SELECT g.id, g.game, g.board, g.players, g.finished, g.winner, g.created, g.updated,
+                    (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id)
+             FROM games g ORDER BY g.updated DESC, g.created DESC LIMIT ?1",
+        )?;
+        let rows = stmt
+            .query_map(params![limit as i64], |r| {
+                let players: String = r.get(3)?;
+                Ok(Summary {
+                    id: r.get(0)?,
+                    game: r.get(1)?,
+                    board: r.get(2)?,
+                    players: serde_json::from_str(&players).unwrap_or_default(),
+                    finished: r.get(4)?,
+                    winner: r.get(5)?,
+                    created: r.get(6)?,
+                    updated: r.get(7)?,
+                    moves: r.get(8)?,
+                })
+            })?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows)
+    }
+
+    /// The number of saved games.
+    pub fn count(&self) -> Result<usize, StoreError> {
+        let n: i64 = self
+            .conn
+            .query_row("SELECT COUNT(*) FROM games", [], |r| r.get(0))?;
+        Ok(n as usize)
+    }
+}
+
+/// What changes on a game row with each move, undo or resignation.
+pub struct GameState<'a> {
+    pub finished: bool,
+    pub winner: Option<&'a str>,
+    pub resigned: Option<&'a str>,
+    pub updated: i64,
+}
+
+fn update_state(tx: &rusqlite::Transaction<'_>, id: &str, state: &GameState<'_>) -> Result<(), StoreError> {
+    tx.execute(
+        "UPDATE games SET finished = ?2, winner = ?3, resigned = ?4, updated = ?5 WHERE id = ?1",
+        params![id, state.finished, state.winner, state.resigned, state.updated],
+    )?;
+    Ok(())
+}

@@ -1,0 +1,28 @@
+// Projective Hex: the disk with twin halves and ghosts; the winning loop at the end.
+import { el } from "../draw.js";
+import { drawSurface } from "../surface.js";
+
+export function render(box, state, ctx) {
+  const view = state.view;
+  const names = view.cells;
+  const index = new Map(names.map((n, i) => [n, i]));
+  const loop = (view.loop || []).map((n) => index.get(n));
+  drawSurface(box, state, ctx, {
+    fill: (cell) => view.stones[cell] || "empty",
+    marked: new Set(loop),
+    loop,
+  });
+  const notes = [];
+  if (view.opening && view.opening !== "standard") notes.push(`Opening: ${view.opening}.`);
+  if (view.swapped) notes.push("The colours were swapped.");
+  if (view.stone_to_place && view.stone_to_place !== view.to_move) {
+    notes.push(`${view.to_move} places a ${view.stone_to_place} stone (opening).`);
+  }
+  if (loop.length) notes.push(`Winning loop: ${view.loop.join(" – ")}.`);
+  box.append(el("p", { class: "note" }, notes.join(" ")));
+  if (ctx.canMove && state.legal_moves.includes("swap")) {
+    const swap = el("button", { "data-move": "swap" }, "Swap: take over the opening");
+    swap.addEventListener("click", () => ctx.play("swap"));
+    box.append(swap);
+  }
+}

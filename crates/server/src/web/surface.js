@@ -1,0 +1,132 @@
+// Boards on surfaces (Projective Hex, Euler Getter): the topology crate's layout drawn as
+// SVG. A cell the rim cuts in two shows both halves; cells glued across the rim also
+// appear as ghost copies beyond it. Hovering any piece of a cell lights all of them.
+import { el, moveTarget } from "./draw.js";
+
+const SCALE = 30;
+const pt = ([x, y]) => `${(x * SCALE).toFixed(1)},${(y * SCALE).toFixed(1)}`;
+const points = (poly) => poly.map(pt).join(" ");
+
+/**
+ * Draws the board. `fill(cell)` is the CSS class of a cell's colour (or "empty");
+ * `marked` a set of cells to outline (a winning loop, a region); `loop` cell indices
+ * to join by a line, in order.
+ */
+export function drawSurface(box, state, ctx, { fill, marked = new Set(), loop = null }) {
+  const layout = state.layout || state.view.layout;
+  const names = layout.names || state.view.cells;
+  const legal = new Set(state.legal_moves);
+  const [minX, minY, maxX, maxY] = layout.bounds;
+  const m = 0.6;
+  const svg = el("svg", {
+    viewBox: `${(minX - m) * SCALE} ${(minY - m) * SCALE} ${(maxX - minX + 2 * m) * SCALE} ${(maxY - minY + 2 * m) * SCALE}`,
+    class: "surface",
+  });
+  const pieces = new Map(); // cell -> every SVG polygon showing it
+  const add = (cell, node) => {
+    if (!pieces.has(cell)) pieces.set(cell, []);
+    pieces.get(cell).push(node);
+    node.addEventListener("mouseenter", () => pieces.get(cell).forEach((p) => p.classList.add("twin-lit")));
+    node.addEventListener("mouseleave", () => pieces.get(cell).forEach((p) => p.classList.remove("twin-lit")));
+    if (marked.has(cell)) node.classList.add("in-loop");
+    const name = names[cell];
+    if (legal.has(name)) moveTarget(node, name, ctx);
+    if (ctx.last === name) node.classList.add("last");
+    node.append(el("title", {}, name));
+    return node;
+  };
+  if (layout.rim && layout.rim.length) {
+    svg.append(el("polygon", { class: "rim", points: points(layout.rim) }));
+  }
+  layout.ghosts.forEach((g) => {
+    svg.append(add(g.cell, el("polygon", { class: `cell ghost ${fill(g.cell)}`, points: points(g.polygon), "data-cell": g.cell })));
+  });
+  layout.cells.forEach((shape, cell) => {
+    shape.pieces.forEach((poly, i) => {
+      svg.append(add(cell, el("polygon", {
+        class: `cell ${i > 0 ? "twin " : ""}${fill(cell)}`, points: points(poly), "data-cell": cell,
+      })));
+    });
+  });
+  layout.cells.forEach((shape, cell) => {
+    const [x, y] = shape.center;
+    svg.append(el("text", { x: x * SCALE, y: y * SCALE, class: `label ${fill(cell)}` }, names[cell]));
+  });
+  if (loop && loop.length > 1) {
+    svg.append(el("polyline", { class: "win", points: loopPath(layout, loop) }));
+  }
+  box.append(svg);
+  if (layout.sphere) box.append(sphereView(layout, names, fill, legal, ctx, marked));
+  return svg;
+}
+
+// Joins the loop's cells, each step to the copy of the next cell nearest to the current
+// one, so that a step across the rim ends at a ghost or twin beyond it.
+function loopPath(layout, loop) {
+  const copies = (cell) => [
+    layout.cells[cell].center,
+    ...layout.ghosts.filter((g) => g.cell === cell).map((g) => g.center),
+    ...layout.cells[cell].pieces.slice(1).map(centroid),
+  ];
+  const dist = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1]);
+  const parts = [];
+  for (let i = 0; i + 1 < loop.length + 1; i++) {
+    const a = loop[i];
+    const b = loop[(i + 1) % loop.length];
+    const from = layout.cells[a].center;
+    const to = copies(b).reduce((best, c) => (dist(c, from) < dist(best, from) ? c : best));
+    parts.push(from, to);
+  }
+  return parts.map(pt).join(" ");
+}
+
+function centroid(poly) {
+  const n = poly.length;
+  return [poly.reduce((s, p) => s + p[0], 0) / n, poly.reduce((s, p) => s + p[1], 0) / n];
+}
+
+// A rotatable sphere (goldberg boards): each cell's polygon and its antipodal copy,
+// orthographic projection, drag to turn.
+function sphereView(layout, names, fill, legal, ctx, marked) {
+  const R = 150;
+  const svg = el("svg", { viewBox: `${-R - 5} ${-R - 5} ${2 * R + 10} ${2 * R + 10}`, class: "sphere" });
+  const wrap = el("div", { class: "sphere-view" }, el("p", { class: "note" }, "The board on the sphere, antipodal points identified: drag to turn."), svg);
+  let yaw = 0.4;
+  let pitch = 0.5;
+  const rotate = ([x, y, z]) => {
+    const x1 = x * Math.cos(yaw) + z * Math.sin(yaw);
+    const z1 = -x * Math.sin(yaw) + z * Math.cos(yaw);
+    const y2 = y * Math.cos(pitch) - z1 * Math.sin(pitch);
+    const z2 = y * Math.sin(pitch) + z1 * Math.cos(pitch);
+    return [x1, y2, z2];
+  };
+  function paint() {
+    while (svg.firstChild) svg.firstChild.remove();
+    svg.append(el("circle", { cx: 0, cy: 0, r: R, class: "globe" }));
+    layout.sphere.forEach((poly, cell) => {
+      for (const sign of [1, -1]) {
+        const turned = poly.map((p) => rotate(p.map((c) => c * sign)));
+        const depth = turned.reduce((s, p) => s + p[2], 0) / turned.length;
+        if (depth <= 0) continue;
+        const node = el("polygon", {
+          class: `cell ${fill(cell)}${marked.has(cell) ? " in-loop" : ""}`,
+          points: turned.map(([x, y]) => `${(x * R).toFixed(1)},${(-y * R).toFixed(1)}`).join(" "),
+        }, el("title", {}, names[cell]));
+        if (legal.has(names[cell])) moveTarget(node, names[cell], { ...ctx, hint: null });
+        svg.append(node);
+      }
+    });
+  }
+  let drag = null;
+  svg.addEventListener("pointerdown", (e) => { drag = [e.clientX, e.clientY]; svg.setPointerCapture(e.pointerId); });
+  svg.addEventListener("pointerup", () => { drag = null; });
+  svg.addEventListener("pointermove", (e) => {
+    if (!drag) return;
+    yaw += (e.clientX - drag[0]) * 0.01;
+    pitch += (e.clientY - drag[1]) * 0.01;
+    drag = [e.clientX, e.clientY];
+    paint();
+  });
+  paint();
+  return wrap;
+}

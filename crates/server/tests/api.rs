@@ -1,0 +1,251 @@
+//! The JSON API end to end, over HTTP, on an in-process server.
+
+mod common;
+
+use std::time::Duration;
+
+use common::start;
+use crosscap_server::Limits;
+use serde_json::{Value, json};
+
+fn nim_between_people(server: &common::TestServer, heaps: &str) -> Value {
+    server.create(json!({
+        "game": "nim", "board": heaps,
+        "players": { "X": "human", "O": "human" }
+    }))
+}
+
+#[test]
+fn create_play_refuse_and_finish() {
+    let server = start(Limits::default());
+    let game = nim_between_people(&server, "1 2");
+    let id = game["id"].as_str().unwrap();
+    assert_eq!(game["status"], "playing");
+    assert_eq!(game["to_move"], "X");
+    assert_eq!(game["legal_moves"], json!(["1:0", "2:0", "2:1"]));
+    assert_eq!(game["view"]["heaps"], json!([1, 2]));
+    assert!(game["tokens"]["X"].is_string() && game["tokens"]["O"].is_string());
+
+    // An illegal move and a malformed one: 400 with an error, nothing changed.
+    for bad in ["2:5", "seven"] {
+        let (status, answer) = server.post(
+            &format!("/api/games/{id}/moves"),
+            json!({ "move": bad, "token": game["tokens"]["X"] }),
+        );
+        assert_eq!(status, 400, "{answer}");
+        assert!(answer["error"].as_str().unwrap().contains(bad), "{answer}");
+    }
+    let (_, unchanged) = server.get(&format!("/api/games/{id}"));
+    assert_eq!(unchanged["moves"], json!([]));
+    assert_eq!(unchanged["version"], game["version"]);
+
+    // O's token cannot move for X; a body that is not a move is refused.
+    let (status, _) = server.post(
+        &format!("/api/games/{id}/moves"),
+        json!({ "move": "2:1", "token": game["tokens"]["O"] }),
+    );
+    assert_eq!(status, 403);
+    let (status, answer) = server.post(&format!("/api/games/{id}/moves"), json!({ "mv": 1 }));
+    assert!((400..500).contains(&status), "{answer}");
+    assert!(answer["error"].is_string());
+
+    server.play(&game, "2:1");
+    let over = server.play(&game, "1:0");
+    assert_eq!(over["status"], "playing");
+    let over = server.play(&game, "2:0");
+    assert_eq!(over["status"], "over");
+    assert_eq!(over["winner"], "X", "X took the last counter");
+    assert_eq!(over["legal_moves"], json!([]));
+    let (status, answer) = server.post(
+        &format!("/api/games/{id}/moves"),
+        json!({ "move": "1:0", "token": game["tokens"]["X"] }),
+    );
+    assert_eq!(status, 409, "{answer}");
+
+    // Replay: the position after one move.
+    let (_, first) = server.get(&format!("/api/games/{id}?ply=1"));
+    assert_eq!(first["view"]["heaps"], json!([1, 1]));
+    assert_eq!(first["ply"], 1);
+
+    let (_, list) = server.get("/api/games");
+    let listed = list["games"].as_array().unwrap();
+    assert!(listed.iter().any(|g| g["id"] == id && g["finished"] == true && g["moves"] == 3));
+}
+
+#[test]
+fn the_computer_answers_in_the_same_request() {
+    let server = start(Limits::default());
+    // 1 2 3 is lost for the player to move: the perfect computer wins whatever X does.
+    let game = server.create(json!({
+        "game": "nim", "board": "1 2 3",
+        "players": { "X": "human", "O": "ai:perfect" }
+    }));
+    assert!(game["tokens"]["O"].is_null(), "no token for the computer's seat");
+    let mut state = server.play(&game, "3:0");
+    assert_eq!(state["moves"].as_array().unwrap().len(), 2, "{state}");
+    assert_eq!(state["thinking"], false);
+    while state["status"] == "playing" {
+        let mv = state["legal_moves"][0].as_str().unwrap().to_string();
+        state = server.play(&game, &mv);
+    }
+    assert_eq!(state["winner"], "O");
+}
+
+#[test]
+fn every_game_plays_to_the_end_computer_against_computer() {
+    let server = start(Limits::default());
+    let (_, catalog) = server.get("/api/catalog");
+    let games = catalog["games"].as_array().unwrap();
+    let names: Vec<&str> = games.iter().map(|g| g["name"].as_str().unwrap()).collect();
+    for wanted in ["projective-hex", "euler-getter", "edge-nim", "manifold", "sandpile", "nim"] {
+        assert!(names.contains(&wanted), "{wanted} is not served: {names:?}");
+    }
+    for kind in games {
+        let name = kind["name"].as_str().unwrap();
+        let board = match name {
+            "euler-getter" => "goldberg:1",
+            "projective-hex" => "taylor:2",
+            _ => kind["default_board"].as_str().unwrap(),
+        };
+        let game = server.create(json!({
+            "game": name, "board": board, "seed": 7,
+            "players": { "X": "ai:random", "O": "ai:random" }
+        }));
+        assert!(game["view"].is_object(), "{name}: {game}");
+        let over = server.until_over(game["id"].as_str().unwrap(), Duration::from_secs(20));
+        assert!(over["winner"].is_string(), "{name}: {over}");
+        assert!(!over["moves"].as_array().unwrap().is_empty(), "{name}");
+        if kind["surface_board"] == true {
+            assert!(over["layout"]["cells"].is_array(), "{name} has a drawing");
+        }
+    }
+}
+
+#[test]
+fn undo_against_the_computer_and_between_people() {
+    let server = start(Limits::default());
+    let game = server.create(json!({
+        "game": "nim", "board": "3 4 5",
+        "players": { "X": "human", "O": "ai:random" }
+    }));
+    let id = game["id"].as_str().unwrap();
+    let after = server.play(&game, "1:1");
+    assert_eq!(after["moves"].as_array().unwrap().len(), 2);
+    let (status, undone) = server.post(
+        &format!("/api/games/{id}/undo"),
+        json!({ "token": game["tokens"]["X"] }),
+    );
+    assert_eq!(status, 200, "{undone}");
+    assert_eq!(undone["moves"], json!([]), "X's move and the reply are taken back");
+    assert_eq!(undone["view"]["heaps"], json!([3, 4, 5]));
+
+    let game = nim_between_people(&server, "3 4 5");
+    let id = game["id"].as_str().unwrap();
+    server.play(&game, "1:1");
+    let undo = |seat: &str| {
+        server.post(
+            &format!("/api/games/{id}/undo"),
+            json!({ "token": game["tokens"][seat] }),
+        )
+    };
+    let (status, asked) = undo("X");
+    assert_eq!(status, 200);
+    assert_eq!(asked["undo_request"], "X");
+    assert_eq!(asked["moves"], json!(["1:1"]), "one player alone cannot undo");
+    let (_, agreed) = undo("O");
+    assert_eq!(agreed["moves"], json!([]));
+    assert_eq!(agreed["undo_request"], Value::Null);
+
+    let (status, _) = server.post(&format!("/api/games/{id}/resign"), json!({ "token": "nope" }));
+    assert_eq!(status, 403);
+    let (status, resigned) = server.post(
+        &format!("/api/games/{id}/resign"),
+        json!({ "token": game["tokens"]["O"] }),
+    );
+    assert_eq!(status, 200);
+    assert_eq!(resigned["status"], "over");
+    assert_eq!(resigned["winner"], "X");
+    assert_eq!(resigned["resigned"], "O");
+}
+
+#[test]
+fn records_export_and_import() {
+    let server = start(Limits::default());
+    let game = nim_between_people(&server, "2 3");
+    let id = game["id"].as_str().unwrap();
+    server.play(&game, "1:0");
+    server.play(&game, "2:2");
+    let (status, record) = server.get(&format!("/api/games/{id}/record"));
+    assert_eq!(status, 200);
+    assert_eq!(record["game"], "nim");
+    assert_eq!(record["board"], "2 3");
+    assert_eq!(record["moves"], json!(["1:0", "2:2"]));
+    assert!(record.get("tokens").is_none(), "secrets stay on the server");
+
+    let (status, copy) = server.post("/api/games/import", record.clone());
+    assert_eq!(status, 201, "{copy}");
+    assert_ne!(copy["id"], game["id"]);
+    assert_eq!(copy["moves"], record["moves"]);
+    assert_eq!(copy["view"]["heaps"], json!([0, 2]));
+
+    let mut bad = record;
+    bad["moves"] = json!(["1:0", "1:0"]);
+    let (status, answer) = server.post("/api/games/import", bad);
+    assert_eq!(status, 400);
+    assert!(answer["error"].as_str().unwrap().contains("move 2"), "{answer}");
+}
+
+#[test]
+fn limits_answer_clear_client_errors() {
+    let server = start(Limits {
+        max_body_bytes: 2_000,
+        computing_at_once: 0,
+        ..Limits::default()
+    });
+    let refused = |body: Value, status: u16, needle: &str| {
+        let (got, answer) = server.post("/api/games", body);
+        assert_eq!(got, status, "{answer}");
+        let error = answer["error"].as_str().expect("a JSON error");
+        assert!(error.contains(needle), "{error:?} should mention {needle:?}");
+    };
+    refused(json!({ "game": "chess" }), 400, "unknown game");
+    refused(json!({ "game": "nim", "board": "100" }), 400, "too large");
+    refused(json!({ "game": "nim", "board": "x".repeat(3_000) }), 413, "too large");
+    refused(
+        json!({ "game": "nim", "players": { "X": "ai:mcts:99999999" } }),
+        400,
+        "limit",
+    );
+    refused(json!({ "game": "nim", "players": { "X": "ai:godlike" } }), 422, "godlike");
+    refused(
+        json!({ "game": "nim", "players": { "X": "ai:easy" } }),
+        429,
+        "busy",
+    );
+    refused(
+        json!({ "game": "projective-hex", "board": "file:/etc/passwd" }),
+        400,
+        "paste",
+    );
+    refused(json!({ "game": "projective-hex", "board": "taylor:99" }), 400, "taylor");
+    let (status, answer) = server.get("/api/games/0123456789abcdef");
+    assert_eq!(status, 404);
+    assert!(answer["error"].is_string());
+    let (status, answer) = server.get("/api/nothing-here");
+    assert_eq!(status, 404);
+    assert!(answer["error"].is_string());
+}
+
+#[test]
+fn the_page_is_served() {
+    let server = start(Limits::default());
+    let page = ureq::get(&server.url("/")).call().unwrap();
+    assert!(page.content_type().contains("html"));
+    assert!(page.into_string().unwrap().contains("/static/app.js"));
+    let script = ureq::get(&server.url("/static/games/projective-hex.js"))
+        .call()
+        .unwrap();
+    assert!(script.content_type().contains("javascript"));
+    let (status, _) = server.get("/static/missing.js");
+    assert_eq!(status, 404);
+}

@@ -1,0 +1,226 @@
+//! End to end in a real headless browser (Debian's chromium and chromium-driver, which
+//! `.ci/run` installs), driven over WebDriver: start Projective Hex against the computer
+//! on taylor:2, click cells until the game ends, check that the page shows the winner,
+//! and save a screenshot under target/screenshots/.
+
+mod common;
+
+use std::net::TcpListener;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use common::{call, start};
+use crosscap_server::Limits;
+use serde_json::{Value, json};
+
+/// A chromedriver process, ended when dropped.
+struct Driver {
+    child: Child,
+    base: String,
+}
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+fn find_program(names: &[&str]) -> PathBuf {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    names
+        .iter()
+        .flat_map(|name| std::env::split_paths(&path).map(move |dir| dir.join(name)))
+        .find(|candidate| candidate.is_file())
+        .unwrap_or_else(|| {
+            panic!(
+                "none of {names:?} is installed: `apt-get install chromium chromium-driver` \
+                 (as .ci/run does)"
+            )
+        })
+}
+
+fn start_driver() -> Driver {
+    let port = TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port")
+        .port();
+    let child = Command::new(find_program(&["chromedriver"]))
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("chromedriver starts");
+    let driver = Driver {
+        child,
+        base: format!("http://127.0.0.1:{port}"),
+    };
+    let start = Instant::now();
+    while ureq::get(&format!("{}/status", driver.base)).call().is_err() {
+        assert!(start.elapsed() < Duration::from_secs(10), "chromedriver did not start");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    driver
+}
+
+/// One WebDriver session.
+struct Session<'a> {
+    driver: &'a Driver,
+    id: String,
+}
+
+impl Session<'_> {
+    fn command(&self, method: &str, path: &str, body: Option<Value>) -> Value {
+        let url = format!("{}/session/{}{path}", self.driver.base, self.id);
+        let (status, answer) = call(method, &url, body);
+        assert_eq!(status, 200, "{method} {path}: {answer}");
+        answer["value"].clone()
+    }
+
+    /// The elements a CSS selector finds (their WebDriver ids).
+    fn find_all(&self, css: &str) -> Vec<String> {
+        let found = self.command(
+            "POST",
+            "/elements",
+            Some(json!({ "using": "css selector", "value": css })),
+        );
+        found
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(|e| e.as_object()?.values().next()?.as_str().map(String::from))
+            .collect()
+    }
+
+    fn wait_for(&self, css: &str) -> String {
+        let start = Instant::now();
+        loop {
+            if let Some(first) = self.find_all(css).into_iter().next() {
+                return first;
+            }
+            assert!(start.elapsed() < Duration::from_secs(10), "no {css} on the page");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Clicks an element; false when it went stale (the page redrew meanwhile).
+    fn click(&self, element: &str) -> bool {
+        let url = format!(
+            "{}/session/{}/element/{element}/click",
+            self.driver.base, self.id
+        );
+        call("POST", &url, Some(json!({}))).0 == 200
+    }
+
+    fn text(&self, element: &str) -> String {
+        self.command("GET", &format!("/element/{element}/text"), None)
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    }
+
+    fn attribute(&self, element: &str, name: &str) -> Option<String> {
+        self.command("GET", &format!("/element/{element}/attribute/{name}"), None)
+            .as_str()
+            .map(String::from)
+    }
+}
+
+fn base64_decode(text: &str) -> Vec<u8> {
+    let value = |c: u8| match c {
+        b'A'..=b'Z' => c - b'A',
+        b'a'..=b'z' => c - b'a' + 26,
+        b'0'..=b'9' => c - b'0' + 52,
+        b'+' => 62,
+        _ => 63,
+    };
+    let digits: Vec<u8> = text
+        .bytes()
+        .filter(|c| c.is_ascii_alphanumeric() || *c == b'+' || *c == b'/')
+        .map(value)
+        .collect();
+    digits
+        .chunks(4)
+        .flat_map(|chunk| {
+            let n = chunk
+                .iter()
+                .enumerate()
+                .fold(0u32, |n, (i, &d)| n | (d as u32) << (18 - 6 * i));
+            let bytes = n.to_be_bytes();
+            bytes[1..chunk.len()].to_vec()
+        })
+        .collect()
+}
+
+#[test]
+fn projective_hex_against_the_computer_in_a_real_browser() {
+    let server = start(Limits::default());
+    let driver = start_driver();
+    let chromium = find_program(&["chromium", "chromium-browser", "google-chrome"]);
+    let (status, created) = call(
+        "POST",
+        &format!("{}/session", driver.base),
+        Some(json!({ "capabilities": { "alwaysMatch": {
+            "browserName": "chrome",
+            "goog:chromeOptions": {
+                "binary": chromium,
+                "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
+                         "--disable-dev-shm-usage", "--window-size=1200,1000"]
+            }
+        }}})),
+    );
+    assert_eq!(status, 200, "{created}");
+    let session = Session {
+        driver: &driver,
+        id: created["value"]["sessionId"].as_str().unwrap().to_string(),
+    };
+
+    // The new-game form: Projective Hex on taylor:2, O the computer at level easy.
+    session.command("POST", "/url", Some(json!({ "url": server.url("/#/") })));
+    let option = session.wait_for("#game option[value='projective-hex']");
+    assert!(session.click(&option));
+    let board = session.wait_for("#board-spec");
+    session.command("POST", &format!("/element/{board}/clear"), Some(json!({})));
+    session.command(
+        "POST",
+        &format!("/element/{board}/value"),
+        Some(json!({ "text": "taylor:2" })),
+    );
+    let easy = session.wait_for("select[name='O-level'] option[value='easy']");
+    assert!(session.click(&easy));
+    let start_button = session.wait_for("#start");
+    assert!(session.click(&start_button));
+
+    // Click the first free cell until the game is over.
+    let started = Instant::now();
+    let status = loop {
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "the game did not end"
+        );
+        let status = session.wait_for("#status");
+        if session.attribute(&status, "data-status").as_deref() == Some("over") {
+            break status;
+        }
+        if let Some(cell) = session.find_all("#board polygon[data-move]").first() {
+            session.click(cell);
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let text = session.text(&status);
+    let winner = session.attribute(&status, "data-winner").unwrap_or_default();
+    assert!(winner == "X" || winner == "O", "{text}");
+    assert!(text.contains(&format!("{winner} wins")), "{text}");
+    assert!(
+        !session.find_all("#board .win").is_empty(),
+        "the winning loop is drawn"
+    );
+
+    let png = base64_decode(session.command("GET", "/screenshot", None).as_str().unwrap());
+    assert!(png.starts_with(b"\x89PNG"), "a PNG screenshot");
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(dir.join("projective-hex-taylor-2.png"), png).unwrap();
+    session.command("DELETE", "", None);
+}

@@ -1,0 +1,120 @@
+//! Helpers shared by the server's integration tests: an in-process server on a free port
+//! and a small JSON client.
+#![allow(dead_code)]
+
+use std::path::PathBuf;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crosscap_server::{App, Limits, Registry, Store, api};
+use serde_json::{Value, json};
+
+/// A server running on its own runtime thread for the rest of the test process.
+pub struct TestServer {
+    pub base: String,
+    pub app: Arc<App>,
+}
+
+/// Starts a server over a fresh in-memory database.
+pub fn start(limits: Limits) -> TestServer {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let runtime = tokio::runtime::Builder::new_multi_thread()
+            .worker_threads(2)
+            .enable_all()
+            .build()
+            .expect("a runtime");
+        runtime.block_on(async move {
+            let app = App::new(
+                Registry::standard(),
+                Store::in_memory().expect("an in-memory database"),
+                limits,
+                Some(scratch_dir("boards")),
+            );
+            let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+                .await
+                .expect("a free port");
+            let addr = listener.local_addr().expect("an address");
+            tx.send((format!("http://{addr}"), Arc::clone(&app)))
+                .expect("the test waits");
+            axum::serve(listener, api::router(app))
+                .await
+                .expect("the server runs");
+        });
+    });
+    let (base, app) = rx.recv().expect("the server starts");
+    TestServer { base, app }
+}
+
+/// A fresh directory under the system's temporary directory.
+pub fn scratch_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("crosscap-server-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("a scratch directory");
+    dir
+}
+
+/// Sends a request; answers the status and the JSON body.
+pub fn call(method: &str, url: &str, body: Option<Value>) -> (u16, Value) {
+    let request = ureq::request(method, url).timeout(Duration::from_secs(60));
+    let result = match body {
+        Some(body) => request.send_json(body),
+        None => request.call(),
+    };
+    let response = match result {
+        Ok(response) => response,
+        Err(ureq::Error::Status(_, response)) => response,
+        Err(err) => panic!("{method} {url}: {err}"),
+    };
+    let status = response.status();
+    let text = response.into_string().expect("a body");
+    let value = serde_json::from_str(&text).unwrap_or(Value::String(text));
+    (status, value)
+}
+
+impl TestServer {
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base)
+    }
+
+    pub fn get(&self, path: &str) -> (u16, Value) {
+        call("GET", &self.url(path), None)
+    }
+
+    pub fn post(&self, path: &str, body: Value) -> (u16, Value) {
+        call("POST", &self.url(path), Some(body))
+    }
+
+    /// Creates a game and asserts 201.
+    pub fn create(&self, body: Value) -> Value {
+        let (status, game) = self.post("/api/games", body);
+        assert_eq!(status, 201, "{game}");
+        game
+    }
+
+    /// Plays a move with the mover's token and asserts 200.
+    pub fn play(&self, game: &Value, mv: &str) -> Value {
+        let id = game["id"].as_str().unwrap();
+        let (_, now) = self.get(&format!("/api/games/{id}"));
+        let mover = now["to_move"].as_str().expect("someone is to move");
+        let token = &game["tokens"][mover];
+        let (status, answer) = self.post(
+            &format!("/api/games/{id}/moves"),
+            json!({ "move": mv, "token": token }),
+        );
+        assert_eq!(status, 200, "{answer}");
+        answer
+    }
+
+    /// Follows a game until it is over (or the deadline passes).
+    pub fn until_over(&self, id: &str, deadline: Duration) -> Value {
+        let start = Instant::now();
+        let (_, mut game) = self.get(&format!("/api/games/{id}"));
+        while game["status"] != "over" {
+            assert!(start.elapsed() < deadline, "the game did not end: {game}");
+            let version = game["version"].as_u64().unwrap();
+            game = self.get(&format!("/api/games/{id}?wait={version}")).1;
+        }
+        game
+    }
+}

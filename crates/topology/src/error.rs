@@ -1,0 +1,80 @@
+//! Typed errors: every way a spec, a board file or a position string can be wrong.
+
+use thiserror::Error;
+
+/// Why a board could not be built.
+#[derive(Debug, Error)]
+pub enum TopologyError {
+    #[error(
+        "unknown board spec {spec:?}: expected taylor:N, goldberg:K, torus:RxC, klein:RxC or file:PATH"
+    )]
+    UnknownFamily { spec: String },
+    #[error("bad board spec {spec:?}: {reason}")]
+    BadSpec { spec: String, reason: String },
+    #[error("cannot read board file {path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("board file {path} is not valid board JSON: {source}")]
+    Json {
+        path: String,
+        #[source]
+        source: serde_json::Error,
+    },
+    #[error("invalid board: {0}")]
+    Invalid(#[from] ComplexError),
+}
+
+/// Why a list of faces is not a cell complex of a closed surface.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum ComplexError {
+    #[error("the board has no faces")]
+    Empty,
+    #[error("face {face} has {sides} sides; a face needs at least 3")]
+    TooFewSides { face: usize, sides: usize },
+    #[error("face {face} has a side from vertex {vertex} to itself")]
+    LoopSide { face: usize, vertex: u64 },
+    #[error(
+        "the edge between vertices {a} and {b} lies on {sides} face sides; every edge must lie on exactly 2"
+    )]
+    EdgeSides { a: u64, b: u64, sides: usize },
+    #[error(
+        "the faces around vertex {vertex} form {cycles} separate cycles; they must form a single cycle"
+    )]
+    VertexLink { vertex: u64, cycles: usize },
+    #[error("the board is not connected: it falls into {components} pieces")]
+    Disconnected { components: usize },
+    #[error("face {face}: {reason}")]
+    Names { face: usize, reason: String },
+    #[error("H1(S; Z2) has rank {rank}; at most 64 is supported")]
+    TooManyHandles { rank: usize },
+}
+
+/// Why a position string does not fit a board.
+#[derive(Debug, Clone, PartialEq, Eq, Error)]
+pub enum PositionError {
+    #[error(
+        "unexpected character {found:?} at character {offset} of the position (cell {cell}): expected '.', 'X' or 'O'"
+    )]
+    BadCharacter {
+        found: char,
+        offset: usize,
+        cell: String,
+    },
+    #[error(
+        "the position has more than {expected} cells (the extra one starts at character {offset})"
+    )]
+    TooLong { expected: usize, offset: usize },
+    #[error(
+        "the position has {found} cells but the board has {expected} (cell {missing} is missing)"
+    )]
+    TooShort {
+        found: usize,
+        expected: usize,
+        missing: String,
+    },
+    #[error("X has {x} stones and O has {o}: X must have as many stones as O or one more")]
+    BadCounts { x: usize, o: usize },
+}

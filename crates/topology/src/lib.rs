@@ -1,0 +1,279 @@
+//! Boards on closed surfaces: one model of the polygonal boards that Euler Getter, Projective
+//! Hex and the web app play on.
+//!
+//! A [`Board`] is a validated cell complex of a closed connected surface (its faces are the
+//! playable cells) with cell names, a row structure for position strings and a 2D layout. It
+//! is built from a spec string (see [`Board::from_spec`]): `taylor:N`, `goldberg:K`,
+//! `torus:RxC`, `klein:RxC` or `file:PATH`.
+
+mod complex;
+mod error;
+mod families;
+mod layout;
+mod position;
+mod svg;
+mod text;
+
+use std::collections::HashMap;
+use std::fmt;
+
+use crosscap_engine::Player;
+use serde::Serialize;
+
+pub use complex::{Complex, Side};
+pub use error::{ComplexError, PositionError, TopologyError};
+pub use families::file::BoardFile;
+pub use layout::{CellShape, Ghost, Layout};
+pub use position::Position;
+pub use svg::SvgOptions;
+
+/// A closed surface up to homeomorphism, known from orientability and Euler characteristic.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Surface {
+    /// The orientable surface of genus g: g = 0 is the sphere, g = 1 the torus.
+    Orientable { genus: u32 },
+    /// The connected sum of k projective planes: k = 1 is the projective plane, 2 the Klein bottle.
+    NonOrientable { crosscaps: u32 },
+}
+
+impl Surface {
+    /// The surface with this orientability and Euler characteristic (`None` if no closed
+    /// surface has them).
+    pub fn classify(orientable: bool, euler_characteristic: i64) -> Option<Surface> {
+        let deficit = 2 - euler_characteristic;
+        if deficit < 0 {
+            return None;
+        }
+        let deficit = u32::try_from(deficit).ok()?;
+        if orientable {
+            (deficit % 2 == 0).then_some(Surface::Orientable { genus: deficit / 2 })
+        } else {
+            (deficit >= 1).then_some(Surface::NonOrientable { crosscaps: deficit })
+        }
+    }
+}
+
+impl fmt::Display for Surface {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match *self {
+            Surface::Orientable { genus: 0 } => f.write_str("sphere"),
+            Surface::Orientable { genus: 1 } => f.write_str("torus"),
+            Surface::Orientable { genus } => write!(f, "genus-{genus} surface"),
+            Surface::NonOrientable { crosscaps: 1 } => f.write_str("projective plane"),
+            Surface::NonOrientable { crosscaps: 2 } => f.write_str("Klein bottle"),
+            Surface::NonOrientable { crosscaps } => write!(f, "N{crosscaps}"),
+        }
+    }
+}
+
+impl Serialize for Surface {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+/// What a board family produces before validation.
+pub(crate) struct BoardParts {
+    /// Each cell's polygon as a cycle of vertex ids; the cells are in the board's cell order.
+    pub faces: Vec<Vec<u64>>,
+    pub names: Vec<String>,
+    /// Lengths of the rows that position strings separate with `/` (one row when empty).
+    pub rows: Vec<usize>,
+    /// How `board show` draws the board.
+    pub text: text::TextStyle,
+    /// The drawing, when the family has geometry; otherwise one is computed from the complex.
+    pub layout: Option<Layout>,
+}
+
+/// A validated board: a cell complex of a closed surface with cell names and a layout.
+#[derive(Clone, Debug)]
+pub struct Board {
+    spec: String,
+    complex: Complex,
+    names: Vec<String>,
+    index: HashMap<String, usize>,
+    rows: Vec<usize>,
+    text: text::TextStyle,
+    layout: Layout,
+}
+
+impl Board {
+    /// Builds the board a spec names: `taylor:N` (N >= 2), `goldberg:K` (K >= 1), `torus:RxC`
+    /// and `klein:RxC` (R even, R >= 2, C >= 3) or `file:PATH` (a JSON board file).
+    pub fn from_spec(spec: &str) -> Result<Board, TopologyError> {
+        let spec = spec.trim();
+        let (family, argument) =
+            spec.split_once(':')
+                .ok_or_else(|| TopologyError::UnknownFamily {
+                    spec: spec.to_string(),
+                })?;
+        let parts = match family {
+            "taylor" => families::taylor::build(families::parse_size(spec, argument, 2, 40)?),
+            "goldberg" => families::goldberg::build(families::parse_size(spec, argument, 1, 40)?),
+            "torus" | "klein" => {
+                let (rows, columns) = families::grid::parse_dimensions(spec, argument)?;
+                families::grid::build(rows, columns, family == "klein")
+            }
+            "file" => families::file::load(argument.trim())?,
+            _ => {
+                return Err(TopologyError::UnknownFamily {
+                    spec: spec.to_string(),
+                });
+            }
+        };
+        Board::from_parts(spec, parts)
+    }
+
+    /// Builds a board from a parsed board file; `spec` is what the board reports as its spec.
+    pub fn from_file(spec: &str, file: &BoardFile) -> Result<Board, TopologyError> {
+        Board::from_parts(spec, families::file::parts(spec, file)?)
+    }
+
+    fn from_parts(spec: &str, parts: BoardParts) -> Result<Board, TopologyError> {
+        let complex = Complex::from_vertex_cycles(&parts.faces)?;
+        let mut index = HashMap::with_capacity(parts.names.len());
+        for (cell, name) in parts.names.iter().enumerate() {
+            if index.insert(name.clone(), cell).is_some() {
+                return Err(ComplexError::Names {
+                    face: cell,
+                    reason: format!("the name {name:?} is used twice"),
+                }
+                .into());
+            }
+        }
+        let layout = match parts.layout {
+            Some(layout) => layout,
+            None => layout::from_complex(&complex),
+        };
+        let rows = if parts.rows.is_empty() {
+            vec![complex.face_count()]
+        } else {
+            parts.rows
+        };
+        Ok(Board {
+            spec: spec.to_string(),
+            complex,
+            names: parts.names,
+            index,
+            rows,
+            text: parts.text,
+            layout,
+        })
+    }
+
+    pub fn spec(&self) -> &str {
+        &self.spec
+    }
+
+    /// The underlying cell complex.
+    pub fn complex(&self) -> &Complex {
+        &self.complex
+    }
+
+    /// Cells are `0..cell_count()`, in the board's cell order.
+    pub fn cell_count(&self) -> usize {
+        self.complex.face_count()
+    }
+
+    pub fn cell_name(&self, cell: usize) -> &str {
+        &self.names[cell]
+    }
+
+    pub fn cell_index(&self, name: &str) -> Option<usize> {
+        self.index.get(name.trim()).copied()
+    }
+
+    /// The distinct cells other than `cell` that share an edge with it, sorted.
+    pub fn neighbors(&self, cell: usize) -> &[usize] {
+        self.complex.neighbors(cell)
+    }
+
+    /// One side per edge of the cell's polygon, in cyclic order.
+    pub fn sides(&self, cell: usize) -> &[Side] {
+        self.complex.sides(cell)
+    }
+
+    /// The polygon's vertices in cyclic order; side i runs from vertex i to vertex i + 1.
+    /// A vertex may repeat on tiny complexes.
+    pub fn cell_vertices(&self, cell: usize) -> &[usize] {
+        self.complex.face_vertices(cell)
+    }
+
+    pub fn vertex_count(&self) -> usize {
+        self.complex.vertex_count()
+    }
+
+    pub fn edge_count(&self) -> usize {
+        self.complex.edge_count()
+    }
+
+    /// The cells on the two sides of an edge (equal when a cell meets itself along it).
+    pub fn edge_cells(&self, edge: usize) -> [usize; 2] {
+        self.complex.edge_faces(edge)
+    }
+
+    /// The cells around a vertex in cyclic order, one entry per corner (3 on trivalent boards).
+    pub fn vertex_cells(&self, vertex: usize) -> &[usize] {
+        self.complex.vertex_faces(vertex)
+    }
+
+    pub fn euler_characteristic(&self) -> i64 {
+        self.complex.euler_characteristic()
+    }
+
+    pub fn is_orientable(&self) -> bool {
+        self.complex.is_orientable()
+    }
+
+    /// True when every vertex has exactly three cells around it.
+    pub fn is_trivalent(&self) -> bool {
+        self.complex.is_trivalent()
+    }
+
+    pub fn surface(&self) -> Surface {
+        Surface::classify(self.is_orientable(), self.euler_characteristic())
+            .expect("a validated closed surface has a name")
+    }
+
+    /// The dimension of H1(S; Z2), 2 - chi: the number of bits [`Side::class`] uses.
+    pub fn h1_rank(&self) -> usize {
+        self.complex.h1_rank()
+    }
+
+    /// V - E + F of the closure of the union of the cells marked true (cells past the end of
+    /// `in_region` count as unmarked).
+    pub fn region_euler_characteristic(&self, in_region: &[bool]) -> i64 {
+        self.complex.region_euler_characteristic(in_region)
+    }
+
+    /// Lengths of the rows position strings separate with `/`, in cell order.
+    pub fn rows(&self) -> &[usize] {
+        &self.rows
+    }
+
+    /// The 2D drawing (and, for goldberg boards, the cells on the sphere).
+    pub fn layout(&self) -> &Layout {
+        &self.layout
+    }
+
+    /// Reads a position string (see [`Position`]).
+    pub fn parse_position(&self, text: &str) -> Result<Position, PositionError> {
+        position::parse(self, text)
+    }
+
+    /// Writes a position string: one character per cell, rows separated by `/`.
+    pub fn format_position(&self, cells: &[Option<Player>]) -> String {
+        position::format(self, cells)
+    }
+
+    /// The board drawn as text; `ghosts` adds the identified cells beyond the rim where the
+    /// family has them (taylor boards).
+    pub fn text_drawing(&self, cells: Option<&[Option<Player>]>, ghosts: bool) -> String {
+        text::draw(self, cells, ghosts)
+    }
+
+    /// The board as an SVG picture, the drawing the web app shows; `cells` colours stones.
+    pub fn svg(&self, cells: Option<&[Option<Player>]>, options: &SvgOptions) -> String {
+        svg::render(self, cells, options)
+    }
+}

@@ -1,0 +1,149 @@
+//! Boards as SVG pictures: the drawing `crosscap board svg` writes and the web app shows.
+//!
+//! Empty cells are drawn in sand, X's in red and O's in blue. Ghosts (copies of cells
+//! beyond the rim) are paler with dashed outlines; the rim is a dashed line. A cell the rim
+//! splits has both halves drawn, each labelled.
+
+use std::fmt::Write;
+
+use crosscap_engine::Player;
+
+use crate::Board;
+
+/// What to draw besides the cells.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SvgOptions {
+    /// Draw the ghost copies of cells beyond the rim.
+    pub ghosts: bool,
+    /// Write each cell's name in it.
+    pub labels: bool,
+}
+
+impl Default for SvgOptions {
+    fn default() -> Self {
+        SvgOptions {
+            ghosts: true,
+            labels: true,
+        }
+    }
+}
+
+/// Drawing units per layout unit (cells have radius about 1).
+const SCALE: f64 = 24.0;
+const MARGIN: f64 = 12.0;
+
+fn fill(stone: Option<Player>) -> &'static str {
+    match stone {
+        None => "#f3e7c9",
+        Some(Player::X) => "#d64541",
+        Some(Player::O) => "#3b7dd8",
+    }
+}
+
+fn points(polygon: &[[f64; 2]]) -> String {
+    polygon
+        .iter()
+        .map(|p| format!("{:.2},{:.2}", p[0] * SCALE, p[1] * SCALE))
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+pub(crate) fn render(
+    board: &Board,
+    cells: Option<&[Option<Player>]>,
+    options: &SvgOptions,
+) -> String {
+    let layout = board.layout();
+    let stone = |cell: usize| cells.and_then(|c| c.get(cell).copied().flatten());
+    let [x0, y0, x1, y1] = layout.bounds;
+    let (width, height) = (
+        (x1 - x0) * SCALE + 2.0 * MARGIN,
+        (y1 - y0) * SCALE + 2.0 * MARGIN,
+    );
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        r#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="{:.2} {:.2} {:.2} {:.2}" width="{:.0}" height="{:.0}">"#,
+        x0 * SCALE - MARGIN,
+        y0 * SCALE - MARGIN,
+        width,
+        height,
+        width,
+        height
+    );
+    let _ = writeln!(out, "<title>{}</title>", escape(board.spec()));
+    let font = 0.55 * SCALE;
+    let label = |out: &mut String, at: [f64; 2], text: &str, class: &str| {
+        let _ = writeln!(
+            out,
+            r#"<text class="{class}" x="{:.2}" y="{:.2}" font-size="{font:.1}" text-anchor="middle" dominant-baseline="central" font-family="sans-serif">{}</text>"#,
+            at[0] * SCALE,
+            at[1] * SCALE,
+            escape(text)
+        );
+    };
+    if options.ghosts {
+        let _ = writeln!(out, r#"<g class="ghosts" opacity="0.45">"#);
+        for ghost in &layout.ghosts {
+            let _ = writeln!(
+                out,
+                r##"<polygon data-cell="{}" points="{}" fill="{}" stroke="#555" stroke-width="1" stroke-dasharray="3 2"/>"##,
+                ghost.cell,
+                points(&ghost.polygon),
+                fill(stone(ghost.cell))
+            );
+            if options.labels {
+                label(
+                    &mut out,
+                    ghost.center,
+                    board.cell_name(ghost.cell),
+                    "ghost-label",
+                );
+            }
+        }
+        let _ = writeln!(out, "</g>");
+    }
+    let _ = writeln!(out, r#"<g class="cells">"#);
+    for (cell, shape) in layout.cells.iter().enumerate() {
+        for piece in &shape.pieces {
+            let _ = writeln!(
+                out,
+                r##"<polygon data-cell="{cell}" points="{}" fill="{}" stroke="#333" stroke-width="1.2"/>"##,
+                points(piece),
+                fill(stone(cell))
+            );
+        }
+    }
+    let _ = writeln!(out, "</g>");
+    if !layout.rim.is_empty() {
+        let _ = writeln!(
+            out,
+            r##"<polygon class="rim" points="{}" fill="none" stroke="#000" stroke-width="2.5" stroke-dasharray="8 4"/>"##,
+            points(&layout.rim)
+        );
+    }
+    if options.labels {
+        let _ = writeln!(out, r#"<g class="labels">"#);
+        for (cell, shape) in layout.cells.iter().enumerate() {
+            label(&mut out, shape.center, board.cell_name(cell), "label");
+            for twin in shape.pieces.iter().skip(1) {
+                label(
+                    &mut out,
+                    crate::layout::centroid(twin),
+                    board.cell_name(cell),
+                    "label",
+                );
+            }
+        }
+        let _ = writeln!(out, "</g>");
+    }
+    out.push_str("</svg>\n");
+    out
+}

@@ -1,0 +1,157 @@
+//! Layouts, text drawings and SVG pictures.
+
+use crosscap_topology::{Board, SvgOptions};
+
+fn distance(a: [f64; 2], b: [f64; 2]) -> f64 {
+    ((a[0] - b[0]).powi(2) + (a[1] - b[1]).powi(2)).sqrt()
+}
+
+#[test]
+fn ghosts_sit_next_to_the_cells_they_touch() {
+    // Hexagons of radius 1 have neighbouring centres sqrt(3) apart.
+    for spec in ["taylor:2", "taylor:3", "taylor:6", "torus:4x5", "klein:6x4"] {
+        let board = Board::from_spec(spec).unwrap();
+        let layout = board.layout();
+        assert!(!layout.ghosts.is_empty(), "{spec}");
+        for ghost in &layout.ghosts {
+            for (cell, shape) in layout.cells.iter().enumerate() {
+                if (distance(shape.center, ghost.center) - 3f64.sqrt()).abs() < 1e-6 {
+                    assert!(
+                        board.neighbors(cell).contains(&ghost.cell),
+                        "{spec}: ghost of {} beside {}",
+                        board.cell_name(ghost.cell),
+                        board.cell_name(cell)
+                    );
+                }
+            }
+        }
+        // Drawn neighbours inside the board are neighbours too.
+        for (a, sa) in layout.cells.iter().enumerate() {
+            for (b, sb) in layout.cells.iter().enumerate() {
+                if (distance(sa.center, sb.center) - 3f64.sqrt()).abs() < 1e-6 {
+                    assert!(board.neighbors(a).contains(&b), "{spec}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn taylor_ghosts_surround_the_board_as_in_the_seed() {
+    // 12N rim sides, the sides at each corner sharing a ghost slot: 6(N+1) + ... slots; every
+    // rim cell appears at least once and the seed's z (f4) sits left of a1 and above it.
+    let board = Board::from_spec("taylor:3").unwrap();
+    let layout = board.layout();
+    let a1 = layout.cells[0].center;
+    let f4 = board.cell_index("f4").unwrap();
+    let beside_a1: Vec<usize> = layout
+        .ghosts
+        .iter()
+        .filter(|g| (distance(g.center, a1) - 3f64.sqrt()).abs() < 1e-6)
+        .map(|g| g.cell)
+        .collect();
+    assert_eq!(beside_a1.iter().filter(|&&c| c == f4).count(), 2);
+    assert!(beside_a1.contains(&board.cell_index("f3").unwrap()));
+    assert!(layout.cells.iter().all(|c| !c.is_split()));
+    assert_eq!(layout.rim.len(), 36);
+}
+
+#[test]
+fn goldberg_layouts_split_equator_cells_into_twin_halves() {
+    for k in 1..=5 {
+        let board = Board::from_spec(&format!("goldberg:{k}")).unwrap();
+        let layout = board.layout();
+        let sphere = layout.sphere.as_ref().unwrap();
+        assert_eq!(sphere.len(), board.cell_count());
+        for (cell, polygon) in sphere.iter().enumerate() {
+            assert_eq!(polygon.len(), board.sides(cell).len());
+            for p in polygon {
+                let norm = (p[0] * p[0] + p[1] * p[1] + p[2] * p[2]).sqrt();
+                assert!((norm - 1.0).abs() < 1e-9);
+            }
+        }
+        let split = layout.cells.iter().filter(|c| c.is_split()).count();
+        assert!(split > 0, "goldberg:{k}");
+        assert!(
+            layout
+                .cells
+                .iter()
+                .all(|c| !c.pieces.is_empty() && c.pieces.len() <= 2)
+        );
+        assert!(!layout.cells[0].is_split(), "the polar cell is whole");
+        // Twin halves lie on opposite sides of the rim: their centroids point opposite ways.
+        for shape in layout.cells.iter().filter(|c| c.is_split()) {
+            let mean = |piece: &Vec<[f64; 2]>| {
+                let n = piece.len() as f64;
+                let s = piece
+                    .iter()
+                    .fold([0.0, 0.0], |a, p| [a[0] + p[0], a[1] + p[1]]);
+                [s[0] / n, s[1] / n]
+            };
+            let (a, b) = (mean(&shape.pieces[0]), mean(&shape.pieces[1]));
+            assert!(a[0] * b[0] + a[1] * b[1] < 0.0);
+        }
+    }
+}
+
+#[test]
+fn taylor_text_follows_the_seeds_keyboard_layout() {
+    let board = Board::from_spec("taylor:3").unwrap();
+    let position = board
+        .parse_position(".XO/..XO/..OO./.XOX../XOX../XO..")
+        .unwrap();
+    let text = board.text_drawing(Some(&position.cells), false);
+    assert_eq!(
+        text,
+        "   . X O\n  . . X O\n . . O O .\n. X O X . .\n X O X . .\n  X O . .\n"
+    );
+    let names = board.text_drawing(None, false);
+    assert_eq!(
+        names,
+        "      a1  a2  a3\n    b1  b2  b3  b4\n  c1  c2  c3  c4  c5\nd1  d2  d3  d4  d5  d6\n  \
+         e1  e2  e3  e4  e5\n    f1  f2  f3  f4\n"
+    );
+    let ghosts = board.text_drawing(Some(&position.cells), true);
+    // The seed's ghost picture: x's at the top right, o's at the bottom left.
+    let lines: Vec<&str> = ghosts.lines().collect();
+    assert_eq!(lines.len(), 8);
+    assert_eq!(lines[0], "    - - o x");
+    assert_eq!(lines[1], "   - . X O x");
+    assert_eq!(lines[6], "  o X O . . -");
+    assert_eq!(lines[7], "   o o x - -");
+}
+
+#[test]
+fn goldberg_text_lists_cells_with_neighbours() {
+    let board = Board::from_spec("goldberg:2").unwrap();
+    let text = board.text_drawing(None, false);
+    assert_eq!(text.lines().count(), 21);
+    assert!(text.starts_with("1 (5 sides): 2 3 4 5 6\n"), "{text}");
+}
+
+#[test]
+fn svg_draws_every_cell_and_colours_stones() {
+    let board = Board::from_spec("taylor:3").unwrap();
+    let position = board
+        .parse_position("X.O/..../...../....../...../....")
+        .unwrap();
+    let svg = board.svg(Some(&position.cells), &SvgOptions::default());
+    assert!(svg.starts_with("<svg xmlns=\"http://www.w3.org/2000/svg\""));
+    assert!(svg.trim_end().ends_with("</svg>"));
+    assert_eq!(
+        svg.matches("<polygon data-cell=").count(),
+        27 + board.layout().ghosts.len()
+    );
+    assert!(svg.contains("#d64541") && svg.contains("#3b7dd8"));
+    let goldberg = Board::from_spec("goldberg:3").unwrap();
+    let plain = goldberg.svg(
+        None,
+        &SvgOptions {
+            ghosts: false,
+            labels: false,
+        },
+    );
+    let pieces: usize = goldberg.layout().cells.iter().map(|c| c.pieces.len()).sum();
+    assert_eq!(plain.matches("<polygon data-cell=").count(), pieces);
+    assert!(!plain.contains("<text"));
+}

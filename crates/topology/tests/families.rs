@@ -1,0 +1,270 @@
+//! Every board family at several sizes: counts, surface, trivalence, the seed's facts.
+
+use crosscap_topology::Board;
+
+fn names(board: &Board, cells: &[usize]) -> Vec<String> {
+    let mut n: Vec<String> = cells
+        .iter()
+        .map(|&c| board.cell_name(c).to_string())
+        .collect();
+    n.sort();
+    n
+}
+
+fn neighbors_of(board: &Board, name: &str) -> Vec<String> {
+    let cell = board.cell_index(name).unwrap();
+    names(board, board.neighbors(cell))
+}
+
+fn sorted(list: &[&str]) -> Vec<String> {
+    let mut v: Vec<String> = list.iter().map(|s| s.to_string()).collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn taylor_boards_are_projective_planes_with_six_pentagons() {
+    for n in 2..=8 {
+        let board = Board::from_spec(&format!("taylor:{n}")).unwrap();
+        assert_eq!(board.cell_count(), 3 * n * n, "taylor:{n}");
+        assert_eq!(board.euler_characteristic(), 1, "taylor:{n}");
+        assert!(!board.is_orientable());
+        assert!(board.is_trivalent(), "taylor:{n}");
+        assert_eq!(board.surface().to_string(), "projective plane");
+        assert_eq!(board.h1_rank(), 1);
+        let pentagons = (0..board.cell_count())
+            .filter(|&c| board.sides(c).len() == 5)
+            .count();
+        assert_eq!(pentagons, 6, "taylor:{n}");
+        for c in 0..board.cell_count() {
+            let sides = board.sides(c).len();
+            assert!(sides == 5 || sides == 6);
+            assert_eq!(
+                board.neighbors(c).len(),
+                sides,
+                "taylor:{n} {}",
+                board.cell_name(c)
+            );
+        }
+    }
+}
+
+#[test]
+fn taylor_three_has_the_seeds_adjacencies() {
+    let board = Board::from_spec("taylor:3").unwrap();
+    assert_eq!(board.cell_count(), 27);
+    // H touches D I N M Q V; M touches N R L Q H.
+    assert_eq!(
+        neighbors_of(&board, "c1"),
+        sorted(&["b1", "c2", "d2", "d1", "d6", "e5"])
+    );
+    assert_eq!(
+        neighbors_of(&board, "d1"),
+        sorted(&["d2", "e1", "c5", "d6", "c1"])
+    );
+    assert_eq!(board.cell_name(0), "a1");
+    assert_eq!(board.cell_index("d4"), Some(15));
+}
+
+/// The neighbours the rim rules and Hex's interior rule give to cell (r, c).
+fn taylor_expected_neighbors(n: usize) -> Vec<std::collections::BTreeSet<(usize, usize)>> {
+    use std::collections::BTreeSet;
+    let len = |r: usize| if r <= n { n + r } else { 3 * n - r };
+    let rows = 2 * n;
+    let mut cells = Vec::new();
+    for r in 0..rows {
+        for c in 0..len(r) {
+            cells.push((r, c));
+        }
+    }
+    let index = |cell: (usize, usize)| cells.iter().position(|&x| x == cell).unwrap();
+    let mut expected = vec![BTreeSet::new(); cells.len()];
+    let mut touch = |a: (usize, usize), b: (usize, usize)| {
+        expected[index(a)].insert(b);
+        expected[index(b)].insert(a);
+    };
+    for r in 0..rows {
+        for c in 0..len(r) {
+            if c + 1 < len(r) {
+                touch((r, c), (r, c + 1));
+            }
+            if r + 1 < rows {
+                let below: Vec<isize> = if r < n { vec![0, 1] } else { vec![-1, 0] };
+                for d in below {
+                    let cc = c as isize + d;
+                    if cc >= 0 && (cc as usize) < len(r + 1) {
+                        touch((r, c), (r + 1, cc as usize));
+                    }
+                }
+            }
+        }
+    }
+    for i in 0..n {
+        touch((0, i), (rows - 1, n - i));
+        touch((0, i), (rows - 1, n - 1 - i));
+    }
+    let partner_row = |r: usize| {
+        if r <= n {
+            rows - 1 - r.min(n - 1)
+        } else {
+            2 * n - r
+        }
+    };
+    let last = |r: usize| (partner_row(r), len(partner_row(r)) - 1);
+    let first = |r: usize| (partner_row(r), 0);
+    for r in 0..rows {
+        let (first_cell, last_cell) = ((r, 0), (r, len(r) - 1));
+        touch(first_cell, last(r));
+        touch(last_cell, first(r));
+        if (1..=n).contains(&r) {
+            touch(first_cell, last(r - 1));
+            touch(last_cell, first(r - 1));
+        }
+        if (n..=rows - 2).contains(&r) {
+            touch(first_cell, last(r + 1));
+            touch(last_cell, first(r + 1));
+        }
+    }
+    expected
+}
+
+#[test]
+fn taylor_boards_follow_the_rim_rules() {
+    for n in 2..=8 {
+        let board = Board::from_spec(&format!("taylor:{n}")).unwrap();
+        let expected = taylor_expected_neighbors(n);
+        let coordinates = |cell: usize| {
+            let name = board.cell_name(cell);
+            let row = name.as_bytes()[0] - b'a';
+            let column: usize = name[1..].parse().unwrap();
+            (row as usize, column - 1)
+        };
+        for cell in 0..board.cell_count() {
+            let actual: std::collections::BTreeSet<(usize, usize)> = board
+                .neighbors(cell)
+                .iter()
+                .map(|&g| coordinates(g))
+                .collect();
+            assert_eq!(
+                actual,
+                expected[cell],
+                "taylor:{n} cell {}",
+                board.cell_name(cell)
+            );
+        }
+    }
+}
+
+#[test]
+fn goldberg_boards_have_five_k_squared_plus_one_cells() {
+    for k in 1..=7 {
+        let board = Board::from_spec(&format!("goldberg:{k}")).unwrap();
+        assert_eq!(board.cell_count(), 5 * k * k + 1, "goldberg:{k}");
+        assert_eq!(board.vertex_count(), 10 * k * k);
+        assert_eq!(board.edge_count(), 15 * k * k);
+        assert_eq!(board.euler_characteristic(), 1);
+        assert!(!board.is_orientable());
+        assert!(board.is_trivalent());
+        assert_eq!(board.surface().to_string(), "projective plane");
+        let pentagons: Vec<usize> = (0..board.cell_count())
+            .filter(|&c| board.sides(c).len() == 5)
+            .collect();
+        assert_eq!(pentagons.len(), 6, "goldberg:{k}");
+        assert_eq!(pentagons[0], 0, "cell 1 is the polar pentagon");
+        assert!((0..board.cell_count()).all(|c| {
+            let s = board.sides(c).len();
+            s == 5 || s == 6
+        }));
+        assert_eq!(board.cell_name(0), "1");
+        assert_eq!(
+            board.cell_index(&format!("{}", 5 * k * k + 1)),
+            Some(5 * k * k)
+        );
+    }
+}
+
+#[test]
+fn goldberg_one_is_the_hemi_dodecahedron() {
+    // Six pentagons, each touching the five others.
+    let board = Board::from_spec("goldberg:1").unwrap();
+    for c in 0..6 {
+        assert_eq!(board.neighbors(c).len(), 5);
+    }
+}
+
+#[test]
+fn goldberg_cell_order_is_stable() {
+    // The Quick board (K = 3): cell 1 is the polar pentagon, cells 2..6 its ring.
+    let board = Board::from_spec("goldberg:3").unwrap();
+    assert_eq!(
+        neighbors_of(&board, "1"),
+        sorted(&["2", "3", "4", "5", "6"])
+    );
+}
+
+#[test]
+fn torus_and_klein_grids_have_euler_characteristic_zero() {
+    for (rows, columns) in [(2, 3), (2, 4), (4, 3), (4, 6), (6, 5), (8, 8), (10, 7)] {
+        for (family, orientable, surface) in
+            [("torus", true, "torus"), ("klein", false, "Klein bottle")]
+        {
+            let spec = format!("{family}:{rows}x{columns}");
+            let board = Board::from_spec(&spec).unwrap_or_else(|e| panic!("{spec}: {e}"));
+            assert_eq!(board.cell_count(), rows * columns, "{spec}");
+            assert_eq!(board.euler_characteristic(), 0, "{spec}");
+            assert_eq!(board.is_orientable(), orientable, "{spec}");
+            assert_eq!(board.surface().to_string(), surface, "{spec}");
+            assert!(board.is_trivalent(), "{spec}");
+            assert_eq!(board.h1_rank(), 2);
+            assert!((0..board.cell_count()).all(|c| board.sides(c).len() == 6));
+        }
+    }
+}
+
+#[test]
+fn klein_bottle_rows_wrap_mirrored() {
+    // Top row a touches the bottom row d reflected left to right (about a1); columns wrap
+    // plainly.
+    let torus = Board::from_spec("torus:4x5").unwrap();
+    let klein = Board::from_spec("klein:4x5").unwrap();
+    assert_eq!(
+        neighbors_of(&torus, "a1"),
+        sorted(&["a2", "a5", "b1", "b5", "d1", "d5"])
+    );
+    assert_eq!(
+        neighbors_of(&klein, "a1"),
+        sorted(&["a2", "a5", "b1", "b5", "d1", "d5"])
+    );
+    assert_eq!(
+        neighbors_of(&torus, "a2"),
+        sorted(&["a1", "a3", "b1", "b2", "d1", "d2"])
+    );
+    assert_eq!(
+        neighbors_of(&klein, "a2"),
+        sorted(&["a1", "a3", "b1", "b2", "d4", "d5"])
+    );
+    assert_eq!(
+        neighbors_of(&klein, "a4"),
+        sorted(&["a3", "a5", "b3", "b4", "d2", "d3"])
+    );
+}
+
+#[test]
+fn malformed_specs_are_errors_that_say_why() {
+    for (spec, needle) in [
+        ("taylor", "unknown board spec"),
+        ("hex:3", "unknown board spec"),
+        ("taylor:1", "between 2 and 40"),
+        ("taylor:x", "not a whole number"),
+        ("goldberg:0", "between 1 and 40"),
+        ("goldberg:-3", "not a whole number"),
+        ("torus:3x4", "even"),
+        ("klein:4", "RxC"),
+        ("torus:4x2", "columns"),
+        ("torus:4xq", "not a whole number"),
+        ("file:/no/such/board.json", "cannot read board file"),
+    ] {
+        let message = Board::from_spec(spec).unwrap_err().to_string();
+        assert!(message.contains(needle), "{spec}: {message}");
+    }
+}
