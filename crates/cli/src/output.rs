@@ -1,7 +1,7 @@
 //! How results are printed: one JSON document with `--json`, text otherwise; tables as
 //! text, CSV, Markdown or LaTeX; progress bars on a terminal only.
 
-use std::io::IsTerminal;
+use std::io::{IsTerminal, Write};
 
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
@@ -22,16 +22,27 @@ impl Output {
         value: &T,
         text: impl FnOnce() -> String,
     ) -> anyhow::Result<()> {
-        if self.json {
-            println!("{}", serde_json::to_string_pretty(value)?);
+        let mut text = if self.json {
+            serde_json::to_string_pretty(value)?
         } else {
-            let text = text();
-            print!("{text}");
-            if !text.ends_with('\n') {
-                println!();
-            }
+            text()
+        };
+        if !text.ends_with('\n') {
+            text.push('\n');
         }
-        Ok(())
+        write_stdout(&text)
+    }
+}
+
+/// Writes to stdout; a reader that closed the pipe early (`| head`) is not an error.
+pub fn write_stdout(text: &str) -> anyhow::Result<()> {
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Err(err) if err.kind() != std::io::ErrorKind::BrokenPipe => Err(err.into()),
+        _ => Ok(()),
     }
 }
 

@@ -2,10 +2,12 @@
 //! (16.7 million positions) in under 10 s on 2 cores; Grundy values and the theorem check
 //! beside it. `EDGE_NIM_BENCH_MAX=31` measures the 0..31 table (over a billion positions).
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
-use crosscap_edge_nim::{GrundyValues, PTable, check_tetrahedron};
+use crosscap_edge_nim::{EdgeNim, GrundyValues, PTable, check_tetrahedron};
+use crosscap_engine::GrundyTable;
 use crosscap_graphs::Graph;
 
 fn tetrahedron_tables(c: &mut Criterion) {
@@ -27,6 +29,23 @@ fn tetrahedron_tables(c: &mut Criterion) {
     });
     group.bench_function("check-tetrahedron 15", |b| {
         b.iter(|| check_tetrahedron(15, &|_| {}).unwrap())
+    });
+    // The baseline: the engine's memoised brute force on a box small enough for it.
+    group.bench_function("p-positions 0..3 (table)", |b| {
+        b.iter(|| PTable::compute(&graph, &[3; 6], &|_| {}).unwrap().count())
+    });
+    group.bench_function("p-positions 0..3 (engine GrundyTable)", |b| {
+        let shared = Arc::new(graph.clone());
+        b.iter(|| {
+            let mut table = GrundyTable::new();
+            let mut count = 0;
+            for index in 0..4u32.pow(6) {
+                let tokens: Vec<u32> = (0..6).rev().map(|e| index >> (2 * e) & 3).collect();
+                let position = EdgeNim::new(Arc::clone(&shared), tokens).unwrap();
+                count += u32::from(table.grundy(&position) == 0);
+            }
+            count
+        })
     });
     group.finish();
 }

@@ -12,6 +12,8 @@ use crate::table::{GrundyValues, PTable, Progress};
 
 /// Largest box (positions below one component) that `analyse` tabulates.
 pub const ANALYSIS_LIMIT: u128 = 1 << 27;
+/// Most moves `analyse` lists.
+pub const MOVE_LIMIT: u128 = 1 << 22;
 
 /// A position's Grundy value and winning moves.
 #[derive(Clone, Debug)]
@@ -24,6 +26,13 @@ pub struct Analysis {
 /// of the edges with tokens) gets a Grundy table of the positions below it, and the values
 /// add by nim-sum.
 pub fn analyse(position: &EdgeNim) -> Result<Analysis, EdgeNimError> {
+    let moves = position.move_count_bound();
+    if moves > MOVE_LIMIT {
+        return Err(EdgeNimError::TooManyMoves {
+            moves,
+            limit: MOVE_LIMIT,
+        });
+    }
     let components = position.components();
     let mut tables = Vec::new();
     let mut component_of_edge = HashMap::new();
@@ -82,16 +91,15 @@ pub struct TheoremCheck {
 }
 
 /// The seed's theorem: with `a = 0`, a position is P exactly when, up to the symmetries
-/// of the tetrahedron fixing edge `a`, `b + C = B + c`, `b <= c` and `A ^ b ^ B = 0`.
-pub fn theorem_says_p(graph: &Graph, symmetries: &[Vec<usize>], tokens: &[u32]) -> bool {
-    let named = |t: &[u32], name: &str| t[graph.edge_index(name).expect("a tetrahedron edge")];
+/// of the tetrahedron fixing edge `a` (as edge maps), `b + C = B + c`, `b <= c` and
+/// `A ^ b ^ B = 0`. Tokens are in the tetrahedron's edge order `a b c A B C`.
+pub fn theorem_says_p(symmetries: &[Vec<usize>], tokens: &[u32]) -> bool {
+    let mut image = [0u32; 6];
     symmetries.iter().any(|map| {
-        let mut image = vec![0; tokens.len()];
         for (e, &t) in tokens.iter().enumerate() {
             image[map[e]] = t;
         }
-        let [a, b, c, big_a, big_b, big_c] =
-            ["a", "b", "c", "A", "B", "C"].map(|name| named(&image, name));
+        let [a, b, c, big_a, big_b, big_c] = image;
         a == 0 && b + big_c == big_b + c && b <= c && big_a ^ b ^ big_b == 0
     })
 }
@@ -119,6 +127,7 @@ pub fn symmetries_fixing_a(graph: &Graph) -> Vec<Vec<usize>> {
 /// Checks the theorem on every position with `a = 0` and the other edges from 0 to `max`.
 pub fn check_tetrahedron(max: u32, progress: Progress) -> Result<TheoremCheck, EdgeNimError> {
     let graph = Graph::from_spec("tetrahedron")?;
+    debug_assert_eq!(crate::edge_names(&graph), ["a", "b", "c", "A", "B", "C"]);
     let mut bounds = vec![max; 6];
     bounds[graph.edge_index("a").expect("a tetrahedron edge")] = 0;
     let table = PTable::compute(&graph, &bounds, progress)?;
@@ -127,7 +136,7 @@ pub fn check_tetrahedron(max: u32, progress: Progress) -> Result<TheoremCheck, E
     let mut tokens = vec![0u32; 6];
     'positions: loop {
         let table_p = table.is_p(&tokens).expect("inside the box");
-        let theorem_p = theorem_says_p(&graph, &symmetries, &tokens);
+        let theorem_p = theorem_says_p(&symmetries, &tokens);
         if table_p != theorem_p {
             counterexample = Some(Counterexample {
                 tokens: tokens.clone(),

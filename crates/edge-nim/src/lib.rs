@@ -43,6 +43,8 @@ pub enum EdgeNimError {
     DuplicateEdge(String),
     #[error("{positions} positions are too many to tabulate")]
     TooLarge { positions: u128 },
+    #[error("the position has up to {moves} moves, more than the {limit} that can be listed")]
+    TooManyMoves { moves: u128, limit: u128 },
     #[error("a table of {positions} positions needs {mebibytes} MiB, over the 4 GiB limit")]
     TooMuchMemory { positions: u128, mebibytes: u64 },
     #[error("{0} vertices have moves of their own; tables handle at most 63")]

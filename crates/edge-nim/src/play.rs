@@ -94,12 +94,15 @@ pub fn view(game: &EdgeNimGame) -> Value {
 
 /// A match for the web server. `board` is a graph spec (e.g. `tetrahedron`, `C4`,
 /// `edges:0-1,1-2`); `options` may give `"tokens"`, a token text (`"a=3,b=1"`,
-/// `"3,1,0,2,0,1"`, `"*=2"`) or an array of counts in edge order; without it every edge
-/// has 3 tokens.
+/// `"3,1,0,2,0,1"`, `"*=2"`) or an array of counts in edge order; without it (or with an
+/// empty text) every edge has 3 tokens.
 pub fn new_match(board: &str, options: &Value) -> Result<Box<dyn Match>, EdgeNimError> {
     let graph = Arc::new(Graph::from_spec(board)?);
     let tokens = match options.get("tokens") {
         None | Some(Value::Null) => vec![DEFAULT_TOKENS; graph.edge_count()],
+        Some(Value::String(text)) if text.trim().is_empty() => {
+            vec![DEFAULT_TOKENS; graph.edge_count()]
+        }
         Some(Value::String(text)) => parse_tokens(&graph, text)?,
         Some(Value::Array(items)) => items
             .iter()

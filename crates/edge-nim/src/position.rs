@@ -115,6 +115,21 @@ impl EdgeNim {
         }
     }
 
+    /// An upper bound on the number of moves (every vertex's lower tuples), cheap to
+    /// compute, to refuse positions whose move list would not fit in memory.
+    pub fn move_count_bound(&self) -> u128 {
+        (0..self.graph.vertex_count())
+            .map(|v| {
+                self.graph
+                    .incident_edges(v)
+                    .iter()
+                    .map(|&e| u128::from(self.tokens[e]) + 1)
+                    .product::<u128>()
+                    - 1
+            })
+            .sum()
+    }
+
     /// The number of tokens on the board.
     pub fn total_tokens(&self) -> u64 {
         self.tokens.iter().map(|&t| u64::from(t)).sum()

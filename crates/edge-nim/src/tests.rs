@@ -223,7 +223,7 @@ fn seed_example_position_is_losing() {
     let symmetries = symmetries_fixing_a(&g);
     assert_eq!(symmetries.len(), 4);
     let tokens = parse_tokens(&g, "a=0,b=4,C=7,B=2,c=9,A=6").unwrap();
-    assert!(theorem_says_p(&g, &symmetries, &tokens));
+    assert!(theorem_says_p(&symmetries, &tokens));
     let table = PTable::compute(&g, &tokens, &quiet).unwrap();
     assert_eq!(table.is_p(&tokens), Some(true));
     let pos = EdgeNim::new(g, tokens).unwrap();
@@ -245,10 +245,7 @@ fn tetrahedron_theorem_holds_to_seven_and_needs_b_at_most_c() {
         let [_, b, c, big_a, big_b, big_c] = t[..] else {
             unreachable!()
         };
-        b + big_c == big_b + c
-            && b > c
-            && big_a ^ b ^ big_b == 0
-            && !theorem_says_p(&g, &symmetries, t)
+        b + big_c == big_b + c && b > c && big_a ^ b ^ big_b == 0 && !theorem_says_p(&symmetries, t)
     });
     let flipped = flipped.expect("a position that breaks only condition 2");
     assert_eq!(table.is_p(&flipped), Some(false));
@@ -288,6 +285,11 @@ fn tables_refuse_what_they_cannot_hold() {
     assert!(huge.to_string().contains("too many to tabulate"), "{huge}");
     let big = PTable::compute(&k4, &[250, 250, 250, 250, 250, 0], &quiet).unwrap_err();
     assert!(big.to_string().contains("over the 4 GiB limit"), "{big}");
+    let many_moves = EdgeNim::new(Arc::clone(&k4), vec![300, 300, 300, 0, 0, 0]).unwrap();
+    assert!(matches!(
+        analyse(&many_moves),
+        Err(EdgeNimError::TooManyMoves { .. })
+    ));
     assert!(matches!(
         GrundyValues::compute(&k4, &[1, 2], &quiet),
         Err(EdgeNimError::TokenCount { .. })
@@ -320,6 +322,8 @@ fn a_match_plays_and_the_perfect_computer_wins() {
     assert_eq!(winner == crosscap_engine::Player::X, first.grundy != 0);
     let defaults = new_match("C4", &json!({})).unwrap();
     assert_eq!(defaults.view()["tokens"], json!([3, 3, 3, 3]));
+    let empty = new_match("C4", &json!({"tokens": " "})).unwrap();
+    assert_eq!(empty.view()["tokens"], json!([3, 3, 3, 3]));
     let array = new_match("P3", &json!({"tokens": [1, 2]})).unwrap();
     assert_eq!(array.view()["tokens"], json!([1, 2]));
     for (board, options, message) in [
@@ -335,5 +339,24 @@ fn a_match_plays_and_the_perfect_computer_wins() {
     ] {
         let error = new_match(board, &options).err().unwrap().to_string();
         assert!(error.contains(message), "{board} {options}: {error}");
+    }
+}
+
+#[test]
+fn an_empty_edge_is_as_if_it_were_not_there() {
+    // The seed: with a = 0 the tetrahedron plays like K4 without the edge 1-2.
+    let tetrahedron = graph("tetrahedron");
+    let without_a = graph("edges:0-2,0-3,2-3,1-3,1-2");
+    let mut rng = Rng::new(3);
+    for _ in 0..30 {
+        let rest: Vec<u32> = (0..5).map(|_| rng.below(5) as u32).collect();
+        let mut tokens = vec![0];
+        tokens.extend(&rest);
+        let with = EdgeNim::new(Arc::clone(&tetrahedron), tokens).unwrap();
+        let without = EdgeNim::new(Arc::clone(&without_a), rest).unwrap();
+        assert_eq!(
+            analyse(&with).unwrap().grundy,
+            analyse(&without).unwrap().grundy
+        );
     }
 }

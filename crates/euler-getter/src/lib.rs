@@ -193,6 +193,19 @@ mod tests {
     }
 
     #[test]
+    fn the_perfect_level_answers_at_once_on_a_large_board() {
+        let m = new_match("goldberg:4", &json!({})).unwrap();
+        let clock = std::time::Instant::now();
+        let mv = m.computer_move(Level::Perfect, 1).unwrap();
+        assert!(m.legal_moves().contains(&mv));
+        assert!(
+            clock.elapsed() < std::time::Duration::from_secs(20),
+            "{:?}",
+            clock.elapsed()
+        );
+    }
+
+    #[test]
     fn bad_options_are_refused() {
         for (options, needle) in [
             (json!({ "rule": "sideways" }), "sideways"),

@@ -298,3 +298,55 @@ fn bad_specs_name_the_bad_part() {
         assert!(error.contains(message), "{spec}: {error}");
     }
 }
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// An edge list on up to 8 vertices, as `edges:` text (duplicates and loops dropped).
+    fn edge_list() -> impl Strategy<Value = String> {
+        prop::collection::vec((0usize..8, 0usize..8), 1..16).prop_map(|pairs| {
+            let mut seen = std::collections::HashSet::new();
+            let mut items: Vec<String> = pairs
+                .into_iter()
+                .filter(|&(u, v)| u != v && seen.insert((u.min(v), u.max(v))))
+                .map(|(u, v)| format!("{u}-{v}"))
+                .collect();
+            if items.is_empty() {
+                items.push("0-1".to_string());
+            }
+            format!("edges:{}", items.join(","))
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig {
+            cases: 200,
+            rng_seed: proptest::test_runner::RngSeed::Fixed(6),
+            ..ProptestConfig::default()
+        })]
+
+        #[test]
+        fn graph6_round_trips_and_automorphisms_keep_edges(spec in edge_list()) {
+            let g = Graph::from_spec(&spec).unwrap();
+            let back = Graph::from_graph6(&g.to_graph6().unwrap()).unwrap();
+            prop_assert_eq!(back.vertex_count(), g.vertex_count());
+            prop_assert_eq!(back.edge_count(), g.edge_count());
+            for &(u, v) in g.edges() {
+                prop_assert!(back.has_edge(u, v));
+            }
+            let autos = g.automorphisms();
+            let distinct: std::collections::HashSet<_> = autos.iter().collect();
+            prop_assert_eq!(distinct.len(), autos.len());
+            for p in &autos {
+                for &(u, v) in g.edges() {
+                    prop_assert!(g.has_edge(p[u], p[v]));
+                }
+            }
+            // The group's size is the orbit of vertex 0 times its stabiliser.
+            let orbit: std::collections::HashSet<_> = autos.iter().map(|p| p[0]).collect();
+            let stabiliser = autos.iter().filter(|p| p[0] == 0).count();
+            prop_assert_eq!(orbit.len() * stabiliser, autos.len());
+        }
+    }
+}

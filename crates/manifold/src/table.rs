@@ -1,6 +1,8 @@
 //! Table 2.1 of the paper, extended to any genus: every move from `n_g` with the
 //! 2-manifold it leads to and that manifold's G-value, and G(n_g) their mex.
 
+use std::collections::HashMap;
+
 use serde::Serialize;
 
 use crate::moves::{Letter, Pieces, surface_moves};
@@ -62,11 +64,14 @@ pub fn table(series: &Series, max_genus: u32) -> Vec<TableRow> {
         .map(|genus| {
             let surface = Surface::non_orientable(genus);
             let mut moves: Vec<(Letter, TableEntry)> = Vec::new();
+            let mut entry_of: HashMap<Pieces, usize> = HashMap::new();
             for mv in surface_moves(surface) {
-                if let Some((_, entry)) = moves.iter_mut().find(|(_, e)| e.to == mv.into) {
+                if let Some(&i) = entry_of.get(&mv.into) {
+                    let entry = &mut moves[i].1;
                     entry.letters = format!("{},{}", entry.letters, mv.letter);
                     continue;
                 }
+                entry_of.insert(mv.into, moves.len());
                 let grundy = mv
                     .into
                     .surfaces()

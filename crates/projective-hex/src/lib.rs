@@ -9,10 +9,12 @@
 //! - [`rules`]: the game, with loops detected incrementally (union-find whose links carry
 //!   Z2 homology classes, near-constant time per move), the swap rule and the seed's
 //!   3-move cut-and-choose, and game records.
+//! - [`exact`]: the fast bitmask solver of small trivalent projective-plane boards.
 //! - [`loops`]: from-scratch loop detection and the extraction of a shortest winning loop.
 //! - [`search`]: the focused game the searches use, the computer players, exact analysis.
 //! - [`symmetry`]: the board's symmetries, so that equivalent first moves are solved once.
 
+pub mod exact;
 pub mod loops;
 pub mod rules;
 pub mod search;
@@ -70,7 +72,10 @@ pub fn new_match(board: &str, options: &Value) -> Result<Box<dyn Match>, HexErro
             .keys()
             .find(|k| !["opening", "position", "moves"].contains(&k.as_str()))
         {
-            return Err(bad(unknown, "unknown option (expected opening, position, moves)"));
+            return Err(bad(
+                unknown,
+                "unknown option (expected opening, position, moves)",
+            ));
         }
     } else if !options.is_null() {
         return Err(bad("options", "expected a JSON object"));
@@ -86,7 +91,8 @@ pub fn new_match(board: &str, options: &Value) -> Result<Box<dyn Match>, HexErro
     let mut game = match option("position") {
         Some(v) => ProjectiveHex::from_position_text(
             geometry,
-            v.as_str().ok_or_else(|| bad("position", "expected a string"))?,
+            v.as_str()
+                .ok_or_else(|| bad("position", "expected a string"))?,
         )?,
         None => ProjectiveHex::new(geometry, opening),
     };
@@ -101,14 +107,21 @@ pub fn new_match(board: &str, options: &Value) -> Result<Box<dyn Match>, HexErro
             game.play_text(text)?;
         }
     }
-    Ok(Box::new(GameMatch::new(game, "projective-hex", agent, view)))
+    Ok(Box::new(GameMatch::new(
+        game,
+        "projective-hex",
+        agent,
+        view,
+    )))
 }
 
 /// What a page needs to draw a position: the board and its layout, the stones, whose turn,
 /// the winner and the winning loop (cell names in order), the moves, the opening state.
 pub fn view(game: &ProjectiveHex) -> Value {
     let board = game.board();
-    let names: Vec<&str> = (0..board.cell_count()).map(|c| board.cell_name(c)).collect();
+    let names: Vec<&str> = (0..board.cell_count())
+        .map(|c| board.cell_name(c))
+        .collect();
     let loop_names: Option<Vec<&str>> = game
         .winning_loop()
         .map(|cells| cells.iter().map(|&c| board.cell_name(c)).collect());
@@ -128,4 +141,44 @@ pub fn view(game: &ProjectiveHex) -> Value {
         "moves": game.record().moves,
         "layout": serde_json::to_value(board.layout()).unwrap_or(Value::Null),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crosscap_engine::{Level, Player};
+
+    #[test]
+    fn a_match_shows_the_winning_loop() {
+        let options = json!({ "position": ".XO/..XO/..OO./.XOX../XOX../X..." });
+        let mut game = new_match("taylor:3", &options).unwrap();
+        assert_eq!(game.game(), "projective-hex");
+        assert_eq!(game.view()["loop"], Value::Null);
+        assert_eq!(game.play("f2").unwrap(), "f2");
+        assert_eq!(game.outcome().unwrap().winner, Some(Player::O));
+        let view = game.view();
+        assert_eq!(view["winner"], "O");
+        assert_eq!(
+            view["loop"],
+            json!(["a3", "b4", "c4", "c3", "d3", "e2", "f2"])
+        );
+        assert!(game.legal_moves().is_empty());
+    }
+
+    #[test]
+    fn match_options_are_checked() {
+        let mut game = new_match("", &json!({ "opening": "swap", "moves": ["c3"] })).unwrap();
+        assert_eq!(game.view()["can_swap"], true);
+        assert!(game.legal_moves().contains(&"swap".to_string()));
+        assert!(game.computer_move(Level::Easy, 1).is_some());
+        assert_eq!(game.play("swap").unwrap(), "swap");
+        assert_eq!(game.view()["swapped"], true);
+        assert!(matches!(
+            new_match("taylor:3", &json!({ "opening": "pie" })),
+            Err(HexError::Option { .. })
+        ));
+        assert!(new_match("taylor:3", &json!({ "colour": "X" })).is_err());
+        assert!(new_match("nowhere:3", &Value::Null).is_err());
+        assert!(new_match("taylor:3", &json!({ "moves": ["c3", "c3"] })).is_err());
+    }
 }

@@ -124,8 +124,9 @@ impl Geometry {
                     && distinct_vertices.len() == vertices.len()
             })
             .collect();
-        let simple_sides =
-            (0..n).all(|c| board.neighbors(c).len() == board.sides(c).len() && !board.neighbors(c).contains(&c));
+        let simple_sides = (0..n).all(|c| {
+            board.neighbors(c).len() == board.sides(c).len() && !board.neighbors(c).contains(&c)
+        });
         Ok(Geometry {
             board,
             side_start,
@@ -400,7 +401,11 @@ impl ProjectiveHex {
     pub fn stone_to_place(&self) -> Player {
         let placed = self.history.len();
         if self.start.is_none() && placed < self.opening.cut_stones() {
-            if placed.is_multiple_of(2) { Player::X } else { Player::O }
+            if placed.is_multiple_of(2) {
+                Player::X
+            } else {
+                Player::O
+            }
         } else {
             self.to_move
         }
@@ -686,7 +691,10 @@ impl Notation for ProjectiveHex {
             .cell_index(name)
             .or_else(|| self.board().cell_index(&name.to_lowercase()))
             .ok_or_else(|| {
-                MoveError::malformed(name, format!("no cell of {} has this name", self.board().spec()))
+                MoveError::malformed(
+                    name,
+                    format!("no cell of {} has this name", self.board().spec()),
+                )
             })?;
         if self.cells[cell].is_some() {
             return Err(MoveError::illegal(name, "the cell is taken"));

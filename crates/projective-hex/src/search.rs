@@ -3,6 +3,7 @@
 //! fill-the-board playout with its move record for RAVE, the computer players, and the
 //! exact analysis built on the engine's solver.
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crosscap_engine::agents::{FlatMonteCarlo, PerfectAgent, RandomAgent};
@@ -11,7 +12,8 @@ use crosscap_engine::solver::{Budget, SolveError, Solver};
 use crosscap_engine::{Agent, Game, Level, Outcome, Player, Rng};
 use serde::Serialize;
 
-use crate::rules::{Move, ProjectiveHex};
+use crate::exact::BitSolver;
+use crate::rules::{Geometry, Move, ProjectiveHex};
 use crate::symmetry;
 
 /// Projective Hex as the searches see it: the same positions, but the moves are cut to a
@@ -92,7 +94,9 @@ pub fn focused_moves(game: &ProjectiveHex, lookahead: bool) -> Vec<Move> {
         // where no cell meets another twice).
         let touches = |cell: usize, player: Player| {
             !geometry.has_simple_sides()
-                || geometry.sides(cell).any(|(nb, _)| game.stone(nb) == Some(player))
+                || geometry
+                    .sides(cell)
+                    .any(|(nb, _)| game.stone(nb) == Some(player))
         };
         for &m in &empty {
             if touches(m, mover) && game.winning_cells_after(m, mover).len() >= 2 {
@@ -294,28 +298,62 @@ pub struct Analysis {
     pub elapsed: Duration,
 }
 
-/// An exact analyser: the engine's alpha-beta solver (transposition table, move
-/// ordering) on the focused game, its table shared between calls.
+/// An exact analyser: the bitmask solver ([`BitSolver`]) on small trivalent
+/// projective-plane boards after the opening phase, otherwise the engine's alpha-beta
+/// solver (transposition table, move ordering) on the focused game; tables are shared
+/// between calls.
 pub struct Analyser {
     solver: Solver<Proving>,
+    budget: Budget,
+    /// The bitmask solver and the board it was made for (built on first use).
+    exact: Option<(Arc<Geometry>, BitSolver)>,
 }
 
 impl Analyser {
     pub fn new(budget: Budget) -> Self {
         Analyser {
             solver: Solver::new(budget),
+            budget,
+            exact: None,
         }
+    }
+
+    /// Nodes searched by both solvers since the analyser was made.
+    fn nodes(&self) -> u64 {
+        self.solver.nodes() + self.exact.as_ref().map_or(0, |(_, s)| s.nodes())
     }
 
     /// The value of `game` for the player to move: 1 win, 0 draw, -1 loss.
     pub fn value(&mut self, game: &ProjectiveHex) -> Result<i32, SolveError> {
+        if game.outcome().is_none() && !game.in_opening() {
+            let geometry = game.geometry();
+            if !self
+                .exact
+                .as_ref()
+                .is_some_and(|(g, _)| Arc::ptr_eq(g, geometry))
+            {
+                self.exact = BitSolver::new(geometry, self.budget).map(|s| (geometry.clone(), s));
+            }
+            if let Some((_, exact)) = &mut self.exact {
+                let mover = game.to_move();
+                let (mut mine, mut theirs) = (0u64, 0u64);
+                for (cell, stone) in game.stones().iter().enumerate() {
+                    match stone {
+                        Some(p) if *p == mover => mine |= 1 << cell,
+                        Some(_) => theirs |= 1 << cell,
+                        None => {}
+                    }
+                }
+                return Ok(if exact.mover_wins(mine, theirs)? { 1 } else { -1 });
+            }
+        }
         self.solver.value(&Focused(game.clone()))
     }
 
     /// Who wins `game` and every best move (each move of the full game is checked).
     pub fn analyse(&mut self, game: &ProjectiveHex) -> Result<Analysis, SolveError> {
         let start = Instant::now();
-        let nodes_before = self.solver.nodes();
+        let nodes_before = self.nodes();
         let Some(mover) = game.outcome().is_none().then(|| game.to_move()) else {
             return Ok(Analysis {
                 to_move: None,
@@ -348,7 +386,7 @@ impl Analyser {
             to_move: Some(mover),
             winner,
             best_moves,
-            nodes: self.solver.nodes() - nodes_before,
+            nodes: self.nodes() - nodes_before,
             elapsed: start.elapsed(),
         })
     }

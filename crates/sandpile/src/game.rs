@@ -87,6 +87,7 @@ impl Sandpile {
         game.to_move = to_move;
         let board = Arc::clone(&game.board);
         let mut frozen_vertex = vec![None; n];
+        let mut chips = 0u64;
         for (v, entry) in entries.iter().enumerate() {
             let name = board.graph().vertex_name(v);
             if *entry == "." {
@@ -127,8 +128,15 @@ impl Sandpile {
                 )));
             }
             game.scores[v] = score;
-            game.placements += score;
+            chips += score as u64;
+            if chips > board.move_limit() as u64 {
+                return Err(bad(format!(
+                    "more chips than the game's {} placements allow",
+                    board.move_limit()
+                )));
+            }
         }
+        game.placements = chips as u32;
         for (c, class) in board.classes().iter().enumerate() {
             let marks: Vec<Option<Player>> =
                 class.vertices.iter().map(|&v| frozen_vertex[v]).collect();
@@ -555,9 +563,22 @@ mod tests {
             "X0,O1,.",
             "X0,O2,.,X0",
             "Z0,O1,.,X0",
+            "X0,,.,X0",
             "X0,Oa,.,X0",
             "X*,O1,.,X0",
         ] {
+            assert!(
+                Sandpile::from_position(Arc::clone(&board), bad, Player::X).is_err(),
+                "{bad}"
+            );
+        }
+    }
+
+    #[test]
+    fn sinks_cannot_hold_more_chips_than_the_game_allows() {
+        let board = Arc::new(Board::from_spec("arcs:0>1,2>1").unwrap());
+        assert!(Sandpile::from_position(Arc::clone(&board), ".,X7,.", Player::O).is_ok());
+        for bad in [".,X8,.", ".,X4294967295,.", ".,X99999999999,."] {
             assert!(
                 Sandpile::from_position(Arc::clone(&board), bad, Player::X).is_err(),
                 "{bad}"
@@ -624,6 +645,40 @@ mod tests {
         assert_eq!(a.position_hash(), b.position_hash());
         b.play(&1);
         assert_ne!(a.position_hash(), b.position_hash());
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config { cases: 64, rng_seed: proptest::test_runner::RngSeed::Fixed(8), ..proptest::test_runner::Config::default() })]
+
+        /// Along random games on every family and variant: toppling conserves chips, the
+        /// held counts match the owners, and the position text reads back the same position.
+        #[test]
+        fn random_games_keep_their_invariants(seed in proptest::prelude::any::<u64>()) {
+            let mut rng = Rng::new(seed);
+            let specs = ["P5", "C6", "K4", "K1,5", "grid:3x3", "petersen", "tetrahedron",
+                "edges:0-1,1-2,3-4", "edges:0-1,2-3,5-6", "arcs:0>1,1>2,2>0,2>3", "arcs:0>1,2>1"];
+            let spec = specs[rng.below(specs.len())];
+            let mut g = game(spec);
+            while g.outcome().is_none() {
+                let mv = g.random_move(&mut rng).unwrap();
+                g.play(&mv);
+                let n = g.board().vertex_count();
+                for p in Player::BOTH {
+                    let count = (0..n).filter(|&v| g.owner(v) == Some(p)).count();
+                    proptest::prop_assert_eq!(g.held[p.index()], count);
+                }
+                if g.erupted.iter().all(Option::is_none) {
+                    let chips: u32 = g.scores.iter().sum();
+                    proptest::prop_assert_eq!(chips, g.placements());
+                    let text = g.position_text();
+                    let back = Sandpile::from_position(Arc::clone(g.board()), &text, g.to_move())
+                        .unwrap();
+                    proptest::prop_assert_eq!(back.position_text(), text);
+                    proptest::prop_assert_eq!(back.position_hash(), g.position_hash());
+                    proptest::prop_assert_eq!(back.outcome(), g.outcome());
+                }
+            }
+        }
     }
 
     #[test]

@@ -87,7 +87,10 @@ pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .nest("/api", api)
         .route("/", get(|| async { web::page("index.html") }))
-        .route("/static/{*file}", get(|Path(file): Path<String>| async move { web::page(&file) }))
+        .route(
+            "/static/{*file}",
+            get(|Path(file): Path<String>| async move { web::page(&file) }),
+        )
         .layer(DefaultBodyLimit::max(max_body))
         .with_state(app)
 }
@@ -136,11 +139,7 @@ async fn blocking<T: Send + 'static>(
 
 /// `GET /api/games/{id}`: `?ply=N` shows the position after N moves; `?wait=V` waits
 /// until the game's version differs from V (live following by long polling).
-async fn show_game(
-    State(app): State<Arc<App>>,
-    Path(id): Path<String>,
-    query: Params,
-) -> Answer {
+async fn show_game(State(app): State<Arc<App>>, Path(id): Path<String>, query: Params) -> Answer {
     let query = params(query)?;
     if let Some(version) = number::<u64>(&query, "wait")? {
         return ok(app.follow(&id, version).await?);

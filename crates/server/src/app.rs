@@ -117,7 +117,9 @@ pub struct Slot {
 
 impl Slot {
     fn lock(&self) -> MutexGuard<'_, Live> {
-        self.live.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.live
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// A receiver of the game's changes.
@@ -233,7 +235,9 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 fn random_hex(words: usize) -> String {
-    (0..words).map(|_| format!("{:016x}", random_u64())).collect()
+    (0..words)
+        .map(|_| format!("{:016x}", random_u64()))
+        .collect()
 }
 
 impl App {
@@ -255,7 +259,9 @@ impl App {
     }
 
     fn store(&self) -> MutexGuard<'_, Store> {
-        self.store.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+        self.store
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
     /// Loads every unfinished game and lets the computer continue where it is to move.
@@ -359,9 +365,10 @@ impl App {
         if !(surface && board.starts_with('{')) {
             return Ok(board.to_string());
         }
-        let dir = self.boards_dir.as_ref().ok_or_else(|| {
-            ApiError::bad_request("this server keeps no pasted board files")
-        })?;
+        let dir = self
+            .boards_dir
+            .as_ref()
+            .ok_or_else(|| ApiError::bad_request("this server keeps no pasted board files"))?;
         let path = dir.join(format!("{:016x}.json", fnv1a(board.as_bytes())));
         if !path.exists() {
             std::fs::create_dir_all(dir)
@@ -396,7 +403,10 @@ impl App {
             .load(id)?
             .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("no game {id:?}")))?;
         let current = self.build(&saved.record, usize::MAX).map_err(|e| {
-            ApiError::conflict(format!("saved game {id} can no longer be replayed: {}", e.message))
+            ApiError::conflict(format!(
+                "saved game {id} can no longer be replayed: {}",
+                e.message
+            ))
         })?;
         let version = saved.record.moves.len() as u64;
         let layout = self.layout(&saved.record)?;
@@ -454,8 +464,8 @@ impl App {
         self.check_level(record.players.o)?;
         let current = self.build(&record, usize::MAX)?;
         let layout = self.layout(&record)?;
-        let view_bytes = current.view().to_string().len()
-            + layout.as_ref().map_or(0, |l| l.to_string().len());
+        let view_bytes =
+            current.view().to_string().len() + layout.as_ref().map_or(0, |l| l.to_string().len());
         if view_bytes > self.limits.max_view_bytes {
             return Err(ApiError::new(
                 StatusCode::PAYLOAD_TOO_LARGE,
@@ -487,9 +497,9 @@ impl App {
             Some(_) => Some(self.permit()?),
             None => None,
         };
-        let (finished, winner, resigned) = live.state();
-        self.store().insert(&live.saved, finished, winner.as_deref())?;
-        debug_assert!(resigned.is_none() || finished);
+        let (finished, winner, _) = live.state();
+        self.store()
+            .insert(&live.saved, finished, winner.as_deref())?;
         let tokens = json!({
             "X": (!live.saved.tokens[0].is_empty()).then(|| live.saved.tokens[0].clone()),
             "O": (!live.saved.tokens[1].is_empty()).then(|| live.saved.tokens[1].clone()),
@@ -517,15 +527,17 @@ impl App {
     }
 
     fn permit(&self) -> Result<OwnedSemaphorePermit, ApiError> {
-        Arc::clone(&self.computing).try_acquire_owned().map_err(|_| {
-            ApiError::new(
-                StatusCode::TOO_MANY_REQUESTS,
-                format!(
-                    "the server is busy: {} games are computing; try again in a moment",
-                    self.limits.computing_at_once
-                ),
-            )
-        })
+        Arc::clone(&self.computing)
+            .try_acquire_owned()
+            .map_err(|_| {
+                ApiError::new(
+                    StatusCode::TOO_MANY_REQUESTS,
+                    format!(
+                        "the server is busy: {} games are computing; try again in a moment",
+                        self.limits.computing_at_once
+                    ),
+                )
+            })
     }
 
     /// Starts the computer on this game if it is to move and not already thinking.

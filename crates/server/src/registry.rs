@@ -70,7 +70,14 @@ impl Registry {
     /// The registry of every game compiled into this server.
     pub fn standard() -> Registry {
         Registry {
-            kinds: vec![projective_hex(), euler_getter(), edge_nim(), manifold(), sandpile(), nim()],
+            kinds: vec![
+                projective_hex(),
+                euler_getter(),
+                edge_nim(),
+                manifold(),
+                sandpile(),
+                nim(),
+            ],
         }
     }
 
@@ -193,7 +200,13 @@ fn euler_getter() -> GameKind {
         title: "Euler Getter",
         board_label: "board: goldberg:K (the author's boards), taylor:N, or a pasted board file",
         default_board: "goldberg:2",
-        example_boards: &["goldberg:1", "goldberg:2", "goldberg:3", "goldberg:4", "taylor:3"],
+        example_boards: &[
+            "goldberg:1",
+            "goldberg:2",
+            "goldberg:3",
+            "goldberg:4",
+            "taylor:3",
+        ],
         options: &[
             OptionSpec {
                 name: "rule",

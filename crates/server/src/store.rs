@@ -99,7 +99,12 @@ impl Store {
     }
 
     /// Saves a new game with the moves it already has (an imported game has some).
-    pub fn insert(&mut self, saved: &Saved, finished: bool, winner: Option<&str>) -> Result<(), StoreError> {
+    pub fn insert(
+        &mut self,
+        saved: &Saved,
+        finished: bool,
+        winner: Option<&str>,
+    ) -> Result<(), StoreError> {
         let tx = self.conn.transaction()?;
         let r = &saved.record;
         tx.execute(
@@ -153,7 +158,12 @@ impl Store {
     }
 
     /// Takes back every move from ply `keep` on.
-    pub fn truncate_moves(&mut self, id: &str, keep: usize, state: &GameState<'_>) -> Result<(), StoreError> {
+    pub fn truncate_moves(
+        &mut self,
+        id: &str,
+        keep: usize,
+        state: &GameState<'_>,
+    ) -> Result<(), StoreError> {
         let tx = self.conn.transaction()?;
         tx.execute(
             "DELETE FROM moves WHERE game_id = ?1 AND ply >= ?2",
@@ -196,8 +206,18 @@ impl Store {
                 },
             )
             .optional()?;
-        let Some((game, board, options, players, seed, token_x, token_o, resigned, created, updated)) =
-            row
+        let Some((
+            game,
+            board,
+            options,
+            players,
+            seed,
+            token_x,
+            token_o,
+            resigned,
+            created,
+            updated,
+        )) = row
         else {
             return Ok(None);
         };
@@ -281,10 +301,20 @@ pub struct GameState<'a> {
     pub updated: i64,
 }
 
-fn update_state(tx: &rusqlite::Transaction<'_>, id: &str, state: &GameState<'_>) -> Result<(), StoreError> {
+fn update_state(
+    tx: &rusqlite::Transaction<'_>,
+    id: &str,
+    state: &GameState<'_>,
+) -> Result<(), StoreError> {
     tx.execute(
         "UPDATE games SET finished = ?2, winner = ?3, resigned = ?4, updated = ?5 WHERE id = ?1",
-        params![id, state.finished, state.winner, state.resigned, state.updated],
+        params![
+            id,
+            state.finished,
+            state.winner,
+            state.resigned,
+            state.updated
+        ],
     )?;
     Ok(())
 }

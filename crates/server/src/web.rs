@@ -5,18 +5,66 @@ use axum::response::{IntoResponse, Response};
 
 /// Every file of the page: name, content type, text.
 const FILES: &[(&str, &str, &str)] = &[
-    ("index.html", "text/html; charset=utf-8", include_str!("web/index.html")),
-    ("style.css", "text/css; charset=utf-8", include_str!("web/style.css")),
-    ("app.js", "text/javascript; charset=utf-8", include_str!("web/app.js")),
-    ("draw.js", "text/javascript; charset=utf-8", include_str!("web/draw.js")),
-    ("surface.js", "text/javascript; charset=utf-8", include_str!("web/surface.js")),
-    ("graph.js", "text/javascript; charset=utf-8", include_str!("web/graph.js")),
-    ("games/nim.js", "text/javascript; charset=utf-8", include_str!("web/games/nim.js")),
-    ("games/projective-hex.js", "text/javascript; charset=utf-8", include_str!("web/games/projective-hex.js")),
-    ("games/euler-getter.js", "text/javascript; charset=utf-8", include_str!("web/games/euler-getter.js")),
-    ("games/edge-nim.js", "text/javascript; charset=utf-8", include_str!("web/games/edge-nim.js")),
-    ("games/sandpile.js", "text/javascript; charset=utf-8", include_str!("web/games/sandpile.js")),
-    ("games/manifold.js", "text/javascript; charset=utf-8", include_str!("web/games/manifold.js")),
+    (
+        "index.html",
+        "text/html; charset=utf-8",
+        include_str!("web/index.html"),
+    ),
+    (
+        "style.css",
+        "text/css; charset=utf-8",
+        include_str!("web/style.css"),
+    ),
+    (
+        "app.js",
+        "text/javascript; charset=utf-8",
+        include_str!("web/app.js"),
+    ),
+    (
+        "draw.js",
+        "text/javascript; charset=utf-8",
+        include_str!("web/draw.js"),
+    ),
+    (
+        "surface.js",
+        "text/javascript; charset=utf-8",
+        include_str!("web/surface.js"),
+    ),
+    (
+        "graph.js",
+        "text/javascript; charset=utf-8",
+        include_str!("web/graph.js"),
+    ),
+    (
+        "games/nim.js",
+        "text/javascript; charset=utf-8",
+        include_str!("web/games/nim.js"),
+    ),
+    (
+        "games/projective-hex.js",
+        "text/javascript; charset=utf-8",
+        include_str!("web/games/projective-hex.js"),
+    ),
+    (
+        "games/euler-getter.js",
+        "text/javascript; charset=utf-8",
+        include_str!("web/games/euler-getter.js"),
+    ),
+    (
+        "games/edge-nim.js",
+        "text/javascript; charset=utf-8",
+        include_str!("web/games/edge-nim.js"),
+    ),
+    (
+        "games/sandpile.js",
+        "text/javascript; charset=utf-8",
+        include_str!("web/games/sandpile.js"),
+    ),
+    (
+        "games/manifold.js",
+        "text/javascript; charset=utf-8",
+        include_str!("web/games/manifold.js"),
+    ),
 ];
 
 /// A file of the page, or a 404.
@@ -41,8 +89,13 @@ mod tests {
     #[test]
     fn every_module_the_page_imports_is_served() {
         for (name, _, text) in FILES {
-            for line in text.lines().filter(|l| l.trim_start().starts_with("import ")) {
-                let Some(path) = line.split(['"', '\'']).nth(1) else { continue };
+            for line in text
+                .lines()
+                .filter(|l| l.trim_start().starts_with("import "))
+            {
+                let Some(path) = line.split(['"', '\'']).nth(1) else {
+                    continue;
+                };
                 let target = path.trim_start_matches("./").trim_start_matches("/static/");
                 let resolved = if name.starts_with("games/") && path.starts_with("../") {
                     path.trim_start_matches("../").to_string()

@@ -69,7 +69,11 @@ fn create_play_refuse_and_finish() {
 
     let (_, list) = server.get("/api/games");
     let listed = list["games"].as_array().unwrap();
-    assert!(listed.iter().any(|g| g["id"] == id && g["finished"] == true && g["moves"] == 3));
+    assert!(
+        listed
+            .iter()
+            .any(|g| g["id"] == id && g["finished"] == true && g["moves"] == 3)
+    );
 }
 
 #[test]
@@ -80,7 +84,10 @@ fn the_computer_answers_in_the_same_request() {
         "game": "nim", "board": "1 2 3",
         "players": { "X": "human", "O": "ai:perfect" }
     }));
-    assert!(game["tokens"]["O"].is_null(), "no token for the computer's seat");
+    assert!(
+        game["tokens"]["O"].is_null(),
+        "no token for the computer's seat"
+    );
     let mut state = server.play(&game, "3:0");
     assert_eq!(state["moves"].as_array().unwrap().len(), 2, "{state}");
     assert_eq!(state["thinking"], false);
@@ -97,7 +104,14 @@ fn every_game_plays_to_the_end_computer_against_computer() {
     let (_, catalog) = server.get("/api/catalog");
     let games = catalog["games"].as_array().unwrap();
     let names: Vec<&str> = games.iter().map(|g| g["name"].as_str().unwrap()).collect();
-    for wanted in ["projective-hex", "euler-getter", "edge-nim", "manifold", "sandpile", "nim"] {
+    for wanted in [
+        "projective-hex",
+        "euler-getter",
+        "edge-nim",
+        "manifold",
+        "sandpile",
+        "nim",
+    ] {
         assert!(names.contains(&wanted), "{wanted} is not served: {names:?}");
     }
     for kind in games {
@@ -136,7 +150,11 @@ fn undo_against_the_computer_and_between_people() {
         json!({ "token": game["tokens"]["X"] }),
     );
     assert_eq!(status, 200, "{undone}");
-    assert_eq!(undone["moves"], json!([]), "X's move and the reply are taken back");
+    assert_eq!(
+        undone["moves"],
+        json!([]),
+        "X's move and the reply are taken back"
+    );
     assert_eq!(undone["view"]["heaps"], json!([3, 4, 5]));
 
     let game = nim_between_people(&server, "3 4 5");
@@ -151,12 +169,19 @@ fn undo_against_the_computer_and_between_people() {
     let (status, asked) = undo("X");
     assert_eq!(status, 200);
     assert_eq!(asked["undo_request"], "X");
-    assert_eq!(asked["moves"], json!(["1:1"]), "one player alone cannot undo");
+    assert_eq!(
+        asked["moves"],
+        json!(["1:1"]),
+        "one player alone cannot undo"
+    );
     let (_, agreed) = undo("O");
     assert_eq!(agreed["moves"], json!([]));
     assert_eq!(agreed["undo_request"], Value::Null);
 
-    let (status, _) = server.post(&format!("/api/games/{id}/resign"), json!({ "token": "nope" }));
+    let (status, _) = server.post(
+        &format!("/api/games/{id}/resign"),
+        json!({ "token": "nope" }),
+    );
     assert_eq!(status, 403);
     let (status, resigned) = server.post(
         &format!("/api/games/{id}/resign"),
@@ -192,7 +217,10 @@ fn records_export_and_import() {
     bad["moves"] = json!(["1:0", "1:0"]);
     let (status, answer) = server.post("/api/games/import", bad);
     assert_eq!(status, 400);
-    assert!(answer["error"].as_str().unwrap().contains("move 2"), "{answer}");
+    assert!(
+        answer["error"].as_str().unwrap().contains("move 2"),
+        "{answer}"
+    );
 }
 
 #[test]
@@ -206,17 +234,28 @@ fn limits_answer_clear_client_errors() {
         let (got, answer) = server.post("/api/games", body);
         assert_eq!(got, status, "{answer}");
         let error = answer["error"].as_str().expect("a JSON error");
-        assert!(error.contains(needle), "{error:?} should mention {needle:?}");
+        assert!(
+            error.contains(needle),
+            "{error:?} should mention {needle:?}"
+        );
     };
     refused(json!({ "game": "chess" }), 400, "unknown game");
     refused(json!({ "game": "nim", "board": "100" }), 400, "too large");
-    refused(json!({ "game": "nim", "board": "x".repeat(3_000) }), 413, "too large");
+    refused(
+        json!({ "game": "nim", "board": "x".repeat(3_000) }),
+        413,
+        "too large",
+    );
     refused(
         json!({ "game": "nim", "players": { "X": "ai:mcts:99999999" } }),
         400,
         "limit",
     );
-    refused(json!({ "game": "nim", "players": { "X": "ai:godlike" } }), 422, "godlike");
+    refused(
+        json!({ "game": "nim", "players": { "X": "ai:godlike" } }),
+        422,
+        "godlike",
+    );
     refused(
         json!({ "game": "nim", "players": { "X": "ai:easy" } }),
         429,
@@ -227,7 +266,11 @@ fn limits_answer_clear_client_errors() {
         400,
         "paste",
     );
-    refused(json!({ "game": "projective-hex", "board": "taylor:99" }), 400, "taylor");
+    refused(
+        json!({ "game": "projective-hex", "board": "taylor:99" }),
+        400,
+        "taylor",
+    );
     let (status, answer) = server.get("/api/games/0123456789abcdef");
     assert_eq!(status, 404);
     assert!(answer["error"].is_string());

@@ -57,8 +57,14 @@ fn start_driver() -> Driver {
         base: format!("http://127.0.0.1:{port}"),
     };
     let start = Instant::now();
-    while ureq::get(&format!("{}/status", driver.base)).call().is_err() {
-        assert!(start.elapsed() < Duration::from_secs(10), "chromedriver did not start");
+    while ureq::get(&format!("{}/status", driver.base))
+        .call()
+        .is_err()
+    {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "chromedriver did not start"
+        );
         std::thread::sleep(Duration::from_millis(50));
     }
     driver
@@ -99,7 +105,10 @@ impl Session<'_> {
             if let Some(first) = self.find_all(css).into_iter().next() {
                 return first;
             }
-            assert!(start.elapsed() < Duration::from_secs(10), "no {css} on the page");
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "no {css} on the page"
+            );
             std::thread::sleep(Duration::from_millis(50));
         }
     }
@@ -153,10 +162,7 @@ fn base64_decode(text: &str) -> Vec<u8> {
         .collect()
 }
 
-#[test]
-fn projective_hex_against_the_computer_in_a_real_browser() {
-    let server = start(Limits::default());
-    let driver = start_driver();
+fn open_session(driver: &Driver) -> Session<'_> {
     let chromium = find_program(&["chromium", "chromium-browser", "google-chrome"]);
     let (status, created) = call(
         "POST",
@@ -171,10 +177,28 @@ fn projective_hex_against_the_computer_in_a_real_browser() {
         }}})),
     );
     assert_eq!(status, 200, "{created}");
-    let session = Session {
-        driver: &driver,
+    Session {
+        driver,
         id: created["value"]["sessionId"].as_str().unwrap().to_string(),
-    };
+    }
+}
+
+impl Session<'_> {
+    /// Saves a screenshot as target/screenshots/NAME.png.
+    fn screenshot(&self, name: &str) {
+        let png = base64_decode(self.command("GET", "/screenshot", None).as_str().unwrap());
+        assert!(png.starts_with(b"\x89PNG"), "a PNG screenshot");
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/screenshots");
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
+    }
+}
+
+#[test]
+fn projective_hex_against_the_computer_in_a_real_browser() {
+    let server = start(Limits::default());
+    let driver = start_driver();
+    let session = open_session(&driver);
 
     // The new-game form: Projective Hex on taylor:2, O the computer at level easy.
     session.command("POST", "/url", Some(json!({ "url": server.url("/#/") })));
@@ -209,7 +233,9 @@ fn projective_hex_against_the_computer_in_a_real_browser() {
         std::thread::sleep(Duration::from_millis(100));
     };
     let text = session.text(&status);
-    let winner = session.attribute(&status, "data-winner").unwrap_or_default();
+    let winner = session
+        .attribute(&status, "data-winner")
+        .unwrap_or_default();
     assert!(winner == "X" || winner == "O", "{text}");
     assert!(text.contains(&format!("{winner} wins")), "{text}");
     assert!(
@@ -217,10 +243,44 @@ fn projective_hex_against_the_computer_in_a_real_browser() {
         "the winning loop is drawn"
     );
 
-    let png = base64_decode(session.command("GET", "/screenshot", None).as_str().unwrap());
-    assert!(png.starts_with(b"\x89PNG"), "a PNG screenshot");
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../target/screenshots");
-    std::fs::create_dir_all(&dir).unwrap();
-    std::fs::write(dir.join("projective-hex-taylor-2.png"), png).unwrap();
+    session.screenshot("projective-hex-taylor-2");
+    session.command("DELETE", "", None);
+}
+
+#[test]
+fn every_game_draws_its_finished_board() {
+    let server = start(Limits::default());
+    let driver = start_driver();
+    let session = open_session(&driver);
+    let boards = [
+        ("euler-getter", "goldberg:2", "#board svg .cell.red"),
+        ("edge-nim", "tetrahedron", "#board svg .tokens"),
+        ("manifold", "n5 o2", "#board .card"),
+        (
+            "sandpile",
+            "grid:3x3",
+            "#board svg .vertex.X, #board svg .vertex.O",
+        ),
+        ("nim", "3 4 5", "#board svg"),
+    ];
+    for (game, board, drawn) in boards {
+        let created = server.create(json!({
+            "game": game, "board": board, "seed": 3,
+            "players": { "X": "ai:random", "O": "ai:random" }
+        }));
+        let id = created["id"].as_str().unwrap();
+        server.until_over(id, Duration::from_secs(20));
+        // A full load, so that no element of the previous game's page is found.
+        session.command("POST", "/url", Some(json!({ "url": "about:blank" })));
+        session.command(
+            "POST",
+            "/url",
+            Some(json!({ "url": server.url(&format!("/#/game/{id}")) })),
+        );
+        let status = session.wait_for("#status[data-status='over']");
+        assert!(session.text(&status).contains("wins"), "{game}");
+        session.wait_for(drawn);
+        session.screenshot(game);
+    }
     session.command("DELETE", "", None);
 }

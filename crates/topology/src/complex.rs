@@ -9,8 +9,8 @@ use crate::error::ComplexError;
 /// One side of a cell: the edge it lies on, the cell across it and the Z2 homology class of
 /// the step across it.
 ///
-/// `class` is a bit vector in H1(S; Z2) (bit i = the i-th basis element, fewer than
-/// [`crate::Board::h1_rank`] bits used). A closed chain of cells, each step through a chosen
+/// `class` is a bit vector in H1(S; Z2): bit i is the i-th basis element, and only bits
+/// below [`crate::Board::h1_rank`] are used. A closed chain of cells, each step through a chosen
 /// side, has as class the XOR of its steps' classes. On the projective plane (and the sphere)
 /// the chain is a non-contractible loop exactly when that XOR is non-zero; on other surfaces a
 /// non-zero XOR proves the loop non-contractible, but some non-contractible loops (commutators)

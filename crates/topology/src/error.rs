@@ -11,17 +11,13 @@ pub enum TopologyError {
     UnknownFamily { spec: String },
     #[error("bad board spec {spec:?}: {reason}")]
     BadSpec { spec: String, reason: String },
-    #[error("cannot read board file {path}: {source}")]
-    Io {
-        path: String,
-        #[source]
-        source: std::io::Error,
-    },
-    #[error("board file {path} is not valid board JSON: {source}")]
+    // The causes are part of the message (not `#[source]`), so that error chains print them once.
+    #[error("cannot read board file {path}: {cause}")]
+    Io { path: String, cause: std::io::Error },
+    #[error("board file {path} is not valid board JSON: {cause}")]
     Json {
         path: String,
-        #[source]
-        source: serde_json::Error,
+        cause: serde_json::Error,
     },
     #[error("invalid board: {0}")]
     Invalid(#[from] ComplexError),

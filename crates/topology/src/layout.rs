@@ -95,6 +95,17 @@ pub(crate) fn centroid(points: &[[f64; 2]]) -> [f64; 2] {
     [x / n, y / n]
 }
 
+/// The absolute area of a plane polygon.
+pub(crate) fn polygon_area(polygon: &[[f64; 2]]) -> f64 {
+    let twice: f64 = (0..polygon.len())
+        .map(|i| {
+            let (a, b) = (polygon[i], polygon[(i + 1) % polygon.len()]);
+            a[0] * b[1] - a[1] * b[0]
+        })
+        .sum();
+    twice.abs() / 2.0
+}
+
 /// A regular polygon with `sides` corners around `center`.
 fn regular_polygon(center: [f64; 2], radius: f64, sides: usize) -> Vec<[f64; 2]> {
     (0..sides)

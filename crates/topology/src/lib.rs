@@ -277,3 +277,22 @@ impl Board {
         svg::render(self, cells, options)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn surfaces_are_named_from_orientability_and_characteristic() {
+        let name = |o: bool, chi: i64| Surface::classify(o, chi).map(|s| s.to_string());
+        assert_eq!(name(true, 2).as_deref(), Some("sphere"));
+        assert_eq!(name(true, 0).as_deref(), Some("torus"));
+        assert_eq!(name(true, -2).as_deref(), Some("genus-2 surface"));
+        assert_eq!(name(false, 1).as_deref(), Some("projective plane"));
+        assert_eq!(name(false, 0).as_deref(), Some("Klein bottle"));
+        assert_eq!(name(false, -1).as_deref(), Some("N3"));
+        assert_eq!(name(true, 1), None);
+        assert_eq!(name(false, 2), None);
+        assert_eq!(name(true, 3), None);
+    }
+}

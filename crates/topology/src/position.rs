@@ -76,3 +76,68 @@ pub(crate) fn format(board: &Board, cells: &[Option<Player>]) -> String {
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board() -> Board {
+        Board::from_spec("taylor:2").expect("taylor:2 is valid")
+    }
+
+    #[test]
+    fn parses_with_separators_and_white_space() {
+        let p = board().parse_position("X./O.. / ...\n./...").unwrap();
+        assert_eq!(p.cells.len(), 12);
+        assert_eq!(p.cells[0], Some(Player::X));
+        assert_eq!(p.cells[2], Some(Player::O));
+        assert_eq!(p.to_move, Player::X);
+        let p = board().parse_position("X...........").unwrap();
+        assert_eq!(p.to_move, Player::O);
+    }
+
+    #[test]
+    fn errors_name_the_offending_place() {
+        let b = board();
+        assert_eq!(
+            b.parse_position("..x").unwrap_err(),
+            PositionError::BadCharacter {
+                found: 'x',
+                offset: 3,
+                cell: "b1".to_string()
+            }
+        );
+        assert_eq!(
+            b.parse_position("............X").unwrap_err(),
+            PositionError::TooLong {
+                expected: 12,
+                offset: 13
+            }
+        );
+        assert_eq!(
+            b.parse_position("..").unwrap_err(),
+            PositionError::TooShort {
+                found: 2,
+                expected: 12,
+                missing: "b1".to_string()
+            }
+        );
+        assert_eq!(
+            b.parse_position("XX..........").unwrap_err(),
+            PositionError::BadCounts { x: 2, o: 0 }
+        );
+        assert_eq!(
+            b.parse_position("O...........").unwrap_err(),
+            PositionError::BadCounts { x: 0, o: 1 }
+        );
+    }
+
+    #[test]
+    fn formats_rows_with_slashes() {
+        let b = board();
+        let mut cells = vec![None; 12];
+        cells[0] = Some(Player::X);
+        cells[11] = Some(Player::O);
+        assert_eq!(b.format_position(&cells), "X./.../..../..O");
+    }
+}

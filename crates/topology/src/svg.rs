@@ -2,13 +2,14 @@
 //!
 //! Empty cells are drawn in sand, X's in red and O's in blue. Ghosts (copies of cells
 //! beyond the rim) are paler with dashed outlines; the rim is a dashed line. A cell the rim
-//! splits has both halves drawn, each labelled.
+//! splits has both halves drawn; a twin half big enough for a name repeats it.
 
 use std::fmt::Write;
 
 use crosscap_engine::Player;
 
 use crate::Board;
+use crate::layout::{centroid, polygon_area};
 
 /// What to draw besides the cells.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -133,13 +134,12 @@ pub(crate) fn render(
         let _ = writeln!(out, r#"<g class="labels">"#);
         for (cell, shape) in layout.cells.iter().enumerate() {
             label(&mut out, shape.center, board.cell_name(cell), "label");
+            // Twin halves big enough to hold a name repeat it.
+            let whole: f64 = shape.pieces.iter().map(|p| polygon_area(p)).sum();
             for twin in shape.pieces.iter().skip(1) {
-                label(
-                    &mut out,
-                    crate::layout::centroid(twin),
-                    board.cell_name(cell),
-                    "label",
-                );
+                if polygon_area(twin) >= 0.3 * whole {
+                    label(&mut out, centroid(twin), board.cell_name(cell), "label");
+                }
             }
         }
         let _ = writeln!(out, "</g>");

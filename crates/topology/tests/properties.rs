@@ -8,13 +8,16 @@ use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::RngSeed;
 
+/// Side `i` of polygon `f`, as `(f, i)`.
+type SideRef = (usize, usize);
+
 /// Polygons with sides glued in pairs, some pairs with a twist.
 #[derive(Clone, Debug)]
 struct Gluing {
     sizes: Vec<usize>,
     /// Pairs of (face, side) glued together, and whether the second runs the same way as
     /// the first (a twist) rather than the opposite way.
-    pairs: Vec<((usize, usize), (usize, usize), bool)>,
+    pairs: Vec<(SideRef, SideRef, bool)>,
 }
 
 fn gluing() -> impl Strategy<Value = Gluing> {
@@ -23,7 +26,7 @@ fn gluing() -> impl Strategy<Value = Gluing> {
         if total % 2 == 1 {
             *sizes.last_mut().unwrap() += 1;
         }
-        let mut sides: Vec<(usize, usize)> = sizes
+        let mut sides: Vec<SideRef> = sizes
             .iter()
             .enumerate()
             .flat_map(|(f, &s)| (0..s).map(move |i| (f, i)))
@@ -339,6 +342,111 @@ fn region_characteristic_matches_a_direct_count() {
                 "{}",
                 board.spec()
             );
+        }
+    }
+}
+
+/// Whether `set` (a bit set of edges) is a sum of vertex stars over Z2, by elimination: the
+/// dual chains that bound.
+fn is_sum_of_stars(complex: &Complex, set: &[u64]) -> bool {
+    let words = set.len();
+    let mut basis: Vec<Vec<u64>> = Vec::new();
+    let mut stars = vec![vec![0u64; words]; complex.vertex_count()];
+    for e in 0..complex.edge_count() {
+        for v in complex.edge_ends(e) {
+            stars[v][e / 64] ^= 1 << (e % 64);
+        }
+    }
+    let leading = |row: &[u64]| {
+        row.iter()
+            .enumerate()
+            .find(|(_, w)| **w != 0)
+            .map(|(i, w)| i * 64 + w.trailing_zeros() as usize)
+    };
+    let reduce = |basis: &[Vec<u64>], mut row: Vec<u64>| {
+        for b in basis {
+            let lead = leading(b).unwrap();
+            if row[lead / 64] >> (lead % 64) & 1 == 1 {
+                for (r, x) in row.iter_mut().zip(b) {
+                    *r ^= x;
+                }
+            }
+        }
+        row
+    };
+    for star in stars {
+        let row = reduce(&basis, star);
+        if leading(&row).is_some() {
+            let lead = leading(&row).unwrap();
+            // Keep the basis fully reduced on leading bits.
+            for b in basis.iter_mut() {
+                if b[lead / 64] >> (lead % 64) & 1 == 1 {
+                    for (x, r) in b.iter_mut().zip(&row) {
+                        *x ^= r;
+                    }
+                }
+            }
+            basis.push(row);
+        }
+    }
+    leading(&reduce(&basis, set.to_vec())).is_none()
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 300,
+        max_global_rejects: 10_000,
+        failure_persistence: None,
+        rng_seed: RngSeed::Fixed(9),
+        ..ProptestConfig::default()
+    })]
+
+    /// Differential test of the tree-cotree classes: a closed chain of cells has class zero
+    /// exactly when the edges it crosses are a sum of vertex stars (it bounds in the dual).
+    #[test]
+    fn classes_agree_with_linear_algebra(raw in gluing(), walk_seed in any::<u64>()) {
+        let g = raw.subdivided().subdivided();
+        let expected = analyse(&g);
+        prop_assume!(!expected.not_simple && expected.connected);
+        let complex = Complex::from_vertex_cycles(&expected.cycles).unwrap();
+        let mut rng = crosscap_engine::Rng::new(walk_seed);
+        let words = complex.edge_count().div_ceil(64);
+        for _ in 0..8 {
+            // A random walk away from a cell, then back to it along a breadth-first tree.
+            let start = rng.below(complex.face_count());
+            let mut set = vec![0u64; words];
+            let mut class = 0u64;
+            let mut cross = |side: crosscap_topology::Side| {
+                set[side.edge / 64] ^= 1 << (side.edge % 64);
+                class ^= side.class;
+            };
+            let mut at = start;
+            for _ in 0..rng.below(60) {
+                let sides = complex.sides(at);
+                let side = sides[rng.below(sides.len())];
+                cross(side);
+                at = side.neighbor;
+            }
+            let mut parent: Vec<Option<(usize, crosscap_topology::Side)>> =
+                vec![None; complex.face_count()];
+            let mut queue = std::collections::VecDeque::from([start]);
+            let mut seen = vec![false; complex.face_count()];
+            seen[start] = true;
+            while let Some(f) = queue.pop_front() {
+                for &side in complex.sides(f) {
+                    if !seen[side.neighbor] {
+                        seen[side.neighbor] = true;
+                        parent[side.neighbor] = Some((f, side));
+                        queue.push_back(side.neighbor);
+                    }
+                }
+            }
+            while at != start {
+                let (up, side) = parent[at].unwrap();
+                cross(side);
+                at = up;
+            }
+            prop_assert_eq!(class == 0, is_sum_of_stars(&complex, &set));
         }
     }
 }

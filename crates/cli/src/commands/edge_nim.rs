@@ -9,8 +9,8 @@ use clap::{Args, Subcommand};
 use crosscap_edge_nim::{
     EdgeNim, GrundyValues, PTable, agent, analyse, check_tetrahedron, edge_names, parse_assignments,
 };
+use crosscap_engine::NormalPlay;
 use crosscap_engine::impartial_notation::ImpartialNotation;
-use crosscap_engine::{Impartial, NormalPlay};
 use crosscap_graphs::{Graph, read_graph6_lines};
 use serde::Serialize;
 
@@ -138,7 +138,7 @@ struct TheoremReport {
 }
 
 /// Largest number of moves from the start that `play` and `arena` accept.
-const MAX_START_MOVES: usize = 100_000;
+const MAX_START_MOVES: u128 = 100_000;
 
 pub fn run(cmd: EdgeNimCommand, out: &Output) -> anyhow::Result<()> {
     match cmd {
@@ -253,11 +253,11 @@ fn read_position(args: &PositionArgs) -> anyhow::Result<EdgeNim> {
 
 fn playable(args: &PositionArgs) -> anyhow::Result<NormalPlay<EdgeNim>> {
     let pos = read_position(args)?;
-    let moves = pos.moves().len();
+    let moves = pos.move_count_bound();
     if moves > MAX_START_MOVES {
         bail!(
-            "the position has {moves} moves, too many for the game-tree agents (at most \
-             {MAX_START_MOVES}); use fewer tokens"
+            "the position has up to {moves} moves, too many for the game-tree agents (at \
+             most {MAX_START_MOVES}); use fewer tokens"
         );
     }
     Ok(NormalPlay::new(pos))

@@ -357,12 +357,10 @@ fn score_text(game: &EulerGetter) -> String {
         let a = game.analysis(p);
         let c = game.counts(p);
         text += &format!(
-            "{p}: chi {} = {} piece{} - {} loop{}   (V {} - E {} + F {})\n",
+            "{p}: chi {} = {} - {}   (V {} - E {} + F {})\n",
             a.chi,
-            a.components,
-            if a.components == 1 { "" } else { "s" },
-            a.loops,
-            if a.loops == 1 { "" } else { "s" },
+            plural(a.components, "piece"),
+            plural(a.loops, "loop"),
             c.vertices,
             c.edges,
             c.faces
@@ -386,36 +384,42 @@ fn render(game: &EulerGetter) -> String {
     let board = game.complex().board();
     let owners = game.owners();
     let row = |p: Player| {
-        let cells: Vec<&str> = (0..board.cell_count())
-            .filter(|&c| owners[c] == Some(p))
-            .map(|c| board.cell_name(c))
-            .collect();
         let a = game.analysis(p);
+        let c = game.counts(p);
         format!(
-            "{p} ({}): chi {} = {} pieces - {} loops; cells {}",
+            "{p} ({}): chi {} = {} - {} loops (V {} - E {} + F {})",
             if game.colour_of(p) == Player::X {
                 "blue"
             } else {
                 "red"
             },
             a.chi,
-            a.components,
+            plural(a.components, "piece"),
             a.loops,
-            if cells.is_empty() {
-                "none".to_string()
-            } else {
-                cells.join(" ")
-            }
+            c.vertices,
+            c.edges,
+            c.faces
         )
     };
     let mut text = format!(
         "{}\n{}\n{}",
-        board.format_position(&owners),
+        board.text_drawing(Some(&owners), false).trim_end(),
         row(Player::X),
         row(Player::O)
     );
     if game.swap_available() {
-        text += "\n(you may answer `swap` to take over the other colour)";
+        text += &format!(
+            "\n({} may answer `swap` to take over the other colour)",
+            game.to_move()
+        );
     }
     text
+}
+
+fn plural(n: usize, word: &str) -> String {
+    if n == 1 {
+        format!("1 {word}")
+    } else {
+        format!("{n} {word}s")
+    }
 }

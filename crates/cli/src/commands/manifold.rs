@@ -8,7 +8,7 @@ use clap::Subcommand;
 use crosscap_engine::{Impartial, NormalPlay};
 use crosscap_manifold::{
     MAX_GENUS, Manifold, ManifoldGame, Periodicity, Series, Surface, TableRow, agent,
-    detect_period, playable_position, table,
+    detect_period, playable_position, prove_periods, table,
 };
 use serde::Serialize;
 
@@ -39,7 +39,7 @@ pub enum ManifoldCommand {
     Series {
         #[arg(long, default_value_t = 1000)]
         max_genus: u32,
-        /// How many leading values of each series to print.
+        /// How many leading values of each series to print (the period is found from all).
         #[arg(long, default_value_t = 40)]
         show: usize,
     },
@@ -85,6 +85,9 @@ struct ValueReport {
     outcome: &'static str,
     surfaces: Vec<SurfaceValue>,
     winning_moves: Vec<String>,
+    /// The curve each winning move cuts, in words (text output).
+    #[serde(skip)]
+    winning_curves: Vec<&'static str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     moves: Option<Vec<MoveValue>>,
 }
@@ -94,6 +97,9 @@ struct SeriesOf {
     /// G of genus 0, 1, ... up to `--show`.
     values: Vec<u8>,
     periodicity: Option<Periodicity>,
+    /// Whether the values computed prove the period for every genus (see
+    /// `crosscap_manifold::prove_periods`), not only up to `max_genus`.
+    proven: bool,
 }
 
 #[derive(Serialize)]
@@ -134,6 +140,11 @@ pub fn run(cmd: ManifoldCommand, out: &Output) -> anyhow::Result<()> {
                     .filter(|(_, v)| *v == 0)
                     .map(|(m, _)| m.to_string())
                     .collect(),
+                winning_curves: move_values
+                    .iter()
+                    .filter(|(_, v)| *v == 0)
+                    .map(|(m, _)| m.letter.description())
+                    .collect(),
                 moves: all.then(|| {
                     move_values
                         .iter()
@@ -165,15 +176,19 @@ pub fn run(cmd: ManifoldCommand, out: &Output) -> anyhow::Result<()> {
             let start = Instant::now();
             let series = compute_series(max_genus);
             let millis = start.elapsed().as_secs_f64() * 1000.0;
-            let of = |values: &[u8]| SeriesOf {
+            let o = detect_period(series.orientable());
+            let n = detect_period(series.nonorientable());
+            let proof = prove_periods(&series, o.as_ref(), n.as_ref());
+            let of = |values: &[u8], periodicity, proven| SeriesOf {
                 values: values[..values.len().min(show)].to_vec(),
-                periodicity: detect_period(values),
+                periodicity,
+                proven,
             };
             let report = SeriesReport {
                 max_genus,
                 millis,
-                orientable: of(series.orientable()),
-                nonorientable: of(series.nonorientable()),
+                orientable: of(series.orientable(), o, proof.orientable),
+                nonorientable: of(series.nonorientable(), n, proof.nonorientable),
             };
             out.emit(&report, || series_text(&report))
         }
@@ -218,7 +233,13 @@ fn value_text(report: &ValueReport) -> String {
         text += "winning moves: none (every move leads to a position of nonzero value)\n";
     } else {
         text += &format!("winning moves ({}):\n", report.winning_moves.len());
-        text += &list_cut_short(report.winning_moves.iter().map(|m| format!("  {m}")));
+        text += &list_cut_short(
+            report
+                .winning_moves
+                .iter()
+                .zip(&report.winning_curves)
+                .map(|(m, curve)| format!("  {m:<16} {curve}")),
+        );
     }
     if let Some(moves) = &report.moves {
         text += &format!("every move ({}):\n", moves.len());
@@ -267,10 +288,15 @@ fn series_text(report: &SeriesReport) -> String {
         let values: Vec<String> = s.values.iter().map(u8::to_string).collect();
         let period = match &s.periodicity {
             Some(p) => format!(
-                "preperiod {}, period {}: {}",
+                "preperiod {}, period {}: {} ({})",
                 p.preperiod,
                 p.period,
-                p.notation()
+                p.notation(),
+                if s.proven {
+                    "proved for every genus".to_string()
+                } else {
+                    format!("seen to genus {}, not proved", report.max_genus)
+                }
             ),
             None => "no period shows yet".to_string(),
         };

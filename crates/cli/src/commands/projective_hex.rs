@@ -146,10 +146,7 @@ pub fn run(cmd: ProjectiveHexCommand, out: &Output) -> anyhow::Result<()> {
                 winning_loop: cell_names(&game, &winning_loop),
             };
             out.emit(&report, || match report.winner {
-                Some(w) => format!(
-                    "{w} has a global loop: {}\n",
-                    report.winning_loop.join(" ")
-                ),
+                Some(w) => format!("{w} has a global loop: {}\n", report.winning_loop.join(" ")),
                 None => "nobody has a global loop yet\n".to_string(),
             })
         }
@@ -190,7 +187,9 @@ pub fn run(cmd: ProjectiveHexCommand, out: &Output) -> anyhow::Result<()> {
                     winning_moves: analysis
                         .best_moves
                         .iter()
-                        .filter(|_| analysis.winner.is_some() && analysis.winner == analysis.to_move)
+                        .filter(|_| {
+                            analysis.winner.is_some() && analysis.winner == analysis.to_move
+                        })
                         .map(|m| start.format_move(m))
                         .collect(),
                     nodes: analysis.nodes,
@@ -233,8 +232,8 @@ fn solve_openings(
 ) -> anyhow::Result<()> {
     let clock = std::time::Instant::now();
     let bar = progress_bar(start.stones().len() as u64, "openings");
-    let results = all_openings(start, analyser, &|| bar.inc(1))
-        .context("the search budget ran out")?;
+    let results =
+        all_openings(start, analyser, &|| bar.inc(1)).context("the search budget ran out")?;
     bar.finish_and_clear();
     let winning_moves: Vec<String> = results
         .iter()
@@ -290,33 +289,11 @@ fn solve_openings(
     })
 }
 
-/// The board as rows of cells (cells whose names share their letters form a row), then
-/// the winner and the loop.
+/// The board drawn by the topology crate, then the winner and the loop.
 fn render(game: &ProjectiveHex) -> String {
-    let board = game.board();
-    let mut rows: Vec<(String, Vec<char>)> = Vec::new();
-    for cell in 0..board.cell_count() {
-        let name = board.cell_name(cell);
-        let prefix: String = name.chars().take_while(|c| c.is_alphabetic()).collect();
-        let stone = match game.stone(cell) {
-            Some(Player::X) => 'X',
-            Some(Player::O) => 'O',
-            None => '.',
-        };
-        match rows.last_mut() {
-            Some((p, stones)) if *p == prefix && !prefix.is_empty() => stones.push(stone),
-            _ => rows.push((prefix, vec![stone])),
-        }
-    }
-    let widest = rows.iter().map(|(_, s)| s.len()).max().unwrap_or(0);
-    let mut text = String::new();
-    for (prefix, stones) in &rows {
-        let cells: Vec<String> = stones.iter().map(char::to_string).collect();
-        text += &format!(
-            "{prefix:>3} {}{}\n",
-            " ".repeat(widest - stones.len()),
-            cells.join(" ")
-        );
+    let mut text = game.board().text_drawing(Some(game.stones()), false);
+    if !text.ends_with('\n') {
+        text.push('\n');
     }
     if let Some(cells) = game.winning_loop() {
         text += &format!(
@@ -325,7 +302,7 @@ fn render(game: &ProjectiveHex) -> String {
             cell_names(game, &cells).join(" ")
         );
     } else if game.can_swap() {
-        text += "O may answer `swap` to take X's colour\n";
+        text += "O may answer `swap` to take the colour of X's stones\n";
     }
     text
 }

@@ -11,7 +11,8 @@ use crosscap_engine::solver::Budget;
 use crosscap_engine::{Game, Player};
 use crosscap_graphs::read_graph6_lines;
 use crosscap_sandpile::{
-    Board, ClassifyRow, Sandpile, agent, analyse, classify_all, min_topple, min_topple_game,
+    Board, ClassifyRow, Sandpile, SandpileError, agent, analyse, classify_all, min_topple,
+    min_topple_game,
 };
 use serde::Serialize;
 
@@ -96,8 +97,9 @@ impl PositionArgs {
 /// Limits of the exact searches.
 #[derive(Args, Debug, Clone)]
 pub struct BudgetArgs {
-    /// Give up after this many positions per search.
-    #[arg(long, default_value_t = 20_000_000)]
+    /// Give up after this many positions per search (every connected graph on 7 vertices
+    /// needs at most about 2 million).
+    #[arg(long, default_value_t = 5_000_000)]
     max_positions: u64,
 }
 
@@ -128,9 +130,12 @@ struct MinToppleReport {
     /// Chip-firing: the fewest chips (null: toppling always stops).
     chips: Option<usize>,
     placements: Vec<String>,
-    /// Under the game's rules: the fewest moves (null: every game ends first).
+    /// Under the game's rules: the fewest moves (null: every game ends first, or unknown).
     game_moves: Option<usize>,
     game_line: Vec<String>,
+    /// Whether the game-rules search finished (it ranges over colours too, so it runs out
+    /// of budget on graphs where the chip-firing search still finishes).
+    game_search_complete: bool,
 }
 
 #[derive(Serialize)]
@@ -218,8 +223,11 @@ pub fn run(cmd: SandpileCommand, out: &Output) -> anyhow::Result<()> {
             let chip_firing = min_topple(&board, budget.budget())
                 .with_context(|| format!("searching chip placements on {graph}"))?;
             let game = Sandpile::new(Arc::clone(&board));
-            let game_line = min_topple_game(&game, budget.budget())
-                .with_context(|| format!("searching games on {graph}"))?;
+            let (game_line, game_search_complete) = match min_topple_game(&game, budget.budget()) {
+                Ok(line) => (line, true),
+                Err(SandpileError::Search(_)) => (None, false),
+                Err(err) => return Err(err.into()),
+            };
             let g = board.graph();
             let names = |vs: &[usize]| vs.iter().map(|&v| g.vertex_name(v)).collect::<Vec<_>>();
             let report = MinToppleReport {
@@ -232,22 +240,26 @@ pub fn run(cmd: SandpileCommand, out: &Output) -> anyhow::Result<()> {
                     .map_or(Vec::new(), |m| names(&m.placements)),
                 game_moves: game_line.as_ref().map(Vec::len),
                 game_line: game_line.as_deref().map_or(Vec::new(), names),
+                game_search_complete,
             };
             out.emit(&report, || {
                 let chips = match report.chips {
                     Some(k) => format!(
-                        "{k} chips ({} edges), placed on {}",
+                        "toppling never stops after {k} chips ({} edges), placed on {}",
                         report.edges,
                         report.placements.join(" ")
                     ),
-                    None => "never: every chip drains into a sink".to_string(),
+                    None => "toppling always stops: every chip drains into a sink".to_string(),
                 };
                 let game = match report.game_moves {
                     Some(k) => format!("{k} moves: {}", report.game_line.join(" ")),
-                    None => "never: every game ends before".to_string(),
+                    None if report.game_search_complete => {
+                        "never: every game ends before".to_string()
+                    }
+                    None => "unknown: the search ran out of budget (--max-positions)".to_string(),
                 };
                 format!(
-                    "{}: toppling never stops after {chips}\nunder the game's rules: {game}\n",
+                    "{}: {chips}\nunder the game's rules: {game}\n",
                     report.graph
                 )
             })

@@ -195,7 +195,7 @@ fn malformed_specs_and_positions_are_user_errors() {
     crosscap(&["board", "info", "torus:5x5"]).assert_user_error("even");
     crosscap(&["board", "info", "file:/no/such/file.json"]).assert_user_error("cannot read");
     crosscap(&["board", "show", "taylor:2", "--position", "XX"])
-        .assert_user_error("cell a3 is missing");
+        .assert_user_error("cell b1 is missing");
     crosscap(&["board", "show", "taylor:2", "--position", "..Q"]).assert_user_error("'Q'");
     crosscap(&["board", "svg", "taylor:2", "--position", "OO.........."])
         .assert_user_error("X has 0 stones and O has 2");

@@ -82,3 +82,19 @@ fn help_lists_the_games() {
 fn unknown_command_is_a_usage_error() {
     crosscap(&["no-such-game"]).assert_user_error("no-such-game");
 }
+
+#[test]
+fn a_reader_that_stops_early_is_not_an_error() {
+    // More output than a pipe buffers, and a reader that closes the pipe at once (`| head`).
+    let mut child = Command::new(env!("CARGO_BIN_EXE_crosscap"))
+        .args(["nim", "p-positions", "--heaps", "3", "--max", "200"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    drop(child.stdout.take());
+    let output = child.wait_with_output().expect("the binary finishes");
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+}

@@ -143,9 +143,19 @@ fn series_shows_the_papers_periods() {
         v["nonorientable"]["periodicity"]["repeating"],
         serde_json::json!([4, 6, 0, 3])
     );
+    assert_eq!(v["orientable"]["proven"], true);
+    assert_eq!(v["nonorientable"]["proven"], true);
+    let short = crosscap(&["--json", "manifold", "series", "--max-genus", "13"]).json();
+    // Three periods of n are seen only from genus 14 on, which also proves the period.
+    assert_eq!(
+        short["nonorientable"]["periodicity"],
+        serde_json::Value::Null
+    );
+    assert_eq!(short["nonorientable"]["proven"], false);
     let text = crosscap(&["manifold", "series", "--max-genus", "100"]);
     assert!(
-        text.stdout.contains("preperiod 3, period 4: 012[4603]"),
+        text.stdout
+            .contains("preperiod 3, period 4: 012[4603] (proved for every genus)"),
         "{}",
         text.stdout
     );

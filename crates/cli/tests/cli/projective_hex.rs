@@ -33,14 +33,7 @@ fn winner_as_text_and_for_an_unfinished_game() {
     let run = crosscap(&["projective-hex", "winner", "--position", SEED_GAME]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stdout.contains("O has a global loop"), "{}", run.stdout);
-    let v = crosscap(&[
-        "--json",
-        "projective-hex",
-        "winner",
-        "--moves",
-        "c3 d3 a1",
-    ])
-    .json();
+    let v = crosscap(&["--json", "projective-hex", "winner", "--moves", "c3 d3 a1"]).json();
     assert_eq!(v["winner"], serde_json::Value::Null);
     assert_eq!(v["loop"], serde_json::json!([]));
 }
@@ -62,7 +55,10 @@ fn small_boards_are_solved_for_the_first_player() {
         let v = crosscap(&["--json", "projective-hex", "solve", "--board", board]).json();
         assert_eq!(v["to_move"], "X", "{board}");
         assert_eq!(v["winner"], "X", "{board}: strategy stealing");
-        assert!(!v["winning_moves"].as_array().unwrap().is_empty(), "{board}");
+        assert!(
+            !v["winning_moves"].as_array().unwrap().is_empty(),
+            "{board}"
+        );
     }
 }
 
@@ -104,7 +100,11 @@ fn taylor_2_openings_a_pentagon_loses() {
         "--format",
         "markdown",
     ]);
-    assert!(text.stdout.starts_with("| opening | sides |"), "{}", text.stdout);
+    assert!(
+        text.stdout.starts_with("| opening | sides |"),
+        "{}",
+        text.stdout
+    );
 }
 
 #[test]
@@ -191,8 +191,15 @@ fn swap_and_cut_and_choose_from_the_command_line() {
     let position = v["position"].as_str().unwrap();
     assert_eq!(position.matches('O').count(), 1, "{v}");
     assert_eq!(position.matches('X').count(), 1, "{v}");
-    crosscap(&["projective-hex", "winner", "--opening", "swap", "--moves", "c3 d3 swap"])
-        .assert_user_error("swap");
+    crosscap(&[
+        "projective-hex",
+        "winner",
+        "--opening",
+        "swap",
+        "--moves",
+        "c3 d3 swap",
+    ])
+    .assert_user_error("swap");
     let v = crosscap(&[
         "--json",
         "projective-hex",

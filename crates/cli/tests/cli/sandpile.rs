@@ -64,6 +64,20 @@ fn min_topple_is_the_edge_count_with_a_placement_sequence() {
     ])
     .json();
     assert_eq!(dag["chips"], serde_json::Value::Null);
+    assert_eq!(v["game_search_complete"], true);
+    // A budget too small for the game-rules search still gives the chip-firing answer.
+    let partial = crosscap(&[
+        "--json",
+        "sandpile",
+        "min-topple",
+        "--graph",
+        "grid:3x3",
+        "--max-positions",
+        "3000",
+    ])
+    .json();
+    assert_eq!(partial["chips"], 12);
+    assert_eq!(partial["game_search_complete"], false);
     let text = crosscap(&["sandpile", "min-topple", "--graph", "K1,3"]);
     assert!(text.stdout.contains("3 chips (3 edges)"), "{}", text.stdout);
 }

@@ -57,7 +57,10 @@ fn call(method: &str, url: &str, body: Option<Value>) -> (u16, Value) {
         Ok(r) | Err(ureq::Error::Status(_, r)) => r,
         Err(err) => panic!("{method} {url}: {err}"),
     };
-    (response.status(), response.into_json().expect("a JSON body"))
+    (
+        response.status(),
+        response.into_json().expect("a JSON body"),
+    )
 }
 
 impl Served {
@@ -103,7 +106,10 @@ fn a_restarted_server_continues_the_game() {
     assert_eq!(status, 200, "the seats' tokens survive too: {answer}");
     let listed = server.get("/api/games");
     assert_eq!(listed["games"][0]["id"], id);
-    assert!(dir.join("crosscap.sqlite3-wal").exists(), "the database is in WAL mode");
+    assert!(
+        dir.join("crosscap.sqlite3-wal").exists(),
+        "the database is in WAL mode"
+    );
 }
 
 #[test]
@@ -113,7 +119,7 @@ fn sigkill_mid_game_loses_no_committed_move() {
     // Two computers play; each move is committed before the next begins.
     let (status, game) = server.post(
         "/api/games",
-        json!({ "game": "nim", "board": "9 10 11 12", "seed": 5,
+        json!({ "game": "nim", "board": "20 21 22 23 24", "seed": 5,
                 "players": { "X": "ai:mcts:3000", "O": "ai:mcts:3000" } }),
     );
     assert_eq!(status, 201, "{game}");
@@ -125,6 +131,7 @@ fn sigkill_mid_game_loses_no_committed_move() {
         let version = seen["version"].as_u64().unwrap();
         seen = server.get(&format!("/api/games/{id}?wait={version}"));
     }
+    assert_eq!(seen["status"], "playing", "killed mid-game");
     drop(server); // SIGKILL, whatever it was doing
 
     let server = serve(&dir);
@@ -132,7 +139,11 @@ fn sigkill_mid_game_loses_no_committed_move() {
     let before = seen["moves"].as_array().unwrap();
     let now = after["moves"].as_array().unwrap();
     assert!(now.len() >= before.len(), "{after}");
-    assert_eq!(&now[..before.len()], &before[..], "every answered move is kept");
+    assert_eq!(
+        &now[..before.len()],
+        &before[..],
+        "every answered move is kept"
+    );
 
     // The restarted server resumes the computers' game and finishes it.
     let started = Instant::now();

@@ -2,7 +2,7 @@
 // circle; edges as lines (arrows when directed).
 import { el, graphLayout, bounds, svgBox } from "./draw.js";
 
-/** Returns { svg, pos } with vertex positions; `label(e)` adds text at an edge's middle. */
+/** Returns { svg, pos } with vertex positions; `edgeLabel(e, point)` labels an edge. */
 export function drawGraph(n, edges, { grid = null, directed = false, edgeLabel = null } = {}) {
   const pos = graphLayout(n, { rows: grid ? grid.rows : 0, cols: grid ? grid.columns : 0, radius: Math.max(90, n * 16) });
   const svg = svgBox(bounds(pos), 40);
@@ -14,7 +14,8 @@ export function drawGraph(n, edges, { grid = null, directed = false, edgeLabel =
     const [x1, y1] = pos[u];
     const [x2, y2] = pos[v];
     svg.append(el("line", { x1, y1, x2, y2, class: "edge", "marker-end": directed ? "url(#arrow)" : null }));
-    if (edgeLabel) svg.append(edgeLabel(e, [(x1 + x2) / 2, (y1 + y2) / 2]));
+    // Labels sit 40% along each edge, so that crossing diagonals keep theirs apart.
+    if (edgeLabel) svg.append(edgeLabel(e, [x1 + 0.4 * (x2 - x1), y1 + 0.4 * (y2 - y1)]));
   });
   return { svg, pos };
 }

@@ -34,13 +34,13 @@ pub struct BoardFile {
 }
 
 pub(crate) fn load(path: &str) -> Result<BoardParts, TopologyError> {
-    let text = std::fs::read_to_string(path).map_err(|source| TopologyError::Io {
+    let text = std::fs::read_to_string(path).map_err(|cause| TopologyError::Io {
         path: path.to_string(),
-        source,
+        cause,
     })?;
-    let file: BoardFile = serde_json::from_str(&text).map_err(|source| TopologyError::Json {
+    let file: BoardFile = serde_json::from_str(&text).map_err(|cause| TopologyError::Json {
         path: path.to_string(),
-        source,
+        cause,
     })?;
     parts(&format!("file:{path}"), &file)
 }

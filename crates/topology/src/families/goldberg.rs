@@ -16,7 +16,7 @@ use std::collections::HashMap;
 use std::f64::consts::{FRAC_PI_2, TAU};
 
 use crate::BoardParts;
-use crate::layout::{CellShape, Layout};
+use crate::layout::{CellShape, Layout, polygon_area};
 use crate::text::TextStyle;
 
 type Vec3 = [f64; 3];
@@ -271,7 +271,7 @@ fn plane_layout(k: usize, centers: &[Vec3], sphere: Vec<Vec<Vec3>>) -> Layout {
                 .into_iter()
                 .filter(|piece| piece.len() >= 3)
                 .map(|piece| piece.into_iter().map(project).collect::<Vec<_>>())
-                .filter(|piece| area(piece) > 1e-6)
+                .filter(|piece| polygon_area(piece) > 1e-6)
                 .collect();
             CellShape {
                 pieces,
@@ -320,15 +320,4 @@ fn clip_to_north(polygon: &[Vec3]) -> Vec<Vec3> {
         }
     }
     out
-}
-
-/// The absolute area of a plane polygon.
-fn area(polygon: &[[f64; 2]]) -> f64 {
-    let twice: f64 = (0..polygon.len())
-        .map(|i| {
-            let (a, b) = (polygon[i], polygon[(i + 1) % polygon.len()]);
-            a[0] * b[1] - a[1] * b[0]
-        })
-        .sum();
-    twice.abs() / 2.0
 }

@@ -1,7 +1,8 @@
 //! `torus:RxC` and `klein:RxC`: R rows of C hexagons (odd rows shifted half a cell right)
 //! whose left and right sides are glued, and whose top and bottom are glued straight (torus)
-//! or mirrored (Klein bottle: the cell below (R-1, c) continues at the top as if the grid were
-//! reflected left to right). R must be even so that the shifted rows match across the gluing.
+//! or mirrored (Klein bottle: above the top row lies the bottom row reflected left to right
+//! about the centre of column 1, so a1 touches d1 and d5 on klein:4x5, a2 touches d4 and d5).
+//! R must be even so that the shifted rows match across the gluing.
 //! Cells are named by row letter (a = top) and 1-based column.
 
 use std::collections::HashMap;
