@@ -46,6 +46,19 @@ pub fn write_stdout(text: &str) -> anyhow::Result<()> {
     }
 }
 
+/// The text form of an impartial position's analysis, shared by the impartial games.
+pub fn grundy_text(grundy: u32, winning_moves: &[String]) -> String {
+    format!(
+        "Grundy value {grundy} ({}-position)\nwinning moves: {}\n",
+        if grundy == 0 { "P" } else { "N" },
+        if winning_moves.is_empty() {
+            "none".to_string()
+        } else {
+            winning_moves.join(" ")
+        }
+    )
+}
+
 /// An error and its causes on one line.
 pub fn one_line(err: &anyhow::Error) -> String {
     format!("{err:#}").replace('\n', " ")

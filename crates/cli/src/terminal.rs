@@ -16,12 +16,20 @@ pub struct PlayArgs {
     /// The colour you play (X moves first).
     #[arg(long, default_value = "X")]
     pub colour: Player,
-    /// The computer's level: easy, medium, hard, expert, perfect, random, flatmc:N, mcts:N.
-    #[arg(long, default_value = "medium")]
-    pub level: Level,
+    /// The computer's level: easy, medium, hard, expert, perfect, random, flatmc:N, mcts:N
+    /// [default: perfect in games solved exactly (Nim, manifold), else medium].
+    #[arg(long)]
+    pub level: Option<Level>,
     /// Seed of the computer's randomness.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+}
+
+impl PlayArgs {
+    /// The level asked for, or the game's default.
+    pub fn level_or(&self, default: Level) -> Level {
+        self.level.unwrap_or(default)
+    }
 }
 
 /// Options of every `arena` command.

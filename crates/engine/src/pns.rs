@@ -116,17 +116,7 @@ impl<G: Game> ProofSearch<G> {
     }
 
     fn out_of_budget(&mut self) -> bool {
-        if let Some(max) = self.budget.max_nodes
-            && self.nodes > max
-        {
-            self.aborted = true;
-        }
-        if self.nodes.is_multiple_of(1024)
-            && let Some(max) = self.budget.max_time
-            && self.start.elapsed() > max
-        {
-            self.aborted = true;
-        }
+        self.aborted |= self.budget.exhausted(self.nodes, self.start);
         self.aborted
     }
 

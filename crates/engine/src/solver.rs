@@ -32,6 +32,14 @@ impl Budget {
             max_time: Some(max_time),
         }
     }
+
+    /// Whether a search that has visited `nodes` since `start` must stop. The clock is
+    /// read only every 1024 nodes, so checking costs almost nothing per node.
+    pub fn exhausted(&self, nodes: u64, start: Instant) -> bool {
+        self.max_nodes.is_some_and(|max| nodes > max)
+            || (nodes.is_multiple_of(1024)
+                && self.max_time.is_some_and(|max| start.elapsed() > max))
+    }
 }
 
 /// The budget ran out before the position was solved.
@@ -175,17 +183,7 @@ impl<G: Game> Solver<G> {
     }
 
     fn out_of_budget(&mut self) -> bool {
-        if let Some(max) = self.budget.max_nodes
-            && self.nodes > max
-        {
-            self.aborted = true;
-        }
-        if self.nodes.is_multiple_of(1024)
-            && let Some(max) = self.budget.max_time
-            && self.start.elapsed() > max
-        {
-            self.aborted = true;
-        }
+        self.aborted |= self.budget.exhausted(self.nodes, self.start);
         self.aborted
     }
 

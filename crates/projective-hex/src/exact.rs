@@ -104,10 +104,13 @@ impl Sides {
         }
     }
 
-    /// Whether the stones of `stones` reachable from `start` contain a global loop.
-    fn loop_from(&self, stones: u64, start: usize, labels: &mut [u64; MAX_CELLS]) -> bool {
+    /// A global loop among the stones of `stones` reachable from `start`: the cells of the
+    /// two tree paths that a closing side joins (a superset of the loop's cells), or 0.
+    fn loop_from(&self, stones: u64, start: usize, labels: &mut [u64; MAX_CELLS]) -> u64 {
+        let mut parent = [0u8; MAX_CELLS];
         let mut visited = 1u64 << start;
         labels[start] = 0;
+        parent[start] = start as u8;
         let mut stack = [0u8; MAX_CELLS];
         stack[0] = start as u8;
         let mut top = 1;
@@ -124,30 +127,65 @@ impl Sides {
                 let through = label ^ self.side_class[side];
                 if visited & bit != 0 {
                     if labels[n] != through {
-                        return true;
+                        let mut path = 0u64;
+                        for mut c in [cell, n] {
+                            while c != start {
+                                path |= 1 << c;
+                                c = parent[c] as usize;
+                            }
+                        }
+                        return path | 1 << start;
                     }
                 } else {
                     visited |= bit;
                     labels[n] = through;
+                    parent[n] = cell as u8;
                     stack[top] = n as u8;
                     top += 1;
                 }
             }
         }
-        false
+        0
     }
 
-    /// Whether `stones` contain a global loop.
-    fn has_loop(&self, stones: u64, labels: &mut [u64; MAX_CELLS]) -> bool {
+    /// A global loop among `stones` (a superset of its cells, see [`Sides::loop_from`]),
+    /// or 0 when there is none.
+    fn find_loop(&self, stones: u64, labels: &mut [u64; MAX_CELLS]) -> u64 {
         let mut unseen = stones;
         while unseen != 0 {
             let start = unseen.trailing_zeros() as usize;
-            if self.loop_from(stones, start, labels) {
-                return true;
+            let found = self.loop_from(stones, start, labels);
+            if found != 0 {
+                return found;
             }
             unseen &= !self.component(stones, start);
         }
-        false
+        0
+    }
+
+    fn has_loop(&self, stones: u64, labels: &mut [u64; MAX_CELLS]) -> bool {
+        self.find_loop(stones, labels) != 0
+    }
+
+    /// The cells of `within` without which `stones` has no global loop (every loop
+    /// passes through them); `a_loop` is one loop of `stones` (from [`Sides::find_loop`]).
+    fn essential(
+        &self,
+        stones: u64,
+        a_loop: u64,
+        within: u64,
+        labels: &mut [u64; MAX_CELLS],
+    ) -> u64 {
+        let mut essential = 0;
+        let mut rest = a_loop & within;
+        while rest != 0 {
+            let bit = rest & rest.wrapping_neg();
+            rest &= rest - 1;
+            if !self.has_loop(stones & !bit, labels) {
+                essential |= bit;
+            }
+        }
+        essential
     }
 
     /// The cells of `stones` connected to `start`.
@@ -196,22 +234,23 @@ pub struct BitSolver {
     start: Instant,
     nodes_at_start: u64,
     aborted: bool,
+    /// How often each cell won (move ordering).
+    history: [u32; MAX_CELLS],
 }
 
 impl BitSolver {
     /// A solver for `geometry`, or `None` when the board is not a trivalent projective
     /// plane of at most [`MAX_CELLS`] cells.
     pub fn new(geometry: &Geometry, budget: Budget) -> Option<BitSolver> {
-        (geometry.decides_full_boards() && geometry.cell_count() <= MAX_CELLS).then(|| {
-            BitSolver {
-                sides: Sides::new(geometry),
-                table: Table::default(),
-                budget,
-                nodes: 0,
-                start: Instant::now(),
-                nodes_at_start: 0,
-                aborted: false,
-            }
+        (geometry.decides_full_boards() && geometry.cell_count() <= MAX_CELLS).then(|| BitSolver {
+            sides: Sides::new(geometry),
+            table: Table::default(),
+            budget,
+            nodes: 0,
+            start: Instant::now(),
+            nodes_at_start: 0,
+            aborted: false,
+            history: [0; MAX_CELLS],
         })
     }
 
@@ -239,7 +278,7 @@ impl BitSolver {
     fn out_of_budget(&mut self) -> bool {
         let used = self.nodes - self.nodes_at_start;
         if self.budget.max_nodes.is_some_and(|max| used >= max)
-            || (used % 4096 == 0
+            || (used.is_multiple_of(4096)
                 && self
                     .budget
                     .max_time
@@ -258,70 +297,85 @@ impl BitSolver {
         if let Some(&known) = self.table.get(&(mine, theirs)) {
             return known;
         }
-        let wins = self.search(mine, theirs);
+        match self.settle(mine, theirs) {
+            Settled::Decided(wins) => wins,
+            Settled::Open(open) => self.expand_and_store(mine, theirs, open),
+        }
+    }
+
+    fn store(&mut self, mine: u64, theirs: u64, wins: bool) {
+        if self.table.len() >= TABLE_LIMIT {
+            self.table.clear();
+        }
+        self.table.insert((mine, theirs), wins);
+    }
+
+    fn expand_and_store(&mut self, mine: u64, theirs: u64, open: Open) -> bool {
+        let wins = self.expand(mine, theirs, open);
         if !self.aborted {
-            if self.table.len() >= TABLE_LIMIT {
-                self.table.clear();
-            }
-            self.table.insert((mine, theirs), wins);
+            self.store(mine, theirs, wins);
         }
         wins
     }
 
-    fn search(&mut self, mine: u64, theirs: u64) -> bool {
+    /// What the position's loops alone tell (see the module documentation).
+    fn settle(&self, mine: u64, theirs: u64) -> Settled {
         let sides = &self.sides;
         let empty = sides.full() & !(mine | theirs);
         let mut labels = [0u64; MAX_CELLS];
-        if !sides.has_loop(mine | empty, &mut labels) {
-            return false;
+        // Full boards decide the game: a player with no loop left in own and empty cells
+        // has lost.
+        let my_loop = sides.find_loop(mine | empty, &mut labels);
+        if my_loop == 0 {
+            return Settled::Decided(false);
         }
-        if !sides.has_loop(theirs | empty, &mut labels) {
-            return true;
+        let their_loop = sides.find_loop(theirs | empty, &mut labels);
+        if their_loop == 0 {
+            return Settled::Decided(true);
         }
-        // Threats: cells that close a loop, for either player (only next to own stones).
-        let mut my_threat = false;
-        let mut their_threats = 0u64;
-        let mut rest = empty;
-        while rest != 0 {
-            let c = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            let bit = 1u64 << c;
-            let near = sides.neighbors[c];
-            if near & mine != 0 && sides.loop_from(mine | bit, c, &mut labels) {
-                my_threat = true;
-                break;
-            }
-            if near & theirs != 0 && sides.loop_from(theirs | bit, c, &mut labels) {
-                their_threats |= bit;
-            }
+        // A cell on every loop the opponent could still make wins when taken (this
+        // includes closing an own loop).
+        if sides.essential(theirs | empty, their_loop, empty, &mut labels) != 0 {
+            return Settled::Decided(true);
         }
-        if my_threat {
-            return true;
+        // A cell on every loop the mover could still make must be taken now; two lose.
+        let forced = sides.essential(mine | empty, my_loop, empty, &mut labels);
+        if forced.count_ones() >= 2 {
+            return Settled::Decided(false);
         }
-        let candidates = match their_threats.count_ones() {
-            0 => empty,
-            1 => their_threats,
-            _ => return false,
-        };
+        Settled::Open(Open {
+            my_loop,
+            their_loop,
+            forced,
+        })
+    }
+
+    fn expand(&mut self, mine: u64, theirs: u64, open: Open) -> bool {
+        let sides = &self.sides;
+        let empty = sides.full() & !(mine | theirs);
+        let candidates = if open.forced != 0 { open.forced } else { empty };
         let mut moves: Vec<(u32, usize)> = Vec::with_capacity(candidates.count_ones() as usize);
         let mut rest = candidates;
         while rest != 0 {
             let c = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            if candidates != their_threats && sides.is_dead(c, mine, theirs) {
+            if open.forced == 0 && sides.is_dead(c, mine, theirs) {
                 continue;
             }
             let near = sides.neighbors[c];
+            let on_loops =
+                u32::from(open.my_loop >> c & 1 != 0) + u32::from(open.their_loop >> c & 1 != 0);
             let contact = 2 * (near & mine).count_ones() + (near & theirs).count_ones();
-            moves.push((contact, c));
+            moves.push((self.history[c] + 4 * on_loops + contact, c));
         }
         if moves.is_empty() {
             // Only dead cells are left: their colours do not matter, so one move shows it.
             moves.push((0, candidates.trailing_zeros() as usize));
         }
-        moves.sort_unstable_by(|a, b| b.0.cmp(&a.0));
+        moves.sort_unstable_by_key(|&(score, _)| std::cmp::Reverse(score));
         for (_, c) in moves {
             if !self.wins(theirs, mine | 1 << c) {
+                self.history[c] = self.history[c].saturating_add(1);
                 return true;
             }
             if self.aborted {
@@ -330,6 +384,20 @@ impl BitSolver {
         }
         false
     }
+}
+
+/// A position the loops alone do not decide: one possible loop of each player (cell
+/// supersets) and the cell the mover must take (or 0).
+#[derive(Clone, Copy, Debug)]
+struct Open {
+    my_loop: u64,
+    their_loop: u64,
+    forced: u64,
+}
+
+enum Settled {
+    Decided(bool),
+    Open(Open),
 }
 
 #[cfg(test)]

@@ -3,6 +3,7 @@
 //! fill-the-board playout with its move record for RAVE, the computer players, and the
 //! exact analysis built on the engine's solver.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -307,6 +308,7 @@ pub struct Analyser {
     budget: Budget,
     /// The bitmask solver and the board it was made for (built on first use).
     exact: Option<(Arc<Geometry>, BitSolver)>,
+    symmetries: Option<(Arc<Geometry>, Vec<Vec<usize>>)>,
 }
 
 impl Analyser {
@@ -315,7 +317,20 @@ impl Analyser {
             solver: Solver::new(budget),
             budget,
             exact: None,
+            symmetries: None,
         }
+    }
+
+    /// The board's symmetries (computed once per board).
+    fn symmetries(&mut self, geometry: &Arc<Geometry>) -> &[Vec<usize>] {
+        if !self
+            .symmetries
+            .as_ref()
+            .is_some_and(|(g, _)| Arc::ptr_eq(g, geometry))
+        {
+            self.symmetries = Some((geometry.clone(), symmetry::symmetries(geometry)));
+        }
+        self.symmetries.as_ref().map_or(&[], |(_, group)| group)
     }
 
     /// Nodes searched by both solvers since the analyser was made.
@@ -344,7 +359,11 @@ impl Analyser {
                         None => {}
                     }
                 }
-                return Ok(if exact.mover_wins(mine, theirs)? { 1 } else { -1 });
+                return Ok(if exact.mover_wins(mine, theirs)? {
+                    1
+                } else {
+                    -1
+                });
             }
         }
         self.solver.value(&Focused(game.clone()))
@@ -364,8 +383,33 @@ impl Analyser {
             });
         };
         let value = self.value(game)?;
+        // Moves that a symmetry keeping the position maps onto each other have one value.
+        let stabiliser: Vec<Vec<usize>> = if game.in_opening() {
+            Vec::new()
+        } else {
+            self.symmetries(game.geometry())
+                .iter()
+                .filter(|g| {
+                    g.iter()
+                        .enumerate()
+                        .all(|(c, &i)| game.stone(c) == game.stone(i))
+                })
+                .cloned()
+                .collect()
+        };
+        let mut known: HashMap<usize, i32> = HashMap::new();
         let mut best_moves = Vec::new();
         for mv in game.legal_moves() {
+            let representative = match mv {
+                Move::Cell(c) => stabiliser.iter().map(|g| g[c as usize]).min(),
+                Move::Swap => None,
+            };
+            if let Some(&child_value) = representative.and_then(|r| known.get(&r)) {
+                if child_value == value {
+                    best_moves.push(mv);
+                }
+                continue;
+            }
             let mut child = game.clone();
             child.play(&mv);
             let child_value = match child.outcome() {
@@ -373,6 +417,9 @@ impl Analyser {
                 None if child.to_move() == mover => self.value(&child)?,
                 None => -self.value(&child)?,
             };
+            if let Some(r) = representative {
+                known.insert(r, child_value);
+            }
             if child_value == value {
                 best_moves.push(mv);
             }

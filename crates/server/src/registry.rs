@@ -267,8 +267,8 @@ fn edge_nim() -> GameKind {
         rules: "<p>Tokens lie on the edges of a graph. On your turn choose a vertex and \
                 remove at least one token from one or more of the edges at that vertex. \
                 Whoever takes the last token wins (the player who cannot move loses).</p>\
-                <p>On a path or a star this is ordinary Nim; on the 3- and 4-cycles it is \
-                Circular Nim. Dufour, Flesch and Heubach found the losing positions of \
+                <p>Edges that share no vertex are separate Nim heaps; on the 3- and \
+                4-cycles the game is Circular Nim. Dufour, Flesch and Heubach found the losing positions of \
                 the tetrahedron when one edge is empty: with <i>a</i> = 0, the position \
                 is lost for the player to move exactly when b + C = B + c, b ≤ c and \
                 A ⊕ b ⊕ B = 0.</p>\
@@ -294,8 +294,9 @@ fn sandpile() -> GameKind {
                 unclaimed with score 0. On your turn place a grain on an unclaimed vertex \
                 (it becomes yours with score 1) or on one of your own vertices (its \
                 score goes up by 1).</p>\
-                <p>When a vertex's score reaches its degree it topples: its score goes \
-                back to 0 and each neighbour gains 1, which may topple them in turn. \
+                <p>When a vertex's score reaches its degree it topples: its score drops \
+                by its degree (to 0 when it had just reached it) and each neighbour \
+                gains 1, which may topple them in turn. \
                 Every vertex reached by the cascade is claimed by the player who placed \
                 the grain: the only way to take the opponent's vertices. The game ends \
                 when one colour holds every vertex; that player wins.</p>\

@@ -9,12 +9,12 @@ use clap::{Args, Subcommand};
 use crosscap_edge_nim::{
     EdgeNim, GrundyValues, PTable, agent, analyse, check_tetrahedron, edge_names, parse_assignments,
 };
-use crosscap_engine::NormalPlay;
 use crosscap_engine::impartial_notation::ImpartialNotation;
+use crosscap_engine::{Level, NormalPlay};
 use crosscap_graphs::{Graph, read_graph6_lines};
 use serde::Serialize;
 
-use crate::output::{Output, Table, TableFormat, progress_bar};
+use crate::output::{Output, Table, TableFormat, grundy_text, progress_bar};
 use crate::terminal::{ArenaArgs, PlayArgs, play_in_terminal, run_arena};
 
 #[derive(Subcommand, Debug)]
@@ -158,16 +158,7 @@ pub fn run(cmd: EdgeNimCommand, out: &Output) -> anyhow::Result<()> {
                     .collect(),
             };
             out.emit(&report, || {
-                format!(
-                    "Grundy value {} ({}-position)\nwinning moves: {}\n",
-                    report.grundy,
-                    report.outcome,
-                    if report.winning_moves.is_empty() {
-                        "none".to_string()
-                    } else {
-                        report.winning_moves.join(" ")
-                    }
-                )
+                grundy_text(report.grundy, &report.winning_moves)
             })
         }
         EdgeNimCommand::PPositions { table } => {
@@ -237,7 +228,12 @@ pub fn run(cmd: EdgeNimCommand, out: &Output) -> anyhow::Result<()> {
         }
         EdgeNimCommand::Play { position, play } => {
             let game = playable(&position)?;
-            play_in_terminal(game, play.colour, agent(play.level, play.seed), &render)
+            play_in_terminal(
+                game,
+                play.colour,
+                agent(play.level_or(Level::Medium), play.seed),
+                &render,
+            )
         }
         EdgeNimCommand::Arena { position, arena } => {
             let game = playable(&position)?;

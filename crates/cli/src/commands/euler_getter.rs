@@ -7,7 +7,7 @@ use anyhow::Context;
 use clap::{Args, Subcommand};
 use crosscap_engine::mcts::SearchLimit;
 use crosscap_engine::solver::{Budget, Solver};
-use crosscap_engine::{Game, Notation, Player};
+use crosscap_engine::{Game, Level, Notation, Player};
 use crosscap_euler_getter::{EulerGetter, Rule, SwapRule, Symmetries, load_board, player};
 use serde::Serialize;
 use serde_json::{Value, json};
@@ -260,7 +260,7 @@ pub fn run(cmd: EulerGetterCommand, out: &Output) -> anyhow::Result<()> {
             let game = board.game(None)?;
             let computer = match think_ms {
                 Some(ms) => player::mcts(SearchLimit::Time(Duration::from_millis(ms)), play.seed),
-                None => player::agent(play.level, play.seed),
+                None => player::agent(play.level_or(Level::Medium), play.seed),
             };
             play_in_terminal(game, play.colour, computer, &render)
         }

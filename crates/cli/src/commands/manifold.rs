@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use anyhow::bail;
 use clap::Subcommand;
-use crosscap_engine::{Impartial, NormalPlay};
+use crosscap_engine::{Impartial, Level, NormalPlay};
 use crosscap_manifold::{
     MAX_GENUS, Manifold, ManifoldGame, Periodicity, Series, Surface, TableRow, agent,
     detect_period, playable_position, prove_periods, table,
@@ -197,7 +197,7 @@ pub fn run(cmd: ManifoldCommand, out: &Output) -> anyhow::Result<()> {
             play_in_terminal(
                 NormalPlay::new(position),
                 play.colour,
-                agent(play.level, play.seed),
+                agent(play.level_or(Level::Perfect), play.seed),
                 &render,
             )
         }

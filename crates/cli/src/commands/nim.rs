@@ -9,7 +9,7 @@ use crosscap_engine::solver::{Budget, solve};
 use crosscap_engine::{Agent, GrundyTable, Level, NormalPlay};
 use serde::Serialize;
 
-use crate::output::{Output, Table, TableFormat};
+use crate::output::{Output, Table, TableFormat, grundy_text};
 use crate::terminal::{ArenaArgs, PlayArgs, play_in_terminal, run_arena};
 
 #[derive(Subcommand, Debug)]
@@ -105,16 +105,7 @@ pub fn run(cmd: NimCommand, out: &Output) -> anyhow::Result<()> {
                 winning_moves,
             };
             out.emit(&report, || {
-                format!(
-                    "Grundy value {} ({}-position)\nwinning moves: {}\n",
-                    report.grundy,
-                    report.outcome,
-                    if report.winning_moves.is_empty() {
-                        "none".to_string()
-                    } else {
-                        report.winning_moves.join(" ")
-                    }
-                )
+                grundy_text(report.grundy, &report.winning_moves)
             })
         }
         NimCommand::Solve { heaps } => {
@@ -167,9 +158,12 @@ pub fn run(cmd: NimCommand, out: &Output) -> anyhow::Result<()> {
         }
         NimCommand::Play { heaps, play } => {
             let game = NormalPlay::new(Nim::new(heaps));
-            play_in_terminal(game, play.colour, nim_agent(play.level, play.seed), &|g| {
-                render(g)
-            })
+            play_in_terminal(
+                game,
+                play.colour,
+                nim_agent(play.level_or(Level::Perfect), play.seed),
+                &|g| render(g),
+            )
         }
         NimCommand::Arena { heaps, arena } => {
             check_search_size(&heaps)?;

@@ -6,7 +6,7 @@ use std::time::Duration;
 use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
 use crosscap_engine::solver::Budget;
-use crosscap_engine::{Game, Notation, Player};
+use crosscap_engine::{Game, Level, Notation, Player};
 use crosscap_projective_hex::{
     Analyser, Geometry, Opening, OpeningResult, ProjectiveHex, agent, all_openings,
 };
@@ -212,7 +212,12 @@ pub fn run(cmd: ProjectiveHexCommand, out: &Output) -> anyhow::Result<()> {
         }
         ProjectiveHexCommand::Play { game, play } => {
             let game = game.game()?;
-            play_in_terminal(game, play.colour, agent(play.level, play.seed), &render)
+            play_in_terminal(
+                game,
+                play.colour,
+                agent(play.level_or(Level::Medium), play.seed),
+                &render,
+            )
         }
         ProjectiveHexCommand::Arena { game, arena } => {
             let game = game.game()?;

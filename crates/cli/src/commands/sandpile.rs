@@ -8,7 +8,7 @@ use std::sync::Arc;
 use anyhow::Context;
 use clap::{Args, Subcommand};
 use crosscap_engine::solver::Budget;
-use crosscap_engine::{Game, Player};
+use crosscap_engine::{Game, Level, Player};
 use crosscap_graphs::read_graph6_lines;
 use crosscap_sandpile::{
     Board, ClassifyRow, Sandpile, SandpileError, agent, analyse, classify_all, min_topple,
@@ -300,7 +300,7 @@ pub fn run(cmd: SandpileCommand, out: &Output) -> anyhow::Result<()> {
             play_in_terminal(
                 game,
                 play.colour,
-                agent(play.level, play.seed),
+                agent(play.level_or(Level::Medium), play.seed),
                 &|g: &Sandpile| g.render(colour),
             )
         }

@@ -144,6 +144,27 @@ fn solve_a_position_and_agree_with_the_moves() {
     );
 }
 
+/// Two lines of the goldberg:2 answer (the full `--all-openings` run takes minutes): after
+/// the pentagon 1 and O's far hexagon 17, X's 2 still loses; after the hexagon 2, O's
+/// reply in the pentagon 1 loses to X's 3.
+#[test]
+fn goldberg_2_lines_of_the_opening_answer() {
+    for (moves, to_move, winner) in [("1 17 2 5", "X", "O"), ("2 1 3", "O", "X")] {
+        let v = crosscap(&[
+            "--json",
+            "projective-hex",
+            "solve",
+            "--board",
+            "goldberg:2",
+            "--moves",
+            moves,
+        ])
+        .json();
+        assert_eq!(v["to_move"], to_move, "{moves}: {v}");
+        assert_eq!(v["winner"], winner, "{moves}: {v}");
+    }
+}
+
 #[test]
 fn the_budget_can_run_out() {
     crosscap(&[
