@@ -102,6 +102,11 @@ impl<G: Game> Solver<G> {
         self.nodes
     }
 
+    /// The budget of the next calls (the table is kept).
+    pub fn set_budget(&mut self, budget: Budget) {
+        self.budget = budget;
+    }
+
     /// Solves `game`: its value and every optimal move.
     pub fn solve(&mut self, game: &G) -> Result<Solution<G::Move>, SolveError> {
         let call_start = Instant::now();

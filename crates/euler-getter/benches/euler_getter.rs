@@ -4,7 +4,7 @@ use std::time::Duration;
 use criterion::{Criterion, criterion_group, criterion_main};
 use crosscap_engine::solver::{Budget, solve};
 use crosscap_engine::{Game, Player, Rng};
-use crosscap_euler_getter::{EulerGetter, Rule, SwapRule, Symmetries, load_board};
+use crosscap_euler_getter::{EulerGetter, Rule, SwapRule, load_board};
 
 fn playouts(c: &mut Criterion) {
     let mut group = c.benchmark_group("euler-getter");
@@ -36,7 +36,7 @@ fn solver(c: &mut Criterion) {
         .sample_size(10)
         .measurement_time(Duration::from_secs(20));
     let complex = load_board("goldberg:2").unwrap();
-    let symmetries = Arc::new(Symmetries::of(complex.board()));
+    let symmetries = Arc::new(complex.board().symmetries());
     let game = EulerGetter::new(complex, Rule::Normal, SwapRule(None)).with_symmetries(symmetries);
     group.bench_function("solve goldberg:2 (swap none)", |b| {
         b.iter(|| solve(&game, Budget::unlimited()).unwrap())

@@ -6,11 +6,11 @@ use std::str::FromStr;
 use std::sync::Arc;
 
 use crosscap_engine::{Game, MoveError, Notation, Outcome, Player, Rng};
+use crosscap_topology::Symmetries;
 
 use crate::EulerGetterError;
 use crate::complex::Complex;
 use crate::region::{RegionAnalysis, RegionCounts};
-use crate::symmetry::Symmetries;
 
 /// Who wins at the end: the larger Euler characteristic (normal) or the smaller (reverse).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -170,9 +170,7 @@ impl EulerGetter {
                 self.stones
                     .iter()
                     .enumerate()
-                    .filter_map(|(c, s)| {
-                        s.map(|p| self.complex.zobrist(map[c] as usize, p.index()))
-                    })
+                    .filter_map(|(c, s)| s.map(|p| self.complex.zobrist(map[c], p.index())))
                     .fold(0, |h, z| h ^ z)
             })
             .collect();
@@ -315,7 +313,7 @@ impl EulerGetter {
         self.hash ^= self.complex.zobrist(cell, colour.index());
         if let Some(symmetries) = &self.symmetries {
             for (h, map) in self.symmetric_hashes.iter_mut().zip(symmetries.maps()) {
-                *h ^= self.complex.zobrist(map[cell] as usize, colour.index());
+                *h ^= self.complex.zobrist(map[cell], colour.index());
             }
         }
     }
@@ -631,7 +629,7 @@ mod tests {
                 assert_eq!(plain.value, expected, "swap {swap:?} {rule}");
                 let symmetric = g
                     .clone()
-                    .with_symmetries(Arc::new(crate::Symmetries::of(complex.board())));
+                    .with_symmetries(Arc::new(complex.board().symmetries()));
                 let fast = Solver::new(Budget::unlimited()).solve(&symmetric).unwrap();
                 assert_eq!(fast.value, expected);
                 assert_eq!(fast.best_moves, plain.best_moves);
@@ -642,7 +640,7 @@ mod tests {
     #[test]
     fn the_hemi_dodecahedron_has_sixty_symmetries() {
         let complex = load_board("goldberg:1").unwrap();
-        assert_eq!(crate::Symmetries::of(complex.board()).len(), 60);
+        assert_eq!(complex.board().symmetries().len(), 60);
     }
 
     /// A random position of `stones` stones on `spec`, by random play.
@@ -679,16 +677,13 @@ mod tests {
     fn symmetric_positions_hash_alike_and_score_alike() {
         for spec in SMALL_BOARDS {
             let complex = load_board(spec).unwrap();
-            let symmetries = Arc::new(crate::Symmetries::of(complex.board()));
+            let symmetries = Arc::new(complex.board().symmetries());
             assert!(symmetries.len() > 1, "{spec} has symmetries");
             for seed in 0..4 {
                 let g = random_position(spec, SwapRule(None), complex.cell_count() / 2, seed);
                 let hashed = g.clone().with_symmetries(symmetries.clone());
                 for map in symmetries.maps() {
-                    let mut mapped = vec![None; g.stones().len()];
-                    for (c, &stone) in g.stones().iter().enumerate() {
-                        mapped[map[c] as usize] = stone;
-                    }
+                    let mapped = Symmetries::image(map, g.stones());
                     let text = complex.board().format_position(&mapped);
                     let image = EulerGetter::from_position(
                         complex.clone(),

@@ -15,7 +15,6 @@ pub mod complex;
 pub mod game;
 pub mod player;
 pub mod region;
-pub mod symmetry;
 
 use std::sync::Arc;
 
@@ -27,7 +26,6 @@ use serde_json::{Value, json};
 pub use complex::Complex;
 pub use game::{EulerGetter, Move, Rule, SwapRule};
 pub use region::{Piece, RegionAnalysis, RegionCounts};
-pub use symmetry::Symmetries;
 
 /// Why a board, position or option was refused.
 #[derive(Debug, thiserror::Error)]

@@ -8,9 +8,9 @@ use crosscap_engine::agents::{FlatMonteCarlo, PERFECT_NODE_BUDGET, PerfectAgent,
 use crosscap_engine::mcts::{Mcts, MctsConfig, SearchLimit};
 use crosscap_engine::solver::Budget;
 use crosscap_engine::{Agent, Level};
+use crosscap_topology::Symmetries;
 
 use crate::game::{EulerGetter, Move};
-use crate::symmetry::Symmetries;
 
 /// MCTS iterations of the named levels on Euler Getter.
 pub fn level_iterations(level: Level) -> Option<u64> {
@@ -111,7 +111,7 @@ impl Agent<EulerGetter> for SymmetricPerfect {
         }
         let symmetries = self
             .symmetries
-            .get_or_insert_with(|| Arc::new(Symmetries::of(game.complex().board())))
+            .get_or_insert_with(|| Arc::new(game.complex().board().symmetries()))
             .clone();
         self.solver
             .choose(&game.clone().with_symmetries(symmetries))

@@ -1,6 +1,7 @@
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use crosscap_engine::Notation;
 use crosscap_engine::mcts::{Mcts, SearchLimit};
 use crosscap_engine::solver::Budget;
 use crosscap_projective_hex::search::{FillPlayout, Focused, mcts_config};
@@ -11,8 +12,6 @@ fn solve_benches(c: &mut Criterion) {
     group
         .sample_size(10)
         .measurement_time(Duration::from_secs(5));
-    // taylor:3 is out of reach of the solver so far (see BENCHMARKS.md): the largest
-    // boards it solves completely are measured.
     for board in ["taylor:2", "goldberg:1"] {
         let start = ProjectiveHex::on_board(board, Opening::Standard).unwrap();
         group.bench_function(format!("{board} all openings"), |b| {
@@ -20,6 +19,17 @@ fn solve_benches(c: &mut Criterion) {
                 let mut analyser = Analyser::new(Budget::unlimited());
                 all_openings(&start, &mut analyser, &|| {}).unwrap()
             })
+        });
+    }
+    // Every opening of goldberg:2 (15 s) and of taylor:3 (14 min) is too long for a
+    // benchmark (see BENCHMARKS.md): lines of both are measured, from a cold table.
+    for (board, moves) in [("goldberg:2", "1 17 2"), ("taylor:3", "c3 d3 b2")] {
+        let mut game = ProjectiveHex::on_board(board, Opening::Standard).unwrap();
+        for text in moves.split(' ') {
+            game.play_text(text).unwrap();
+        }
+        group.bench_function(format!("{board} after {moves}"), |b| {
+            b.iter(|| Analyser::new(Budget::unlimited()).analyse(&game).unwrap())
         });
     }
     group.finish();

@@ -1,54 +1,198 @@
 //! A fast exact solver for small trivalent projective-plane boards (at most 64 cells),
 //! where a full board always has exactly one global loop and loops never disappear, so the
-//! game is decided as if the board were filled.
+//! game is decided as if the board were filled, extra stones never hurt, and a player
+//! who can no longer make a loop has lost (the other one already has one).
 //!
-//! A position is two bitmasks (the mover's stones and the opponent's), searched as a
-//! win/loss AND-OR tree with a transposition table of exact values. What makes it fast:
-//! - loops are found by one depth-first search over a bitmask, labelling cells with the
-//!   homology class of their tree path (a non-tree side whose class disagrees closes a
-//!   global loop), about a hundred operations on these boards;
-//! - a player who cannot make a loop even with every empty cell has lost (the other one
-//!   gets it on the full board), which decides most positions long before the end;
-//! - a move that closes a loop wins at once; one opponent threat must be blocked, two lose;
-//! - dead cells (see [`crate::search::Focused`]) are never played;
-//! - contact moves are tried first.
+//! A position is two bitmasks (the mover's stones and the opponent's), searched by
+//! depth-first proof-number search (df-pn, with the 1 + epsilon threshold trick). What
+//! makes it fast:
+//! - the groups of each player's stones are labelled with the homology class of a path
+//!   from their first stone in one breadth-first pass; an empty cell touching a group by
+//!   routes of two classes closes a loop. A move that closes a loop wins at once; an
+//!   opponent's such cell must be taken, and two lose;
+//! - a loop held by bridges (groups joined through either of two empty cells, answered
+//!   in turn) decides the game whoever is to move;
+//! - every result comes with a *proof set*, the cells the winner's argument uses (its
+//!   stones and the empty cells it needs). The winner still wins in any position that
+//!   agrees on the proof set, whatever happens elsewhere. So once a move has lost, the
+//!   mover only tries moves inside the proof that refuted it (the "mustplay" of Hex
+//!   solvers), and a lost position's proof is the union of its refutations;
+//! - a transposition table of two-entry buckets (most work and most recent) keeps proof
+//!   and disproof numbers and proofs, growing with the search up to a fixed bound;
+//! - ties are broken by move ordering: cells that won before (history), contact with
+//!   stones, dead cells last.
+//!
+//! Measured and dropped: canonical table keys under the board's symmetries (the lookups
+//! cost more than the transpositions saved), and looking one move ahead for bridge-held
+//! loops at every node (fewer nodes, three times the time).
+//!
+//! Why proofs compose (the winner is Z, the loser W, "P' agrees with P on S" meaning
+//! Z's stones of S are Z's in P' and its empty cells are not W's): at a leaf, Z's loop is
+//! the proof; if Z wins by moving to `c`, the child's proof plus `c`; if W loses, every W
+//! move `c` either was searched (its child's proof is in the union) or lies outside the
+//! proof `S_m` of a searched move `m`; then P' after `c` agrees with P after `m` on `S_m`
+//! (`m` is W's, so not in `S_m`), and Z wins there too.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::time::Instant;
 
 use crosscap_engine::solver::{Budget, SolveError};
 
 use crate::rules::Geometry;
 
-/// The largest board the bitmask solver handles.
+/// The largest board the bitmask solver handles, and the most sides a cell may have.
 pub const MAX_CELLS: usize = 64;
+const MAX_SIDES: usize = 16;
 
-/// The table is cleared when it holds this many positions (bounded memory).
-const TABLE_LIMIT: usize = 1 << 24;
+/// The table starts with 2^17 buckets (10 MiB) and doubles as positions are stored, up to
+/// 2^22 buckets (320 MiB); then the entries that took the least work are replaced.
+const FIRST_TABLE_BITS: u32 = 17;
+const MAX_TABLE_BITS: u32 = 22;
 
-/// A multiply-and-fold hasher for keys that are already well-mixed bitmasks.
-#[derive(Default)]
-struct MixHasher(u64);
+/// Proof and disproof numbers at or above this are infinite.
+const INFINITE: u32 = 1 << 30;
 
-impl Hasher for MixHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
+/// A solved position: whether the player to move wins, and the proof set of the winner
+/// (see the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Solved {
+    pub mover_wins: bool,
+    pub proof: u64,
+}
 
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
+/// What the search knows of a position: the proof number (how many positions at least
+/// must still be solved to show that the mover wins) and the disproof number (to show
+/// that the mover loses); one of them is 0 once it is solved, and then `proof` is the
+/// winner's proof set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Numbers {
+    pn: u32,
+    dn: u32,
+    proof: u64,
+}
+
+impl Numbers {
+    const UNKNOWN: Numbers = Numbers {
+        pn: 1,
+        dn: 1,
+        proof: 0,
+    };
+
+    fn won(proof: u64) -> Numbers {
+        Numbers {
+            pn: 0,
+            dn: INFINITE,
+            proof,
         }
     }
 
-    fn write_u64(&mut self, word: u64) {
-        let mixed = (self.0 ^ word).wrapping_mul(0x9E37_79B9_7F4A_7C15);
-        self.0 = mixed ^ (mixed >> 29);
+    fn lost(proof: u64) -> Numbers {
+        Numbers {
+            pn: INFINITE,
+            dn: 0,
+            proof,
+        }
+    }
+
+    fn solved(&self) -> Option<Solved> {
+        (self.pn == 0 || self.dn == 0).then_some(Solved {
+            mover_wins: self.pn == 0,
+            proof: self.proof,
+        })
     }
 }
 
-type Table = HashMap<(u64, u64), bool, BuildHasherDefault<MixHasher>>;
+/// One stored position; `work` (nodes its searches took, at least 1) decides what stays,
+/// and 0 marks a free slot.
+#[derive(Clone, Copy, Debug)]
+struct Entry {
+    mine: u64,
+    theirs: u64,
+    numbers: Numbers,
+    work: u32,
+}
+
+const FREE: Entry = Entry {
+    mine: 0,
+    theirs: 0,
+    numbers: Numbers::UNKNOWN,
+    work: 0,
+};
+
+/// The transposition table: per bucket, the entry that took the most work and the most
+/// recent one.
+struct Table {
+    buckets: Vec<[Entry; 2]>,
+    bits: u32,
+    stored: usize,
+}
+
+impl Table {
+    fn with_bits(bits: u32) -> Table {
+        Table {
+            buckets: vec![[FREE; 2]; 1 << bits],
+            bits,
+            stored: 0,
+        }
+    }
+
+    fn index(&self, mine: u64, theirs: u64) -> usize {
+        let h = mine.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+            ^ theirs.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(31);
+        (h >> (64 - self.bits)) as usize
+    }
+
+    fn get(&self, mine: u64, theirs: u64) -> Option<&Entry> {
+        self.buckets[self.index(mine, theirs)]
+            .iter()
+            .find(|e| e.work != 0 && e.mine == mine && e.theirs == theirs)
+    }
+
+    fn put(&mut self, mine: u64, theirs: u64, numbers: Numbers, work: u64) {
+        self.stored += 1;
+        if self.stored > 2 * self.buckets.len() && self.bits < MAX_TABLE_BITS {
+            self.grow();
+        }
+        self.insert(Entry {
+            mine,
+            theirs,
+            numbers,
+            work: work.clamp(1, u64::from(u32::MAX)) as u32,
+        });
+    }
+
+    /// Stores `entry`, adding the work of an earlier entry of the same position.
+    fn insert(&mut self, mut entry: Entry) {
+        let index = self.index(entry.mine, entry.theirs);
+        let bucket = &mut self.buckets[index];
+        for slot in bucket.iter_mut() {
+            if slot.work != 0 && (slot.mine, slot.theirs) == (entry.mine, entry.theirs) {
+                entry.work = entry.work.saturating_add(slot.work);
+                *slot = FREE;
+            }
+        }
+        let [deepest, recent] = bucket;
+        if entry.work >= deepest.work {
+            if deepest.work != 0 {
+                *recent = *deepest;
+            }
+            *deepest = entry;
+        } else {
+            *recent = entry;
+        }
+    }
+
+    fn grow(&mut self) {
+        let old = std::mem::replace(self, Table::with_bits(self.bits + 1));
+        for [deepest, recent] in old.buckets {
+            for entry in [recent, deepest] {
+                if entry.work != 0 {
+                    self.insert(entry);
+                    self.stored += 1;
+                }
+            }
+        }
+    }
+}
 
 /// The board as bitmasks: each cell's sides (neighbour, homology class) and its
 /// neighbours' mask.
@@ -104,19 +248,19 @@ impl Sides {
         }
     }
 
-    /// A global loop among the stones of `stones` reachable from `start`: the cells of the
-    /// two tree paths that a closing side joins (a superset of the loop's cells), or 0.
+    /// A global loop among `stones` in the component of `start`, as its cells, or 0. The
+    /// search is breadth first, so the loop is short.
     fn loop_from(&self, stones: u64, start: usize, labels: &mut [u64; MAX_CELLS]) -> u64 {
         let mut parent = [0u8; MAX_CELLS];
+        let mut queue = [0u8; MAX_CELLS];
         let mut visited = 1u64 << start;
         labels[start] = 0;
         parent[start] = start as u8;
-        let mut stack = [0u8; MAX_CELLS];
-        stack[0] = start as u8;
-        let mut top = 1;
-        while top > 0 {
-            top -= 1;
-            let cell = stack[top] as usize;
+        queue[0] = start as u8;
+        let (mut head, mut tail) = (0, 1);
+        while head < tail {
+            let cell = queue[head] as usize;
+            head += 1;
             let label = labels[cell];
             for side in self.side_start[cell]..self.side_start[cell + 1] {
                 let n = self.side_neighbor[side] as usize;
@@ -127,29 +271,22 @@ impl Sides {
                 let through = label ^ self.side_class[side];
                 if visited & bit != 0 {
                     if labels[n] != through {
-                        let mut path = 0u64;
-                        for mut c in [cell, n] {
-                            while c != start {
-                                path |= 1 << c;
-                                c = parent[c] as usize;
-                            }
-                        }
-                        return path | 1 << start;
+                        return cycle(&parent, cell, n);
                     }
                 } else {
                     visited |= bit;
                     labels[n] = through;
                     parent[n] = cell as u8;
-                    stack[top] = n as u8;
-                    top += 1;
+                    queue[tail] = n as u8;
+                    tail += 1;
                 }
             }
         }
         0
     }
 
-    /// A global loop among `stones` (a superset of its cells, see [`Sides::loop_from`]),
-    /// or 0 when there is none.
+    #[cfg(test)]
+    /// A global loop among `stones`, as its cells, or 0 when there is none.
     fn find_loop(&self, stones: u64, labels: &mut [u64; MAX_CELLS]) -> u64 {
         let mut unseen = stones;
         while unseen != 0 {
@@ -163,31 +300,202 @@ impl Sides {
         0
     }
 
+    /// The loop that `cell` closes with `stones` (which have none of their own).
+    fn loop_through(&self, stones: u64, cell: usize, labels: &mut [u64; MAX_CELLS]) -> u64 {
+        let with = stones | 1 << cell;
+        match self.loop_from(with, cell, labels) {
+            0 => with,
+            found => found,
+        }
+    }
+
+    #[cfg(test)]
     fn has_loop(&self, stones: u64, labels: &mut [u64; MAX_CELLS]) -> bool {
         self.find_loop(stones, labels) != 0
     }
 
-    /// The cells of `within` without which `stones` has no global loop (every loop
-    /// passes through them); `a_loop` is one loop of `stones` (from [`Sides::find_loop`]).
-    fn essential(
-        &self,
-        stones: u64,
-        a_loop: u64,
-        within: u64,
-        labels: &mut [u64; MAX_CELLS],
-    ) -> u64 {
-        let mut essential = 0;
-        let mut rest = a_loop & within;
+    /// What `stones` can do with the empty cells: the cells that close a loop (they touch
+    /// one group by routes of two classes), and a global loop that no opponent can stop,
+    /// if one is found: groups of stones joined by bridges (two empty cells touching both
+    /// groups, through which the routes have the same class; the owner takes one when the
+    /// opponent takes the other), no cell in two of the bridges used, as the groups'
+    /// stones and the bridges' cells (0 when none is found). Sound but not complete:
+    /// bridges are chosen greedily.
+    fn survey(&self, stones: u64, empty: u64, labels: &mut [u64; MAX_CELLS]) -> Survey {
+        // Groups, with every stone's class relative to its group's first stone.
+        let mut group_of = [u8::MAX; MAX_CELLS];
+        let mut group_stones = [0u64; MAX_CELLS];
+        let mut groups = 0;
+        let mut unseen = stones;
+        while unseen != 0 {
+            let start = unseen.trailing_zeros() as usize;
+            let members = self.label_group(stones, start, labels);
+            unseen &= !members;
+            let mut rest = members;
+            while rest != 0 {
+                group_of[rest.trailing_zeros() as usize] = groups as u8;
+                rest &= rest - 1;
+            }
+            group_stones[groups] = members;
+            groups += 1;
+        }
+        // Each empty cell touching a group by routes of two classes closes a loop; one
+        // touching two or more groups, each with one class, may join them.
+        let mut closing = 0u64;
+        let mut candidates = [(0u8, 0u8, 0u64, 0u8); MAX_CANDIDATES];
+        let mut count_candidates = 0;
+        let mut rest = empty;
         while rest != 0 {
-            let bit = rest & rest.wrapping_neg();
+            let e = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            if !self.has_loop(stones & !bit, labels) {
-                essential |= bit;
+            if self.neighbors[e] & stones == 0 {
+                continue;
+            }
+            let mut touched = [(0u8, 0u64, false); MAX_SIDES];
+            let mut count = 0;
+            for side in self.side_start[e]..self.side_start[e + 1] {
+                let n = self.side_neighbor[side] as usize;
+                if stones >> n & 1 == 0 {
+                    continue;
+                }
+                let (g, class) = (group_of[n], labels[n] ^ self.side_class[side]);
+                match touched[..count].iter_mut().find(|t| t.0 == g) {
+                    Some(t) => t.2 &= t.1 == class,
+                    None => {
+                        touched[count] = (g, class, true);
+                        count += 1;
+                    }
+                }
+            }
+            let touched = &touched[..count];
+            if touched.iter().any(|t| !t.2) {
+                closing |= 1 << e;
+            }
+            for (i, a) in touched.iter().enumerate() {
+                for b in &touched[i + 1..] {
+                    if a.2 && b.2 && count_candidates < MAX_CANDIDATES {
+                        let (lo, hi) = if a.0 < b.0 { (a, b) } else { (b, a) };
+                        candidates[count_candidates] = (lo.0, hi.0, lo.1 ^ hi.1, e as u8);
+                        count_candidates += 1;
+                    }
+                }
             }
         }
-        essential
+        // Pair the cells of each (group, group, class) into bridges, no cell used twice.
+        let candidates = &mut candidates[..count_candidates];
+        candidates.sort_unstable();
+        let mut bridges = [Bridge::default(); MAX_BRIDGES];
+        let mut count_bridges = 0;
+        let mut used = 0u64;
+        let mut waiting: Option<(u8, u8, u64, u8)> = None;
+        for &mut candidate in candidates {
+            if used >> candidate.3 & 1 != 0 {
+                continue;
+            }
+            match waiting {
+                Some(w) if (w.0, w.1, w.2) == (candidate.0, candidate.1, candidate.2) => {
+                    let carrier = 1 << w.3 | 1 << candidate.3;
+                    used |= carrier;
+                    bridges[count_bridges] = Bridge {
+                        groups: (w.0, w.1),
+                        class: w.2,
+                        carrier,
+                    };
+                    count_bridges += 1;
+                    waiting = None;
+                }
+                _ => waiting = Some(candidate),
+            }
+        }
+        Survey {
+            closing,
+            held: self.loop_of_groups(groups, &group_stones, &bridges[..count_bridges]),
+        }
     }
 
+    /// A loop of non-zero class in the graph of groups and bridges, as cells, or 0.
+    fn loop_of_groups(&self, groups: usize, group_stones: &[u64], bridges: &[Bridge]) -> u64 {
+        let mut label = [0u64; MAX_CELLS];
+        // The bridge that reached each group (u8::MAX for a root).
+        let mut via = [u8::MAX; MAX_CELLS];
+        let mut seen = 0u64;
+        let mut queue = [0u8; MAX_CELLS];
+        for root in 0..groups {
+            if seen >> root & 1 != 0 {
+                continue;
+            }
+            seen |= 1 << root;
+            queue[0] = root as u8;
+            let (mut head, mut tail) = (0, 1);
+            while head < tail {
+                let g = queue[head] as usize;
+                head += 1;
+                for (index, bridge) in bridges.iter().enumerate() {
+                    let other = match bridge.groups {
+                        (a, b) if a as usize == g => b as usize,
+                        (a, b) if b as usize == g => a as usize,
+                        _ => continue,
+                    };
+                    if via[g] as usize == index {
+                        continue;
+                    }
+                    let through = label[g] ^ bridge.class;
+                    if seen >> other & 1 == 0 {
+                        seen |= 1 << other;
+                        label[other] = through;
+                        via[other] = index as u8;
+                        queue[tail] = other as u8;
+                        tail += 1;
+                    } else if label[other] != through {
+                        let mut cells = bridge.carrier;
+                        for start in [g, other] {
+                            let mut at = start;
+                            cells |= group_stones[at];
+                            while via[at] != u8::MAX {
+                                let b = &bridges[via[at] as usize];
+                                cells |= b.carrier;
+                                at = if b.groups.0 as usize == at {
+                                    b.groups.1 as usize
+                                } else {
+                                    b.groups.0 as usize
+                                };
+                                cells |= group_stones[at];
+                            }
+                        }
+                        return cells;
+                    }
+                }
+            }
+        }
+        0
+    }
+
+    /// The group of `stones` containing `start`, labelling each of its cells with the
+    /// class of a path from `start` (well defined: `stones` have no global loop).
+    fn label_group(&self, stones: u64, start: usize, labels: &mut [u64; MAX_CELLS]) -> u64 {
+        let mut queue = [0u8; MAX_CELLS];
+        let mut members = 1u64 << start;
+        labels[start] = 0;
+        queue[0] = start as u8;
+        let (mut head, mut tail) = (0, 1);
+        while head < tail {
+            let cell = queue[head] as usize;
+            head += 1;
+            for side in self.side_start[cell]..self.side_start[cell + 1] {
+                let n = self.side_neighbor[side] as usize;
+                let bit = 1u64 << n;
+                if stones & bit != 0 && members & bit == 0 {
+                    members |= bit;
+                    labels[n] = labels[cell] ^ self.side_class[side];
+                    queue[tail] = n as u8;
+                    tail += 1;
+                }
+            }
+        }
+        members
+    }
+
+    #[cfg(test)]
     /// The cells of `stones` connected to `start`.
     fn component(&self, stones: u64, start: usize) -> u64 {
         let mut reached = 1u64 << start;
@@ -206,7 +514,8 @@ impl Sides {
         reached
     }
 
-    /// Whether an empty cell is dead: ringed, every neighbour filled, each colour one arc.
+    /// Whether an empty cell is dead: ringed, every neighbour filled, each colour one arc
+    /// (its colour never matters, so it is tried last).
     fn is_dead(&self, cell: usize, mine: u64, theirs: u64) -> bool {
         let ring = &self.ring[cell];
         if ring.is_empty() || self.neighbors[cell] & !(mine | theirs) != 0 {
@@ -224,6 +533,46 @@ impl Sides {
     }
 }
 
+/// The cells of the closed chain that the non-tree side `cell`–`n` makes with the tree
+/// paths of a search (`parent` of the root is itself): both paths up to where they meet.
+fn cycle(parent: &[u8; MAX_CELLS], cell: usize, n: usize) -> u64 {
+    let mut ancestors = 0u64;
+    let mut c = cell;
+    loop {
+        ancestors |= 1 << c;
+        if parent[c] as usize == c {
+            break;
+        }
+        c = parent[c] as usize;
+    }
+    let mut chain = 0u64;
+    let mut c = n;
+    while ancestors & 1 << c == 0 {
+        chain |= 1 << c;
+        c = parent[c] as usize;
+    }
+    let meet = c;
+    let mut c = cell;
+    while c != meet {
+        chain |= 1 << c;
+        c = parent[c] as usize;
+    }
+    chain | 1 << meet
+}
+
+/// Bound on the (group, group, cell) triples and on the bridges one search considers
+/// (more are ignored, which only makes it find fewer loops).
+const MAX_CANDIDATES: usize = 128;
+const MAX_BRIDGES: usize = MAX_CELLS / 2;
+
+/// Two groups joined through either of two empty cells, with the class of the route.
+#[derive(Clone, Copy, Debug, Default)]
+struct Bridge {
+    groups: (u8, u8),
+    class: u64,
+    carrier: u64,
+}
+
 /// The exact solver, its table kept between calls (so solving every opening and every
 /// reply shares work).
 pub struct BitSolver {
@@ -238,13 +587,23 @@ pub struct BitSolver {
     history: [u32; MAX_CELLS],
 }
 
+/// A move being searched, with what is known of the position it leads to (from the
+/// opponent's side).
+#[derive(Clone, Copy, Debug)]
+struct Child {
+    cell: usize,
+    numbers: Numbers,
+}
+
 impl BitSolver {
     /// A solver for `geometry`, or `None` when the board is not a trivalent projective
-    /// plane of at most [`MAX_CELLS`] cells.
+    /// plane of at most [`MAX_CELLS`] cells, each with at most 16 sides.
     pub fn new(geometry: &Geometry, budget: Budget) -> Option<BitSolver> {
-        (geometry.decides_full_boards() && geometry.cell_count() <= MAX_CELLS).then(|| BitSolver {
+        let fits = geometry.cell_count() <= MAX_CELLS
+            && (0..geometry.cell_count()).all(|c| geometry.sides(c).count() <= MAX_SIDES);
+        (geometry.decides_full_boards() && fits).then(|| BitSolver {
             sides: Sides::new(geometry),
-            table: Table::default(),
+            table: Table::with_bits(FIRST_TABLE_BITS),
             budget,
             nodes: 0,
             start: Instant::now(),
@@ -259,144 +618,205 @@ impl BitSolver {
         self.nodes
     }
 
+    fn lookup(&self, mine: u64, theirs: u64) -> Option<Numbers> {
+        self.table.get(mine, theirs).map(|e| e.numbers)
+    }
+
+    fn store(&mut self, mine: u64, theirs: u64, numbers: Numbers, work: u64) {
+        self.table.put(mine, theirs, numbers, work);
+    }
+
+    /// The budget of the next calls.
+    pub fn set_budget(&mut self, budget: Budget) {
+        self.budget = budget;
+    }
+
     /// Whether the player to move wins, given the mover's stones and the opponent's (no
     /// loop on the board yet). The budget counts from this call.
     pub fn mover_wins(&mut self, mine: u64, theirs: u64) -> Result<bool, SolveError> {
+        self.solve(mine, theirs).map(|solved| solved.mover_wins)
+    }
+
+    /// Who wins, with the winner's proof set (see the module documentation).
+    pub fn solve(&mut self, mine: u64, theirs: u64) -> Result<Solved, SolveError> {
         self.start = Instant::now();
         self.nodes_at_start = self.nodes;
         self.aborted = false;
-        let wins = self.wins(mine, theirs);
-        if self.aborted {
-            return Err(SolveError::Unknown {
-                nodes: self.nodes - self.nodes_at_start,
-                elapsed: self.start.elapsed(),
-            });
+        loop {
+            let numbers = self.search(mine, theirs, INFINITE - 1, INFINITE - 1);
+            if self.aborted {
+                return Err(SolveError::Unknown {
+                    nodes: self.nodes - self.nodes_at_start,
+                    elapsed: self.start.elapsed(),
+                });
+            }
+            if let Some(solved) = numbers.solved() {
+                return Ok(solved);
+            }
         }
-        Ok(wins)
     }
 
-    fn out_of_budget(&mut self) -> bool {
-        let used = self.nodes - self.nodes_at_start;
-        if self.budget.max_nodes.is_some_and(|max| used >= max)
-            || (used.is_multiple_of(4096)
-                && self
-                    .budget
-                    .max_time
-                    .is_some_and(|max| self.start.elapsed() >= max))
-        {
-            self.aborted = true;
-        }
-        self.aborted
-    }
-
-    fn wins(&mut self, mine: u64, theirs: u64) -> bool {
+    /// Depth-first proof-number search below the thresholds: searches until the position
+    /// is solved or its proof number reaches `max_pn` or its disproof number `max_dn`.
+    fn search(&mut self, mine: u64, theirs: u64, max_pn: u32, max_dn: u32) -> Numbers {
         self.nodes += 1;
-        if self.aborted || self.out_of_budget() {
-            return false;
-        }
-        if let Some(&known) = self.table.get(&(mine, theirs)) {
+        let nodes_before = self.nodes;
+        if let Some(known) = self.lookup(mine, theirs)
+            && (known.pn >= max_pn || known.dn >= max_dn)
+        {
             return known;
         }
-        match self.settle(mine, theirs) {
-            Settled::Decided(wins) => wins,
-            Settled::Open(open) => self.expand_and_store(mine, theirs, open),
+        let open = match self.settle(mine, theirs) {
+            Settled::Decided(numbers) => {
+                self.store(mine, theirs, numbers, 1);
+                return numbers;
+            }
+            Settled::Open(open) => open,
+        };
+        let sides = &self.sides;
+        let empty = sides.full() & !(mine | theirs);
+        let mut mustplay = if open.forced != 0 { open.forced } else { empty };
+        let mut refutations = open.forced_proof;
+        let mut children: Vec<(u32, Child)> = Vec::with_capacity(mustplay.count_ones() as usize);
+        let mut rest = mustplay;
+        while rest != 0 {
+            let cell = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let numbers = self
+                .lookup(theirs, mine | 1 << cell)
+                .unwrap_or(Numbers::UNKNOWN);
+            children.push((self.order(cell, mine, theirs), Child { cell, numbers }));
+        }
+        children.sort_unstable_by_key(|&(score, _)| std::cmp::Reverse(score));
+        let mut children: Vec<Child> = children.into_iter().map(|(_, c)| c).collect();
+        loop {
+            // Moves refuted by a proof leave the list, and so do moves outside it.
+            for child in &children {
+                if child.numbers.pn == 0 {
+                    refutations |= child.numbers.proof;
+                    mustplay &= child.numbers.proof;
+                }
+            }
+            children.retain(|c| mustplay >> c.cell & 1 != 0 && c.numbers.pn != 0);
+            let mut pn = INFINITE;
+            let mut dn = 0u32;
+            let mut best = None;
+            let mut second = INFINITE;
+            for (index, child) in children.iter().enumerate() {
+                dn = dn.saturating_add(child.numbers.pn).min(INFINITE);
+                if child.numbers.dn < pn {
+                    second = pn;
+                    pn = child.numbers.dn;
+                    best = Some(index);
+                } else if child.numbers.dn < second {
+                    second = child.numbers.dn;
+                }
+            }
+            let numbers = match best {
+                None => Numbers::lost(refutations),
+                Some(index) if pn == 0 => {
+                    let cell = children[index].cell;
+                    self.history[cell] = self.history[cell].saturating_add(1);
+                    Numbers::won(children[index].numbers.proof | 1 << cell)
+                }
+                Some(_) => Numbers { pn, dn, proof: 0 },
+            };
+            if numbers.solved().is_some() || pn >= max_pn || dn >= max_dn || self.aborted {
+                if !self.aborted {
+                    self.store(mine, theirs, numbers, self.nodes - nodes_before + 1);
+                }
+                return numbers;
+            }
+            if self
+                .budget
+                .exhausted(self.nodes - self.nodes_at_start, self.start)
+            {
+                self.aborted = true;
+                return numbers;
+            }
+            let index = best.unwrap_or(0);
+            let child = children[index];
+            // The child's thresholds: its disproof number may grow until this position's
+            // proof number would pass the second-best move's (with 25% slack, which
+            // saves re-searching), its proof number until this disproof number would
+            // pass its threshold.
+            let child_max_pn = (max_dn - dn).saturating_add(child.numbers.pn).min(INFINITE);
+            let child_max_dn = max_pn.min(second.saturating_add(second / 4 + 1).min(INFINITE));
+            let bit = 1u64 << child.cell;
+            children[index].numbers = self.search(theirs, mine | bit, child_max_pn, child_max_dn);
         }
     }
 
-    fn store(&mut self, mine: u64, theirs: u64, wins: bool) {
-        if self.table.len() >= TABLE_LIMIT {
-            self.table.clear();
+    /// The move-ordering score of `cell`: cells that won before, in contact with stones;
+    /// dead cells last.
+    fn order(&self, cell: usize, mine: u64, theirs: u64) -> u32 {
+        let sides = &self.sides;
+        if sides.is_dead(cell, mine, theirs) {
+            return 0;
         }
-        self.table.insert((mine, theirs), wins);
+        let near = sides.neighbors[cell];
+        let contact = 2 * (near & mine).count_ones() + (near & theirs).count_ones();
+        1 + self.history[cell] + contact
     }
 
-    fn expand_and_store(&mut self, mine: u64, theirs: u64, open: Open) -> bool {
-        let wins = self.expand(mine, theirs, open);
-        if !self.aborted {
-            self.store(mine, theirs, wins);
-        }
-        wins
-    }
-
-    /// What the position's loops alone tell (see the module documentation).
+    /// What the position's groups alone tell (see the module documentation).
     fn settle(&self, mine: u64, theirs: u64) -> Settled {
         let sides = &self.sides;
         let empty = sides.full() & !(mine | theirs);
         let mut labels = [0u64; MAX_CELLS];
-        // Full boards decide the game: a player with no loop left in own and empty cells
-        // has lost.
-        let my_loop = sides.find_loop(mine | empty, &mut labels);
-        if my_loop == 0 {
-            return Settled::Decided(false);
+        // No loop is on the board, so the mover can still make one (a player who cannot
+        // has lost already: the other one has a loop).
+        let me = sides.survey(mine, empty, &mut labels);
+        if me.closing != 0 {
+            let cell = me.closing.trailing_zeros() as usize;
+            return Settled::Decided(Numbers::won(sides.loop_through(mine, cell, &mut labels)));
         }
-        let their_loop = sides.find_loop(theirs | empty, &mut labels);
-        if their_loop == 0 {
-            return Settled::Decided(true);
+        let them = sides.survey(theirs, empty, &mut labels);
+        // A loop held by bridges decides the game whoever moves.
+        if them.held != 0 {
+            return Settled::Decided(Numbers::lost(them.held));
         }
-        // A cell on every loop the opponent could still make wins when taken (this
-        // includes closing an own loop).
-        if sides.essential(theirs | empty, their_loop, empty, &mut labels) != 0 {
-            return Settled::Decided(true);
+        if me.held != 0 {
+            return Settled::Decided(Numbers::won(me.held));
         }
-        // A cell on every loop the mover could still make must be taken now; two lose.
-        let forced = sides.essential(mine | empty, my_loop, empty, &mut labels);
-        if forced.count_ones() >= 2 {
-            return Settled::Decided(false);
+        // A cell that closes an opponent's loop must be taken now, and two lose.
+        let threats = them.closing;
+        let mut threat_loops = 0;
+        let mut rest = threats;
+        for _ in 0..2 {
+            if rest == 0 {
+                break;
+            }
+            let cell = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            threat_loops |= sides.loop_through(theirs, cell, &mut labels);
+        }
+        if threats.count_ones() >= 2 {
+            return Settled::Decided(Numbers::lost(threat_loops));
         }
         Settled::Open(Open {
-            my_loop,
-            their_loop,
-            forced,
+            forced: threats,
+            forced_proof: threat_loops,
         })
     }
-
-    fn expand(&mut self, mine: u64, theirs: u64, open: Open) -> bool {
-        let sides = &self.sides;
-        let empty = sides.full() & !(mine | theirs);
-        let candidates = if open.forced != 0 { open.forced } else { empty };
-        let mut moves: Vec<(u32, usize)> = Vec::with_capacity(candidates.count_ones() as usize);
-        let mut rest = candidates;
-        while rest != 0 {
-            let c = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            if open.forced == 0 && sides.is_dead(c, mine, theirs) {
-                continue;
-            }
-            let near = sides.neighbors[c];
-            let on_loops =
-                u32::from(open.my_loop >> c & 1 != 0) + u32::from(open.their_loop >> c & 1 != 0);
-            let contact = 2 * (near & mine).count_ones() + (near & theirs).count_ones();
-            moves.push((self.history[c] + 4 * on_loops + contact, c));
-        }
-        if moves.is_empty() {
-            // Only dead cells are left: their colours do not matter, so one move shows it.
-            moves.push((0, candidates.trailing_zeros() as usize));
-        }
-        moves.sort_unstable_by_key(|&(score, _)| std::cmp::Reverse(score));
-        for (_, c) in moves {
-            if !self.wins(theirs, mine | 1 << c) {
-                self.history[c] = self.history[c].saturating_add(1);
-                return true;
-            }
-            if self.aborted {
-                return false;
-            }
-        }
-        false
-    }
 }
 
-/// A position the loops alone do not decide: one possible loop of each player (cell
-/// supersets) and the cell the mover must take (or 0).
+/// What one player's stones can do with the empty cells (see [`Sides::survey`]).
+#[derive(Clone, Copy, Debug)]
+struct Survey {
+    closing: u64,
+    held: u64,
+}
+
+/// A position the groups alone do not decide: the cell the mover must take (or 0) and
+/// the opponent's loop through it.
 #[derive(Clone, Copy, Debug)]
 struct Open {
-    my_loop: u64,
-    their_loop: u64,
     forced: u64,
+    forced_proof: u64,
 }
-
 enum Settled {
-    Decided(bool),
+    Decided(Numbers),
     Open(Open),
 }
 
@@ -464,26 +884,30 @@ mod tests {
         }
     }
 
-    /// The solver and its pruning (hopeless players, threats, dead cells) against plain
-    /// minimax on random positions with up to 9 empty cells.
+    /// A random position of a game not over yet with `empty` empty cells.
+    fn unfinished_position(start: &ProjectiveHex, empty: usize, rng: &mut Rng) -> ProjectiveHex {
+        loop {
+            let mut game = start.clone();
+            while game.outcome().is_none() && game.empty_count() > empty {
+                let mv = game.random_move(rng).unwrap();
+                game.play(&mv);
+            }
+            if game.outcome().is_none() {
+                return game;
+            }
+        }
+    }
+
+    /// The solver and its pruning (closing cells, threats, bridges, mustplay) against
+    /// plain minimax on random positions with up to 9 empty cells.
     #[test]
     fn solver_agrees_with_brute_force_on_small_positions() {
         let mut rng = Rng::new(5);
         for spec in ["taylor:2", "taylor:3", "goldberg:1", "goldberg:2"] {
             let start = ProjectiveHex::on_board(spec, Opening::Standard).unwrap();
             let geometry: Arc<Geometry> = start.geometry().clone();
-            let mut checked = 0;
-            while checked < 40 {
-                let mut game = start.clone();
-                let keep_empty = 3 + rng.below(7);
-                while game.outcome().is_none() && game.empty_count() > keep_empty {
-                    let mv = game.random_move(&mut rng).unwrap();
-                    game.play(&mv);
-                }
-                if game.outcome().is_some() {
-                    continue;
-                }
-                checked += 1;
+            for _ in 0..40 {
+                let game = unfinished_position(&start, 3 + rng.below(7), &mut rng);
                 let mut solver = BitSolver::new(&geometry, Budget::unlimited()).unwrap();
                 let (mine, theirs) = masks(&game);
                 assert_eq!(
@@ -492,6 +916,78 @@ mod tests {
                     "{spec} {:?}",
                     game.stones()
                 );
+            }
+        }
+    }
+
+    /// Plain minimax on masks: the mover wins by closing a loop or by a move after
+    /// which the opponent loses.
+    fn brute_force_masks(sides: &Sides, mine: u64, theirs: u64) -> bool {
+        let mut labels = [0; MAX_CELLS];
+        let mut rest = sides.full() & !(mine | theirs);
+        while rest != 0 {
+            let bit = rest & rest.wrapping_neg();
+            rest &= rest - 1;
+            if sides.has_loop(mine | bit, &mut labels)
+                || !brute_force_masks(sides, theirs, mine | bit)
+            {
+                return true;
+            }
+        }
+        false
+    }
+
+    /// Proof sets are what mustplay relies on: the winner must still win in positions
+    /// that keep the proof's stones and leave its empty cells to the winner, whatever
+    /// happens elsewhere.
+    #[test]
+    fn proof_sets_hold_in_every_position_that_keeps_them() {
+        let mut rng = Rng::new(17);
+        for spec in ["taylor:2", "taylor:3", "goldberg:1", "goldberg:2"] {
+            let start = ProjectiveHex::on_board(spec, Opening::Standard).unwrap();
+            let sides = Sides::new(start.geometry());
+            let mut labels = [0; MAX_CELLS];
+            for _ in 0..30 {
+                let game = unfinished_position(&start, 4 + rng.below(6), &mut rng);
+                let (mine, theirs) = masks(&game);
+                let mut solver = BitSolver::new(start.geometry(), Budget::unlimited()).unwrap();
+                let solved = solver.solve(mine, theirs).unwrap();
+                let (winner, loser) = if solved.mover_wins {
+                    (mine, theirs)
+                } else {
+                    (theirs, mine)
+                };
+                for _ in 0..10 {
+                    // Keep the winner's stones of the proof; its empty cells stay empty
+                    // or go to the winner; every other cell is drawn at random.
+                    let (mut w, mut l) = (winner & solved.proof, 0u64);
+                    for c in 0..sides.cells {
+                        let bit = 1u64 << c;
+                        if winner & solved.proof & bit != 0 {
+                            continue;
+                        }
+                        let in_proof = solved.proof & bit != 0 && loser & bit == 0;
+                        match rng.below(3) {
+                            0 => w |= bit,
+                            1 if !in_proof => l |= bit,
+                            _ => {}
+                        }
+                    }
+                    if sides.has_loop(l, &mut labels) {
+                        panic!("{spec}: the loser has a loop in a position keeping the proof");
+                    }
+                    if sides.has_loop(w, &mut labels) {
+                        continue;
+                    }
+                    let (m, t) = if solved.mover_wins { (w, l) } else { (l, w) };
+                    assert_eq!(
+                        brute_force_masks(&sides, m, t),
+                        solved.mover_wins,
+                        "{spec}: position {:?}, proof {:#x}",
+                        game.stones(),
+                        solved.proof
+                    );
+                }
             }
         }
     }

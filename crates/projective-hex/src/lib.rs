@@ -12,13 +12,11 @@
 //! - [`exact`]: the fast bitmask solver of small trivalent projective-plane boards.
 //! - [`loops`]: from-scratch loop detection and the extraction of a shortest winning loop.
 //! - [`search`]: the focused game the searches use, the computer players, exact analysis.
-//! - [`symmetry`]: the board's symmetries, so that equivalent first moves are solved once.
 
 pub mod exact;
 pub mod loops;
 pub mod rules;
 pub mod search;
-pub mod symmetry;
 
 use std::sync::Arc;
 
@@ -163,6 +161,32 @@ mod tests {
             json!(["a3", "b4", "c4", "c3", "d3", "e2", "f2"])
         );
         assert!(game.legal_moves().is_empty());
+    }
+
+    /// On taylor:2 after a1 only b2 and b3 win for O; the perfect player finds one of
+    /// them whatever its seed, and wins the game against a random player.
+    #[test]
+    fn the_perfect_level_plays_only_winning_moves() {
+        use crosscap_engine::{Game, Notation};
+        for seed in 0..8 {
+            let mut game = ProjectiveHex::on_board("taylor:2", Opening::Standard).unwrap();
+            game.play_text("a1").unwrap();
+            let mut perfect = search::agent(Level::Perfect, seed);
+            let reply = perfect.choose(&game).unwrap();
+            let name = game.format_move(&reply);
+            assert!(name == "b2" || name == "b3", "seed {seed}: {name}");
+            let mut random = search::agent(Level::Random, seed);
+            while game.outcome().is_none() {
+                let mover = if game.to_move() == Player::O {
+                    &mut perfect
+                } else {
+                    &mut random
+                };
+                let mv = mover.choose(&game).unwrap();
+                game.play(&mv);
+            }
+            assert_eq!(game.winner(), Some(Player::O), "seed {seed}");
+        }
     }
 
     #[test]

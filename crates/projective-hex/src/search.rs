@@ -7,15 +7,15 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crosscap_engine::agents::{FlatMonteCarlo, PerfectAgent, RandomAgent};
+use crosscap_engine::agents::{FlatMonteCarlo, RandomAgent};
 use crosscap_engine::mcts::{Mcts, MctsConfig, PlayoutPolicy, SearchLimit};
 use crosscap_engine::solver::{Budget, SolveError, Solver};
 use crosscap_engine::{Agent, Game, Level, Outcome, Player, Rng};
+use crosscap_topology::Symmetries;
 use serde::Serialize;
 
 use crate::exact::BitSolver;
 use crate::rules::{Geometry, Move, ProjectiveHex};
-use crate::symmetry;
 
 /// Projective Hex as the searches see it: the same positions, but the moves are cut to a
 /// set that provably contains a best one. A move that closes a loop is played alone; an
@@ -226,35 +226,61 @@ pub fn mcts_agent(limit: SearchLimit, seed: u64) -> Box<dyn Agent<ProjectiveHex>
     ))))
 }
 
-/// Node budget of the `perfect` level before it falls back to `expert`.
-pub const PERFECT_NODE_BUDGET: u64 = 5_000_000;
+/// Time budget of each `perfect` move before it falls back to `expert`.
+pub const PERFECT_TIME_BUDGET: Duration = Duration::from_secs(20);
 
 /// The computer player of a level. The MCTS levels (`easy` 200, `medium` 2,000, `hard`
 /// 20,000, `expert` 100,000 iterations, `mcts:N`) search the focused game with RAVE and
-/// the MCTS-solver; `perfect` is the exact solver on the focused game, falling back to
-/// `expert`; `random` and `flatmc:N` (the baseline) play the plain game.
+/// the MCTS-solver; `perfect` plays a winning move found by the [`Analyser`] (the bitmask
+/// solver where the board allows it) and the `expert` move when it finds none (a lost
+/// position, or the budget ran out); `random` and `flatmc:N` (the baseline) play the
+/// plain game.
 pub fn agent(level: Level, seed: u64) -> Box<dyn Agent<ProjectiveHex>> {
     match level {
         Level::Random => Box::new(RandomAgent::new(seed)),
         Level::FlatMc(n) => Box::new(FlatMonteCarlo::new(n, seed)),
-        Level::Perfect => {
-            let fallback = Box::new(OnFocusedMcts(mcts_agent(
+        Level::Perfect => Box::new(PerfectPlayer {
+            analyser: Analyser::new(Budget::time(PERFECT_TIME_BUDGET)),
+            fallback: mcts_agent(
                 SearchLimit::Iterations(Level::Expert.mcts_iterations().unwrap_or(1)),
                 seed,
-            )));
-            Box::new(OnFocused::<Proving>(Box::new(PerfectAgent::new(
-                Budget {
-                    max_nodes: Some(PERFECT_NODE_BUDGET),
-                    max_time: Some(Duration::from_secs(20)),
-                },
-                fallback,
-                seed,
-            ))))
-        }
+            ),
+            rng: Rng::new(seed),
+        }),
         named => mcts_agent(
             SearchLimit::Iterations(named.mcts_iterations().unwrap_or(1)),
             seed,
         ),
+    }
+}
+
+/// The `perfect` level: one of the winning moves at random (seeded), else the fallback.
+/// The engine's [`crosscap_engine::agents::PerfectAgent`] is bound to the engine's
+/// solver; this one consults the [`Analyser`], whose bitmask solver is far faster here.
+struct PerfectPlayer {
+    analyser: Analyser,
+    fallback: Box<dyn Agent<ProjectiveHex>>,
+    rng: Rng,
+}
+
+impl Agent<ProjectiveHex> for PerfectPlayer {
+    fn name(&self) -> String {
+        "perfect".into()
+    }
+
+    fn choose(&mut self, game: &ProjectiveHex) -> Option<Move> {
+        if game.outcome().is_some() {
+            return None;
+        }
+        match self.analyser.analyse(game) {
+            Ok(analysis)
+                if analysis.winner == Some(game.to_move()) && !analysis.best_moves.is_empty() =>
+            {
+                let i = self.rng.below(analysis.best_moves.len());
+                Some(analysis.best_moves[i])
+            }
+            _ => self.fallback.choose(game),
+        }
     }
 }
 
@@ -268,19 +294,6 @@ impl<const LOOKAHEAD: bool> Agent<ProjectiveHex> for OnFocused<Focused<LOOKAHEAD
 
     fn choose(&mut self, game: &ProjectiveHex) -> Option<Move> {
         self.0.choose(&Focused(game.clone()))
-    }
-}
-
-/// The MCTS player (on [`Playing`]) as the perfect player's fallback on [`Proving`].
-struct OnFocusedMcts(Box<dyn Agent<ProjectiveHex>>);
-
-impl Agent<Proving> for OnFocusedMcts {
-    fn name(&self) -> String {
-        self.0.name()
-    }
-
-    fn choose(&mut self, game: &Proving) -> Option<Move> {
-        self.0.choose(&game.0)
     }
 }
 
@@ -308,7 +321,7 @@ pub struct Analyser {
     budget: Budget,
     /// The bitmask solver and the board it was made for (built on first use).
     exact: Option<(Arc<Geometry>, BitSolver)>,
-    symmetries: Option<(Arc<Geometry>, Vec<Vec<usize>>)>,
+    symmetries: Option<(Arc<Geometry>, Symmetries)>,
 }
 
 impl Analyser {
@@ -322,15 +335,15 @@ impl Analyser {
     }
 
     /// The board's symmetries (computed once per board).
-    fn symmetries(&mut self, geometry: &Arc<Geometry>) -> &[Vec<usize>] {
+    fn symmetries(&mut self, geometry: &Arc<Geometry>) -> &Symmetries {
         if !self
             .symmetries
             .as_ref()
             .is_some_and(|(g, _)| Arc::ptr_eq(g, geometry))
         {
-            self.symmetries = Some((geometry.clone(), symmetry::symmetries(geometry)));
+            self.symmetries = Some((geometry.clone(), geometry.board().symmetries()));
         }
-        self.symmetries.as_ref().map_or(&[], |(_, group)| group)
+        &self.symmetries.as_ref().expect("just computed").1
     }
 
     /// Nodes searched by both solvers since the analyser was made.
@@ -340,6 +353,12 @@ impl Analyser {
 
     /// The value of `game` for the player to move: 1 win, 0 draw, -1 loss.
     pub fn value(&mut self, game: &ProjectiveHex) -> Result<i32, SolveError> {
+        self.value_within(game, self.budget)
+    }
+
+    /// [`Analyser::value`] with what is left of a budget.
+    fn value_within(&mut self, game: &ProjectiveHex, budget: Budget) -> Result<i32, SolveError> {
+        self.solver.set_budget(budget);
         if game.outcome().is_none() && !game.in_opening() {
             let geometry = game.geometry();
             if !self
@@ -350,6 +369,7 @@ impl Analyser {
                 self.exact = BitSolver::new(geometry, self.budget).map(|s| (geometry.clone(), s));
             }
             if let Some((_, exact)) = &mut self.exact {
+                exact.set_budget(budget);
                 let mover = game.to_move();
                 let (mut mine, mut theirs) = (0u64, 0u64);
                 for (cell, stone) in game.stones().iter().enumerate() {
@@ -369,7 +389,8 @@ impl Analyser {
         self.solver.value(&Focused(game.clone()))
     }
 
-    /// Who wins `game` and every best move (each move of the full game is checked).
+    /// Who wins `game` and every best move (each move of the full game is checked). The
+    /// budget covers the whole analysis.
     pub fn analyse(&mut self, game: &ProjectiveHex) -> Result<Analysis, SolveError> {
         let start = Instant::now();
         let nodes_before = self.nodes();
@@ -382,20 +403,37 @@ impl Analyser {
                 elapsed: start.elapsed(),
             });
         };
-        let value = self.value(game)?;
+        let left = |analyser: &Self| Budget {
+            max_nodes: analyser
+                .budget
+                .max_nodes
+                .map(|max| max.saturating_sub(analyser.nodes() - nodes_before)),
+            max_time: analyser
+                .budget
+                .max_time
+                .map(|max| max.saturating_sub(start.elapsed())),
+        };
+        let value = self.value_within(game, left(self))?;
+        let winner = match value {
+            1 => Some(mover),
+            -1 => Some(mover.opponent()),
+            _ => None,
+        };
+        if value == -1 {
+            // Nothing does better than losing: every move is as good as any.
+            return Ok(Analysis {
+                to_move: Some(mover),
+                winner,
+                best_moves: game.legal_moves(),
+                nodes: self.nodes() - nodes_before,
+                elapsed: start.elapsed(),
+            });
+        }
         // Moves that a symmetry keeping the position maps onto each other have one value.
         let stabiliser: Vec<Vec<usize>> = if game.in_opening() {
             Vec::new()
         } else {
-            self.symmetries(game.geometry())
-                .iter()
-                .filter(|g| {
-                    g.iter()
-                        .enumerate()
-                        .all(|(c, &i)| game.stone(c) == game.stone(i))
-                })
-                .cloned()
-                .collect()
+            self.symmetries(game.geometry()).stabiliser(game.stones())
         };
         let mut known: HashMap<usize, i32> = HashMap::new();
         let mut best_moves = Vec::new();
@@ -414,8 +452,8 @@ impl Analyser {
             child.play(&mv);
             let child_value = match child.outcome() {
                 Some(outcome) => outcome.value_for(mover),
-                None if child.to_move() == mover => self.value(&child)?,
-                None => -self.value(&child)?,
+                None if child.to_move() == mover => self.value_within(&child, left(self))?,
+                None => -self.value_within(&child, left(self))?,
             };
             if let Some(r) = representative {
                 known.insert(r, child_value);
@@ -424,11 +462,6 @@ impl Analyser {
                 best_moves.push(mv);
             }
         }
-        let winner = match value {
-            1 => Some(mover),
-            -1 => Some(mover.opponent()),
-            _ => None,
-        };
         Ok(Analysis {
             to_move: Some(mover),
             winner,
@@ -461,7 +494,7 @@ pub fn all_openings(
     analyser: &mut Analyser,
     on_done: &dyn Fn(),
 ) -> Result<Vec<OpeningResult>, SolveError> {
-    let orbits = symmetry::cell_orbits(start.geometry());
+    let orbits = start.board().symmetries().cell_orbits();
     let mut results = Vec::new();
     for orbit in orbits {
         let first = orbit[0];

@@ -221,7 +221,7 @@ fn openings_with_a_choice() {
 #[test]
 fn symmetric_openings_have_equal_values() {
     let g = geometry("taylor:2");
-    let orbits = crosscap_projective_hex::symmetry::cell_orbits(&g);
+    let orbits = g.board().symmetries().cell_orbits();
     let mut analyser = Analyser::new(Budget::unlimited());
     for orbit in orbits {
         let values: Vec<i32> = orbit

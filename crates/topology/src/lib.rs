@@ -12,6 +12,7 @@ mod families;
 mod layout;
 mod position;
 mod svg;
+mod symmetry;
 mod text;
 
 use std::collections::HashMap;
@@ -26,6 +27,7 @@ pub use families::file::BoardFile;
 pub use layout::{CellShape, Ghost, Layout};
 pub use position::Position;
 pub use svg::SvgOptions;
+pub use symmetry::Symmetries;
 
 /// A closed surface up to homeomorphism, known from orientability and Euler characteristic.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -244,6 +246,13 @@ impl Board {
     /// `in_region` count as unmarked).
     pub fn region_euler_characteristic(&self, in_region: &[bool]) -> i64 {
         self.complex.region_euler_characteristic(in_region)
+    }
+
+    /// The board's symmetries: the automorphisms of its cell complex (orientation-reversing
+    /// ones included) as permutations of the cells. They keep the Euler characteristic of
+    /// every region and map null-homologous loops to null-homologous loops.
+    pub fn symmetries(&self) -> Symmetries {
+        Symmetries::of(&self.complex)
     }
 
     /// Lengths of the rows position strings separate with `/`, in cell order.

@@ -1,9 +1,10 @@
-//! Property tests: the validator on random gluings of polygons, and the sum rule
-//! chi(region) + chi(complement) = chi(surface) on random 2-colourings of trivalent boards.
+//! Property tests: the validator on random gluings of polygons, the sum rule
+//! chi(region) + chi(complement) = chi(surface) on random 2-colourings of trivalent boards,
+//! and the board symmetries on the families and on random gluings.
 
 use std::collections::{HashMap, HashSet};
 
-use crosscap_topology::{Board, Complex, ComplexError, Surface};
+use crosscap_topology::{Board, Complex, ComplexError, Surface, Symmetries};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use proptest::test_runner::RngSeed;
@@ -448,5 +449,109 @@ proptest! {
             }
             prop_assert_eq!(class == 0, is_sum_of_stars(&complex, &set));
         }
+    }
+}
+
+/// What every symmetry group must satisfy, through the public interface: the identity
+/// first, each map once, permutations closed under composition that map the sides between
+/// cells to sides and keep the Euler characteristic of a region; the orbits and a
+/// stabiliser agree with the maps.
+fn check_symmetries(name: &str, complex: &Complex, rng: &mut crosscap_engine::Rng) {
+    let symmetries = Symmetries::of(complex);
+    let maps = symmetries.maps();
+    let faces = complex.face_count();
+    assert_eq!(maps.len(), symmetries.len(), "{name}");
+    assert_eq!(maps[0], (0..faces).collect::<Vec<_>>(), "{name}");
+    let set: HashSet<&Vec<usize>> = maps.iter().collect();
+    assert_eq!(set.len(), maps.len(), "{name}: each map once");
+    let region: Vec<bool> = (0..faces).map(|_| rng.below(2) == 0).collect();
+    let chi = complex.region_euler_characteristic(&region);
+    let neighbours = |cell: usize, map: &dyn Fn(usize) -> usize| {
+        let mut around: Vec<usize> = complex
+            .sides(cell)
+            .iter()
+            .map(|s| map(s.neighbor))
+            .collect();
+        around.sort_unstable();
+        around
+    };
+    for g in maps {
+        assert_eq!(
+            g.iter().collect::<HashSet<_>>().len(),
+            faces,
+            "{name}: a permutation"
+        );
+        for h in maps {
+            let product: Vec<usize> = g.iter().map(|&c| h[c]).collect();
+            assert!(set.contains(&product), "{name}: closed under composition");
+        }
+        for cell in 0..faces {
+            assert_eq!(
+                neighbours(cell, &|c| g[c]),
+                neighbours(g[cell], &|c| c),
+                "{name}"
+            );
+        }
+        let image = Symmetries::image(g, &region);
+        assert_eq!(complex.region_euler_characteristic(&image), chi, "{name}");
+    }
+    let mut orbits: Vec<Vec<usize>> = Vec::new();
+    for cell in 0..faces {
+        if orbits.iter().all(|o| !o.contains(&cell)) {
+            let mut orbit: Vec<usize> = maps.iter().map(|g| g[cell]).collect();
+            orbit.sort_unstable();
+            orbit.dedup();
+            orbits.push(orbit);
+        }
+    }
+    assert_eq!(symmetries.cell_orbits(), orbits, "{name}");
+    let sparse: Vec<bool> = (0..faces).map(|_| rng.below(6) == 0).collect();
+    let keeping: Vec<Vec<usize>> = maps
+        .iter()
+        .filter(|g| Symmetries::image(g, &sparse) == sparse)
+        .cloned()
+        .collect();
+    assert_eq!(symmetries.stabiliser(&sparse), keeping, "{name}");
+    assert_eq!(symmetries.stabiliser(&vec![0; faces]), maps, "{name}");
+}
+
+#[test]
+fn symmetries_of_the_families_are_automorphisms() {
+    let mut rng = crosscap_engine::Rng::new(21);
+    for spec in [
+        "taylor:2",
+        "taylor:4",
+        "goldberg:1",
+        "goldberg:4",
+        "torus:2x4",
+        "torus:6x6",
+        "klein:2x4",
+        "klein:4x6",
+    ] {
+        check_symmetries(spec, Board::from_spec(spec).unwrap().complex(), &mut rng);
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: 300,
+        max_global_rejects: 10_000,
+        failure_persistence: None,
+        rng_seed: RngSeed::Fixed(13),
+        ..ProptestConfig::default()
+    })]
+
+    /// Random gluings give complexes with faces meeting themselves, vertices repeated on a
+    /// face and parallel sides.
+    #[test]
+    fn symmetries_of_random_gluings_are_automorphisms(raw in gluing(), rounds in 1usize..=2, seed in any::<u64>()) {
+        let mut g = raw;
+        for _ in 0..rounds {
+            g = g.subdivided();
+        }
+        let expected = analyse(&g);
+        prop_assume!(!expected.not_simple && expected.connected);
+        let complex = Complex::from_vertex_cycles(&expected.cycles).unwrap();
+        check_symmetries("a random gluing", &complex, &mut crosscap_engine::Rng::new(seed));
     }
 }

@@ -8,7 +8,7 @@ use clap::{Args, Subcommand};
 use crosscap_engine::mcts::SearchLimit;
 use crosscap_engine::solver::{Budget, Solver};
 use crosscap_engine::{Game, Level, Notation, Player};
-use crosscap_euler_getter::{EulerGetter, Rule, SwapRule, Symmetries, load_board, player};
+use crosscap_euler_getter::{EulerGetter, Rule, SwapRule, load_board, player};
 use serde::Serialize;
 use serde_json::{Value, json};
 
@@ -275,7 +275,7 @@ pub fn run(cmd: EulerGetterCommand, out: &Output) -> anyhow::Result<()> {
 fn solve(game: &EulerGetter, budget: Budget) -> anyhow::Result<SolveReport> {
     let complex = game.complex().clone();
     let board = complex.board();
-    let symmetries = Arc::new(Symmetries::of(board));
+    let symmetries = Arc::new(board.symmetries());
     let count = symmetries.len();
     let searched = game.clone().with_symmetries(symmetries);
     let solution = Solver::new(budget)
