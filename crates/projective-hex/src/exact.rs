@@ -141,10 +141,11 @@ impl Table {
         (h >> (64 - self.bits)) as usize
     }
 
-    fn get(&self, mine: u64, theirs: u64) -> Option<&Entry> {
+    fn get(&self, mine: u64, theirs: u64) -> Option<Numbers> {
         self.buckets[self.index(mine, theirs)]
             .iter()
             .find(|e| e.work != 0 && e.mine == mine && e.theirs == theirs)
+            .map(|e| e.numbers)
     }
 
     fn put(&mut self, mine: u64, theirs: u64, numbers: Numbers, work: u64) {
@@ -618,14 +619,6 @@ impl BitSolver {
         self.nodes
     }
 
-    fn lookup(&self, mine: u64, theirs: u64) -> Option<Numbers> {
-        self.table.get(mine, theirs).map(|e| e.numbers)
-    }
-
-    fn store(&mut self, mine: u64, theirs: u64, numbers: Numbers, work: u64) {
-        self.table.put(mine, theirs, numbers, work);
-    }
-
     /// The budget of the next calls.
     pub fn set_budget(&mut self, budget: Budget) {
         self.budget = budget;
@@ -661,14 +654,14 @@ impl BitSolver {
     fn search(&mut self, mine: u64, theirs: u64, max_pn: u32, max_dn: u32) -> Numbers {
         self.nodes += 1;
         let nodes_before = self.nodes;
-        if let Some(known) = self.lookup(mine, theirs)
+        if let Some(known) = self.table.get(mine, theirs)
             && (known.pn >= max_pn || known.dn >= max_dn)
         {
             return known;
         }
         let open = match self.settle(mine, theirs) {
             Settled::Decided(numbers) => {
-                self.store(mine, theirs, numbers, 1);
+                self.table.put(mine, theirs, numbers, 1);
                 return numbers;
             }
             Settled::Open(open) => open,
@@ -683,7 +676,7 @@ impl BitSolver {
         while rest != 0 {
             let cell = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            let (known, numbers) = match self.lookup(theirs, mine | 1 << cell) {
+            let (known, numbers) = match self.table.get(theirs, mine | 1 << cell) {
                 Some(numbers) => (true, numbers),
                 None => (false, Numbers::UNKNOWN),
             };
@@ -740,7 +733,8 @@ impl BitSolver {
             };
             if numbers.solved().is_some() || pn >= max_pn || dn >= max_dn || self.aborted {
                 if !self.aborted {
-                    self.store(mine, theirs, numbers, self.nodes - nodes_before + 1);
+                    self.table
+                        .put(mine, theirs, numbers, self.nodes - nodes_before + 1);
                 }
                 return numbers;
             }
