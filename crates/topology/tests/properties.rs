@@ -43,18 +43,22 @@ fn gluing() -> impl Strategy<Value = Gluing> {
 }
 
 impl Gluing {
-    /// Cuts every polygon into quadrilaterals (corner, side midpoint, centre, midpoint):
-    /// the same surface, with fewer loops and multiple edges after each round.
-    fn subdivided(&self) -> Gluing {
-        let offset: Vec<usize> = self
-            .sizes
+    /// The number of corners of the faces before each face (corners numbered face by face).
+    fn corner_offsets(&self) -> Vec<usize> {
+        self.sizes
             .iter()
             .scan(0, |acc, &s| {
                 let o = *acc;
                 *acc += s;
                 Some(o)
             })
-            .collect();
+            .collect()
+    }
+
+    /// Cuts every polygon into quadrilaterals (corner, side midpoint, centre, midpoint):
+    /// the same surface, with fewer loops and multiple edges after each round.
+    fn subdivided(&self) -> Gluing {
+        let offset = self.corner_offsets();
         // Quad of corner i of face f; its sides: 0 first half of side i, 1 midpoint of side i
         // to the centre, 2 centre to midpoint of side i - 1, 3 second half of side i - 1.
         let quad = |f: usize, i: usize| offset[f] + i % self.sizes[f];
@@ -93,15 +97,7 @@ struct Expected {
 
 /// Everything about a gluing, computed directly from the gluing.
 fn analyse(g: &Gluing) -> Expected {
-    let offset: Vec<usize> = g
-        .sizes
-        .iter()
-        .scan(0, |acc, &s| {
-            let o = *acc;
-            *acc += s;
-            Some(o)
-        })
-        .collect();
+    let offset = g.corner_offsets();
     let corners: usize = g.sizes.iter().sum();
     let corner = |f: usize, i: usize| offset[f] + i % g.sizes[f];
     let mut parent: Vec<usize> = (0..corners).collect();

@@ -76,51 +76,27 @@ fn p_positions_of_c3_in_every_format() {
     assert_eq!(positions[0], json!([0, 0, 0]));
     assert_eq!(v["count"].as_u64().unwrap(), positions.len() as u64);
     assert_eq!(v["positions_checked"], 27);
-    let csv = crosscap(&[
-        "edge-nim",
-        "p-positions",
-        "--graph",
-        "C3",
-        "--max",
-        "2",
-        "--format",
-        "csv",
-    ]);
-    assert!(
-        csv.stdout.starts_with("0-1,1-2,0-2\n0,0,0\n"),
-        "{}",
-        csv.stdout
-    );
-    let md = crosscap(&[
-        "edge-nim",
-        "p-positions",
-        "--graph",
-        "C3",
-        "--max",
-        "2",
-        "--format",
-        "markdown",
-    ]);
-    assert!(
-        md.stdout.starts_with("| 0-1 | 1-2 | 0-2 |\n| --- |"),
-        "{}",
-        md.stdout
-    );
-    let tex = crosscap(&[
-        "edge-nim",
-        "p-positions",
-        "--graph",
-        "C3",
-        "--max",
-        "2",
-        "--format",
-        "latex",
-    ]);
-    assert!(
-        tex.stdout.starts_with("\\begin{tabular}{lll}"),
-        "{}",
-        tex.stdout
-    );
+    for (format, start) in [
+        ("csv", "0-1,1-2,0-2\n0,0,0\n"),
+        ("markdown", "| 0-1 | 1-2 | 0-2 |\n| --- |"),
+        ("latex", "\\begin{tabular}{lll}"),
+    ] {
+        let table = crosscap(&[
+            "edge-nim",
+            "p-positions",
+            "--graph",
+            "C3",
+            "--max",
+            "2",
+            "--format",
+            format,
+        ]);
+        assert!(
+            table.stdout.starts_with(start),
+            "{format}: {}",
+            table.stdout
+        );
+    }
 }
 
 #[test]
