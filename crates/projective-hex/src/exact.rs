@@ -12,6 +12,10 @@
 //!   opponent's such cell must be taken, and two lose;
 //! - a loop held by bridges (groups joined through either of two empty cells, answered
 //!   in turn) decides the game whoever is to move;
+//! - a *key* is an empty cell outside the bridges that joins two groups of one tree of
+//!   bridges into a loop of non-zero class. Two keys are one more bridge, so they hold a
+//!   loop; the mover wins by taking a key; the opponent's key must be answered inside its
+//!   loop, and together with a cell that must be taken it can leave no answer;
 //! - every result comes with a *proof set*, the cells the winner's argument uses (its
 //!   stones and the empty cells it needs). The winner still wins in any position that
 //!   agrees on the proof set, whatever happens elsewhere. So once a move has lost, the
@@ -389,7 +393,7 @@ impl Sides {
         let mut count_bridges = 0;
         let mut used = 0u64;
         let mut waiting: Option<(u8, u8, u64, u8)> = None;
-        for &mut candidate in candidates {
+        for &candidate in candidates.iter() {
             if used >> candidate.3 & 1 != 0 {
                 continue;
             }
@@ -408,17 +412,64 @@ impl Sides {
                 _ => waiting = Some(candidate),
             }
         }
+        let bridges = &bridges[..count_bridges];
+        let mut forest = Forest {
+            label: [0; MAX_CELLS],
+            via: [u8::MAX; MAX_CELLS],
+            root: [0; MAX_CELLS],
+        };
+        let held = self.bridge_forest(groups, &group_stones, bridges, &mut forest);
+        if held != 0 {
+            return Survey {
+                closing,
+                held,
+                key: 0,
+                key_proof: 0,
+            };
+        }
+        // A cell left out of the bridges that joins two groups of one tree into a loop
+        // of non-zero class is a key; two keys are one more bridge, so they hold a loop.
+        let (mut key, mut key_proof) = (0u64, 0u64);
+        for &(a, b, class, cell) in candidates.iter() {
+            let (a, b) = (a as usize, b as usize);
+            if used >> cell & 1 != 0
+                || key >> cell & 1 != 0
+                || forest.root[a] != forest.root[b]
+                || forest.label[a] ^ forest.label[b] ^ class == 0
+            {
+                continue;
+            }
+            let cycle = 1 << cell
+                | forest.path(a, &group_stones, bridges)
+                | forest.path(b, &group_stones, bridges);
+            if key != 0 {
+                return Survey {
+                    closing,
+                    held: key_proof | cycle,
+                    key: 0,
+                    key_proof: 0,
+                };
+            }
+            key = 1 << cell;
+            key_proof = cycle;
+        }
         Survey {
             closing,
-            held: self.loop_of_groups(groups, &group_stones, &bridges[..count_bridges]),
+            held: 0,
+            key,
+            key_proof,
         }
     }
 
-    /// A loop of non-zero class in the graph of groups and bridges, as cells, or 0.
-    fn loop_of_groups(&self, groups: usize, group_stones: &[u64], bridges: &[Bridge]) -> u64 {
-        let mut label = [0u64; MAX_CELLS];
-        // The bridge that reached each group (u8::MAX for a root).
-        let mut via = [u8::MAX; MAX_CELLS];
+    /// Fills `forest` with the trees of groups joined by bridges, or returns a loop of
+    /// non-zero class among them (as cells; 0 when there is none).
+    fn bridge_forest(
+        &self,
+        groups: usize,
+        group_stones: &[u64],
+        bridges: &[Bridge],
+        forest: &mut Forest,
+    ) -> u64 {
         let mut seen = 0u64;
         let mut queue = [0u8; MAX_CELLS];
         for root in 0..groups {
@@ -426,6 +477,7 @@ impl Sides {
                 continue;
             }
             seen |= 1 << root;
+            forest.root[root] = root as u8;
             queue[0] = root as u8;
             let (mut head, mut tail) = (0, 1);
             while head < tail {
@@ -437,32 +489,21 @@ impl Sides {
                         (a, b) if b as usize == g => a as usize,
                         _ => continue,
                     };
-                    if via[g] as usize == index {
+                    if forest.via[g] as usize == index {
                         continue;
                     }
-                    let through = label[g] ^ bridge.class;
+                    let through = forest.label[g] ^ bridge.class;
                     if seen >> other & 1 == 0 {
                         seen |= 1 << other;
-                        label[other] = through;
-                        via[other] = index as u8;
+                        forest.label[other] = through;
+                        forest.via[other] = index as u8;
+                        forest.root[other] = root as u8;
                         queue[tail] = other as u8;
                         tail += 1;
-                    } else if label[other] != through {
-                        let mut cells = bridge.carrier;
-                        for start in [g, other] {
-                            let mut at = start;
-                            cells |= group_stones[at];
-                            while via[at] != u8::MAX {
-                                let b = &bridges[via[at] as usize];
-                                cells |= b.carrier;
-                                at = if b.groups.0 as usize == at {
-                                    b.groups.1 as usize
-                                } else {
-                                    b.groups.0 as usize
-                                };
-                                cells |= group_stones[at];
-                            }
-                        }
+                    } else if forest.label[other] != through {
+                        let cells = bridge.carrier
+                            | forest.path(g, group_stones, bridges)
+                            | forest.path(other, group_stones, bridges);
                         return cells;
                     }
                 }
@@ -565,6 +606,34 @@ fn cycle(parent: &[u8; MAX_CELLS], cell: usize, n: usize) -> u64 {
 /// (more are ignored, which only makes it find fewer loops).
 const MAX_CANDIDATES: usize = 128;
 const MAX_BRIDGES: usize = MAX_CELLS / 2;
+
+/// Groups joined by bridges into trees (no loop among them): each group's class
+/// relative to its tree's root, the bridge that reached it (`u8::MAX` at a root) and its
+/// root.
+struct Forest {
+    label: [u64; MAX_CELLS],
+    via: [u8; MAX_CELLS],
+    root: [u8; MAX_CELLS],
+}
+
+impl Forest {
+    /// The stones and bridge cells on the way from group `g` to its root.
+    fn path(&self, g: usize, group_stones: &[u64], bridges: &[Bridge]) -> u64 {
+        let mut at = g;
+        let mut cells = group_stones[at];
+        while self.via[at] != u8::MAX {
+            let b = &bridges[self.via[at] as usize];
+            cells |= b.carrier;
+            at = if b.groups.0 as usize == at {
+                b.groups.1 as usize
+            } else {
+                b.groups.0 as usize
+            };
+            cells |= group_stones[at];
+        }
+        cells
+    }
+}
 
 /// Two groups joined through either of two empty cells, with the class of the route.
 #[derive(Clone, Copy, Debug, Default)]
@@ -805,9 +874,30 @@ impl BitSolver {
         if threats.count_ones() >= 2 {
             return Settled::Decided(Numbers::lost(threat_loops));
         }
+        // A key makes a held loop: the mover's wins, the opponent's must be answered in
+        // its loop.
+        if me.key != 0 {
+            return Settled::Decided(Numbers::won(me.key_proof));
+        }
+        if them.key == 0 {
+            return Settled::Open(Open {
+                forced: threats,
+                forced_proof: threat_loops,
+            });
+        }
+        let answers = them.key_proof & empty;
+        let forced = if threats != 0 {
+            threats & answers
+        } else {
+            answers
+        };
+        let forced_proof = threat_loops | them.key_proof;
+        if forced == 0 {
+            return Settled::Decided(Numbers::lost(forced_proof));
+        }
         Settled::Open(Open {
-            forced: threats,
-            forced_proof: threat_loops,
+            forced,
+            forced_proof,
         })
     }
 }
@@ -817,6 +907,8 @@ impl BitSolver {
 struct Survey {
     closing: u64,
     held: u64,
+    key: u64,
+    key_proof: u64,
 }
 
 /// A position the groups alone do not decide: the cell the mover must take (or 0) and
@@ -958,7 +1050,7 @@ mod tests {
             let start = ProjectiveHex::on_board(spec, Opening::Standard).unwrap();
             let sides = Sides::new(start.geometry());
             let mut labels = [0; MAX_CELLS];
-            for _ in 0..30 {
+            for _ in 0..100 {
                 let game = unfinished_position(&start, 4 + rng.below(6), &mut rng);
                 let (mine, theirs) = masks(&game);
                 let mut solver = BitSolver::new(start.geometry(), Budget::unlimited()).unwrap();
