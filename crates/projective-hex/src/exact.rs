@@ -152,6 +152,12 @@ impl Table {
             .map(|e| e.numbers)
     }
 
+    /// Reads a position's bucket ahead of [`Table::get`]: the reads of all the children
+    /// of a position go to memory together instead of one after the other.
+    fn touch(&self, mine: u64, theirs: u64) -> u32 {
+        self.buckets[self.index(mine, theirs)][0].work
+    }
+
     fn put(&mut self, mine: u64, theirs: u64, numbers: Numbers, work: u64) {
         self.stored += 1;
         if self.stored > 2 * self.buckets.len() && self.bits < MAX_TABLE_BITS {
@@ -665,6 +671,13 @@ struct Child {
     numbers: Numbers,
 }
 
+impl Child {
+    const NONE: Child = Child {
+        cell: 0,
+        numbers: Numbers::UNKNOWN,
+    };
+}
+
 impl BitSolver {
     /// A solver for `geometry`, or `None` when the board is not a trivalent projective
     /// plane of at most [`MAX_CELLS`] cells, each with at most 16 sides.
@@ -739,8 +752,17 @@ impl BitSolver {
         let empty = sides.full() & !(mine | theirs);
         let mut mustplay = if open.forced != 0 { open.forced } else { empty };
         let mut refutations = open.forced_proof;
-        let mut children: Vec<(u32, bool, Child)> =
-            Vec::with_capacity(mustplay.count_ones() as usize);
+        // The moves, on the stack: (order score, known from the table, move).
+        let mut ranked = [(0u32, false, Child::NONE); MAX_CELLS];
+        let mut count = 0;
+        let mut rest = mustplay;
+        let mut touched = 0;
+        while rest != 0 {
+            let cell = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            touched ^= self.table.touch(theirs, mine | 1 << cell);
+        }
+        std::hint::black_box(touched);
         let mut rest = mustplay;
         while rest != 0 {
             let cell = rest.trailing_zeros() as usize;
@@ -749,34 +771,41 @@ impl BitSolver {
                 Some(numbers) => (true, numbers),
                 None => (false, Numbers::UNKNOWN),
             };
-            children.push((
+            ranked[count] = (
                 self.order(cell, mine, theirs),
                 known,
                 Child { cell, numbers },
-            ));
+            );
+            count += 1;
         }
-        children.sort_unstable_by_key(|&(score, _, _)| std::cmp::Reverse(score));
+        ranked[..count].sort_unstable_by_key(|&(score, _, _)| std::cmp::Reverse(score));
         // A move not searched yet starts with a disproof number growing with its rank in
         // the move order (df-pn+), so that the search stays with the better-ordered moves.
-        let mut children: Vec<Child> = children
-            .into_iter()
-            .enumerate()
-            .map(|(rank, (_, known, mut child))| {
-                if !known {
-                    child.numbers.dn = 1 + rank as u32;
-                }
-                child
-            })
-            .collect();
+        let mut all_children = [Child::NONE; MAX_CELLS];
+        for (rank, &(_, known, mut child)) in ranked[..count].iter().enumerate() {
+            if !known {
+                child.numbers.dn = 1 + rank as u32;
+            }
+            all_children[rank] = child;
+        }
         loop {
             // Moves refuted by a proof leave the list, and so do moves outside it.
-            for child in &children {
+            for child in &all_children[..count] {
                 if child.numbers.pn == 0 {
                     refutations |= child.numbers.proof;
                     mustplay &= child.numbers.proof;
                 }
             }
-            children.retain(|c| mustplay >> c.cell & 1 != 0 && c.numbers.pn != 0);
+            let mut kept = 0;
+            for index in 0..count {
+                let child = all_children[index];
+                if mustplay >> child.cell & 1 != 0 && child.numbers.pn != 0 {
+                    all_children[kept] = child;
+                    kept += 1;
+                }
+            }
+            count = kept;
+            let children = &all_children[..count];
             let mut pn = INFINITE;
             let mut dn = 0u32;
             let mut best = None;
@@ -823,7 +852,8 @@ impl BitSolver {
             let child_max_pn = (max_dn - dn).saturating_add(child.numbers.pn).min(INFINITE);
             let child_max_dn = max_pn.min(second.saturating_add(second / 4 + 1).min(INFINITE));
             let bit = 1u64 << child.cell;
-            children[index].numbers = self.search(theirs, mine | bit, child_max_pn, child_max_dn);
+            all_children[index].numbers =
+                self.search(theirs, mine | bit, child_max_pn, child_max_dn);
         }
     }
 
