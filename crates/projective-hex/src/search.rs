@@ -12,6 +12,7 @@ use crosscap_engine::mcts::{Mcts, MctsConfig, PlayoutPolicy, SearchLimit};
 use crosscap_engine::solver::{Budget, SolveError, Solver};
 use crosscap_engine::{Agent, Game, Level, Outcome, Player, Rng};
 use crosscap_topology::Symmetries;
+use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::exact::BitSolver;
@@ -487,42 +488,48 @@ pub struct OpeningResult {
     pub millis: f64,
 }
 
-/// Analyses every first move of the empty board, one per class of symmetric cells.
-/// `on_done` is called after each class (for a progress bar).
+/// Analyses every first move of the empty board, one per class of symmetric cells, the
+/// classes in parallel (each thread with an analyser of its own, the budget applying to
+/// each class). `on_done` is called with the cells of each class analysed (for a
+/// progress bar).
 pub fn all_openings(
     start: &ProjectiveHex,
-    analyser: &mut Analyser,
-    on_done: &dyn Fn(),
+    budget: Budget,
+    on_done: &(dyn Fn(usize) + Sync),
 ) -> Result<Vec<OpeningResult>, SolveError> {
     let orbits = start.board().symmetries().cell_orbits();
-    let mut results = Vec::new();
-    for orbit in orbits {
-        let first = orbit[0];
-        let mut game = start.clone();
-        game.play(&Move::Cell(first as u32));
-        let analysis = analyser.analyse(&game)?;
-        let replier = game.to_move();
-        let winning_replies = if analysis.winner == Some(replier) {
-            analysis
-                .best_moves
-                .iter()
-                .map(|m| crosscap_engine::Notation::format_move(&game, m))
-                .collect()
-        } else {
-            Vec::new()
-        };
-        results.push(OpeningResult {
-            cells: orbit
-                .iter()
-                .map(|&c| start.board().cell_name(c).to_string())
-                .collect(),
-            sides: start.board().sides(first).len(),
-            winner: analysis.winner,
-            winning_replies,
-            nodes: analysis.nodes,
-            millis: analysis.elapsed.as_secs_f64() * 1000.0,
-        });
-        on_done();
-    }
-    Ok(results)
+    orbits
+        .par_iter()
+        .map_init(
+            || Analyser::new(budget),
+            |analyser, orbit| {
+                let first = orbit[0];
+                let mut game = start.clone();
+                game.play(&Move::Cell(first as u32));
+                let analysis = analyser.analyse(&game)?;
+                let replier = game.to_move();
+                let winning_replies = if analysis.winner == Some(replier) {
+                    analysis
+                        .best_moves
+                        .iter()
+                        .map(|m| crosscap_engine::Notation::format_move(&game, m))
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                on_done(orbit.len());
+                Ok(OpeningResult {
+                    cells: orbit
+                        .iter()
+                        .map(|&c| start.board().cell_name(c).to_string())
+                        .collect(),
+                    sides: start.board().sides(first).len(),
+                    winner: analysis.winner,
+                    winning_replies,
+                    nodes: analysis.nodes,
+                    millis: analysis.elapsed.as_secs_f64() * 1000.0,
+                })
+            },
+        )
+        .collect()
 }

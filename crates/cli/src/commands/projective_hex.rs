@@ -27,13 +27,14 @@ pub enum ProjectiveHexCommand {
     Solve {
         #[command(flatten)]
         game: GameArgs,
-        /// Solve every first move of the empty board (one per class of symmetric cells).
+        /// Solve every first move of the empty board (one per class of symmetric cells,
+        /// the classes in parallel).
         #[arg(long)]
         all_openings: bool,
-        /// Give up after this many search nodes.
+        /// Give up after this many search nodes (per solved position or class).
         #[arg(long)]
         max_nodes: Option<u64>,
-        /// Give up after this many seconds (per solved position).
+        /// Give up after this many seconds (per solved position or class).
         #[arg(long)]
         max_seconds: Option<f64>,
         /// Table format of the openings for text output.
@@ -169,16 +170,15 @@ pub fn run(cmd: ProjectiveHexCommand, out: &Output) -> anyhow::Result<()> {
                 max_time,
             };
             let start = game.game()?;
-            let mut analyser = Analyser::new(budget);
             if openings {
                 if start.history().len() + start.stones().iter().flatten().count() > 0
                     || start.opening() != Opening::Standard
                 {
                     bail!("--all-openings analyses the empty board under the standard opening");
                 }
-                solve_openings(&start, &mut analyser, format, out)
+                solve_openings(&start, budget, format, out)
             } else {
-                let analysis = analyser.analyse(&start)?;
+                let analysis = Analyser::new(budget).analyse(&start)?;
                 let report = SolveReport {
                     board: start.board().spec().to_string(),
                     position: start.board().format_position(start.stones()),
@@ -231,14 +231,14 @@ pub fn run(cmd: ProjectiveHexCommand, out: &Output) -> anyhow::Result<()> {
 
 fn solve_openings(
     start: &ProjectiveHex,
-    analyser: &mut Analyser,
+    budget: Budget,
     format: TableFormat,
     out: &Output,
 ) -> anyhow::Result<()> {
     let clock = std::time::Instant::now();
     let bar = progress_bar(start.stones().len() as u64, "openings");
-    let results =
-        all_openings(start, analyser, &|| bar.inc(1)).context("the search budget ran out")?;
+    let results = all_openings(start, budget, &|cells| bar.inc(cells as u64))
+        .context("the search budget ran out")?;
     bar.finish_and_clear();
     let winning_moves: Vec<String> = results
         .iter()
