@@ -445,9 +445,7 @@ impl Sides {
             {
                 continue;
             }
-            let cycle = 1 << cell
-                | forest.path(a, &group_stones, bridges)
-                | forest.path(b, &group_stones, bridges);
+            let cycle = 1 << cell | forest.route(a, b, &group_stones, bridges);
             if key != 0 {
                 return Survey {
                     closing,
@@ -507,9 +505,7 @@ impl Sides {
                         queue[tail] = other as u8;
                         tail += 1;
                     } else if forest.label[other] != through {
-                        let cells = bridge.carrier
-                            | forest.path(g, group_stones, bridges)
-                            | forest.path(other, group_stones, bridges);
+                        let cells = bridge.carrier | forest.route(g, other, group_stones, bridges);
                         return cells;
                     }
                 }
@@ -623,19 +619,33 @@ struct Forest {
 }
 
 impl Forest {
-    /// The stones and bridge cells on the way from group `g` to its root.
-    fn path(&self, g: usize, group_stones: &[u64], bridges: &[Bridge]) -> u64 {
-        let mut at = g;
-        let mut cells = group_stones[at];
+    /// The bridges (as a mask of their indices) on the way from group `g` to its root.
+    fn path(&self, g: usize, bridges: &[Bridge]) -> u64 {
+        let (mut at, mut used) = (g, 0u64);
         while self.via[at] != u8::MAX {
-            let b = &bridges[self.via[at] as usize];
-            cells |= b.carrier;
+            let index = self.via[at] as usize;
+            used |= 1 << index;
+            let b = &bridges[index];
             at = if b.groups.0 as usize == at {
                 b.groups.1 as usize
             } else {
                 b.groups.0 as usize
             };
-            cells |= group_stones[at];
+        }
+        used
+    }
+
+    /// The stones and bridge cells of the route between groups `a` and `b` of one tree
+    /// (the bridges on one of their ways to the root but not on both).
+    fn route(&self, a: usize, b: usize, group_stones: &[u64], bridges: &[Bridge]) -> u64 {
+        let mut cells = group_stones[a] | group_stones[b];
+        let mut rest = self.path(a, bridges) ^ self.path(b, bridges);
+        while rest != 0 {
+            let bridge = &bridges[rest.trailing_zeros() as usize];
+            rest &= rest - 1;
+            cells |= bridge.carrier
+                | group_stones[bridge.groups.0 as usize]
+                | group_stones[bridge.groups.1 as usize];
         }
         cells
     }
