@@ -144,9 +144,9 @@ fn solve_a_position_and_agree_with_the_moves() {
     );
 }
 
-/// Two lines of the goldberg:2 answer (the full `--all-openings` run takes minutes): after
-/// the pentagon 1 and O's far hexagon 17, X's 2 still loses; after the hexagon 2, O's
-/// reply in the pentagon 1 loses to X's 3.
+/// Two lines of the goldberg:2 answer, solved as positions: after the pentagon 1 and O's
+/// far hexagon 17, X's 2 still loses; after the hexagon 2, O's reply in the pentagon 1
+/// loses to X's 3.
 #[test]
 fn goldberg_2_lines_of_the_opening_answer() {
     for (moves, to_move, winner) in [("1 17 2 5", "X", "O"), ("2 1 3", "O", "X")] {
@@ -162,6 +162,43 @@ fn goldberg_2_lines_of_the_opening_answer() {
         .json();
         assert_eq!(v["to_move"], to_move, "{moves}: {v}");
         assert_eq!(v["winner"], winner, "{moves}: {v}");
+    }
+}
+
+/// The open question of the issue, answered in full (seconds now): X wins goldberg:2 with a
+/// hexagon only; after a pentagon, O's winning replies are exactly the five hexagons
+/// farthest from it.
+#[test]
+fn goldberg_2_every_opening() {
+    let v = crosscap(&[
+        "--json",
+        "projective-hex",
+        "solve",
+        "--board",
+        "goldberg:2",
+        "--all-openings",
+    ])
+    .json();
+    assert_eq!(v["winner"], "X", "{v}");
+    let openings = v["openings"].as_array().unwrap();
+    assert_eq!(
+        openings.len(),
+        2,
+        "a pentagon class and a hexagon class: {v}"
+    );
+    for o in openings {
+        if o["sides"] == 5 {
+            assert_eq!(o["winner"], "O", "{o}");
+            assert_eq!(o["cells"][0], "1", "analysed from the pentagon 1: {o}");
+            assert_eq!(
+                o["winning_replies"],
+                serde_json::json!(["17", "18", "19", "20", "21"]),
+                "{o}"
+            );
+        } else {
+            assert_eq!(o["winner"], "X", "{o}");
+            assert_eq!(o["cells"].as_array().unwrap().len(), 15, "{o}");
+        }
     }
 }
 
