@@ -12,10 +12,12 @@
 //!   opponent's such cell must be taken, and two lose;
 //! - a loop held by bridges (groups joined through either of two empty cells, answered
 //!   in turn) decides the game whoever is to move;
-//! - a *key* is an empty cell outside the bridges that joins two groups of one tree of
-//!   bridges into a loop of non-zero class. Two keys are one more bridge, so they hold a
-//!   loop; the mover wins by taking a key; the opponent's key must be answered inside its
-//!   loop, and together with a cell that must be taken it can leave no answer;
+//! - a *key* is an empty cell outside the bridges that joins groups of one tree of
+//!   bridges into a loop of non-zero class, touching them or through bridges of its own
+//!   (two further cells touching it and the group, answered in turn). Two keys with
+//!   disjoint cells are one more bridge, so they hold a loop; the mover wins by taking a
+//!   key; the opponent's keys must be answered inside every one of their loops, and with
+//!   a cell that must be taken they can leave no answer;
 //! - every result comes with a *proof set*, the cells the winner's argument uses (its
 //!   stones and the empty cells it needs). The winner still wins in any position that
 //!   agrees on the proof set, whatever happens elsewhere. So once a move has lost, the
@@ -353,6 +355,8 @@ impl Sides {
         // Each empty cell touching a group by routes of two classes closes a loop; one
         // touching two or more groups, each with one class, may join them.
         let mut closing = 0u64;
+        let mut touches = [[(0u8, 0u64); MAX_TOUCHES]; MAX_CELLS];
+        let mut touch_count = [0u8; MAX_CELLS];
         let mut candidates = [(0u8, 0u8, 0u64, 0u8); MAX_CANDIDATES];
         let mut count_candidates = 0;
         let mut rest = empty;
@@ -381,6 +385,10 @@ impl Sides {
             let touched = &touched[..count];
             if touched.iter().any(|t| !t.2) {
                 closing |= 1 << e;
+            }
+            for t in touched.iter().filter(|t| t.2).take(MAX_TOUCHES) {
+                touches[e][touch_count[e] as usize] = (t.0, t.1);
+                touch_count[e] += 1;
             }
             for (i, a) in touched.iter().enumerate() {
                 for b in &touched[i + 1..] {
@@ -431,38 +439,94 @@ impl Sides {
                 held,
                 key: 0,
                 key_proof: 0,
+                answers: empty,
+                keys_proof: 0,
             };
         }
-        // A cell left out of the bridges that joins two groups of one tree into a loop
-        // of non-zero class is a key; two keys are one more bridge, so they hold a loop.
-        let (mut key, mut key_proof) = (0u64, 0u64);
-        for &(a, b, class, cell) in candidates.iter() {
-            let (a, b) = (a as usize, b as usize);
-            if used >> cell & 1 != 0
-                || key >> cell & 1 != 0
-                || forest.root[a] != forest.root[b]
-                || forest.label[a] ^ forest.label[b] ^ class == 0
-            {
-                continue;
-            }
-            let cycle = 1 << cell | forest.route(a, b, &group_stones, bridges);
-            if key != 0 {
-                return Survey {
-                    closing,
-                    held: key_proof | cycle,
-                    key: 0,
-                    key_proof: 0,
-                };
-            }
-            key = 1 << cell;
-            key_proof = cycle;
-        }
-        Survey {
+        // A key: a cell left out of the bridges that joins groups of one tree into a loop
+        // of non-zero class, touching them or through bridges of its own (two further
+        // cells touching it and the group). Two keys with disjoint cells are one more
+        // bridge, so they hold a loop.
+        let free = empty & !used;
+        let mut keys = [(0u64, 0u64); MAX_KEYS];
+        let mut count_keys = 0;
+        let mut survey = Survey {
             closing,
             held: 0,
-            key,
-            key_proof,
+            key: 0,
+            key_proof: 0,
+            answers: empty,
+            keys_proof: 0,
+        };
+        let mut rest = free;
+        while rest != 0 {
+            let e = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            // (group, class from e, cells of the bridge or 0)
+            let mut attached = [(0u8, 0u64, 0u64); MAX_ATTACHED];
+            let mut count = 0;
+            for &(g, class) in &touches[e][..touch_count[e] as usize] {
+                attached[count] = (g, class, 0);
+                count += 1;
+            }
+            let (first, last) = (self.side_start[e], self.side_start[e + 1]);
+            for sx in first..last {
+                let x = self.side_neighbor[sx] as usize;
+                if free >> x & 1 == 0 || touch_count[x] == 0 {
+                    continue;
+                }
+                for sy in sx + 1..last {
+                    let y = self.side_neighbor[sy] as usize;
+                    if free >> y & 1 == 0 {
+                        continue;
+                    }
+                    for &(gx, cx) in &touches[x][..touch_count[x] as usize] {
+                        for &(gy, cy) in &touches[y][..touch_count[y] as usize] {
+                            let class = self.side_class[sx] ^ cx;
+                            if gx == gy && class == self.side_class[sy] ^ cy && count < MAX_ATTACHED
+                            {
+                                attached[count] = (gx, class, 1 << x | 1 << y);
+                                count += 1;
+                            }
+                        }
+                    }
+                }
+            }
+            let attached = &attached[..count];
+            let found = attached.iter().enumerate().find_map(|(i, &(a, ca, xa))| {
+                attached[i + 1..].iter().find_map(|&(b, cb, xb)| {
+                    let (a, b) = (a as usize, b as usize);
+                    (xa & xb == 0
+                        && forest.root[a] == forest.root[b]
+                        && forest.label[a] ^ forest.label[b] ^ ca ^ cb != 0)
+                        .then(|| {
+                            let carrier = 1 << e | xa | xb;
+                            (
+                                carrier,
+                                carrier | forest.route(a, b, &group_stones, bridges),
+                            )
+                        })
+                })
+            });
+            let Some((carrier, cycle)) = found else {
+                continue;
+            };
+            if let Some(&(_, other)) = keys[..count_keys].iter().find(|k| k.0 & carrier == 0) {
+                survey.held = other | cycle;
+                return survey;
+            }
+            if survey.key == 0 {
+                survey.key = 1 << e;
+                survey.key_proof = cycle;
+            }
+            survey.answers &= cycle;
+            survey.keys_proof |= cycle;
+            if count_keys < MAX_KEYS {
+                keys[count_keys] = (carrier, cycle);
+                count_keys += 1;
+            }
         }
+        survey
     }
 
     /// Fills `forest` with the trees of groups joined by bridges, or returns a loop of
@@ -607,6 +671,12 @@ fn cycle(parent: &[u8; MAX_CELLS], cell: usize, n: usize) -> u64 {
 /// Bound on the (group, group, cell) triples and on the bridges one search considers
 /// (more are ignored, which only makes it find fewer loops).
 const MAX_CANDIDATES: usize = 128;
+/// Bounds on the groups an empty cell's touches are kept for, on the ways a key
+/// candidate reaches groups, and on the keys kept to pair (more are ignored, which only
+/// makes the survey find less).
+const MAX_TOUCHES: usize = 3;
+const MAX_ATTACHED: usize = 8;
+const MAX_KEYS: usize = 8;
 const MAX_BRIDGES: usize = MAX_CELLS / 2;
 
 /// Groups joined by bridges into trees (no loop among them): each group's class
@@ -925,13 +995,13 @@ impl BitSolver {
                 forced_proof: threat_loops,
             });
         }
-        let answers = them.key_proof & empty;
+        let answers = them.answers;
         let forced = if threats != 0 {
             threats & answers
         } else {
             answers
         };
-        let forced_proof = threat_loops | them.key_proof;
+        let forced_proof = threat_loops | them.keys_proof;
         if forced == 0 {
             return Settled::Decided(Numbers::lost(forced_proof));
         }
@@ -947,8 +1017,13 @@ impl BitSolver {
 struct Survey {
     closing: u64,
     held: u64,
+    /// A key, and the loop it makes (0 when there is none).
     key: u64,
     key_proof: u64,
+    /// The empty cells on the loop of every key (where the other player must answer),
+    /// and all those loops.
+    answers: u64,
+    keys_proof: u64,
 }
 
 /// A position the groups alone do not decide: the cell the mover must take (or 0) and
