@@ -328,13 +328,21 @@ impl Sides {
     }
 
     /// What `stones` can do with the empty cells: the cells that close a loop (they touch
-    /// one group by routes of two classes), and a global loop that no opponent can stop,
-    /// if one is found: groups of stones joined by bridges (two empty cells touching both
+    /// one group by routes of two classes); a global loop that no opponent can stop, if
+    /// one is found: groups of stones joined by bridges (two empty cells touching both
     /// groups, through which the routes have the same class; the owner takes one when the
     /// opponent takes the other), no cell in two of the bridges used, as the groups'
-    /// stones and the bridges' cells (0 when none is found). Sound but not complete:
-    /// bridges are chosen greedily.
-    fn survey(&self, stones: u64, empty: u64, labels: &mut [u64; MAX_CELLS]) -> Survey {
+    /// stones and the bridges' cells; else the keys (cells that make such a loop when
+    /// taken) and their loops. Sound but not complete: bridges are chosen greedily, and a
+    /// key's own bridges reach one step. The mover's survey (`every_key` false) stops at
+    /// a closing cell or at a first key, all that the mover needs.
+    fn survey(
+        &self,
+        stones: u64,
+        empty: u64,
+        every_key: bool,
+        labels: &mut [u64; MAX_CELLS],
+    ) -> Survey {
         // Groups, with every stone's class relative to its group's first stone.
         let mut group_of = [u8::MAX; MAX_CELLS];
         let mut group_stones = [0u64; MAX_CELLS];
@@ -400,6 +408,9 @@ impl Sides {
                 }
             }
         }
+        if closing != 0 && !every_key {
+            return Survey::nothing_but(closing, 0, empty);
+        }
         // Pair the cells of each (group, group, class) into bridges, no cell used twice.
         let candidates = &mut candidates[..count_candidates];
         candidates.sort_unstable();
@@ -434,14 +445,7 @@ impl Sides {
         };
         let held = self.bridge_forest(groups, &group_stones, bridges, &mut forest);
         if held != 0 {
-            return Survey {
-                closing,
-                held,
-                key: 0,
-                key_proof: 0,
-                answers: empty,
-                keys_proof: 0,
-            };
+            return Survey::nothing_but(closing, held, empty);
         }
         // A key: a cell left out of the bridges that joins groups of one tree into a loop
         // of non-zero class, touching them or through bridges of its own (two further
@@ -518,6 +522,9 @@ impl Sides {
             if survey.key == 0 {
                 survey.key = 1 << e;
                 survey.key_proof = cycle;
+                if !every_key {
+                    return survey;
+                }
             }
             survey.answers &= cycle;
             survey.keys_proof |= cycle;
@@ -956,12 +963,12 @@ impl BitSolver {
         let mut labels = [0u64; MAX_CELLS];
         // No loop is on the board, so the mover can still make one (a player who cannot
         // has lost already: the other one has a loop).
-        let me = sides.survey(mine, empty, &mut labels);
+        let me = sides.survey(mine, empty, false, &mut labels);
         if me.closing != 0 {
             let cell = me.closing.trailing_zeros() as usize;
             return Settled::Decided(Numbers::won(sides.loop_through(mine, cell, &mut labels)));
         }
-        let them = sides.survey(theirs, empty, &mut labels);
+        let them = sides.survey(theirs, empty, true, &mut labels);
         // A loop held by bridges decides the game whoever moves.
         if them.held != 0 {
             return Settled::Decided(Numbers::lost(them.held));
@@ -1024,6 +1031,20 @@ struct Survey {
     /// and all those loops.
     answers: u64,
     keys_proof: u64,
+}
+
+impl Survey {
+    /// A survey with no key: the closing cells and the held loop (or 0).
+    fn nothing_but(closing: u64, held: u64, empty: u64) -> Survey {
+        Survey {
+            closing,
+            held,
+            key: 0,
+            key_proof: 0,
+            answers: empty,
+            keys_proof: 0,
+        }
+    }
 }
 
 /// A position the groups alone do not decide: the cell the mover must take (or 0) and
