@@ -365,6 +365,7 @@ impl Sides {
         let mut closing = 0u64;
         let mut touches = [[(0u8, 0u64); MAX_TOUCHES]; MAX_CELLS];
         let mut touch_count = [0u8; MAX_CELLS];
+        let mut touching = 0u64;
         let mut candidates = [(0u8, 0u8, 0u64, 0u8); MAX_CANDIDATES];
         let mut count_candidates = 0;
         let mut rest = empty;
@@ -397,6 +398,7 @@ impl Sides {
             for t in touched.iter().filter(|t| t.2).take(MAX_TOUCHES) {
                 touches[e][touch_count[e] as usize] = (t.0, t.1);
                 touch_count[e] += 1;
+                touching |= 1 << e;
             }
             for (i, a) in touched.iter().enumerate() {
                 for b in &touched[i + 1..] {
@@ -473,15 +475,21 @@ impl Sides {
                 attached[count] = (g, class, 0);
                 count += 1;
             }
-            let (first, last) = (self.side_start[e], self.side_start[e + 1]);
+            // A bridge of e's own needs two free neighbours touching the group.
+            let near = self.neighbors[e] & free & touching;
+            let (first, last) = if near.count_ones() >= 2 {
+                (self.side_start[e], self.side_start[e + 1])
+            } else {
+                (0, 0)
+            };
             for sx in first..last {
                 let x = self.side_neighbor[sx] as usize;
-                if free >> x & 1 == 0 || touch_count[x] == 0 {
+                if near >> x & 1 == 0 {
                     continue;
                 }
                 for sy in sx + 1..last {
                     let y = self.side_neighbor[sy] as usize;
-                    if free >> y & 1 == 0 {
+                    if near >> y & 1 == 0 {
                         continue;
                     }
                     for &(gx, cx) in &touches[x][..touch_count[x] as usize] {
