@@ -28,9 +28,11 @@
 //! - move ordering (cells that won before, contact with stones, dead cells last) sets the
 //!   starting disproof number of each move not searched yet (its rank), as in df-pn+.
 //!
-//! Measured and dropped: canonical table keys under the board's symmetries (the lookups
-//! cost more than the transpositions saved), and looking one move ahead for bridge-held
-//! loops at every node (fewer nodes, three times the time).
+//! Measured and dropped (figures in BENCHMARKS.md): canonical table keys under the
+//! board's symmetries (the lookups cost more than the transpositions saved), looking one
+//! move ahead for held loops at every node (fewer nodes, three times the time), bridges
+//! from two disjoint ways between groups (the OR rule of H-search: as many nodes gained
+//! as lost, and slower nodes), and weak proof numbers.
 //!
 //! Why proofs compose (the winner is Z, the loser W, "P' agrees with P on S" meaning
 //! Z's stones of S are Z's in P' and its empty cells are not W's): at a leaf, Z's loop is
