@@ -365,9 +365,11 @@ impl Sides {
         // Each empty cell touching a group by routes of two classes closes a loop; one
         // touching two or more groups, each with one class, may join them.
         let mut closing = 0u64;
-        let mut touches = [[(0u8, 0u64); MAX_TOUCHES]; MAX_CELLS];
-        let mut touch_count = [0u8; MAX_CELLS];
-        let mut touching = 0u64;
+        let mut touches = Touches {
+            groups: [[(0u8, 0u64); MAX_TOUCHES]; MAX_CELLS],
+            count: [0u8; MAX_CELLS],
+            cells: 0,
+        };
         let mut candidates = [(0u8, 0u8, 0u64, 0u8); MAX_CANDIDATES];
         let mut count_candidates = 0;
         let mut rest = empty;
@@ -398,9 +400,9 @@ impl Sides {
                 closing |= 1 << e;
             }
             for t in touched.iter().filter(|t| t.2).take(MAX_TOUCHES) {
-                touches[e][touch_count[e] as usize] = (t.0, t.1);
-                touch_count[e] += 1;
-                touching |= 1 << e;
+                touches.groups[e][touches.count[e] as usize] = (t.0, t.1);
+                touches.count[e] += 1;
+                touches.cells |= 1 << e;
             }
             for (i, a) in touched.iter().enumerate() {
                 for b in &touched[i + 1..] {
@@ -470,42 +472,8 @@ impl Sides {
         while rest != 0 {
             let e = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            // (group, class from e, cells of the bridge or 0)
             let mut attached = [(0u8, 0u64, 0u64); MAX_ATTACHED];
-            let mut count = 0;
-            for &(g, class) in &touches[e][..touch_count[e] as usize] {
-                attached[count] = (g, class, 0);
-                count += 1;
-            }
-            // A bridge of e's own needs two free neighbours touching the group.
-            let near = self.neighbors[e] & free & touching;
-            let (first, last) = if near.count_ones() >= 2 {
-                (self.side_start[e], self.side_start[e + 1])
-            } else {
-                (0, 0)
-            };
-            for sx in first..last {
-                let x = self.side_neighbor[sx] as usize;
-                if near >> x & 1 == 0 {
-                    continue;
-                }
-                for sy in sx + 1..last {
-                    let y = self.side_neighbor[sy] as usize;
-                    if near >> y & 1 == 0 {
-                        continue;
-                    }
-                    for &(gx, cx) in &touches[x][..touch_count[x] as usize] {
-                        for &(gy, cy) in &touches[y][..touch_count[y] as usize] {
-                            let class = self.side_class[sx] ^ cx;
-                            if gx == gy && class == self.side_class[sy] ^ cy && count < MAX_ATTACHED
-                            {
-                                attached[count] = (gx, class, 1 << x | 1 << y);
-                                count += 1;
-                            }
-                        }
-                    }
-                }
-            }
+            let count = self.ways_to_groups(e, free, &touches, &mut attached);
             let attached = &attached[..count];
             let found = attached.iter().enumerate().find_map(|(i, &(a, ca, xa))| {
                 attached[i + 1..].iter().find_map(|&(b, cb, xb)| {
@@ -544,6 +512,47 @@ impl Sides {
             }
         }
         survey
+    }
+
+    /// The ways an empty cell `e` reaches groups once its owner takes it, written to
+    /// `out` as (group, class of the route from `e`, 0) for a group it touches and
+    /// (group, class, the two cells) for a bridge of its own: two cells of `free` touching
+    /// `e` and the group, the route through either of one class. Returns how many.
+    fn ways_to_groups(
+        &self,
+        e: usize,
+        free: u64,
+        touches: &Touches,
+        out: &mut [(u8, u64, u64); MAX_ATTACHED],
+    ) -> usize {
+        let mut count = 0;
+        for &(g, class) in touches.of(e) {
+            out[count] = (g, class, 0);
+            count += 1;
+        }
+        // A bridge of e's own needs two free neighbours touching the group.
+        let near = self.neighbors[e] & free & touches.cells;
+        if near.count_ones() < 2 {
+            return count;
+        }
+        let (first, last) = (self.side_start[e], self.side_start[e + 1]);
+        for sx in (first..last).filter(|&sx| near >> self.side_neighbor[sx] & 1 != 0) {
+            for sy in (sx + 1..last).filter(|&sy| near >> self.side_neighbor[sy] & 1 != 0) {
+                let (x, y) = (self.side_neighbor[sx], self.side_neighbor[sy]);
+                for &(gx, cx) in touches.of(x as usize) {
+                    let class = self.side_class[sx] ^ cx;
+                    let both = touches
+                        .of(y as usize)
+                        .iter()
+                        .any(|&(gy, cy)| gy == gx && self.side_class[sy] ^ cy == class);
+                    if both && count < MAX_ATTACHED {
+                        out[count] = (gx, class, 1 << x | 1 << y);
+                        count += 1;
+                    }
+                }
+            }
+        }
+        count
     }
 
     /// Fills `forest` with the trees of groups joined by bridges, or returns a loop of
@@ -695,6 +704,21 @@ const MAX_TOUCHES: usize = 3;
 const MAX_ATTACHED: usize = 8;
 const MAX_KEYS: usize = 8;
 const MAX_BRIDGES: usize = MAX_CELLS / 2;
+
+/// The groups each empty cell touches (at most [`MAX_TOUCHES`], cells that close a loop
+/// left out), with the class of the route from the cell to the group's first stone, and
+/// the cells that touch any.
+struct Touches {
+    groups: [[(u8, u64); MAX_TOUCHES]; MAX_CELLS],
+    count: [u8; MAX_CELLS],
+    cells: u64,
+}
+
+impl Touches {
+    fn of(&self, cell: usize) -> &[(u8, u64)] {
+        &self.groups[cell][..self.count[cell] as usize]
+    }
+}
 
 /// Groups joined by bridges into trees (no loop among them): each group's class
 /// relative to its tree's root, the bridge that reached it (`u8::MAX` at a root) and its
