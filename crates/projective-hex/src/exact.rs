@@ -234,7 +234,8 @@ impl Sides {
             let mut mask = 0;
             for (n, class) in geometry.sides(cell) {
                 side_neighbor.push(n as u8);
-                side_class.push(class);
+                // The projective plane has one non-zero class, so a class is one bit.
+                side_class.push(u64::from(class != 0));
                 mask |= 1 << n;
             }
             side_start.push(side_neighbor.len());
@@ -366,11 +367,11 @@ impl Sides {
         // touching two or more groups, each with one class, may join them.
         let mut closing = 0u64;
         let mut touches = Touches {
-            groups: [[(0u8, 0u64); MAX_TOUCHES]; MAX_CELLS],
+            groups: [[(0u8, 0u8); MAX_TOUCHES]; MAX_CELLS],
             count: [0u8; MAX_CELLS],
             cells: 0,
         };
-        let mut candidates = [(0u8, 0u8, 0u64, 0u8); MAX_CANDIDATES];
+        let mut candidates = [(0u8, 0u8, 0u8, 0u8); MAX_CANDIDATES];
         let mut count_candidates = 0;
         let mut rest = empty;
         while rest != 0 {
@@ -400,7 +401,7 @@ impl Sides {
                 closing |= 1 << e;
             }
             for t in touched.iter().filter(|t| t.2).take(MAX_TOUCHES) {
-                touches.groups[e][touches.count[e] as usize] = (t.0, t.1);
+                touches.groups[e][touches.count[e] as usize] = (t.0, t.1 as u8);
                 touches.count[e] += 1;
                 touches.cells |= 1 << e;
             }
@@ -408,7 +409,7 @@ impl Sides {
                 for b in &touched[i + 1..] {
                     if a.2 && b.2 && count_candidates < MAX_CANDIDATES {
                         let (lo, hi) = if a.0 < b.0 { (a, b) } else { (b, a) };
-                        candidates[count_candidates] = (lo.0, hi.0, lo.1 ^ hi.1, e as u8);
+                        candidates[count_candidates] = (lo.0, hi.0, (lo.1 ^ hi.1) as u8, e as u8);
                         count_candidates += 1;
                     }
                 }
@@ -423,7 +424,7 @@ impl Sides {
         let mut bridges = [Bridge::default(); MAX_BRIDGES];
         let mut count_bridges = 0;
         let mut used = 0u64;
-        let mut waiting: Option<(u8, u8, u64, u8)> = None;
+        let mut waiting: Option<(u8, u8, u8, u8)> = None;
         for &candidate in candidates.iter() {
             if used >> candidate.3 & 1 != 0 {
                 continue;
@@ -434,7 +435,7 @@ impl Sides {
                     used |= carrier;
                     bridges[count_bridges] = Bridge {
                         groups: (w.0, w.1),
-                        class: w.2,
+                        class: u64::from(w.2),
                         carrier,
                     };
                     count_bridges += 1;
@@ -527,7 +528,7 @@ impl Sides {
     ) -> usize {
         let mut count = 0;
         for &(g, class) in touches.of(e) {
-            out[count] = (g, class, 0);
+            out[count] = (g, u64::from(class), 0);
             count += 1;
         }
         // A bridge of e's own needs two free neighbours touching the group.
@@ -540,11 +541,11 @@ impl Sides {
             for sy in (sx + 1..last).filter(|&sy| near >> self.side_neighbor[sy] & 1 != 0) {
                 let (x, y) = (self.side_neighbor[sx], self.side_neighbor[sy]);
                 for &(gx, cx) in touches.of(x as usize) {
-                    let class = self.side_class[sx] ^ cx;
+                    let class = self.side_class[sx] ^ u64::from(cx);
                     let both = touches
                         .of(y as usize)
                         .iter()
-                        .any(|&(gy, cy)| gy == gx && self.side_class[sy] ^ cy == class);
+                        .any(|&(gy, cy)| gy == gx && self.side_class[sy] ^ u64::from(cy) == class);
                     if both && count < MAX_ATTACHED {
                         out[count] = (gx, class, 1 << x | 1 << y);
                         count += 1;
@@ -706,16 +707,16 @@ const MAX_KEYS: usize = 8;
 const MAX_BRIDGES: usize = MAX_CELLS / 2;
 
 /// The groups each empty cell touches (at most [`MAX_TOUCHES`], cells that close a loop
-/// left out), with the class of the route from the cell to the group's first stone, and
-/// the cells that touch any.
+/// left out), with the class (one bit) of the route from the cell to the group's first
+/// stone, and the cells that touch any.
 struct Touches {
-    groups: [[(u8, u64); MAX_TOUCHES]; MAX_CELLS],
+    groups: [[(u8, u8); MAX_TOUCHES]; MAX_CELLS],
     count: [u8; MAX_CELLS],
     cells: u64,
 }
 
 impl Touches {
-    fn of(&self, cell: usize) -> &[(u8, u64)] {
+    fn of(&self, cell: usize) -> &[(u8, u8)] {
         &self.groups[cell][..self.count[cell] as usize]
     }
 }
