@@ -834,6 +834,26 @@ impl BitSolver {
         self.solve(mine, theirs).map(|solved| solved.mover_wins)
     }
 
+    /// The mover's moves that the table already shows to win (the position after each is
+    /// lost for the opponent), as cells; a solve that found the mover winning leaves at
+    /// least the move it proved there, unless the table dropped it.
+    pub fn proven_wins(&self, mine: u64, theirs: u64) -> u64 {
+        let mut wins = 0;
+        let mut rest = self.sides.full() & !(mine | theirs);
+        while rest != 0 {
+            let bit = rest & rest.wrapping_neg();
+            rest &= rest - 1;
+            if self
+                .table
+                .get(theirs, mine | bit)
+                .is_some_and(|n| n.dn == 0)
+            {
+                wins |= bit;
+            }
+        }
+        wins
+    }
+
     /// Who wins, with the winner's proof set (see the module documentation).
     pub fn solve(&mut self, mine: u64, theirs: u64) -> Result<Solved, SolveError> {
         self.start = Instant::now();

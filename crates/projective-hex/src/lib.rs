@@ -189,6 +189,32 @@ mod tests {
         }
     }
 
+    /// After a value is found, the moves the solver proved on the way are winning ones
+    /// (the perfect level's answer when checking every move does not fit its budget).
+    #[test]
+    fn proven_winning_moves_are_winning() {
+        use crosscap_engine::Notation;
+        use crosscap_engine::solver::Budget;
+        for (board, moves) in [("taylor:2", "a1"), ("taylor:3", "c3 d3 b2 e3")] {
+            let mut game = ProjectiveHex::on_board(board, Opening::Standard).unwrap();
+            for text in moves.split(' ') {
+                game.play_text(text).unwrap();
+            }
+            let mut analyser = search::Analyser::new(Budget::unlimited());
+            assert_eq!(analyser.value(&game).unwrap(), 1, "{board} {moves}");
+            let proven = analyser.proven_winning_moves(&game);
+            assert!(!proven.is_empty(), "{board} {moves}");
+            let best = analyser.analyse(&game).unwrap().best_moves;
+            for mv in proven {
+                assert!(
+                    best.contains(&mv),
+                    "{board} {moves}: {}",
+                    game.format_move(&mv)
+                );
+            }
+        }
+    }
+
     #[test]
     fn match_options_are_checked() {
         let mut game = new_match("", &json!({ "opening": "swap", "moves": ["c3"] })).unwrap();

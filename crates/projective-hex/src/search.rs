@@ -255,7 +255,9 @@ pub fn agent(level: Level, seed: u64) -> Box<dyn Agent<ProjectiveHex>> {
     }
 }
 
-/// The `perfect` level: one of the winning moves at random (seeded), else the fallback.
+/// The `perfect` level: one of the winning moves at random (seeded); when checking every
+/// move does not fit the budget, one of those the solver proved on the way; else the
+/// fallback.
 /// The engine's [`crosscap_engine::agents::PerfectAgent`] is bound to the engine's
 /// solver; this one consults the [`Analyser`], whose bitmask solver is far faster here.
 struct PerfectPlayer {
@@ -280,7 +282,15 @@ impl Agent<ProjectiveHex> for PerfectPlayer {
                 let i = self.rng.below(analysis.best_moves.len());
                 Some(analysis.best_moves[i])
             }
-            _ => self.fallback.choose(game),
+            Ok(_) => self.fallback.choose(game),
+            Err(_) => {
+                let proven = self.analyser.proven_winning_moves(game);
+                if proven.is_empty() {
+                    self.fallback.choose(game)
+                } else {
+                    Some(proven[self.rng.below(proven.len())])
+                }
+            }
         }
     }
 }
@@ -371,15 +381,7 @@ impl Analyser {
             }
             if let Some((_, exact)) = &mut self.exact {
                 exact.set_budget(budget);
-                let mover = game.to_move();
-                let (mut mine, mut theirs) = (0u64, 0u64);
-                for (cell, stone) in game.stones().iter().enumerate() {
-                    match stone {
-                        Some(p) if *p == mover => mine |= 1 << cell,
-                        Some(_) => theirs |= 1 << cell,
-                        None => {}
-                    }
-                }
+                let (mine, theirs) = masks(game);
                 return Ok(if exact.mover_wins(mine, theirs)? {
                     1
                 } else {
@@ -388,6 +390,24 @@ impl Analyser {
             }
         }
         self.solver.value(&Focused(game.clone()))
+    }
+
+    /// The moves of the player to move that the bitmask solver's table already shows to
+    /// win: after [`Analyser::value`] found a win, at least the one it proved. Empty when
+    /// the bitmask solver does not apply.
+    pub fn proven_winning_moves(&self, game: &ProjectiveHex) -> Vec<Move> {
+        let Some((geometry, exact)) = &self.exact else {
+            return Vec::new();
+        };
+        if !Arc::ptr_eq(geometry, game.geometry()) || game.outcome().is_some() {
+            return Vec::new();
+        }
+        let (mine, theirs) = masks(game);
+        let wins = exact.proven_wins(mine, theirs);
+        (0..game.stones().len())
+            .filter(|&c| wins >> c & 1 != 0)
+            .map(|c| Move::Cell(c as u32))
+            .collect()
     }
 
     /// Who wins `game` and every best move (each move of the full game is checked). The
@@ -471,6 +491,20 @@ impl Analyser {
             elapsed: start.elapsed(),
         })
     }
+}
+
+/// The stones of the player to move and of the other one, as bit masks.
+fn masks(game: &ProjectiveHex) -> (u64, u64) {
+    let mover = game.to_move();
+    let (mut mine, mut theirs) = (0u64, 0u64);
+    for (cell, stone) in game.stones().iter().enumerate() {
+        match stone {
+            Some(p) if *p == mover => mine |= 1 << cell,
+            Some(_) => theirs |= 1 << cell,
+            None => {}
+        }
+    }
+    (mine, theirs)
 }
 
 /// One class of first moves (cells the board's symmetries map onto each other).
