@@ -43,9 +43,10 @@
 
 use std::time::Instant;
 
+use crosscap_engine::Game;
 use crosscap_engine::solver::{Budget, SolveError};
 
-use crate::rules::Geometry;
+use crate::rules::{Geometry, ProjectiveHex};
 
 /// The largest board the bitmask solver handles, and the most sides a cell may have.
 pub const MAX_CELLS: usize = 64;
@@ -58,6 +59,21 @@ const MAX_TABLE_BITS: u32 = 22;
 
 /// Proof and disproof numbers at or above this are infinite.
 const INFINITE: u32 = 1 << 30;
+
+/// The stones of the player to move in `game` and of the other one, as bit masks (the
+/// solver's view of a position of at most [`MAX_CELLS`] cells).
+pub(crate) fn masks(game: &ProjectiveHex) -> (u64, u64) {
+    let mover = game.to_move();
+    let (mut mine, mut theirs) = (0u64, 0u64);
+    for (cell, stone) in game.stones().iter().enumerate() {
+        match stone {
+            Some(p) if *p == mover => mine |= 1 << cell,
+            Some(_) => theirs |= 1 << cell,
+            None => {}
+        }
+    }
+    (mine, theirs)
+}
 
 /// A solved position: whether the player to move wins, and the proof set of the winner
 /// (see the module documentation).
@@ -1121,7 +1137,7 @@ mod tests {
     use crosscap_engine::{Game, Rng};
 
     use super::*;
-    use crate::rules::{Opening, ProjectiveHex};
+    use crate::rules::Opening;
 
     /// Plain minimax on the real game, no pruning at all.
     fn brute_force_wins(game: &ProjectiveHex) -> bool {
@@ -1134,20 +1150,6 @@ mod tests {
                 None => !brute_force_wins(&child),
             }
         })
-    }
-
-    fn masks(game: &ProjectiveHex) -> (u64, u64) {
-        let mover = game.to_move();
-        let mut mine = 0;
-        let mut theirs = 0;
-        for (c, stone) in game.stones().iter().enumerate() {
-            match stone {
-                Some(p) if *p == mover => mine |= 1 << c,
-                Some(_) => theirs |= 1 << c,
-                None => {}
-            }
-        }
-        (mine, theirs)
     }
 
     #[test]

@@ -15,7 +15,7 @@ use crosscap_topology::Symmetries;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::exact::BitSolver;
+use crate::exact::{BitSolver, masks};
 use crate::rules::{Geometry, Move, ProjectiveHex};
 
 /// Projective Hex as the searches see it: the same positions, but the moves are cut to a
@@ -394,12 +394,14 @@ impl Analyser {
 
     /// The moves of the player to move that the bitmask solver's table already shows to
     /// win: after [`Analyser::value`] found a win, at least the one it proved. Empty when
-    /// the bitmask solver does not apply.
+    /// the bitmask solver does not apply (another board, or the opening phase, whose swap
+    /// the table knows nothing of).
     pub fn proven_winning_moves(&self, game: &ProjectiveHex) -> Vec<Move> {
         let Some((geometry, exact)) = &self.exact else {
             return Vec::new();
         };
-        if !Arc::ptr_eq(geometry, game.geometry()) || game.outcome().is_some() {
+        if !Arc::ptr_eq(geometry, game.geometry()) || game.outcome().is_some() || game.in_opening()
+        {
             return Vec::new();
         }
         let (mine, theirs) = masks(game);
@@ -491,20 +493,6 @@ impl Analyser {
             elapsed: start.elapsed(),
         })
     }
-}
-
-/// The stones of the player to move and of the other one, as bit masks.
-fn masks(game: &ProjectiveHex) -> (u64, u64) {
-    let mover = game.to_move();
-    let (mut mine, mut theirs) = (0u64, 0u64);
-    for (cell, stone) in game.stones().iter().enumerate() {
-        match stone {
-            Some(p) if *p == mover => mine |= 1 << cell,
-            Some(_) => theirs |= 1 << cell,
-            None => {}
-        }
-    }
-    (mine, theirs)
 }
 
 /// One class of first moves (cells the board's symmetries map onto each other).
