@@ -906,9 +906,7 @@ impl BitSolver {
             }
             Settled::Open(open) => open,
         };
-        let sides = &self.sides;
-        let empty = sides.full() & !(mine | theirs);
-        let mut mustplay = if open.forced != 0 { open.forced } else { empty };
+        let mut mustplay = open.forced;
         let mut refutations = open.forced_proof;
         // The moves, on the stack: (order score, known from the table, move).
         let mut ranked = [(0u32, false, Child::NONE); MAX_CELLS];
@@ -1067,17 +1065,11 @@ impl BitSolver {
         if me.key != 0 {
             return Settled::Decided(Numbers::won(me.key_proof));
         }
-        if them.key == 0 {
-            return Settled::Open(Open {
-                forced: threats,
-                forced_proof: threat_loops,
-            });
-        }
-        let answers = them.answers;
+        // `answers` is every empty cell when the opponent has no key.
         let forced = if threats != 0 {
-            threats & answers
+            threats & them.answers
         } else {
-            answers
+            them.answers
         };
         let forced_proof = threat_loops | them.keys_proof;
         if forced == 0 {
@@ -1118,8 +1110,9 @@ impl Survey {
     }
 }
 
-/// A position the groups alone do not decide: the cell the mover must take (or 0) and
-/// the opponent's loop through it.
+/// A position the groups alone do not decide: the moves left to the mover (every empty
+/// cell, unless a cell that closes an opponent's loop or the opponent's keys narrow them)
+/// and the opponent's loops that narrowed them.
 #[derive(Clone, Copy, Debug)]
 struct Open {
     forced: u64,
