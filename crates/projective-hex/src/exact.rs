@@ -23,7 +23,7 @@
 //!   agrees on the proof set, whatever happens elsewhere. So once a move has lost, the
 //!   mover only tries moves inside the proof that refuted it (the "mustplay" of Hex
 //!   solvers), and a lost position's proof is the union of its refutations;
-//! - near the start (at most [`SYMMETRIC_STONES`] stones), one move per class of moves
+//! - near the start (at most three stones), one move per class of moves
 //!   that a symmetry keeping the position maps onto each other is searched; a lost
 //!   position's proof then takes in the images of its refutations, which refute the
 //!   moves left out (goldberg:2, whose pentagon opening has five symmetric answers, got
