@@ -156,9 +156,14 @@ const FREE: Entry = Entry {
 };
 
 /// The transposition table: per bucket, the entry that took the most work and the most
-/// recent one.
+/// recent one. Each entry also has a one-byte tag from its hash in a separate array, an
+/// eighth of the buckets' size, so that most lookups of positions never stored (nearly
+/// every child of a position visited for the first time) stop there: that array stays
+/// in the cache where the buckets do not.
 struct Table {
     buckets: Vec<[Entry; 2]>,
+    /// The tags of each bucket's entries, 0 for a free entry.
+    tags: Vec<[u8; 2]>,
     bits: u32,
     stored: usize,
 }
@@ -167,28 +172,33 @@ impl Table {
     fn with_bits(bits: u32) -> Table {
         Table {
             buckets: vec![[FREE; 2]; 1 << bits],
+            tags: vec![[0; 2]; 1 << bits],
             bits,
             stored: 0,
         }
     }
 
-    fn index(&self, mine: u64, theirs: u64) -> usize {
+    /// A position's bucket and its tag (never 0).
+    fn slot(&self, mine: u64, theirs: u64) -> (usize, u8) {
         let h = mine.wrapping_mul(0x9E37_79B9_7F4A_7C15)
             ^ theirs.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(31);
-        (h >> (64 - self.bits)) as usize
+        ((h >> (64 - self.bits)) as usize, (h as u8).max(1))
     }
 
     fn get(&self, mine: u64, theirs: u64) -> Option<Numbers> {
-        self.buckets[self.index(mine, theirs)]
-            .iter()
-            .find(|e| e.work != 0 && e.mine == mine && e.theirs == theirs)
+        let (index, tag) = self.slot(mine, theirs);
+        let tags = self.tags[index];
+        (0..2)
+            .filter(|&i| tags[i] == tag)
+            .map(|i| &self.buckets[index][i])
+            .find(|e| e.mine == mine && e.theirs == theirs)
             .map(|e| e.numbers)
     }
 
-    /// Reads a position's bucket ahead of [`Table::get`]: the reads of all the children
+    /// Reads a position's tags ahead of [`Table::get`]: the reads of all the children
     /// of a position go to memory together instead of one after the other.
-    fn touch(&self, mine: u64, theirs: u64) -> u32 {
-        self.buckets[self.index(mine, theirs)][0].work
+    fn touch(&self, mine: u64, theirs: u64) -> u8 {
+        self.tags[self.slot(mine, theirs).0][0]
     }
 
     fn put(&mut self, mine: u64, theirs: u64, numbers: Numbers, work: u64) {
@@ -206,22 +216,27 @@ impl Table {
 
     /// Stores `entry`, adding the work of an earlier entry of the same position.
     fn insert(&mut self, mut entry: Entry) {
-        let index = self.index(entry.mine, entry.theirs);
+        let (index, tag) = self.slot(entry.mine, entry.theirs);
         let bucket = &mut self.buckets[index];
-        for slot in bucket.iter_mut() {
+        let tags = &mut self.tags[index];
+        for (slot, slot_tag) in bucket.iter_mut().zip(tags.iter_mut()) {
             if slot.work != 0 && (slot.mine, slot.theirs) == (entry.mine, entry.theirs) {
                 entry.work = entry.work.saturating_add(slot.work);
                 *slot = FREE;
+                *slot_tag = 0;
             }
         }
         let [deepest, recent] = bucket;
         if entry.work >= deepest.work {
             if deepest.work != 0 {
                 *recent = *deepest;
+                tags[1] = tags[0];
             }
             *deepest = entry;
+            tags[0] = tag;
         } else {
             *recent = entry;
+            tags[1] = tag;
         }
     }
 
