@@ -853,7 +853,7 @@ impl BitSolver {
         let fits = geometry.cell_count() <= MAX_CELLS
             && (0..geometry.cell_count()).all(|c| geometry.sides(c).count() <= MAX_SIDES);
         (geometry.decides_full_boards() && fits).then(|| BitSolver {
-            symmetries: geometry.board().symmetries().maps()[1..]
+            symmetries: geometry.symmetries().maps()[1..]
                 .iter()
                 .map(|map| {
                     let mut cells = [0u8; MAX_CELLS];

@@ -1,10 +1,10 @@
 //! The rules: placing stones, incremental loop detection, the swap rule and
 //! cut-and-choose, and game records.
 
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use crosscap_engine::{Game, MoveError, Notation, Outcome, Player, Rng};
-use crosscap_topology::Board;
+use crosscap_topology::{Board, Symmetries};
 use serde::{Deserialize, Serialize};
 
 use crate::HexError;
@@ -85,6 +85,8 @@ pub struct Geometry {
     ringed: Vec<bool>,
     /// Whether no cell has two sides towards the same cell (or a side towards itself).
     simple_sides: bool,
+    /// The board's symmetries, computed on first use and shared by every search.
+    symmetries: OnceLock<Symmetries>,
 }
 
 impl Geometry {
@@ -138,11 +140,17 @@ impl Geometry {
             projective,
             ringed,
             simple_sides,
+            symmetries: OnceLock::new(),
         })
     }
 
     pub fn board(&self) -> &Board {
         &self.board
+    }
+
+    /// Every symmetry of the board (computed once).
+    pub fn symmetries(&self) -> &Symmetries {
+        self.symmetries.get_or_init(|| self.board.symmetries())
     }
 
     pub fn cell_count(&self) -> usize {

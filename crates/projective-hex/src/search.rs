@@ -11,7 +11,6 @@ use crosscap_engine::agents::{FlatMonteCarlo, RandomAgent};
 use crosscap_engine::mcts::{Mcts, MctsConfig, PlayoutPolicy, SearchLimit};
 use crosscap_engine::solver::{Budget, SolveError, Solver};
 use crosscap_engine::{Agent, Game, Level, Outcome, Player, Rng};
-use crosscap_topology::Symmetries;
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -332,7 +331,6 @@ pub struct Analyser {
     budget: Budget,
     /// The bitmask solver and the board it was made for (built on first use).
     exact: Option<(Arc<Geometry>, BitSolver)>,
-    symmetries: Option<(Arc<Geometry>, Symmetries)>,
 }
 
 impl Analyser {
@@ -341,20 +339,7 @@ impl Analyser {
             solver: Solver::new(budget),
             budget,
             exact: None,
-            symmetries: None,
         }
-    }
-
-    /// The board's symmetries (computed once per board).
-    fn symmetries(&mut self, geometry: &Arc<Geometry>) -> &Symmetries {
-        if !self
-            .symmetries
-            .as_ref()
-            .is_some_and(|(g, _)| Arc::ptr_eq(g, geometry))
-        {
-            self.symmetries = Some((geometry.clone(), geometry.board().symmetries()));
-        }
-        &self.symmetries.as_ref().expect("just computed").1
     }
 
     /// Nodes searched by both solvers since the analyser was made.
@@ -456,7 +441,7 @@ impl Analyser {
         let stabiliser: Vec<Vec<usize>> = if game.in_opening() {
             Vec::new()
         } else {
-            self.symmetries(game.geometry()).stabiliser(game.stones())
+            game.geometry().symmetries().stabiliser(game.stones())
         };
         let mut known: HashMap<usize, i32> = HashMap::new();
         let mut best_moves = Vec::new();
@@ -519,7 +504,7 @@ pub fn all_openings(
     budget: Budget,
     on_done: &(dyn Fn(usize) + Sync),
 ) -> Result<Vec<OpeningResult>, SolveError> {
-    let orbits = start.board().symmetries().cell_orbits();
+    let orbits = start.geometry().symmetries().cell_orbits();
     orbits
         .par_iter()
         .map_init(
