@@ -18,7 +18,7 @@ fn solve_benches(c: &mut Criterion) {
             b.iter(|| all_openings(&start, Budget::unlimited(), &|_| {}).unwrap())
         });
     }
-    // Every opening of taylor:3 (a minute and a half) is too long for criterion's ten samples: it has
+    // Every opening of taylor:3 (half a minute) is too long for criterion's ten samples: it has
     // a bench of its own, `taylor3_all_openings`, timed once. Lines of it are measured
     // here, from a cold table.
     for (board, moves) in [("goldberg:2", "1 17 2"), ("taylor:3", "c3 d3 b2")] {
