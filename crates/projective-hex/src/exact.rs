@@ -955,8 +955,11 @@ impl BitSolver {
         let stabiliser = self.stabiliser(mine, theirs);
         let mut mustplay = representatives(open.forced, &stabiliser);
         let mut refutations = open.forced_proof;
-        // The moves, on the stack: (order score, move).
-        let mut ranked = [(0u32, Child::NONE); MAX_CELLS];
+        // The moves, on the stack. Moves not searched yet all start at (1, 1), so that each
+        // is looked at once (its replies counted) before any is searched deeper; starting
+        // disproof numbers that grow with the rank (df-pn+) took 1.8 times the nodes
+        // (BENCHMARKS.md).
+        let mut all_children = [Child::NONE; MAX_CELLS];
         let mut count = 0;
         let mut rest = mustplay;
         let mut touched = 0;
@@ -974,18 +977,12 @@ impl BitSolver {
                 .table
                 .get(theirs, mine | 1 << cell)
                 .unwrap_or(Numbers::UNKNOWN);
-            ranked[count] = (self.order(cell, mine, theirs), Child { cell, numbers });
+            all_children[count] = Child { cell, numbers };
             count += 1;
         }
-        // Moves not searched yet all start at (1, 1), so that each is looked at once (its
-        // replies counted) before any is searched deeper; the order only breaks ties.
-        // Starting disproof numbers that grow with the rank (df-pn+) took 1.8 times the
-        // nodes (BENCHMARKS.md).
-        ranked[..count].sort_by_key(|&(score, _)| std::cmp::Reverse(score));
-        let mut all_children = [Child::NONE; MAX_CELLS];
-        for (slot, &(_, child)) in all_children.iter_mut().zip(&ranked[..count]) {
-            *slot = child;
-        }
+        // The move order only breaks ties, so it is worked out when the search first goes
+        // deeper, not on the many visits that only count the moves.
+        let mut ordered = false;
         loop {
             // Moves refuted by a proof leave the list, and so do moves outside it.
             for child in &all_children[..count] {
@@ -1021,9 +1018,22 @@ impl BitSolver {
             let numbers = match best {
                 None => Numbers::lost(symmetric_closure(refutations, &stabiliser)),
                 Some(index) if pn == 0 => {
-                    let cell = children[index].cell;
+                    // The winning move first in the move order (worked out here for the
+                    // winning moves alone when the order is not known yet).
+                    let winner = if ordered {
+                        children[index]
+                    } else {
+                        let score = |c: &Child| self.order(c.cell, mine, theirs);
+                        children.iter().filter(|c| c.numbers.dn == 0).fold(
+                            children[index],
+                            |best, c| {
+                                if score(c) > score(&best) { *c } else { best }
+                            },
+                        )
+                    };
+                    let cell = winner.cell;
                     self.history[cell] = self.history[cell].saturating_add(1);
-                    Numbers::won(children[index].numbers.proof | 1 << cell)
+                    Numbers::won(winner.numbers.proof | 1 << cell)
                 }
                 Some(_) => Numbers { pn, dn, proof: 0 },
             };
@@ -1040,6 +1050,18 @@ impl BitSolver {
             {
                 self.aborted = true;
                 return numbers;
+            }
+            if !ordered {
+                ordered = true;
+                let mut ranked = [(0u32, Child::NONE); MAX_CELLS];
+                for (slot, &child) in ranked.iter_mut().zip(children) {
+                    *slot = (self.order(child.cell, mine, theirs), child);
+                }
+                ranked[..count].sort_by_key(|&(score, _)| std::cmp::Reverse(score));
+                for (slot, &(_, child)) in all_children.iter_mut().zip(&ranked[..count]) {
+                    *slot = child;
+                }
+                continue;
             }
             let index = best.unwrap_or(0);
             let child = children[index];
