@@ -1335,21 +1335,48 @@ mod tests {
         }
     }
 
-    /// Plain minimax on masks: the mover wins by closing a loop or by a move after
-    /// which the opponent loses.
-    fn brute_force_masks(sides: &Sides, mine: u64, theirs: u64) -> bool {
+    /// Positions that keep `solved`'s proof of the position (`mine`, `theirs`): the
+    /// winner's stones of the proof stay, its empty cells stay empty or go to the winner,
+    /// every other cell is drawn at random. Each comes as (mover's stones, opponent's);
+    /// those where the winner already has a loop are left out, and the loser never has one.
+    fn positions_keeping_proof(
+        sides: &Sides,
+        (mine, theirs): (u64, u64),
+        solved: Solved,
+        count: usize,
+        rng: &mut Rng,
+    ) -> Vec<(u64, u64)> {
         let mut labels = [0; MAX_CELLS];
-        let mut rest = sides.full() & !(mine | theirs);
-        while rest != 0 {
-            let bit = rest & rest.wrapping_neg();
-            rest &= rest - 1;
-            if sides.has_loop(mine | bit, &mut labels)
-                || !brute_force_masks(sides, theirs, mine | bit)
-            {
-                return true;
+        let (winner, loser) = if solved.mover_wins {
+            (mine, theirs)
+        } else {
+            (theirs, mine)
+        };
+        let mut positions = Vec::new();
+        for _ in 0..count {
+            let (mut w, mut l) = (winner & solved.proof, 0u64);
+            for c in 0..sides.cells {
+                let bit = 1u64 << c;
+                if winner & solved.proof & bit != 0 {
+                    continue;
+                }
+                let in_proof = solved.proof & bit != 0 && loser & bit == 0;
+                match rng.below(3) {
+                    0 => w |= bit,
+                    1 if !in_proof => l |= bit,
+                    _ => {}
+                }
+            }
+            assert!(
+                !sides.has_loop(l, &mut labels),
+                "the loser has a loop in a position keeping the proof {:#x} of {mine:#x} {theirs:#x}",
+                solved.proof
+            );
+            if !sides.has_loop(w, &mut labels) {
+                positions.push(if solved.mover_wins { (w, l) } else { (l, w) });
             }
         }
-        false
+        positions
     }
 
     /// Proof sets are what mustplay relies on: the winner must still win in positions
@@ -1361,42 +1388,16 @@ mod tests {
         for spec in ["taylor:2", "taylor:3", "goldberg:1", "goldberg:2"] {
             let start = ProjectiveHex::on_board(spec, Opening::Standard).unwrap();
             let sides = Sides::new(start.geometry());
-            let mut labels = [0; MAX_CELLS];
+            let mut memo = HashMap::new();
             for _ in 0..100 {
                 let game = unfinished_position(&start, 4 + rng.below(6), &mut rng);
                 let (mine, theirs) = masks(&game);
                 let mut solver = BitSolver::new(start.geometry(), Budget::unlimited()).unwrap();
                 let solved = solver.solve(mine, theirs).unwrap();
-                let (winner, loser) = if solved.mover_wins {
-                    (mine, theirs)
-                } else {
-                    (theirs, mine)
-                };
-                for _ in 0..10 {
-                    // Keep the winner's stones of the proof; its empty cells stay empty
-                    // or go to the winner; every other cell is drawn at random.
-                    let (mut w, mut l) = (winner & solved.proof, 0u64);
-                    for c in 0..sides.cells {
-                        let bit = 1u64 << c;
-                        if winner & solved.proof & bit != 0 {
-                            continue;
-                        }
-                        let in_proof = solved.proof & bit != 0 && loser & bit == 0;
-                        match rng.below(3) {
-                            0 => w |= bit,
-                            1 if !in_proof => l |= bit,
-                            _ => {}
-                        }
-                    }
-                    if sides.has_loop(l, &mut labels) {
-                        panic!("{spec}: the loser has a loop in a position keeping the proof");
-                    }
-                    if sides.has_loop(w, &mut labels) {
-                        continue;
-                    }
-                    let (m, t) = if solved.mover_wins { (w, l) } else { (l, w) };
+                for (m, t) in positions_keeping_proof(&sides, (mine, theirs), solved, 10, &mut rng)
+                {
                     assert_eq!(
-                        brute_force_masks(&sides, m, t),
+                        memo_brute_force(&sides, m, t, &mut memo),
                         solved.mover_wins,
                         "{spec}: position {:?}, proof {:#x}",
                         game.stones(),
@@ -1407,7 +1408,8 @@ mod tests {
         }
     }
 
-    /// [`brute_force_masks`] remembering every position it solved.
+    /// Plain minimax on masks (the mover wins by closing a loop or by a move after which
+    /// the opponent loses), remembering every position it solved.
     fn memo_brute_force(
         sides: &Sides,
         mine: u64,
@@ -1488,29 +1490,7 @@ mod tests {
                     memo_brute_force(&sides, mine, theirs, &mut memo),
                     "{spec}: {mine:#x} {theirs:#x}"
                 );
-                let (winner, loser) = if solved.mover_wins {
-                    (mine, theirs)
-                } else {
-                    (theirs, mine)
-                };
-                for _ in 0..5 {
-                    let (mut w, mut l) = (winner & solved.proof, 0u64);
-                    for c in 0..sides.cells {
-                        let bit = 1u64 << c;
-                        if winner & solved.proof & bit != 0 {
-                            continue;
-                        }
-                        let in_proof = solved.proof & bit != 0 && loser & bit == 0;
-                        match rng.below(3) {
-                            0 => w |= bit,
-                            1 if !in_proof => l |= bit,
-                            _ => {}
-                        }
-                    }
-                    if sides.has_loop(l, &mut labels) || sides.has_loop(w, &mut labels) {
-                        continue;
-                    }
-                    let (m, t) = if solved.mover_wins { (w, l) } else { (l, w) };
+                for (m, t) in positions_keeping_proof(&sides, (mine, theirs), solved, 5, &mut rng) {
                     assert_eq!(
                         memo_brute_force(&sides, m, t, &mut memo),
                         solved.mover_wins,
