@@ -165,7 +165,7 @@ fn goldberg_2_lines_of_the_opening_answer() {
     }
 }
 
-/// The open question of the issue, answered in full (seconds now): X wins goldberg:2 with a
+/// The open question of the issue, answered in full (in under a second): X wins goldberg:2 with a
 /// hexagon only; after a pentagon, O's winning replies are exactly the five hexagons
 /// farthest from it.
 #[test]
