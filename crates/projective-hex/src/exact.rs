@@ -156,10 +156,10 @@ const FREE: Entry = Entry {
 };
 
 /// The transposition table: per bucket, the entry that took the most work and the most
-/// recent one. Each entry also has a one-byte tag from its hash in a separate array, an
-/// eighth of the buckets' size, so that most lookups of positions never stored (nearly
-/// every child of a position visited for the first time) stop there: that array stays
-/// in the cache where the buckets do not.
+/// recent one. Each entry also has a one-byte tag from its hash in a separate array, a
+/// fortieth of the buckets' size (8 MiB at most), so that most lookups of positions never
+/// stored (nearly every child of a position visited for the first time) stop there: that
+/// array stays in the cache where the buckets do not.
 struct Table {
     buckets: Vec<[Entry; 2]>,
     /// The tags of each bucket's entries, 0 for a free entry.
@@ -1184,6 +1184,9 @@ fn image(cells: u64, map: &[u8; MAX_CELLS]) -> u64 {
 /// position) map onto each other: such moves have one value, and the refutation of one
 /// carried by a symmetry refutes its image.
 fn representatives(moves: u64, stabiliser: &[[u8; MAX_CELLS]]) -> u64 {
+    if stabiliser.is_empty() {
+        return moves;
+    }
     let mut kept = moves;
     let mut rest = moves;
     while rest != 0 {
