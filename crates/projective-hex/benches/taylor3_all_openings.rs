@@ -1,5 +1,6 @@
-//! Every opening of taylor:3 solved once (minutes: too long for criterion's ten samples).
-//! Prints the time and nodes of each class of openings and of the whole, as
+//! Every opening of taylor:3 solved once (half a minute: too long for criterion's ten
+//! samples). Prints the nodes and the thread time of each class of openings (the sum over
+//! its replies, solved on their own) and the nodes and wall time of the whole, as
 //! `cargo bench -p crosscap-projective-hex --bench taylor3_all_openings` shows them.
 
 use std::time::Instant;
@@ -20,7 +21,7 @@ fn main() {
     let elapsed = clock.elapsed();
     for r in &results {
         println!(
-            "class {:<12} winner {:?}: {:>11} nodes, {:>7.1} s",
+            "class {:<12} winner {:?}: {:>11} nodes, {:>7.1} s of thread time",
             r.cells.join(" "),
             r.winner,
             r.nodes,

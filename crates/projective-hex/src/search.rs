@@ -4,14 +4,14 @@
 //! exact analysis built on the engine's solver.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crosscap_engine::agents::{FlatMonteCarlo, RandomAgent};
 use crosscap_engine::mcts::{Mcts, MctsConfig, PlayoutPolicy, SearchLimit};
 use crosscap_engine::solver::{Budget, SolveError, Solver};
 use crosscap_engine::{Agent, Game, Level, Outcome, Player, Rng};
-use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::exact::{BitSolver, masks};
@@ -397,6 +397,23 @@ impl Analyser {
             .collect()
     }
 
+    /// The value of playing `mv` in `game` for the player who plays it.
+    fn move_value(
+        &mut self,
+        game: &ProjectiveHex,
+        mv: &Move,
+        budget: Budget,
+    ) -> Result<i32, SolveError> {
+        let mover = game.to_move();
+        let mut child = game.clone();
+        child.play(mv);
+        Ok(match child.outcome() {
+            Some(outcome) => outcome.value_for(mover),
+            None if child.to_move() == mover => self.value_within(&child, budget)?,
+            None => -self.value_within(&child, budget)?,
+        })
+    }
+
     /// Who wins `game` and every best move (each move of the full game is checked). The
     /// budget covers the whole analysis.
     pub fn analyse(&mut self, game: &ProjectiveHex) -> Result<Analysis, SolveError> {
@@ -456,13 +473,7 @@ impl Analyser {
                 }
                 continue;
             }
-            let mut child = game.clone();
-            child.play(&mv);
-            let child_value = match child.outcome() {
-                Some(outcome) => outcome.value_for(mover),
-                None if child.to_move() == mover => self.value_within(&child, left(self))?,
-                None => -self.value_within(&child, left(self))?,
-            };
+            let child_value = self.move_value(game, &mv, left(self))?;
             if let Some(r) = representative {
                 known.insert(r, child_value);
             }
@@ -495,48 +506,196 @@ pub struct OpeningResult {
     pub millis: f64,
 }
 
-/// Analyses every first move of the empty board, one per class of symmetric cells, the
-/// classes in parallel (each thread with an analyser of its own, the budget applying to
-/// each class). `on_done` is called with the cells of each class analysed (for a
-/// progress bar).
+/// One reply to a first move, solved on its own: the reply stands for every reply that
+/// the symmetries keeping the first move map onto it.
+struct ReplyJob {
+    opening: usize,
+    reply: Move,
+}
+
+/// What a [`ReplyJob`] found: the reply's value for the player who made it.
+struct ReplyValue {
+    value: i32,
+    nodes: u64,
+    elapsed: Duration,
+}
+
+/// Analyses every first move of the empty board, one per class of symmetric cells. The
+/// work is split finer than the classes: each class's replies, one per class of replies
+/// that the symmetries keeping the first move map onto each other, are solved on their own
+/// by the threads of the rayon pool, each thread with an analyser of its own whose table
+/// carries over from one reply to the next (so the nodes counted vary a little from run
+/// to run; the answers do not). On taylor:3 the corner class alone used to set the wall
+/// time; split into its 26 replies, it spreads over every core. The budget applies to each
+/// reply. `on_done` is called with the cells of each class once all its replies are solved
+/// (for a progress bar).
 pub fn all_openings(
     start: &ProjectiveHex,
     budget: Budget,
     on_done: &(dyn Fn(usize) + Sync),
 ) -> Result<Vec<OpeningResult>, SolveError> {
-    let orbits = start.geometry().symmetries().cell_orbits();
-    orbits
-        .par_iter()
-        .map_init(
-            || Analyser::new(budget),
-            |analyser, orbit| {
-                let first = orbit[0];
-                let mut game = start.clone();
-                game.play(&Move::Cell(first as u32));
-                let analysis = analyser.analyse(&game)?;
-                let replier = game.to_move();
-                let winning_replies = if analysis.winner == Some(replier) {
-                    analysis
-                        .best_moves
-                        .iter()
-                        .map(|m| crosscap_engine::Notation::format_move(&game, m))
-                        .collect()
-                } else {
-                    Vec::new()
-                };
-                on_done(orbit.len());
-                Ok(OpeningResult {
-                    cells: orbit
-                        .iter()
-                        .map(|&c| start.board().cell_name(c).to_string())
-                        .collect(),
-                    sides: start.board().sides(first).len(),
-                    winner: analysis.winner,
-                    winning_replies,
-                    nodes: analysis.nodes,
-                    millis: analysis.elapsed.as_secs_f64() * 1000.0,
-                })
-            },
-        )
-        .collect()
+    let symmetries = start.geometry().symmetries();
+    let orbits = symmetries.cell_orbits();
+    let openings: Vec<ProjectiveHex> = orbits
+        .iter()
+        .map(|orbit| {
+            let mut game = start.clone();
+            game.play(&Move::Cell(orbit[0] as u32));
+            game
+        })
+        .collect();
+    let stabilisers: Vec<Vec<Vec<usize>>> = openings
+        .iter()
+        .map(|game| {
+            if game.in_opening() || game.outcome().is_some() {
+                Vec::new()
+            } else {
+                symmetries.stabiliser(game.stones())
+            }
+        })
+        .collect();
+    // The reply each reply of an opening stands for: the least cell it maps to.
+    let representative = |opening: usize, mv: &Move| match *mv {
+        Move::Cell(c) => Move::Cell(
+            stabilisers[opening]
+                .iter()
+                .map(|g| g[c as usize] as u32)
+                .min()
+                .unwrap_or(c),
+        ),
+        Move::Swap => Move::Swap,
+    };
+    let mut jobs = Vec::new();
+    for (opening, game) in openings.iter().enumerate() {
+        if game.outcome().is_some() {
+            continue;
+        }
+        for reply in game.legal_moves() {
+            if representative(opening, &reply) == reply {
+                jobs.push(ReplyJob { opening, reply });
+            }
+        }
+    }
+    let values = solve_replies(&openings, &jobs, budget, &|opening| {
+        on_done(orbits[opening].len())
+    })?;
+    let results = openings.iter().enumerate().map(|(opening, game)| {
+        let first = orbits[opening][0];
+        let cells = orbits[opening]
+            .iter()
+            .map(|&c| start.board().cell_name(c).to_string())
+            .collect();
+        let sides = start.board().sides(first).len();
+        let Some(replier) = game.outcome().is_none().then(|| game.to_move()) else {
+            return OpeningResult {
+                cells,
+                sides,
+                winner: game.winner(),
+                winning_replies: Vec::new(),
+                nodes: 0,
+                millis: 0.0,
+            };
+        };
+        let mine: Vec<(&ReplyJob, &ReplyValue)> = jobs
+            .iter()
+            .zip(&values)
+            .filter(|(job, _)| job.opening == opening)
+            .collect();
+        let best = mine.iter().map(|(_, v)| v.value).max().unwrap_or(-1);
+        let winner = match best {
+            1.. => Some(replier),
+            0 => None,
+            _ => Some(replier.opponent()),
+        };
+        let value_of = |reply: &Move| {
+            let stands_for = representative(opening, reply);
+            mine.iter()
+                .find(|(job, _)| job.reply == stands_for)
+                .map(|(_, v)| v.value)
+        };
+        let winning_replies = if winner == Some(replier) {
+            game.legal_moves()
+                .iter()
+                .filter(|reply| value_of(reply) == Some(best))
+                .map(|reply| crosscap_engine::Notation::format_move(game, reply))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        OpeningResult {
+            cells,
+            sides,
+            winner,
+            winning_replies,
+            nodes: mine.iter().map(|(_, v)| v.nodes).sum(),
+            millis: mine
+                .iter()
+                .map(|(_, v)| v.elapsed.as_secs_f64() * 1000.0)
+                .sum(),
+        }
+    });
+    Ok(results.collect())
+}
+
+/// Solves the jobs on the threads of the rayon pool, each thread taking the next job
+/// left; `class_done` is called with an opening once all its jobs are solved. Stops at
+/// the first job whose budget runs out.
+fn solve_replies(
+    openings: &[ProjectiveHex],
+    jobs: &[ReplyJob],
+    budget: Budget,
+    class_done: &(dyn Fn(usize) + Sync),
+) -> Result<Vec<ReplyValue>, SolveError> {
+    let left: Vec<AtomicUsize> = (0..openings.len())
+        .map(|opening| AtomicUsize::new(jobs.iter().filter(|j| j.opening == opening).count()))
+        .collect();
+    for (opening, count) in left.iter().enumerate() {
+        if count.load(Ordering::Relaxed) == 0 {
+            class_done(opening);
+        }
+    }
+    let next = AtomicUsize::new(0);
+    let values: Mutex<Vec<Option<ReplyValue>>> = Mutex::new(jobs.iter().map(|_| None).collect());
+    let failure: Mutex<Option<SolveError>> = Mutex::new(None);
+    let worker = || {
+        let mut analyser = Analyser::new(budget);
+        loop {
+            let index = next.fetch_add(1, Ordering::Relaxed);
+            let Some(job) = jobs.get(index) else { break };
+            if failure.lock().expect("no panics").is_some() {
+                break;
+            }
+            let (start, nodes_before) = (Instant::now(), analyser.nodes());
+            match analyser.move_value(&openings[job.opening], &job.reply, budget) {
+                Ok(value) => {
+                    values.lock().expect("no panics")[index] = Some(ReplyValue {
+                        value,
+                        nodes: analyser.nodes() - nodes_before,
+                        elapsed: start.elapsed(),
+                    });
+                    if left[job.opening].fetch_sub(1, Ordering::AcqRel) == 1 {
+                        class_done(job.opening);
+                    }
+                }
+                Err(error) => {
+                    failure.lock().expect("no panics").get_or_insert(error);
+                    break;
+                }
+            }
+        }
+    };
+    rayon::scope(|scope| {
+        for _ in 0..rayon::current_num_threads().min(jobs.len()) {
+            scope.spawn(|_| worker());
+        }
+    });
+    if let Some(error) = failure.into_inner().expect("no panics") {
+        return Err(error);
+    }
+    Ok(values
+        .into_inner()
+        .expect("no panics")
+        .into_iter()
+        .map(|value| value.expect("every job is solved when none failed"))
+        .collect())
 }

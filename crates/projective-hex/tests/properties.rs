@@ -8,7 +8,7 @@ use crosscap_engine::solver::{Budget, brute_force_value};
 use crosscap_engine::{Game, Player, Rng};
 use crosscap_projective_hex::loops::{has_global_loop, shortest_global_loop};
 use crosscap_projective_hex::search::{Focused, focused_moves};
-use crosscap_projective_hex::{Analyser, Geometry, Move, Opening, ProjectiveHex};
+use crosscap_projective_hex::{Analyser, Geometry, Move, Opening, ProjectiveHex, all_openings};
 use crosscap_topology::Board;
 use proptest::prelude::*;
 
@@ -236,5 +236,41 @@ fn symmetric_openings_have_equal_values() {
             values.windows(2).all(|w| w[0] == w[1]),
             "{orbit:?}: {values:?}"
         );
+    }
+}
+
+/// `all_openings` solves each reply to a first move on its own (one per class of
+/// symmetric replies, on every thread); each class must come out as the analysis of the
+/// whole position after its first move does: the same winner and, when the reply wins,
+/// the same winning replies. Under the pie rule the swap is one of the replies.
+#[test]
+fn openings_split_into_replies_agree_with_whole_analyses() {
+    for (spec, opening) in [
+        ("taylor:2", Opening::Standard),
+        ("taylor:2", Opening::Swap),
+        ("goldberg:1", Opening::Standard),
+        ("goldberg:2", Opening::Standard),
+    ] {
+        let g = geometry(spec);
+        let start = ProjectiveHex::new(g.clone(), opening);
+        let results = all_openings(&start, Budget::unlimited(), &|_| {}).unwrap();
+        assert_eq!(results.len(), g.board().symmetries().cell_orbits().len());
+        for result in results {
+            let mut game = start.clone();
+            let first = g.board().cell_index(&result.cells[0]).unwrap();
+            game.play(&Move::Cell(first as u32));
+            let whole = Analyser::new(Budget::unlimited()).analyse(&game).unwrap();
+            assert_eq!(result.winner, whole.winner, "{spec} {opening:?} {result:?}");
+            let replies: Vec<String> = if whole.winner == Some(game.to_move()) {
+                whole
+                    .best_moves
+                    .iter()
+                    .map(|m| crosscap_engine::Notation::format_move(&game, m))
+                    .collect()
+            } else {
+                Vec::new()
+            };
+            assert_eq!(result.winning_replies, replies, "{spec} {opening:?}");
+        }
     }
 }

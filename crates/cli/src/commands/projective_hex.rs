@@ -31,10 +31,12 @@ pub enum ProjectiveHexCommand {
         /// the classes in parallel).
         #[arg(long)]
         all_openings: bool,
-        /// Give up after this many search nodes (per solved position or class).
+        /// Give up after this many search nodes (per solved position, or per reply to a first
+        /// move with --all-openings).
         #[arg(long)]
         max_nodes: Option<u64>,
-        /// Give up after this many seconds (per solved position or class).
+        /// Give up after this many seconds (per solved position, or per reply to a first move
+        /// with --all-openings).
         #[arg(long)]
         max_seconds: Option<f64>,
         /// Table format of the openings for text output.

@@ -202,17 +202,15 @@ fn goldberg_2_every_opening() {
     }
 }
 
+/// For one position, and for every opening (where it applies to each reply, solved on
+/// its own: the first reply to run out stops them all).
 #[test]
 fn the_budget_can_run_out() {
-    crosscap(&[
-        "projective-hex",
-        "solve",
-        "--board",
-        "taylor:4",
-        "--max-nodes",
-        "100",
-    ])
-    .assert_user_error("budget");
+    for board in ["taylor:4", "taylor:3 --all-openings"] {
+        let mut args = vec!["projective-hex", "solve", "--max-nodes", "100", "--board"];
+        args.extend(board.split(' '));
+        crosscap(&args).assert_user_error("budget");
+    }
 }
 
 #[test]
