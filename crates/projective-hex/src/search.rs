@@ -454,29 +454,19 @@ impl Analyser {
                 elapsed: start.elapsed(),
             });
         }
-        // Moves that a symmetry keeping the position maps onto each other have one value.
-        let stabiliser: Vec<Vec<usize>> = if game.in_opening() {
-            Vec::new()
-        } else {
-            game.geometry().symmetries().stabiliser(game.stones())
-        };
-        let mut known: HashMap<usize, i32> = HashMap::new();
+        let classes = MoveClasses::of(game);
+        let mut known: HashMap<Move, i32> = HashMap::new();
         let mut best_moves = Vec::new();
         for mv in game.legal_moves() {
-            let representative = match mv {
-                Move::Cell(c) => stabiliser.iter().map(|g| g[c as usize]).min(),
-                Move::Swap => None,
-            };
-            if let Some(&child_value) = representative.and_then(|r| known.get(&r)) {
+            let representative = classes.representative(&mv);
+            if let Some(&child_value) = known.get(&representative) {
                 if child_value == value {
                     best_moves.push(mv);
                 }
                 continue;
             }
             let child_value = self.move_value(game, &mv, left(self))?;
-            if let Some(r) = representative {
-                known.insert(r, child_value);
-            }
+            known.insert(representative, child_value);
             if child_value == value {
                 best_moves.push(mv);
             }
@@ -504,6 +494,39 @@ pub struct OpeningResult {
     pub winning_replies: Vec<String>,
     pub nodes: u64,
     pub millis: f64,
+}
+
+/// The classes of a position's moves that the symmetries keeping the position map onto
+/// each other: such moves have one value. Empty in the opening phase, whose colour choice
+/// the board's symmetries know nothing of.
+struct MoveClasses {
+    stabiliser: Vec<Vec<usize>>,
+}
+
+impl MoveClasses {
+    fn of(game: &ProjectiveHex) -> MoveClasses {
+        let stabiliser = if game.in_opening() {
+            Vec::new()
+        } else {
+            game.geometry().symmetries().stabiliser(game.stones())
+        };
+        MoveClasses { stabiliser }
+    }
+
+    /// The move standing for `mv`'s class: the least cell the symmetries map it to (the
+    /// swap is a class of its own).
+    fn representative(&self, mv: &Move) -> Move {
+        match *mv {
+            Move::Cell(c) => Move::Cell(
+                self.stabiliser
+                    .iter()
+                    .map(|g| g[c as usize] as u32)
+                    .min()
+                    .unwrap_or(c),
+            ),
+            Move::Swap => Move::Swap,
+        }
+    }
 }
 
 /// One reply to a first move, solved on its own: the reply stands for every reply that
@@ -534,8 +557,7 @@ pub fn all_openings(
     budget: Budget,
     on_done: &(dyn Fn(usize) + Sync),
 ) -> Result<Vec<OpeningResult>, SolveError> {
-    let symmetries = start.geometry().symmetries();
-    let orbits = symmetries.cell_orbits();
+    let orbits = start.geometry().symmetries().cell_orbits();
     let openings: Vec<ProjectiveHex> = orbits
         .iter()
         .map(|orbit| {
@@ -544,34 +566,14 @@ pub fn all_openings(
             game
         })
         .collect();
-    let stabilisers: Vec<Vec<Vec<usize>>> = openings
-        .iter()
-        .map(|game| {
-            if game.in_opening() || game.outcome().is_some() {
-                Vec::new()
-            } else {
-                symmetries.stabiliser(game.stones())
-            }
-        })
-        .collect();
-    // The reply each reply of an opening stands for: the least cell it maps to.
-    let representative = |opening: usize, mv: &Move| match *mv {
-        Move::Cell(c) => Move::Cell(
-            stabilisers[opening]
-                .iter()
-                .map(|g| g[c as usize] as u32)
-                .min()
-                .unwrap_or(c),
-        ),
-        Move::Swap => Move::Swap,
-    };
+    let classes: Vec<MoveClasses> = openings.iter().map(MoveClasses::of).collect();
     let mut jobs = Vec::new();
     for (opening, game) in openings.iter().enumerate() {
         if game.outcome().is_some() {
             continue;
         }
         for reply in game.legal_moves() {
-            if representative(opening, &reply) == reply {
+            if classes[opening].representative(&reply) == reply {
                 jobs.push(ReplyJob { opening, reply });
             }
         }
@@ -608,7 +610,7 @@ pub fn all_openings(
             _ => Some(replier.opponent()),
         };
         let value_of = |reply: &Move| {
-            let stands_for = representative(opening, reply);
+            let stands_for = classes[opening].representative(reply);
             mine.iter()
                 .find(|(job, _)| job.reply == stands_for)
                 .map(|(_, v)| v.value)
