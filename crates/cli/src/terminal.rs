@@ -51,41 +51,78 @@ pub struct ArenaArgs {
 
 /// Plays a game in the terminal: the human types moves in the game's notation (or
 /// `moves`, `quit`), the computer answers. Reads stdin line by line, so it can be driven
-/// by a script.
+/// by a script; a reader that closes stdout early (`| head`) ends the game quietly.
 pub fn play_in_terminal<G: Notation>(
+    game: G,
+    human: Player,
+    computer: Box<dyn Agent<G>>,
+    render: &dyn Fn(&G) -> String,
+) -> anyhow::Result<()> {
+    let stdin = std::io::stdin();
+    let played = play_game(
+        game,
+        human,
+        computer,
+        render,
+        &mut stdin.lock(),
+        &mut std::io::stdout(),
+    );
+    ignore_closed_stdout(played)
+}
+
+/// A game whose reader went away (stdout closed) ended normally.
+fn ignore_closed_stdout(played: anyhow::Result<()>) -> anyhow::Result<()> {
+    match played {
+        Err(err)
+            if err
+                .downcast_ref::<std::io::Error>()
+                .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) =>
+        {
+            Ok(())
+        }
+        other => other,
+    }
+}
+
+/// The game loop of [`play_in_terminal`], reading the human's lines from `input` and
+/// writing to `out`.
+fn play_game<G: Notation>(
     mut game: G,
     human: Player,
     mut computer: Box<dyn Agent<G>>,
     render: &dyn Fn(&G) -> String,
+    input: &mut dyn BufRead,
+    out: &mut dyn Write,
 ) -> anyhow::Result<()> {
-    let stdin = std::io::stdin();
-    let mut lines = stdin.lock().lines();
-    let mut stdout = std::io::stdout();
-    println!(
+    writeln!(
+        out,
         "You play {human}; the computer ({}) plays {}.",
         computer.name(),
         human.opponent()
-    );
-    println!("Type a move, `moves` for the legal moves, or `quit`.");
+    )?;
+    writeln!(out, "Type a move, `moves` for the legal moves, or `quit`.")?;
     loop {
-        println!("{}", render(&game));
+        writeln!(out, "{}", render(&game))?;
         if let Some(outcome) = game.outcome() {
-            match outcome.winner {
-                Some(w) if w == human => println!("You win."),
-                Some(_) => println!("The computer wins."),
-                None => println!("Draw."),
-            }
+            let verdict = match outcome.winner {
+                Some(w) if w == human => "You win.",
+                Some(_) => "The computer wins.",
+                None => "Draw.",
+            };
+            writeln!(out, "{verdict}")?;
+            out.flush()?;
             return Ok(());
         }
         let mover = game.to_move();
         if mover == human {
-            print!("{mover} to move> ");
-            stdout.flush()?;
-            let Some(line) = lines.next() else {
-                println!();
+            write!(out, "{mover} to move> ")?;
+            out.flush()?;
+            let mut line = String::new();
+            if input.read_line(&mut line).context("cannot read stdin")? == 0 {
+                writeln!(out)?;
+                out.flush()?;
                 return Ok(());
-            };
-            let line = line.context("cannot read stdin")?;
+            }
             match line.trim() {
                 "" => continue,
                 "quit" | "q" => return Ok(()),
@@ -95,11 +132,11 @@ pub fn play_in_terminal<G: Notation>(
                         .iter()
                         .map(|m| game.format_move(m))
                         .collect();
-                    println!("legal moves: {}", names.join(" "));
+                    writeln!(out, "legal moves: {}", names.join(" "))?;
                 }
                 text => {
                     if let Err(err) = game.play_text(text) {
-                        println!("{err}");
+                        writeln!(out, "{err}")?;
                     }
                 }
             }
@@ -107,7 +144,7 @@ pub fn play_in_terminal<G: Notation>(
             let mv = computer
                 .choose(&game)
                 .context("the computer found no move")?;
-            println!("{mover} plays {}", game.format_move(&mv));
+            writeln!(out, "{mover} plays {}", game.format_move(&mv))?;
             game.play(&mv);
         }
     }
@@ -145,4 +182,76 @@ pub fn run_arena<G: Notation + 'static>(
         )
     })?;
     Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::io::ErrorKind;
+
+    use crosscap_engine::agents::RandomAgent;
+    use crosscap_engine::nim::Nim;
+    use crosscap_engine::{Game, NormalPlay};
+
+    use super::*;
+
+    fn nim() -> NormalPlay<Nim> {
+        NormalPlay::new(Nim::new(vec![1, 2]))
+    }
+
+    fn transcript(script: &str) -> String {
+        let mut out = Vec::new();
+        let render = |g: &NormalPlay<Nim>| format!("{} moves", g.legal_moves().len());
+        play_game(
+            nim(),
+            Player::X,
+            Box::new(RandomAgent::new(1)),
+            &render,
+            &mut script.as_bytes(),
+            &mut out,
+        )
+        .unwrap();
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn a_script_plays_and_quits() {
+        let text = transcript("moves\nnonsense\nquit\n");
+        assert!(text.starts_with("You play X; the computer (random) plays O."));
+        assert!(text.contains("legal moves: "), "{text}");
+        assert_eq!(text.matches("X to move> ").count(), 3, "{text}");
+    }
+
+    #[test]
+    fn the_end_of_input_ends_the_game() {
+        assert!(transcript("").ends_with("X to move> \n"));
+    }
+
+    /// A writer whose reader has gone, like stdout piped into `head`.
+    struct ClosedPipe;
+
+    impl Write for ClosedPipe {
+        fn write(&mut self, _: &[u8]) -> std::io::Result<usize> {
+            Err(ErrorKind::BrokenPipe.into())
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn a_closed_stdout_ends_the_game_without_an_error() {
+        let render = |_: &NormalPlay<Nim>| String::new();
+        let played = play_game(
+            nim(),
+            Player::X,
+            Box::new(RandomAgent::new(1)),
+            &render,
+            &mut "quit\n".as_bytes(),
+            &mut ClosedPipe,
+        );
+        assert!(played.is_err());
+        assert!(ignore_closed_stdout(played).is_ok());
+        let other = anyhow::anyhow!("cannot read stdin");
+        assert!(ignore_closed_stdout(Err(other)).is_err());
+    }
 }
