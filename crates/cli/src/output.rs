@@ -37,12 +37,24 @@ impl Output {
 /// Writes to stdout; a reader that closed the pipe early (`| head`) is not an error.
 pub fn write_stdout(text: &str) -> anyhow::Result<()> {
     let mut stdout = std::io::stdout().lock();
-    match stdout
+    let written = stdout
         .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush())
-    {
-        Err(err) if err.kind() != std::io::ErrorKind::BrokenPipe => Err(err.into()),
-        _ => Ok(()),
+        .and_then(|()| stdout.flush());
+    ignore_closed_stdout(written.map_err(Into::into))
+}
+
+/// Output that stopped because its reader went away (stdout closed: `| head`) ended
+/// normally.
+pub fn ignore_closed_stdout(written: anyhow::Result<()>) -> anyhow::Result<()> {
+    match written {
+        Err(err)
+            if err
+                .downcast_ref::<std::io::Error>()
+                .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) =>
+        {
+            Ok(())
+        }
+        other => other,
     }
 }
 

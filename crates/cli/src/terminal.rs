@@ -8,7 +8,7 @@ use clap::Args;
 use crosscap_engine::arena::{ArenaReport, arena};
 use crosscap_engine::{Agent, Level, Notation, Player};
 
-use crate::output::{Output, progress_bar};
+use crate::output::{Output, ignore_closed_stdout, progress_bar};
 
 /// Options of every `play` command.
 #[derive(Args, Debug, Clone)]
@@ -68,20 +68,6 @@ pub fn play_in_terminal<G: Notation>(
         &mut std::io::stdout(),
     );
     ignore_closed_stdout(played)
-}
-
-/// A game whose reader went away (stdout closed) ended normally.
-fn ignore_closed_stdout(played: anyhow::Result<()>) -> anyhow::Result<()> {
-    match played {
-        Err(err)
-            if err
-                .downcast_ref::<std::io::Error>()
-                .is_some_and(|e| e.kind() == std::io::ErrorKind::BrokenPipe) =>
-        {
-            Ok(())
-        }
-        other => other,
-    }
 }
 
 /// The game loop of [`play_in_terminal`], reading the human's lines from `input` and
