@@ -18,9 +18,8 @@ fn solve_benches(c: &mut Criterion) {
             b.iter(|| all_openings(&start, Budget::unlimited(), &|_| {}).unwrap())
         });
     }
-    // Every opening of taylor:3 (half a minute) is too long for criterion's ten samples: it has
-    // a bench of its own, `taylor3_all_openings`, timed once. Lines of it are measured
-    // here, from a cold table.
+    // Every opening of taylor:3 (several seconds a sample) has a bench of its own,
+    // `taylor3_all_openings`. Lines of it are measured here, from a cold table.
     for (board, moves) in [("goldberg:2", "1 17 2"), ("taylor:3", "c3 d3 b2")] {
         let mut game = ProjectiveHex::on_board(board, Opening::Standard).unwrap();
         for text in moves.split(' ') {

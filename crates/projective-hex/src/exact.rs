@@ -6,18 +6,23 @@
 //! A position is two bitmasks (the mover's stones and the opponent's), searched by
 //! depth-first proof-number search (df-pn, with the 1 + epsilon threshold trick). What
 //! makes it fast:
-//! - the groups of each player's stones are labelled with the homology class of a path
-//!   from their first stone in one breadth-first pass; an empty cell touching a group by
-//!   routes of two classes closes a loop. A move that closes a loop wins at once; an
-//!   opponent's such cell must be taken, and two lose;
+//! - everything a position's groups tell is worked out on bitmasks: each group of a
+//!   player's stones keeps the empty cells next to it as two masks, by the homology class
+//!   (one bit) of the route from the group's first stone, so an empty cell in both closes
+//!   a loop, and two groups' masks meet in the cells that could bridge them. A move that
+//!   closes a loop wins at once; an opponent's such cell must be taken, and two lose;
 //! - a loop held by bridges (groups joined through either of two empty cells, answered
-//!   in turn) decides the game whoever is to move;
+//!   in turn) decides the game whoever is to move. Bridges are chosen greedily, pairs of
+//!   groups with the fewest cells between them first, each taking cells no other pair
+//!   could use where it can;
 //! - a *key* is an empty cell outside the bridges that joins groups of one tree of
 //!   bridges into a loop of non-zero class, touching them or through bridges of its own
 //!   (two further cells touching it and the group, answered in turn). Two keys with
 //!   disjoint cells are one more bridge, so they hold a loop; the mover wins by taking a
 //!   key; the opponent's keys must be answered inside every one of their loops, and with
-//!   a cell that must be taken they can leave no answer;
+//!   a cell that must be taken they can leave no answer. The cells with ways of both
+//!   classes to one tree are counted for all cells at once, and only they are looked at
+//!   one by one;
 //! - every result comes with a *proof set*, the cells the winner's argument uses (its
 //!   stones and the empty cells it needs). The winner still wins in any position that
 //!   agrees on the proof set, whatever happens elsewhere. So once a move has lost, the
@@ -28,12 +33,15 @@
 //!   position's proof then takes in the images of its refutations, which refute the
 //!   moves left out (goldberg:2, whose pentagon opening has five symmetric answers, got
 //!   four times faster);
-//! - a transposition table of two-entry buckets (most work and most recent) keeps proof
-//!   and disproof numbers and proofs, growing with the search up to a fixed bound;
+//! - a transposition table (module `table`) of two-entry buckets (most work and most recent)
+//!   keeps proof and disproof numbers and proofs; solvers on several threads can share
+//!   one ([`SharedTable`]) without locks, and then find each other's results;
 //! - every move not searched yet starts at proof and disproof number 1, so each move of a
 //!   position is looked at once, its replies counted, before any is searched deeper: the
 //!   number of replies left is the best guide found. Move ordering (cells that won
-//!   before, contact with stones, dead cells last) only breaks ties.
+//!   before, contact with stones, dead cells last) only breaks ties. On that first visit
+//!   a position's moves are not looked up in the table: most first visits end there, and
+//!   the lookups, cache misses nearly all, cost more than they find.
 //!
 //! Measured and dropped (figures in BENCHMARKS.md): canonical table keys under the
 //! board's symmetries (the lookups cost more than the transpositions saved), looking one
@@ -50,21 +58,20 @@
 //! proof `S_m` of a searched move `m`; then P' after `c` agrees with P after `m` on `S_m`
 //! (`m` is W's, so not in `S_m`), and Z wins there too.
 
+mod table;
+
+use std::sync::Arc;
 use std::time::Instant;
 
 use crosscap_engine::Game;
 use crosscap_engine::solver::{Budget, SolveError};
 
 use crate::rules::{Geometry, ProjectiveHex};
+use table::Table;
 
 /// The largest board the bitmask solver handles, and the most sides a cell may have.
 pub const MAX_CELLS: usize = 64;
 const MAX_SIDES: usize = 16;
-
-/// The table starts with 2^17 buckets (10 MiB) and doubles as positions are stored, up to
-/// 2^22 buckets (320 MiB); then the entries that took the least work are replaced.
-const FIRST_TABLE_BITS: u32 = 17;
-const MAX_TABLE_BITS: u32 = 22;
 
 /// Positions with at most this many stones search one move per class of moves that a
 /// symmetry keeping the position maps onto each other (deeper, such symmetries are rare
@@ -139,121 +146,6 @@ impl Numbers {
     }
 }
 
-/// One stored position; `work` (nodes its searches took, at least 1) decides what stays,
-/// and 0 marks a free slot.
-#[derive(Clone, Copy, Debug)]
-struct Entry {
-    mine: u64,
-    theirs: u64,
-    numbers: Numbers,
-    work: u32,
-}
-
-const FREE: Entry = Entry {
-    mine: 0,
-    theirs: 0,
-    numbers: Numbers::UNKNOWN,
-    work: 0,
-};
-
-/// The transposition table: per bucket, the entry that took the most work and the most
-/// recent one. Each entry also has a one-byte tag from its hash in a separate array, a
-/// fortieth of the buckets' size (8 MiB at most), so that most lookups of positions never
-/// stored (nearly every child of a position visited for the first time) stop there: that
-/// array stays in the cache where the buckets do not.
-struct Table {
-    buckets: Vec<[Entry; 2]>,
-    /// The tags of each bucket's entries, 0 for a free entry.
-    tags: Vec<[u8; 2]>,
-    bits: u32,
-    stored: usize,
-}
-
-impl Table {
-    fn with_bits(bits: u32) -> Table {
-        Table {
-            buckets: vec![[FREE; 2]; 1 << bits],
-            tags: vec![[0; 2]; 1 << bits],
-            bits,
-            stored: 0,
-        }
-    }
-
-    /// A position's bucket and its tag (never 0).
-    fn slot(&self, mine: u64, theirs: u64) -> (usize, u8) {
-        let h = mine.wrapping_mul(0x9E37_79B9_7F4A_7C15)
-            ^ theirs.wrapping_mul(0xC2B2_AE3D_27D4_EB4F).rotate_left(31);
-        ((h >> (64 - self.bits)) as usize, (h as u8).max(1))
-    }
-
-    fn get(&self, mine: u64, theirs: u64) -> Option<Numbers> {
-        let (index, tag) = self.slot(mine, theirs);
-        let tags = self.tags[index];
-        (0..2)
-            .filter(|&i| tags[i] == tag)
-            .map(|i| &self.buckets[index][i])
-            .find(|e| e.mine == mine && e.theirs == theirs)
-            .map(|e| e.numbers)
-    }
-
-    /// Reads a position's tags ahead of [`Table::get`]: the reads of all the children
-    /// of a position go to memory together instead of one after the other.
-    fn touch(&self, mine: u64, theirs: u64) -> u8 {
-        self.tags[self.slot(mine, theirs).0][0]
-    }
-
-    fn put(&mut self, mine: u64, theirs: u64, numbers: Numbers, work: u64) {
-        self.stored += 1;
-        if self.stored > 2 * self.buckets.len() && self.bits < MAX_TABLE_BITS {
-            self.grow();
-        }
-        self.insert(Entry {
-            mine,
-            theirs,
-            numbers,
-            work: work.clamp(1, u64::from(u32::MAX)) as u32,
-        });
-    }
-
-    /// Stores `entry`, adding the work of an earlier entry of the same position.
-    fn insert(&mut self, mut entry: Entry) {
-        let (index, tag) = self.slot(entry.mine, entry.theirs);
-        let bucket = &mut self.buckets[index];
-        let tags = &mut self.tags[index];
-        for (slot, slot_tag) in bucket.iter_mut().zip(tags.iter_mut()) {
-            if slot.work != 0 && (slot.mine, slot.theirs) == (entry.mine, entry.theirs) {
-                entry.work = entry.work.saturating_add(slot.work);
-                *slot = FREE;
-                *slot_tag = 0;
-            }
-        }
-        let [deepest, recent] = bucket;
-        if entry.work >= deepest.work {
-            if deepest.work != 0 {
-                *recent = *deepest;
-                tags[1] = tags[0];
-            }
-            *deepest = entry;
-            tags[0] = tag;
-        } else {
-            *recent = entry;
-            tags[1] = tag;
-        }
-    }
-
-    fn grow(&mut self) {
-        let old = std::mem::replace(self, Table::with_bits(self.bits + 1));
-        for [deepest, recent] in old.buckets {
-            for entry in [recent, deepest] {
-                if entry.work != 0 {
-                    self.insert(entry);
-                    self.stored += 1;
-                }
-            }
-        }
-    }
-}
-
 /// The board as bitmasks: each cell's sides (neighbour, homology class) and its
 /// neighbours' mask.
 #[derive(Clone, Debug)]
@@ -263,6 +155,8 @@ struct Sides {
     side_neighbor: Vec<u8>,
     side_class: Vec<u64>,
     neighbors: Vec<u64>,
+    /// Each cell's neighbours across sides of class 0 and of class 1.
+    class_neighbors: Vec<[u64; 2]>,
     /// Neighbours of ringed cells (dead-cell rule), in cyclic order; empty otherwise.
     ring: Vec<Vec<u8>>,
 }
@@ -274,17 +168,19 @@ impl Sides {
         let mut side_neighbor = Vec::new();
         let mut side_class = Vec::new();
         let mut neighbors = Vec::new();
+        let mut class_neighbors = Vec::new();
         let mut ring = Vec::new();
         for cell in 0..cells {
-            let mut mask = 0;
+            let mut by_class = [0u64; 2];
             for (n, class) in geometry.sides(cell) {
                 side_neighbor.push(n as u8);
                 // The projective plane has one non-zero class, so a class is one bit.
                 side_class.push(u64::from(class != 0));
-                mask |= 1 << n;
+                by_class[usize::from(class != 0)] |= 1 << n;
             }
             side_start.push(side_neighbor.len());
-            neighbors.push(mask);
+            neighbors.push(by_class[0] | by_class[1]);
+            class_neighbors.push(by_class);
             ring.push(if geometry.is_ringed(cell) {
                 geometry.sides(cell).map(|(n, _)| n as u8).collect()
             } else {
@@ -297,6 +193,7 @@ impl Sides {
             side_neighbor,
             side_class,
             neighbors,
+            class_neighbors,
             ring,
         }
     }
@@ -375,6 +272,44 @@ impl Sides {
         self.find_loop(stones, labels) != 0
     }
 
+    /// A player's groups: each group's stones and the empty cells next to it, by the class
+    /// of the route from the group's first stone (`stones` have no global loop, so every
+    /// stone's class is well defined).
+    fn groups(&self, stones: u64, empty: u64) -> Groups {
+        let mut groups = Groups {
+            count: 0,
+            stones: [0; MAX_CELLS],
+            reach: [[0; 2]; MAX_CELLS],
+        };
+        let mut unseen = stones;
+        while unseen != 0 {
+            let start = unseen.trailing_zeros() as usize;
+            let mut members = 1u64 << start;
+            // The members whose route from the start has class 1, and those not visited.
+            let mut odd = 0u64;
+            let mut pending = members;
+            let mut reach = [0u64; 2];
+            while pending != 0 {
+                let cell = pending.trailing_zeros() as usize;
+                pending &= pending - 1;
+                let parity = (odd >> cell & 1) as usize;
+                let [same, flip] = self.class_neighbors[cell];
+                reach[parity] |= same;
+                reach[parity ^ 1] |= flip;
+                let found_same = same & stones & !members;
+                let found_flip = flip & stones & !members & !found_same;
+                odd |= if parity == 0 { found_flip } else { found_same };
+                members |= found_same | found_flip;
+                pending |= found_same | found_flip;
+            }
+            unseen &= !members;
+            groups.stones[groups.count] = members;
+            groups.reach[groups.count] = [reach[0] & empty, reach[1] & empty];
+            groups.count += 1;
+        }
+        groups
+    }
+
     /// What `stones` can do with the empty cells: the cells that close a loop (they touch
     /// one group by routes of two classes); a global loop that no opponent can stop, if
     /// one is found: groups of stones joined by bridges (two empty cells touching both
@@ -384,126 +319,105 @@ impl Sides {
     /// taken) and their loops. Sound but not complete: bridges are chosen greedily, and a
     /// key's own bridges reach one step. The mover's survey (`every_key` false) stops at
     /// a closing cell or at a first key, all that the mover needs.
-    fn survey(
-        &self,
-        stones: u64,
-        empty: u64,
-        every_key: bool,
-        labels: &mut [u64; MAX_CELLS],
-    ) -> Survey {
-        // Groups, with every stone's class relative to its group's first stone.
-        let mut group_of = [u8::MAX; MAX_CELLS];
-        let mut group_stones = [0u64; MAX_CELLS];
-        let mut groups = 0;
-        let mut unseen = stones;
-        while unseen != 0 {
-            let start = unseen.trailing_zeros() as usize;
-            let members = self.label_group(stones, start, labels);
-            unseen &= !members;
-            let mut rest = members;
-            while rest != 0 {
-                group_of[rest.trailing_zeros() as usize] = groups as u8;
-                rest &= rest - 1;
-            }
-            group_stones[groups] = members;
-            groups += 1;
-        }
-        // Each empty cell touching a group by routes of two classes closes a loop; one
-        // touching two or more groups, each with one class, may join them.
-        let mut closing = 0u64;
-        let mut touches = Touches {
-            groups: [[(0u8, 0u8); MAX_TOUCHES]; MAX_CELLS],
-            count: [0u8; MAX_CELLS],
-            cells: 0,
-        };
-        let mut candidates = [(0u8, 0u8, 0u8, 0u8); MAX_CANDIDATES];
-        let mut count_candidates = 0;
-        let mut rest = empty;
-        while rest != 0 {
-            let e = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            if self.neighbors[e] & stones == 0 {
-                continue;
-            }
-            let mut touched = [(0u8, 0u64, false); MAX_SIDES];
-            let mut count = 0;
-            for side in self.side_start[e]..self.side_start[e + 1] {
-                let n = self.side_neighbor[side] as usize;
-                if stones >> n & 1 == 0 {
-                    continue;
-                }
-                let (g, class) = (group_of[n], labels[n] ^ self.side_class[side]);
-                match touched[..count].iter_mut().find(|t| t.0 == g) {
-                    Some(t) => t.2 &= t.1 == class,
-                    None => {
-                        touched[count] = (g, class, true);
-                        count += 1;
-                    }
-                }
-            }
-            let touched = &touched[..count];
-            if touched.iter().any(|t| !t.2) {
-                closing |= 1 << e;
-            }
-            for t in touched.iter().filter(|t| t.2).take(MAX_TOUCHES) {
-                touches.groups[e][touches.count[e] as usize] = (t.0, t.1 as u8);
-                touches.count[e] += 1;
-                touches.cells |= 1 << e;
-            }
-            for (i, a) in touched.iter().enumerate() {
-                for b in &touched[i + 1..] {
-                    if a.2 && b.2 && count_candidates < MAX_CANDIDATES {
-                        let (lo, hi) = if a.0 < b.0 { (a, b) } else { (b, a) };
-                        candidates[count_candidates] = (lo.0, hi.0, (lo.1 ^ hi.1) as u8, e as u8);
-                        count_candidates += 1;
-                    }
-                }
-            }
-        }
+    fn survey(&self, stones: u64, empty: u64, every_key: bool) -> Survey {
+        let groups = self.groups(stones, empty);
+        let reach = &groups.reach[..groups.count];
+        let closing = reach.iter().fold(0, |acc, r| acc | r[0] & r[1]);
         if closing != 0 && !every_key {
             return Survey::nothing_but(closing, 0, empty);
         }
-        // Pair the cells of each (group, group, class) into bridges, no cell used twice.
-        let candidates = &mut candidates[..count_candidates];
-        candidates.sort_unstable();
-        let mut bridges = [Bridge::default(); MAX_BRIDGES];
-        let mut count_bridges = 0;
-        let mut used = 0u64;
-        let mut waiting: Option<(u8, u8, u8, u8)> = None;
-        for &candidate in candidates.iter() {
-            if used >> candidate.3 & 1 != 0 {
+        // Bridges, greedily, one per pair of groups and class, and only those that join
+        // two trees or close a loop (a bridge inside a tree that closes nothing would only
+        // take cells from the others). Pairs with fewest cells go first, and each takes
+        // cells no other pair could use where it can.
+        let mut pairs = [(0u8, 0u8, 0u8, 0u64); MAX_PAIRS];
+        let mut count_pairs = 0;
+        let (mut wanted, mut contested) = (0u64, 0u64);
+        for g in 0..groups.count {
+            for h in g + 1..groups.count {
+                for class in 0..2 {
+                    let cells = (reach[g][0] & reach[h][class] | reach[g][1] & reach[h][class ^ 1])
+                        & !closing;
+                    if cells.count_ones() >= 2 && count_pairs < MAX_PAIRS {
+                        pairs[count_pairs] = (g as u8, h as u8, class as u8, cells);
+                        count_pairs += 1;
+                        contested |= wanted & cells;
+                        wanted |= cells;
+                    }
+                }
+            }
+        }
+        let pairs = &mut pairs[..count_pairs];
+        pairs.sort_by_key(|p| p.3.count_ones());
+        let mut forest = Forest::new(groups.count);
+        let mut used = closing;
+        for &(g, h, class, cells) in pairs.iter() {
+            let cells = cells & !used;
+            if cells.count_ones() < 2 {
                 continue;
             }
-            match waiting {
-                Some(w) if (w.0, w.1, w.2) == (candidate.0, candidate.1, candidate.2) => {
-                    let carrier = 1 << w.3 | 1 << candidate.3;
+            let (uncontested, shared) = (cells & !contested, cells & contested);
+            let carrier = match uncontested.count_ones() {
+                0 => lowest_two(shared),
+                1 => uncontested | shared & shared.wrapping_neg(),
+                _ => lowest_two(uncontested),
+            };
+            let (g, h) = (g as usize, h as usize);
+            match forest.join(g, h, class) {
+                Join::Redundant => {}
+                Join::Merged => {
                     used |= carrier;
-                    bridges[count_bridges] = Bridge {
-                        groups: (w.0, w.1),
-                        class: u64::from(w.2),
-                        carrier,
-                    };
-                    count_bridges += 1;
-                    waiting = None;
+                    forest.add_bridge(g, h, carrier);
                 }
-                _ => waiting = Some(candidate),
+                Join::Loop => {
+                    let held = carrier | forest.route(g, h, &groups);
+                    return Survey::nothing_but(closing, held, empty);
+                }
             }
         }
-        let bridges = &bridges[..count_bridges];
-        let mut forest = Forest {
-            label: [0; MAX_CELLS],
-            via: [u8::MAX; MAX_CELLS],
-            root: [0; MAX_CELLS],
-        };
-        let held = self.bridge_forest(groups, &group_stones, bridges, &mut forest);
-        if held != 0 {
-            return Survey::nothing_but(closing, held, empty);
+        // A key: a cell outside the bridges that joins groups of one tree into a loop of
+        // non-zero class, touching them or through bridges of its own (two further cells
+        // touching it and the group). Two keys with disjoint cells are one more bridge, so
+        // they hold a loop. Only cells with ways of both classes to one tree (counted for
+        // all cells at once) are looked at one by one.
+        let open = empty & !used;
+        let mut trees = [(0u8, 0u8); MAX_CELLS];
+        let mut ways_to_tree = [[0u64; 2]; MAX_CELLS];
+        for (g, reach) in reach.iter().enumerate() {
+            let (root, parity) = forest.find(g);
+            trees[g] = (root, parity);
+            let ways = &mut ways_to_tree[root as usize];
+            for class in 0..2 {
+                ways[class ^ parity as usize] |= reach[class];
+            }
+            // The cells next to two cells of `open` touching g, by the route's class.
+            let (mut once, mut twice) = ([0u64; 2], [0u64; 2]);
+            let mut rest = (reach[0] | reach[1]) & open;
+            while rest != 0 {
+                let x = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                let [same, flip] = self.class_neighbors[x];
+                let mut through = [0u64; 2];
+                for class in 0..2 {
+                    if reach[class] >> x & 1 != 0 {
+                        through[class] |= same;
+                        through[class ^ 1] |= flip;
+                    }
+                }
+                for class in 0..2 {
+                    twice[class] |= once[class] & through[class];
+                    once[class] |= through[class];
+                }
+            }
+            for class in 0..2 {
+                ways[class ^ parity as usize] |= twice[class];
+            }
         }
-        // A key: a cell left out of the bridges that joins groups of one tree into a loop
-        // of non-zero class, touching them or through bridges of its own (two further
-        // cells touching it and the group). Two keys with disjoint cells are one more
-        // bridge, so they hold a loop.
-        let free = empty & !used;
+        let candidates = ways_to_tree[..groups.count]
+            .iter()
+            .fold(0, |acc, w| acc | w[0] & w[1])
+            & open
+            & !closing;
         let mut keys = [(0u64, 0u64); MAX_KEYS];
         let mut count_keys = 0;
         let mut survey = Survey {
@@ -514,31 +428,14 @@ impl Sides {
             answers: empty,
             keys_proof: 0,
         };
-        let mut rest = free;
+        let mut rest = candidates;
         while rest != 0 {
             let e = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            let mut attached = [(0u8, 0u64, 0u64); MAX_ATTACHED];
-            let count = self.ways_to_groups(e, free, &touches, &mut attached);
-            let attached = &attached[..count];
-            let found = attached.iter().enumerate().find_map(|(i, &(a, ca, xa))| {
-                attached[i + 1..].iter().find_map(|&(b, cb, xb)| {
-                    let (a, b) = (a as usize, b as usize);
-                    (xa & xb == 0
-                        && forest.root[a] == forest.root[b]
-                        && forest.label[a] ^ forest.label[b] ^ ca ^ cb != 0)
-                        .then(|| {
-                            let carrier = 1 << e | xa | xb;
-                            (
-                                carrier,
-                                carrier | forest.route(a, b, &group_stones, bridges),
-                            )
-                        })
-                })
-            });
-            let Some((carrier, cycle)) = found else {
+            let Some((carrier, a, b)) = self.key_at(e, open & !(1 << e), &groups, &trees) else {
                 continue;
             };
+            let cycle = carrier | forest.route(a, b, &groups);
             if let Some(&(_, other)) = keys[..count_keys].iter().find(|k| k.0 & carrier == 0) {
                 survey.held = other | cycle;
                 return survey;
@@ -560,121 +457,62 @@ impl Sides {
         survey
     }
 
-    /// The ways an empty cell `e` reaches groups once its owner takes it, written to
-    /// `out` as (group, class of the route from `e`, 0) for a group it touches and
-    /// (group, class, the two cells) for a bridge of its own: two cells of `free` touching
-    /// `e` and the group, the route through either of one class. Returns how many.
-    fn ways_to_groups(
+    /// Whether the empty cell `e` is a key: two ways from `e` to groups of one tree, of
+    /// different classes relative to the tree's root and with disjoint cells, each a group
+    /// it touches or a bridge of its own (two cells of `open` touching `e` and the group,
+    /// the route through either of one class). Returns the key's cells (`e` and its
+    /// bridges) and the two groups; `trees` holds each group's root and class relative
+    /// to it.
+    fn key_at(
         &self,
         e: usize,
-        free: u64,
-        touches: &Touches,
-        out: &mut [(u8, u64, u64); MAX_ATTACHED],
-    ) -> usize {
+        open: u64,
+        groups: &Groups,
+        trees: &[(u8, u8); MAX_CELLS],
+    ) -> Option<(u64, usize, usize)> {
+        let [near_same, near_flip] = self.class_neighbors[e];
+        let (near_same, near_flip) = (near_same & open, near_flip & open);
+        let near = 1 << e | near_same | near_flip;
+        let mut ways = [Way::default(); MAX_WAYS];
         let mut count = 0;
-        for &(g, class) in touches.of(e) {
-            out[count] = (g, u64::from(class), 0);
-            count += 1;
-        }
-        // A bridge of e's own needs two free neighbours touching the group.
-        let near = self.neighbors[e] & free & touches.cells;
-        if near.count_ones() < 2 {
-            return count;
-        }
-        let (first, last) = (self.side_start[e], self.side_start[e + 1]);
-        for sx in (first..last).filter(|&sx| near >> self.side_neighbor[sx] & 1 != 0) {
-            for sy in (sx + 1..last).filter(|&sy| near >> self.side_neighbor[sy] & 1 != 0) {
-                let (x, y) = (self.side_neighbor[sx], self.side_neighbor[sy]);
-                for &(gx, cx) in touches.of(x as usize) {
-                    let class = self.side_class[sx] ^ u64::from(cx);
-                    let both = touches
-                        .of(y as usize)
-                        .iter()
-                        .any(|&(gy, cy)| gy == gx && self.side_class[sy] ^ u64::from(cy) == class);
-                    if both && count < MAX_ATTACHED {
-                        out[count] = (gx, class, 1 << x | 1 << y);
-                        count += 1;
-                    }
-                }
-            }
-        }
-        count
-    }
-
-    /// Fills `forest` with the trees of groups joined by bridges, or returns a loop of
-    /// non-zero class among them (as cells; 0 when there is none).
-    fn bridge_forest(
-        &self,
-        groups: usize,
-        group_stones: &[u64],
-        bridges: &[Bridge],
-        forest: &mut Forest,
-    ) -> u64 {
-        let mut seen = 0u64;
-        let mut queue = [0u8; MAX_CELLS];
-        for root in 0..groups {
-            if seen >> root & 1 != 0 {
+        for (g, reach) in groups.reach[..groups.count].iter().enumerate() {
+            if (reach[0] | reach[1]) & near == 0 {
                 continue;
             }
-            seen |= 1 << root;
-            forest.root[root] = root as u8;
-            queue[0] = root as u8;
-            let (mut head, mut tail) = (0, 1);
-            while head < tail {
-                let g = queue[head] as usize;
-                head += 1;
-                for (index, bridge) in bridges.iter().enumerate() {
-                    let other = match bridge.groups {
-                        (a, b) if a as usize == g => b as usize,
-                        (a, b) if b as usize == g => a as usize,
-                        _ => continue,
-                    };
-                    if forest.via[g] as usize == index {
-                        continue;
-                    }
-                    let through = forest.label[g] ^ bridge.class;
-                    if seen >> other & 1 == 0 {
-                        seen |= 1 << other;
-                        forest.label[other] = through;
-                        forest.via[other] = index as u8;
-                        forest.root[other] = root as u8;
-                        queue[tail] = other as u8;
-                        tail += 1;
-                    } else if forest.label[other] != through {
-                        let cells = bridge.carrier | forest.route(g, other, group_stones, bridges);
-                        return cells;
-                    }
+            let (root, parity) = trees[g];
+            // The cells through which a bridge of e's own reaches g, by the route's class.
+            let through = [
+                near_same & reach[0] | near_flip & reach[1],
+                near_same & reach[1] | near_flip & reach[0],
+            ];
+            for class in 0..2 {
+                let cells = if reach[class] >> e & 1 != 0 {
+                    0
+                } else if through[class].count_ones() >= 2 {
+                    through[class]
+                } else {
+                    continue;
+                };
+                let way = Way {
+                    root,
+                    class: class as u8 ^ parity,
+                    group: g as u8,
+                    cells,
+                };
+                let closed = ways[..count]
+                    .iter()
+                    .find_map(|w| Some((w.closes_with(&way)?, w.group as usize)));
+                if let Some((carrier, other)) = closed {
+                    return Some((carrier | 1 << e, other, g));
+                }
+                if count < MAX_WAYS {
+                    ways[count] = way;
+                    count += 1;
                 }
             }
         }
-        0
+        None
     }
-
-    /// The group of `stones` containing `start`, labelling each of its cells with the
-    /// class of a path from `start` (well defined: `stones` have no global loop).
-    fn label_group(&self, stones: u64, start: usize, labels: &mut [u64; MAX_CELLS]) -> u64 {
-        let mut queue = [0u8; MAX_CELLS];
-        let mut members = 1u64 << start;
-        labels[start] = 0;
-        queue[0] = start as u8;
-        let (mut head, mut tail) = (0, 1);
-        while head < tail {
-            let cell = queue[head] as usize;
-            head += 1;
-            for side in self.side_start[cell]..self.side_start[cell + 1] {
-                let n = self.side_neighbor[side] as usize;
-                let bit = 1u64 << n;
-                if stones & bit != 0 && members & bit == 0 {
-                    members |= bit;
-                    labels[n] = labels[cell] ^ self.side_class[side];
-                    queue[tail] = n as u8;
-                    tail += 1;
-                }
-            }
-        }
-        members
-    }
-
     #[cfg(test)]
     /// The cells of `stones` connected to `start`.
     fn component(&self, stones: u64, start: usize) -> u64 {
@@ -740,87 +578,193 @@ fn cycle(parent: &[u8; MAX_CELLS], cell: usize, n: usize) -> u64 {
     chain | 1 << meet
 }
 
-/// Bound on the (group, group, cell) triples and on the bridges one search considers
-/// (more are ignored, which only makes it find fewer loops).
-const MAX_CANDIDATES: usize = 128;
-/// Bounds on the groups an empty cell's touches are kept for, on the ways a key
-/// candidate reaches groups, and on the keys kept to pair (more are ignored, which only
-/// makes the survey find less).
-const MAX_TOUCHES: usize = 3;
-const MAX_ATTACHED: usize = 8;
+/// Bounds on the keys kept to pair and on the ways from a cell to groups looked at (more
+/// are ignored, which only makes the survey find less).
 const MAX_KEYS: usize = 8;
-const MAX_BRIDGES: usize = MAX_CELLS / 2;
+const MAX_PAIRS: usize = 128;
+const MAX_WAYS: usize = 16;
 
-/// The groups each empty cell touches (at most [`MAX_TOUCHES`], cells that close a loop
-/// left out), with the class (one bit) of the route from the cell to the group's first
-/// stone, and the cells that touch any.
-struct Touches {
-    groups: [[(u8, u8); MAX_TOUCHES]; MAX_CELLS],
-    count: [u8; MAX_CELLS],
-    cells: u64,
+/// The two lowest cells of `cells`.
+fn lowest_two(cells: u64) -> u64 {
+    let first = cells & cells.wrapping_neg();
+    let rest = cells ^ first;
+    first | rest & rest.wrapping_neg()
 }
 
-impl Touches {
-    fn of(&self, cell: usize) -> &[(u8, u8)] {
-        &self.groups[cell][..self.count[cell] as usize]
-    }
+/// A player's groups of stones (see [`Sides::groups`]).
+struct Groups {
+    count: usize,
+    stones: [u64; MAX_CELLS],
+    /// The empty cells next to each group, by the class of the route from its first stone.
+    reach: [[u64; 2]; MAX_CELLS],
 }
 
-/// Groups joined by bridges into trees (no loop among them): each group's class
-/// relative to its tree's root, the bridge that reached it (`u8::MAX` at a root) and its
-/// root.
+/// Groups joined by bridges into trees: a union-find with each group's class relative to
+/// its parent, and the bridges that joined two trees.
 struct Forest {
-    label: [u64; MAX_CELLS],
-    via: [u8; MAX_CELLS],
-    root: [u8; MAX_CELLS],
+    parent: [u8; MAX_CELLS],
+    class: [u8; MAX_CELLS],
+    /// (group, group, the bridge's two cells).
+    bridges: [(u8, u8, u64); MAX_CELLS],
+    count: usize,
+}
+
+/// What a bridge does to the forest.
+enum Join {
+    /// It joins two trees.
+    Merged,
+    /// Its groups are in one tree already, by a route of its class.
+    Redundant,
+    /// Its groups are in one tree by a route of the other class: a held loop.
+    Loop,
 }
 
 impl Forest {
-    /// The bridges (as a mask of their indices) on the way from group `g` to its root.
-    fn path(&self, g: usize, bridges: &[Bridge]) -> u64 {
-        let (mut at, mut used) = (g, 0u64);
-        while self.via[at] != u8::MAX {
-            let index = self.via[at] as usize;
-            used |= 1 << index;
-            let b = &bridges[index];
-            at = if b.groups.0 as usize == at {
-                b.groups.1 as usize
-            } else {
-                b.groups.0 as usize
-            };
+    fn new(groups: usize) -> Forest {
+        let mut parent = [0u8; MAX_CELLS];
+        for (g, p) in parent.iter_mut().enumerate().take(groups) {
+            *p = g as u8;
         }
-        used
+        Forest {
+            parent,
+            class: [0; MAX_CELLS],
+            bridges: [(0, 0, 0); MAX_CELLS],
+            count: 0,
+        }
     }
 
-    /// The stones and bridge cells of the route between groups `a` and `b` of one tree
-    /// (the bridges on one of their ways to the root but not on both).
-    fn route(&self, a: usize, b: usize, group_stones: &[u64], bridges: &[Bridge]) -> u64 {
-        let mut cells = group_stones[a] | group_stones[b];
-        let mut rest = self.path(a, bridges) ^ self.path(b, bridges);
-        while rest != 0 {
-            let bridge = &bridges[rest.trailing_zeros() as usize];
-            rest &= rest - 1;
-            cells |= bridge.carrier
-                | group_stones[bridge.groups.0 as usize]
-                | group_stones[bridge.groups.1 as usize];
+    /// The root of `g`'s tree and the class of the route from the root to `g`.
+    fn find(&self, g: usize) -> (u8, u8) {
+        let (mut at, mut class) = (g, 0);
+        while self.parent[at] as usize != at {
+            class ^= self.class[at];
+            at = self.parent[at] as usize;
+        }
+        (at as u8, class)
+    }
+
+    /// Joins `g` and `h` by a bridge whose route has `class`.
+    fn join(&mut self, g: usize, h: usize, class: u8) -> Join {
+        let ((root_g, class_g), (root_h, class_h)) = (self.find(g), self.find(h));
+        if root_g != root_h {
+            self.parent[root_h as usize] = root_g;
+            self.class[root_h as usize] = class_g ^ class_h ^ class;
+            Join::Merged
+        } else if class_g ^ class_h == class {
+            Join::Redundant
+        } else {
+            Join::Loop
+        }
+    }
+
+    fn add_bridge(&mut self, g: usize, h: usize, carrier: u64) {
+        self.bridges[self.count] = (g as u8, h as u8, carrier);
+        self.count += 1;
+    }
+
+    /// The stones and bridge cells of the route between groups `a` and `b` of one tree.
+    fn route(&self, a: usize, b: usize, groups: &Groups) -> u64 {
+        let bridges = &self.bridges[..self.count];
+        // Breadth first from `a`, with the bridge that first reached each group.
+        let mut via = [u8::MAX; MAX_CELLS];
+        let mut queue = [0u8; MAX_CELLS];
+        let mut seen = 1u64 << a;
+        queue[0] = a as u8;
+        let (mut head, mut tail) = (0, 1);
+        while head < tail && seen >> b & 1 == 0 {
+            let g = queue[head];
+            head += 1;
+            for (index, &(x, y, _)) in bridges.iter().enumerate() {
+                let other = if x == g {
+                    y
+                } else if y == g {
+                    x
+                } else {
+                    continue;
+                };
+                if seen >> other & 1 == 0 {
+                    seen |= 1 << other;
+                    via[other as usize] = index as u8;
+                    queue[tail] = other;
+                    tail += 1;
+                }
+            }
+        }
+        let mut cells = groups.stones[b];
+        let mut at = b;
+        while at != a {
+            let (x, y, carrier) = bridges[via[at] as usize];
+            at = if x as usize == at { y } else { x } as usize;
+            cells |= carrier | groups.stones[at];
         }
         cells
     }
 }
 
-/// Two groups joined through either of two empty cells, with the class of the route.
+/// A way from an empty cell to a group, once the cell is taken: the group's tree (its
+/// root), the route's class relative to the root, and the cells of the way's bridge (0
+/// when the cell touches the group; else at least two cells, of which any two serve).
 #[derive(Clone, Copy, Debug, Default)]
-struct Bridge {
-    groups: (u8, u8),
-    class: u64,
-    carrier: u64,
+struct Way {
+    root: u8,
+    class: u8,
+    group: u8,
+    cells: u64,
+}
+
+impl Way {
+    /// The cells two ways need to make a loop of non-zero class together: two disjoint
+    /// pairs from their bridges' cells, or `None` when they cannot.
+    fn closes_with(&self, other: &Way) -> Option<u64> {
+        if self.root != other.root || self.class == other.class {
+            return None;
+        }
+        match (self.cells, other.cells) {
+            (0, 0) => Some(0),
+            (0, cells) | (cells, 0) => Some(lowest_two(cells)),
+            (a, b) => {
+                // Two cells of `a`, those outside `b` first, then two more of `b`: Hall's
+                // condition (each has two, together four) makes this always succeed.
+                if (a | b).count_ones() < 4 {
+                    return None;
+                }
+                let only_a = a & !b;
+                let from_a = match only_a.count_ones() {
+                    0 => lowest_two(a),
+                    1 => only_a | (a & b) & (a & b).wrapping_neg(),
+                    _ => lowest_two(only_a),
+                };
+                Some(from_a | lowest_two(b & !from_a))
+            }
+        }
+    }
+}
+
+/// A transposition table that the solvers of one board on several threads share (see
+/// [`BitSolver::sharing`]); it keeps the size it was made with.
+#[derive(Clone)]
+pub struct SharedTable(Arc<Table>);
+
+impl SharedTable {
+    /// A table sized for solving on `geometry`, 2^(cells − 6) buckets of 80 bytes, from
+    /// 2^17 (10 MiB) to 2^22 (320 MiB): taylor:3, 27 cells, gets 160 MiB, as fast as
+    /// twice or half that. `None` where the bitmask solver does not apply.
+    pub fn for_board(geometry: &Geometry) -> Option<SharedTable> {
+        let cells = geometry.cell_count();
+        let bits = (cells.saturating_sub(6) as u32).clamp(table::FIRST_BITS, table::MAX_BITS);
+        BitSolver::applies(geometry).then(|| SharedTable(Arc::new(Table::with_bits(bits))))
+    }
 }
 
 /// The exact solver, its table kept between calls (so solving every opening and every
 /// reply shares work).
 pub struct BitSolver {
     sides: Sides,
-    table: Table,
+    table: Arc<Table>,
+    /// Positions stored since the table was made, and whether it is the solver's own (a
+    /// shared table does not grow).
+    stored: usize,
+    own_table: bool,
     budget: Budget,
     nodes: u64,
     start: Instant,
@@ -851,9 +795,33 @@ impl BitSolver {
     /// A solver for `geometry`, or `None` when the board is not a trivalent projective
     /// plane of at most [`MAX_CELLS`] cells, each with at most 16 sides.
     pub fn new(geometry: &Geometry, budget: Budget) -> Option<BitSolver> {
-        let fits = geometry.cell_count() <= MAX_CELLS
-            && (0..geometry.cell_count()).all(|c| geometry.sides(c).count() <= MAX_SIDES);
-        (geometry.decides_full_boards() && fits).then(|| BitSolver {
+        BitSolver::with_table(
+            geometry,
+            budget,
+            Arc::new(Table::with_bits(table::FIRST_BITS)),
+        )
+        .map(|solver| BitSolver {
+            own_table: true,
+            ..solver
+        })
+    }
+
+    /// A solver for `geometry` that stores its positions in `table`, shared with other
+    /// solvers of the same board (on other threads: they find each other's results).
+    pub fn sharing(geometry: &Geometry, budget: Budget, table: &SharedTable) -> Option<BitSolver> {
+        BitSolver::with_table(geometry, budget, table.0.clone())
+    }
+
+    /// Whether the board is a trivalent projective plane of at most [`MAX_CELLS`] cells,
+    /// each with at most 16 sides.
+    fn applies(geometry: &Geometry) -> bool {
+        geometry.decides_full_boards()
+            && geometry.cell_count() <= MAX_CELLS
+            && (0..geometry.cell_count()).all(|c| geometry.sides(c).count() <= MAX_SIDES)
+    }
+
+    fn with_table(geometry: &Geometry, budget: Budget, table: Arc<Table>) -> Option<BitSolver> {
+        BitSolver::applies(geometry).then(|| BitSolver {
             symmetries: geometry.symmetries().maps()[1..]
                 .iter()
                 .map(|map| {
@@ -865,7 +833,9 @@ impl BitSolver {
                 })
                 .collect(),
             sides: Sides::new(geometry),
-            table: Table::with_bits(FIRST_TABLE_BITS),
+            table,
+            stored: 0,
+            own_table: false,
             budget,
             nodes: 0,
             start: Instant::now(),
@@ -945,16 +915,32 @@ impl BitSolver {
         }
         // On a first visit the mover's own survey is skipped: it rarely finds anything
         // (the parent answered the mover's closing cells and keys), and most positions
-        // are visited once, only to count their moves (18% less time on taylor:3).
-        let open = match self.settle(mine, theirs, root || known.is_some()) {
+        // are visited once, only to count their moves (18% less time on taylor:3). For
+        // the same reason the moves are looked up in the table only from the second visit
+        // on: on a first visit those lookups, cache misses nearly all, cost more than the
+        // transpositions they find (every opening of taylor:3 9.5 s → 6 s, BENCHMARKS.md).
+        let first_visit = known.is_none() && !root;
+        let open = match self.settle(mine, theirs, !first_visit) {
             Settled::Decided(numbers) => {
-                self.table.put(mine, theirs, numbers, 1);
+                self.store(mine, theirs, numbers, 1);
                 return numbers;
             }
             Settled::Open(open) => open,
         };
         let stabiliser = self.stabiliser(mine, theirs);
         let mut mustplay = representatives(open.forced, &stabiliser);
+        if first_visit {
+            // Every move starts at (1, 1), so the position's numbers are its count of moves.
+            let numbers = Numbers {
+                pn: 1,
+                dn: mustplay.count_ones(),
+                proof: 0,
+            };
+            if numbers.pn >= max_pn || numbers.dn >= max_dn {
+                self.store(mine, theirs, numbers, 1);
+                return numbers;
+            }
+        }
         let mut refutations = open.forced_proof;
         // The moves, on the stack. Moves not searched yet all start at (1, 1), so that each
         // is looked at once (its replies counted) before any is searched deeper; starting
@@ -962,22 +948,27 @@ impl BitSolver {
         // (BENCHMARKS.md).
         let mut all_children = [Child::NONE; MAX_CELLS];
         let mut count = 0;
-        let mut rest = mustplay;
-        let mut touched = 0;
-        while rest != 0 {
-            let cell = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            touched ^= self.table.touch(theirs, mine | 1 << cell);
+        if !first_visit {
+            let mut touched = 0;
+            let mut rest = mustplay;
+            while rest != 0 {
+                let cell = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                touched ^= self.table.touch(theirs, mine | 1 << cell);
+            }
+            std::hint::black_box(touched);
         }
-        std::hint::black_box(touched);
         let mut rest = mustplay;
         while rest != 0 {
             let cell = rest.trailing_zeros() as usize;
             rest &= rest - 1;
-            let numbers = self
-                .table
-                .get(theirs, mine | 1 << cell)
-                .unwrap_or(Numbers::UNKNOWN);
+            let numbers = if first_visit {
+                Numbers::UNKNOWN
+            } else {
+                self.table
+                    .get(theirs, mine | 1 << cell)
+                    .unwrap_or(Numbers::UNKNOWN)
+            };
             all_children[count] = Child { cell, numbers };
             count += 1;
         }
@@ -1040,8 +1031,7 @@ impl BitSolver {
             };
             if numbers.solved().is_some() || pn >= max_pn || dn >= max_dn || self.aborted {
                 if !self.aborted {
-                    self.table
-                        .put(mine, theirs, numbers, self.nodes - nodes_before + 1);
+                    self.store(mine, theirs, numbers, self.nodes - nodes_before + 1);
                 }
                 return numbers;
             }
@@ -1075,6 +1065,20 @@ impl BitSolver {
             let bit = 1u64 << child.cell;
             all_children[index].numbers =
                 self.search(theirs, mine | bit, child_max_pn, child_max_dn, false);
+        }
+    }
+
+    /// Stores a position's numbers, growing the solver's own table as it fills.
+    fn store(&mut self, mine: u64, theirs: u64, numbers: Numbers, work: u64) {
+        self.table.put(mine, theirs, numbers, work);
+        self.stored += 1;
+        if self.own_table
+            && self.stored > 2 * self.table.len()
+            && self.table.bits() < table::MAX_BITS
+        {
+            let (grown, entries) = self.table.grown();
+            self.table = Arc::new(grown);
+            self.stored = entries;
         }
     }
 
@@ -1117,7 +1121,7 @@ impl BitSolver {
         // No loop is on the board, so the mover can still make one (a player who cannot
         // has lost already: the other one has a loop).
         let me = if mover_survey {
-            sides.survey(mine, empty, false, &mut labels)
+            sides.survey(mine, empty, false)
         } else {
             Survey::nothing_but(0, 0, empty)
         };
@@ -1125,7 +1129,7 @@ impl BitSolver {
             let cell = me.closing.trailing_zeros() as usize;
             return Settled::Decided(Numbers::won(sides.loop_through(mine, cell, &mut labels)));
         }
-        let them = sides.survey(theirs, empty, true, &mut labels);
+        let them = sides.survey(theirs, empty, true);
         // A loop held by bridges decides the game whoever moves.
         if them.held != 0 {
             return Settled::Decided(Numbers::lost(them.held));
@@ -1434,6 +1438,78 @@ mod tests {
         }
         memo.insert((mine, theirs), wins);
         wins
+    }
+
+    /// What a survey claims, checked by brute force on random positions, for each player:
+    /// its closing cells are exactly the cells that close a loop; a held loop wins with the
+    /// other player to move; so does a key, once taken; and any move of the other player
+    /// outside the answers (that does not close a loop of its own) leaves the owner to
+    /// move and win.
+    #[test]
+    fn survey_claims_hold_against_brute_force() {
+        let mut rng = Rng::new(29);
+        // How often each claim was checked: held loops, keys, narrowed answers.
+        let mut seen = Vec::new();
+        for spec in ["taylor:2", "taylor:3", "goldberg:1", "goldberg:2"] {
+            let start = ProjectiveHex::on_board(spec, Opening::Standard).unwrap();
+            let sides = Sides::new(start.geometry());
+            let mut labels = [0; MAX_CELLS];
+            let mut memo = HashMap::new();
+            let (mut held, mut keys, mut narrowed) = (0, 0, 0);
+            for _ in 0..300 {
+                let game = unfinished_position(&start, 5 + rng.below(7), &mut rng);
+                let (a, b) = masks(&game);
+                for (owner, other) in [(a, b), (b, a)] {
+                    let empty = sides.full() & !(owner | other);
+                    let closing_cells = |stones: u64| {
+                        (0..sides.cells)
+                            .filter(|&c| empty >> c & 1 != 0)
+                            .filter(|&c| sides.has_loop(stones | 1 << c, &mut [0; MAX_CELLS]))
+                            .fold(0u64, |m, c| m | 1 << c)
+                    };
+                    let survey = sides.survey(owner, empty, true);
+                    assert_eq!(survey.closing, closing_cells(owner), "{spec}: {owner:#x}");
+                    let position = format!("{spec}: owner {owner:#x}, other {other:#x}");
+                    if survey.held != 0 {
+                        held += 1;
+                        assert!(
+                            !memo_brute_force(&sides, other, owner, &mut memo),
+                            "{position}"
+                        );
+                        continue;
+                    }
+                    if survey.key != 0 {
+                        keys += 1;
+                        let taken = owner | survey.key;
+                        assert!(!sides.has_loop(taken, &mut labels), "{position}");
+                        assert!(
+                            !memo_brute_force(&sides, other, taken, &mut memo),
+                            "{position}, key {:#x}",
+                            survey.key
+                        );
+                    }
+                    let mut outside = empty & !survey.answers & !closing_cells(other);
+                    narrowed += usize::from(outside != 0);
+                    while outside != 0 {
+                        let cell = outside & outside.wrapping_neg();
+                        outside &= outside - 1;
+                        assert!(
+                            memo_brute_force(&sides, owner, other | cell, &mut memo),
+                            "{position}, answers {:#x}, move {cell:#x}",
+                            survey.answers
+                        );
+                    }
+                }
+            }
+            seen.push((spec, held, keys, narrowed));
+        }
+        for (spec, held, keys, narrowed) in &seen {
+            let small = *spec == "goldberg:1";
+            assert!(
+                (*held > 10 || small) && *keys > 10 && *narrowed > 10,
+                "too few checks: {seen:?}"
+            );
+        }
     }
 
     /// Searching one move per class of symmetric moves near the start, with the lost

@@ -14,7 +14,7 @@ use crosscap_engine::solver::{Budget, SolveError, Solver};
 use crosscap_engine::{Agent, Game, Level, Outcome, Player, Rng};
 use serde::Serialize;
 
-use crate::exact::{BitSolver, masks};
+use crate::exact::{BitSolver, SharedTable, masks};
 use crate::rules::{Geometry, Move, ProjectiveHex};
 
 /// Projective Hex as the searches see it: the same positions, but the moves are cut to a
@@ -342,6 +342,17 @@ impl Analyser {
         }
     }
 
+    /// An analyser whose bitmask solver for `geometry` stores its positions in `table`
+    /// (when there is one), shared with the analysers of other threads.
+    fn sharing(budget: Budget, geometry: &Arc<Geometry>, table: Option<&SharedTable>) -> Self {
+        Analyser {
+            exact: table
+                .and_then(|table| BitSolver::sharing(geometry, budget, table))
+                .map(|s| (geometry.clone(), s)),
+            ..Analyser::new(budget)
+        }
+    }
+
     /// Nodes searched by both solvers since the analyser was made.
     fn nodes(&self) -> u64 {
         self.solver.nodes() + self.exact.as_ref().map_or(0, |(_, s)| s.nodes())
@@ -546,9 +557,10 @@ struct ReplyValue {
 /// Analyses every first move of the empty board, one per class of symmetric cells. The
 /// work is split finer than the classes: each class's replies, one per class of replies
 /// that the symmetries keeping the first move map onto each other, are solved on their own
-/// by the threads of the rayon pool, each thread with an analyser of its own whose table
-/// carries over from one reply to the next (so the nodes counted vary a little from run
-/// to run; the answers do not). On taylor:3 the corner class alone used to set the wall
+/// by the threads of the rayon pool, each thread with an analyser of its own, all of them
+/// storing positions in one shared table (so each finds what the others solved, and the
+/// nodes counted vary a little from run to run; the answers do not). On taylor:3 the
+/// corner class alone used to set the wall
 /// time; split into its 26 replies, it spreads over every core. The budget applies to each
 /// reply. `on_done` is called with the cells of each class once all its replies are solved
 /// (for a progress bar).
@@ -656,11 +668,17 @@ fn solve_replies(
             class_done(opening);
         }
     }
+    let Some(first) = jobs.first() else {
+        return Ok(Vec::new());
+    };
+    // One table for every thread: each finds the positions the others solved.
+    let geometry = openings[first.opening].geometry();
+    let table = SharedTable::for_board(geometry);
     let next = AtomicUsize::new(0);
     let values: Mutex<Vec<Option<ReplyValue>>> = Mutex::new(jobs.iter().map(|_| None).collect());
     let failure: Mutex<Option<SolveError>> = Mutex::new(None);
     let worker = || {
-        let mut analyser = Analyser::new(budget);
+        let mut analyser = Analyser::sharing(budget, geometry, table.as_ref());
         loop {
             let index = next.fetch_add(1, Ordering::Relaxed);
             let Some(job) = jobs.get(index) else { break };

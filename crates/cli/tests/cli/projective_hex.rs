@@ -202,6 +202,41 @@ fn goldberg_2_every_opening() {
     }
 }
 
+/// The largest board to solve whole: every one of taylor:3's 27 openings wins for
+/// X. Its classes under the board's symmetries: the six corner pentagons, the middles of
+/// the three short sides, the other six cells of the rim, and three classes inside.
+#[test]
+fn taylor_3_every_opening_wins() {
+    let v = crosscap(&[
+        "--json",
+        "projective-hex",
+        "solve",
+        "--board",
+        "taylor:3",
+        "--all-openings",
+    ])
+    .json();
+    assert_eq!(v["winner"], "X", "{v}");
+    let openings = v["openings"].as_array().unwrap();
+    let classes: Vec<(usize, u64)> = openings
+        .iter()
+        .map(|o| {
+            assert_eq!(o["winner"], "X", "{o}");
+            assert_eq!(o["winning_replies"], serde_json::json!([]), "{o}");
+            (
+                o["cells"].as_array().unwrap().len(),
+                o["sides"].as_u64().unwrap(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        classes,
+        [(6, 5), (3, 6), (6, 6), (6, 6), (3, 6), (3, 6)],
+        "{v}"
+    );
+    assert_eq!(v["winning_moves"].as_array().unwrap().len(), 27, "{v}");
+}
+
 /// For one position, and for every opening (where it applies to each reply, solved on
 /// its own: the first reply to run out stops them all).
 #[test]
