@@ -350,6 +350,7 @@ impl Sides {
         let pairs = &mut pairs[..count_pairs];
         pairs.sort_by_key(|p| p.3.count_ones());
         let mut forest = Forest::new(groups.count);
+        // Closing cells are threats of their own: neither bridges nor keys use them.
         let mut used = closing;
         for &(g, h, class, cells) in pairs.iter() {
             let cells = cells & !used;
@@ -416,8 +417,7 @@ impl Sides {
         let candidates = ways_to_tree[..groups.count]
             .iter()
             .fold(0, |acc, w| acc | w[0] & w[1])
-            & open
-            & !closing;
+            & open;
         let mut keys = [(0u64, 0u64); MAX_KEYS];
         let mut count_keys = 0;
         let mut survey = Survey {
