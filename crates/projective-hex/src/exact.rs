@@ -360,7 +360,7 @@ impl Sides {
             let (uncontested, shared) = (cells & !contested, cells & contested);
             let carrier = match uncontested.count_ones() {
                 0 => lowest_two(shared),
-                1 => uncontested | shared & shared.wrapping_neg(),
+                1 => uncontested | lowest(shared),
                 _ => lowest_two(uncontested),
             };
             let (g, h) = (g as usize, h as usize);
@@ -584,11 +584,15 @@ const MAX_KEYS: usize = 8;
 const MAX_PAIRS: usize = 128;
 const MAX_WAYS: usize = 16;
 
+/// The lowest cell of `cells` (0 when there is none).
+fn lowest(cells: u64) -> u64 {
+    cells & cells.wrapping_neg()
+}
+
 /// The two lowest cells of `cells`.
 fn lowest_two(cells: u64) -> u64 {
-    let first = cells & cells.wrapping_neg();
-    let rest = cells ^ first;
-    first | rest & rest.wrapping_neg()
+    let first = lowest(cells);
+    first | lowest(cells ^ first)
 }
 
 /// A player's groups of stones (see [`Sides::groups`]).
@@ -731,7 +735,7 @@ impl Way {
                 let only_a = a & !b;
                 let from_a = match only_a.count_ones() {
                     0 => lowest_two(a),
-                    1 => only_a | (a & b) & (a & b).wrapping_neg(),
+                    1 => only_a | lowest(a & b),
                     _ => lowest_two(only_a),
                 };
                 Some(from_a | lowest_two(b & !from_a))
@@ -795,21 +799,14 @@ impl BitSolver {
     /// A solver for `geometry`, or `None` when the board is not a trivalent projective
     /// plane of at most [`MAX_CELLS`] cells, each with at most 16 sides.
     pub fn new(geometry: &Geometry, budget: Budget) -> Option<BitSolver> {
-        BitSolver::with_table(
-            geometry,
-            budget,
-            Arc::new(Table::with_bits(table::FIRST_BITS)),
-        )
-        .map(|solver| BitSolver {
-            own_table: true,
-            ..solver
-        })
+        let table = Arc::new(Table::with_bits(table::FIRST_BITS));
+        BitSolver::with_table(geometry, budget, table, true)
     }
 
     /// A solver for `geometry` that stores its positions in `table`, shared with other
     /// solvers of the same board (on other threads: they find each other's results).
     pub fn sharing(geometry: &Geometry, budget: Budget, table: &SharedTable) -> Option<BitSolver> {
-        BitSolver::with_table(geometry, budget, table.0.clone())
+        BitSolver::with_table(geometry, budget, table.0.clone(), false)
     }
 
     /// Whether the board is a trivalent projective plane of at most [`MAX_CELLS`] cells,
@@ -820,7 +817,12 @@ impl BitSolver {
             && (0..geometry.cell_count()).all(|c| geometry.sides(c).count() <= MAX_SIDES)
     }
 
-    fn with_table(geometry: &Geometry, budget: Budget, table: Arc<Table>) -> Option<BitSolver> {
+    fn with_table(
+        geometry: &Geometry,
+        budget: Budget,
+        table: Arc<Table>,
+        own_table: bool,
+    ) -> Option<BitSolver> {
         BitSolver::applies(geometry).then(|| BitSolver {
             symmetries: geometry.symmetries().maps()[1..]
                 .iter()
@@ -835,7 +837,7 @@ impl BitSolver {
             sides: Sides::new(geometry),
             table,
             stored: 0,
-            own_table: false,
+            own_table,
             budget,
             nodes: 0,
             start: Instant::now(),

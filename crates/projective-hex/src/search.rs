@@ -560,10 +560,9 @@ struct ReplyValue {
 /// by the threads of the rayon pool, each thread with an analyser of its own, all of them
 /// storing positions in one shared table (so each finds what the others solved, and the
 /// nodes counted vary a little from run to run; the answers do not). On taylor:3 the
-/// corner class alone used to set the wall
-/// time; split into its 26 replies, it spreads over every core. The budget applies to each
-/// reply. `on_done` is called with the cells of each class once all its replies are solved
-/// (for a progress bar).
+/// corner class alone used to set the wall time; split into its 26 replies, it spreads
+/// over every core. The budget applies to each reply. `on_done` is called with the cells
+/// of each class once all its replies are solved (for a progress bar).
 pub fn all_openings(
     start: &ProjectiveHex,
     budget: Budget,
