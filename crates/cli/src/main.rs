@@ -1,6 +1,7 @@
 //! `crosscap`: a thin command-line layer over the library crates.
 
 mod commands;
+mod limits;
 mod output;
 mod terminal;
 

@@ -128,7 +128,7 @@ fn play_game<G: Notation>(
             }
         } else {
             let mv = computer
-                .choose(&game)
+                .choose(&game, &crate::limits::move_budget())
                 .context("the computer found no move")?;
             writeln!(out, "{mover} plays {}", game.format_move(&mv))?;
             game.play(&mv);
@@ -146,7 +146,15 @@ pub fn run_arena<G: Notation + 'static>(
     let bar = progress_bar(args.games as u64, "games");
     let a = |seed| make_agent(args.a, seed);
     let b = |seed| make_agent(args.b, seed);
-    let report = arena(start, &a, &b, args.games, args.seed, &|| bar.inc(1));
+    let report = arena(
+        start,
+        &a,
+        &b,
+        args.games,
+        args.seed,
+        &crate::limits::move_budget(),
+        &|| bar.inc(1),
+    );
     bar.finish_and_clear();
     out.emit(&report, || {
         format!(

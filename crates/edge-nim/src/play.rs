@@ -5,7 +5,7 @@ use std::sync::Arc;
 use crosscap_engine::agents::standard_agent;
 use crosscap_engine::mcts::MctsConfig;
 use crosscap_engine::session::{GameMatch, Match};
-use crosscap_engine::{Agent, Impartial, Level, NormalPlay, Rng};
+use crosscap_engine::{Agent, Budget, Impartial, Level, NormalPlay, Rng};
 use crosscap_graphs::Graph;
 use serde_json::{Value, json};
 
@@ -41,7 +41,7 @@ impl Agent<EdgeNimGame> for TableAgent {
         "perfect".into()
     }
 
-    fn choose(&mut self, game: &EdgeNimGame) -> Option<crate::EdgeNimMove> {
+    fn choose(&mut self, game: &EdgeNimGame, budget: &Budget) -> Option<crate::EdgeNimMove> {
         let moves = game.position.moves();
         if moves.is_empty() {
             return None;
@@ -52,7 +52,7 @@ impl Agent<EdgeNimGame> for TableAgent {
                 Some(analysis.winning_moves[i].clone())
             }
             Ok(_) => Some(moves[self.rng.below(moves.len())].clone()),
-            Err(_) => self.fallback.choose(game),
+            Err(_) => self.fallback.choose(game, budget),
         }
     }
 }

@@ -308,7 +308,13 @@ fn a_match_plays_and_the_perfect_computer_wins() {
     let mut rng = Rng::new(5);
     // Perfect play (X) against random replies (O) wins exactly from an N-position.
     while m.outcome().is_none() {
-        let reply = m.computer_move(Level::Perfect, rng.next_u64()).unwrap();
+        let reply = m
+            .computer_move(
+                Level::Perfect,
+                rng.next_u64(),
+                &crosscap_engine::Budget::unlimited(),
+            )
+            .unwrap();
         m.play(&reply).unwrap();
         if m.outcome().is_some() {
             break;

@@ -15,7 +15,8 @@ fn nim_benches(c: &mut Criterion) {
     c.bench_function("mcts 10k iterations nim 3 4 5 6", |b| {
         let game = NormalPlay::new(Nim::new(vec![3, 4, 5, 6]));
         b.iter(|| {
-            Mcts::new(SearchLimit::Iterations(10_000), MctsConfig::default(), 1).search(&game)
+            Mcts::new(SearchLimit::Iterations(10_000), MctsConfig::default(), 1)
+                .search(&game, &Budget::unlimited())
         })
     });
 }

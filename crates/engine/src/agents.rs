@@ -4,18 +4,21 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
+use crate::budget::Budget;
 use crate::game::Game;
 use crate::mcts::{Mcts, MctsConfig, SearchLimit};
 use crate::rng::Rng;
-use crate::solver::{Budget, Solver};
+use crate::solver::Solver;
 
 /// A computer player.
 pub trait Agent<G: Game>: Send {
     /// A short description, e.g. `flatmc:160`.
     fn name(&self) -> String;
 
-    /// The move to play, or `None` when the game is over.
-    fn choose(&mut self, game: &G) -> Option<G::Move>;
+    /// The move to play, or `None` when the game is over. The agent thinks within its
+    /// level and within `budget`; when the budget runs out (or is cancelled) it still
+    /// answers a legal move, the best it found so far.
+    fn choose(&mut self, game: &G, budget: &Budget) -> Option<G::Move>;
 }
 
 /// Plays a uniformly random legal move.
@@ -36,13 +39,14 @@ impl<G: Game> Agent<G> for RandomAgent {
         "random".into()
     }
 
-    fn choose(&mut self, game: &G) -> Option<G::Move> {
+    fn choose(&mut self, game: &G, _budget: &Budget) -> Option<G::Move> {
         game.random_move(&mut self.rng)
     }
 }
 
 /// Flat Monte Carlo: for each legal move, `playouts` random playouts; the move with the
-/// best win rate is played. The method of the Euler Getter web app, our baseline.
+/// best win rate is played. The method of the Euler Getter web app, our baseline. Cut
+/// short by its budget, it plays the best win rate among the moves tried.
 pub struct FlatMonteCarlo {
     playouts: u32,
     rng: Rng,
@@ -62,12 +66,21 @@ impl<G: Game> Agent<G> for FlatMonteCarlo {
         format!("flatmc:{}", self.playouts)
     }
 
-    fn choose(&mut self, game: &G) -> Option<G::Move> {
+    fn choose(&mut self, game: &G, budget: &Budget) -> Option<G::Move> {
         let mover = game.to_move();
+        let mut meter = budget.meter();
         let mut best: Option<(f64, G::Move)> = None;
         for mv in game.legal_moves() {
+            if best.is_some() && meter.exhausted().is_some() {
+                break;
+            }
             let mut wins = 0.0;
+            let mut played = 0.0;
             for _ in 0..self.playouts {
+                if played > 0.0 && meter.tick() {
+                    break;
+                }
+                played += 1.0;
                 let mut g = game.clone();
                 g.play(&mv);
                 let outcome = g.playout(&mut self.rng);
@@ -77,8 +90,9 @@ impl<G: Game> Agent<G> for FlatMonteCarlo {
                     None => 0.5,
                 };
             }
-            if best.as_ref().is_none_or(|(b, _)| wins > *b) {
-                best = Some((wins, mv));
+            let rate = wins / played;
+            if best.as_ref().is_none_or(|(b, _)| rate > *b) {
+                best = Some((rate, mv));
             }
         }
         best.map(|(_, mv)| mv)
@@ -108,16 +122,17 @@ impl<G: Game> Agent<G> for PerfectAgent<G> {
         "perfect".into()
     }
 
-    fn choose(&mut self, game: &G) -> Option<G::Move> {
+    fn choose(&mut self, game: &G, budget: &Budget) -> Option<G::Move> {
         if game.outcome().is_some() {
             return None;
         }
-        match Solver::new(self.budget).solve(game) {
+        let clock = std::time::Instant::now();
+        match Solver::new(self.budget.within(budget)).solve(game) {
             Ok(solution) if !solution.best_moves.is_empty() => {
                 let i = self.rng.below(solution.best_moves.len());
                 Some(solution.best_moves[i].clone())
             }
-            _ => self.fallback.choose(game),
+            _ => self.fallback.choose(game, &budget.less(0, clock.elapsed())),
         }
     }
 }
@@ -205,6 +220,9 @@ impl Level {
 /// Node budget of the `perfect` level before it falls back to `expert`.
 pub const PERFECT_NODE_BUDGET: u64 = 20_000_000;
 
+/// Time budget of the `perfect` level's solver before it falls back to `expert`.
+pub const PERFECT_TIME: Duration = Duration::from_secs(30);
+
 /// The standard agent for a level: MCTS with `config` for the named levels, the solver
 /// for `perfect` (falling back to expert MCTS), flat Monte Carlo and random as named.
 pub fn standard_agent<G: Game + 'static>(
@@ -216,10 +234,7 @@ pub fn standard_agent<G: Game + 'static>(
         Level::Random => Box::new(RandomAgent::new(seed)),
         Level::FlatMc(n) => Box::new(FlatMonteCarlo::new(n, seed)),
         Level::Perfect => Box::new(PerfectAgent::new(
-            Budget {
-                max_nodes: Some(PERFECT_NODE_BUDGET),
-                max_time: Some(Duration::from_secs(30)),
-            },
+            Budget::nodes(PERFECT_NODE_BUDGET).with_time(PERFECT_TIME),
             standard_agent(Level::Expert, config, seed),
             seed,
         )),

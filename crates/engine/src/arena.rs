@@ -6,6 +6,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::agents::Agent;
+use crate::budget::Budget;
 use crate::game::{Game, Player};
 use crate::rng::Rng;
 
@@ -30,102 +31,140 @@ pub struct ArenaReport {
     pub seed: u64,
 }
 
-struct GameResult {
+/// What the games played so far add up to.
+#[derive(Clone, Copy, Default)]
+struct Tally {
+    games: usize,
+    a_wins: usize,
+    b_wins: usize,
     a_score: f64,
     a_time: Duration,
-    a_moves: u32,
+    a_moves: u64,
     b_time: Duration,
-    b_moves: u32,
+    b_moves: u64,
+}
+
+impl Tally {
+    fn add(self, other: Tally) -> Tally {
+        Tally {
+            games: self.games + other.games,
+            a_wins: self.a_wins + other.a_wins,
+            b_wins: self.b_wins + other.b_wins,
+            a_score: self.a_score + other.a_score,
+            a_time: self.a_time + other.a_time,
+            a_moves: self.a_moves + other.a_moves,
+            b_time: self.b_time + other.b_time,
+            b_moves: self.b_moves + other.b_moves,
+        }
+    }
 }
 
 /// Plays `games` games from `start`; A plays X in even-numbered games and O in odd ones.
-/// Game `i` uses seeds derived from `seed` and `i`, so a run reproduces exactly.
-/// `on_game_done` is called after each game (for a progress bar).
+/// Game `i` uses seeds derived from `seed` and `i`, so a run reproduces exactly. Every
+/// move is chosen within `budget`; once its cancel flag is raised no further game starts
+/// and the report counts the games finished. `on_game_done` is called after each game
+/// (for a progress bar).
 pub fn arena<G: Game>(
     start: &G,
     make_a: AgentFactory<'_, G>,
     make_b: AgentFactory<'_, G>,
     games: usize,
     seed: u64,
+    budget: &Budget,
     on_game_done: &(dyn Fn() + Sync),
 ) -> ArenaReport {
-    let results: Vec<GameResult> = (0..games)
+    let tally = (0..games)
         .into_par_iter()
         .map(|i| {
-            let mut a = make_a(Rng::derive(seed, 2 * i as u64));
-            let mut b = make_b(Rng::derive(seed, 2 * i as u64 + 1));
-            let a_colour = if i % 2 == 0 { Player::X } else { Player::O };
-            let mut game = start.clone();
-            let mut result = GameResult {
-                a_score: 0.5,
-                a_time: Duration::ZERO,
-                a_moves: 0,
-                b_time: Duration::ZERO,
-                b_moves: 0,
-            };
-            let outcome = loop {
-                if let Some(outcome) = game.outcome() {
-                    break outcome;
-                }
-                let a_turn = game.to_move() == a_colour;
-                let clock = Instant::now();
-                let mv = if a_turn {
-                    a.choose(&game)
-                } else {
-                    b.choose(&game)
-                }
-                .expect("an agent always moves while the game is not over");
-                if a_turn {
-                    result.a_time += clock.elapsed();
-                    result.a_moves += 1;
-                } else {
-                    result.b_time += clock.elapsed();
-                    result.b_moves += 1;
-                }
-                game.play(&mv);
-            };
-            result.a_score = match outcome.winner {
-                Some(w) if w == a_colour => 1.0,
-                Some(_) => 0.0,
-                None => 0.5,
-            };
+            if budget.is_cancelled() {
+                return Tally::default();
+            }
+            let tally = play_one(start, make_a, make_b, i, seed, budget);
             on_game_done();
-            result
+            tally
         })
-        .collect();
-
-    let a_wins = results.iter().filter(|r| r.a_score == 1.0).count();
-    let b_wins = results.iter().filter(|r| r.a_score == 0.0).count();
-    let score: f64 = results.iter().map(|r| r.a_score).sum();
-    let per_move = |time: Duration, moves: u32| {
+        .reduce(Tally::default, Tally::add);
+    let per_move = |time: Duration, moves: u64| {
         if moves == 0 {
             0.0
         } else {
             time.as_secs_f64() * 1000.0 / moves as f64
         }
     };
-    let a_time = results.iter().map(|r| r.a_time).sum();
-    let a_moves = results.iter().map(|r| r.a_moves).sum();
-    let b_time = results.iter().map(|r| r.b_time).sum();
-    let b_moves = results.iter().map(|r| r.b_moves).sum();
     let probe_seed = Rng::derive(seed, u64::MAX);
     ArenaReport {
         agent_a: make_a(probe_seed).name(),
         agent_b: make_b(probe_seed).name(),
-        games,
-        a_wins,
-        b_wins,
-        draws: games - a_wins - b_wins,
-        a_win_rate: if games == 0 {
+        games: tally.games,
+        a_wins: tally.a_wins,
+        b_wins: tally.b_wins,
+        draws: tally.games - tally.a_wins - tally.b_wins,
+        a_win_rate: if tally.games == 0 {
             0.0
         } else {
-            score / games as f64
+            tally.a_score / tally.games as f64
         },
-        ci95: wilson_interval(score, games),
-        a_ms_per_move: per_move(a_time, a_moves),
-        b_ms_per_move: per_move(b_time, b_moves),
+        ci95: wilson_interval(tally.a_score, tally.games),
+        a_ms_per_move: per_move(tally.a_time, tally.a_moves),
+        b_ms_per_move: per_move(tally.b_time, tally.b_moves),
         seed,
     }
+}
+
+/// Game `i` of an arena; a game cut short by a cancel counts for nothing.
+fn play_one<G: Game>(
+    start: &G,
+    make_a: AgentFactory<'_, G>,
+    make_b: AgentFactory<'_, G>,
+    i: usize,
+    seed: u64,
+    budget: &Budget,
+) -> Tally {
+    let mut a = make_a(Rng::derive(seed, 2 * i as u64));
+    let mut b = make_b(Rng::derive(seed, 2 * i as u64 + 1));
+    let a_colour = if i.is_multiple_of(2) {
+        Player::X
+    } else {
+        Player::O
+    };
+    let mut game = start.clone();
+    let mut tally = Tally {
+        games: 1,
+        ..Tally::default()
+    };
+    let outcome = loop {
+        if let Some(outcome) = game.outcome() {
+            break outcome;
+        }
+        if budget.is_cancelled() {
+            return Tally::default();
+        }
+        let a_turn = game.to_move() == a_colour;
+        let clock = Instant::now();
+        let mv = if a_turn {
+            a.choose(&game, budget)
+        } else {
+            b.choose(&game, budget)
+        }
+        .expect("an agent always moves while the game is not over");
+        if a_turn {
+            tally.a_time += clock.elapsed();
+            tally.a_moves += 1;
+        } else {
+            tally.b_time += clock.elapsed();
+            tally.b_moves += 1;
+        }
+        game.play(&mv);
+    };
+    match outcome.winner {
+        Some(w) if w == a_colour => {
+            tally.a_wins = 1;
+            tally.a_score = 1.0;
+        }
+        Some(_) => tally.b_wins = 1,
+        None => tally.a_score = 0.5,
+    }
+    tally
 }
 
 /// Wilson score interval at 95% for `successes` out of `n`.

@@ -122,6 +122,14 @@ pub trait Game: Clone + Send + Sync {
     /// Move-ordering hook for the exact solver: put likely-best moves first.
     fn order_moves(&self, _moves: &mut [Self::Move]) {}
 
+    /// About how many bytes a copy of the position holds, parts shared between copies
+    /// (a board behind an `Arc`) not counted: searches that keep positions count them
+    /// against their memory cap, and the server its games in memory. Games whose
+    /// positions own heap data override it.
+    fn memory_bytes(&self) -> usize {
+        std::mem::size_of::<Self>()
+    }
+
     /// One uniformly random legal move, or `None` when the game is over. Games with a
     /// cheaper way than listing every move override this.
     fn random_move(&self, rng: &mut Rng) -> Option<Self::Move> {

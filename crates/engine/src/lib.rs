@@ -7,6 +7,7 @@
 
 pub mod agents;
 pub mod arena;
+pub mod budget;
 pub mod game;
 pub mod impartial;
 pub mod impartial_notation;
@@ -17,9 +18,11 @@ pub mod rng;
 pub mod sequences;
 pub mod session;
 pub mod solver;
+pub mod table;
 
 pub use agents::{Agent, Level, LevelError};
+pub use budget::{Budget, Cancel, CancelOnDrop, Exhausted, Meter};
 pub use game::{Game, MoveError, Notation, Outcome, Player};
 pub use impartial::{GrundyTable, Impartial, NormalPlay, mex, nim_sum};
 pub use rng::Rng;
-pub use solver::{Budget, Solution, SolveError};
+pub use solver::{Solution, SolveError};

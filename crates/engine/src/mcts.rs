@@ -5,9 +5,11 @@
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
-use std::time::{Duration, Instant};
+use std::mem::size_of;
+use std::time::Duration;
 
 use crate::agents::Agent;
+use crate::budget::Budget;
 use crate::game::{Game, Outcome, Player};
 use crate::rng::Rng;
 
@@ -119,6 +121,9 @@ struct Node<M> {
     /// Whether `to_move`, `untried` and `proven` have been filled in from the position
     /// (RAVE creates children before their positions are visited).
     entered: bool,
+    /// Whether the tree was full when the node was entered, so that its moves were not
+    /// listed: it stays a leaf and never counts as having every move tried.
+    truncated: bool,
     /// Whether every legal move has a child (RAVE mode).
     expanded: bool,
     /// The player who made `mv`; rewards are stored from this player's point of view.
@@ -141,6 +146,7 @@ impl<M> Node<M> {
             children: Vec::new(),
             untried: Vec::new(),
             entered: false,
+            truncated: false,
             expanded: false,
             mover,
             to_move: mover.opponent(),
@@ -208,6 +214,8 @@ pub struct Mcts<G: Game, P: PlayoutPolicy<G> = RandomPlayout> {
     pub limit: SearchLimit,
     policy: P,
     rng: Rng,
+    /// Bytes the tree of the last search took.
+    tree_bytes: usize,
     _game: std::marker::PhantomData<fn(G)>,
 }
 
@@ -224,27 +232,43 @@ impl<G: Game, P: PlayoutPolicy<G>> Mcts<G, P> {
             limit,
             policy,
             rng: Rng::new(seed),
+            tree_bytes: 0,
             _game: std::marker::PhantomData,
         }
     }
 
-    /// Searches from `root` and returns the statistics of every root move: a proven win
-    /// first, then most visited first, proven losses last.
-    pub fn search(&mut self, root: &G) -> Vec<MoveStats<G::Move>> {
-        let mut nodes = vec![Node::new(None, None, root.to_move().opponent())];
-        self.enter(&mut nodes[0], root);
-        let start = Instant::now();
-        let mut iterations = 0u64;
+    /// Searches from `root` within the search limit and `budget`, and returns the
+    /// statistics of every root move: a proven win first, then most visited first, proven
+    /// losses last. At least one iteration runs. Once the tree holds the budget's memory
+    /// (see [`Tree`]) it stops growing and the iterations go on from its leaves.
+    pub fn search(&mut self, root: &G, budget: &Budget) -> Vec<MoveStats<G::Move>> {
+        let budget = match self.limit {
+            SearchLimit::Iterations(n) => budget.within(&Budget::nodes(n.max(1))),
+            SearchLimit::Time(t) => budget.within(&Budget::time(t)),
+        };
+        let mut meter = budget.meter();
+        let mut tree = Tree {
+            nodes: vec![Node::new(None, None, root.to_move().opponent())],
+            bytes: 0,
+            max_bytes: budget.max_memory.unwrap_or(usize::MAX),
+        };
+        tree.enter(0, root, &self.config);
         let mut path = Vec::new();
         let mut record: Vec<(Player, G::Move)> = Vec::new();
         let mut first_played: FxMap<G::Move, (usize, Player)> = FxMap::default();
-        while !(self.done(iterations, start) || self.config.prove && nodes[0].proven.is_some()) {
+        let mut iterations = 0u64;
+        loop {
+            // At least one iteration, so that there is a move to play.
+            if meter.tick() && iterations > 0 {
+                break;
+            }
             iterations += 1;
             let mut state = root.clone();
             path.clear();
             record.clear();
             path.push(0);
-            let node = self.descend(&mut nodes, &mut state, &mut path, &mut record);
+            let node = self.descend(&mut tree, &mut state, &mut path, &mut record);
+            let nodes = &mut tree.nodes;
             let outcome = match (state.outcome(), nodes[node].proven) {
                 (Some(o), _) => o,
                 (None, Some(winner)) if self.config.prove => Outcome::win(winner),
@@ -259,12 +283,17 @@ impl<G: Game, P: PlayoutPolicy<G>> Mcts<G, P> {
                 nodes[n].reward += self.config.reward(&outcome, nodes[n].mover);
             }
             if self.config.rave() {
-                self.update_amaf(&mut nodes, &path, &record, &outcome, &mut first_played);
+                self.update_amaf(nodes, &path, &record, &outcome, &mut first_played);
             }
             if self.config.prove && nodes[node].proven.is_some() {
-                propagate_proof(&mut nodes, node);
+                propagate_proof(nodes, node);
+            }
+            if self.config.prove && nodes[0].proven.is_some() {
+                break;
             }
         }
+        self.tree_bytes = tree.bytes;
+        let nodes = &tree.nodes;
         let mut stats: Vec<MoveStats<G::Move>> = nodes[0]
             .children
             .iter()
@@ -291,64 +320,55 @@ impl<G: Game, P: PlayoutPolicy<G>> Mcts<G, P> {
         stats
     }
 
-    /// Fills in a node from its position the first time the search reaches it.
-    fn enter(&self, node: &mut Node<G::Move>, state: &G) {
-        if node.entered {
-            return;
-        }
-        node.entered = true;
-        node.to_move = state.to_move();
-        match state.outcome() {
-            Some(outcome) if self.config.prove => node.proven = outcome.winner,
-            None if !self.config.rave() => node.untried = state.legal_moves(),
-            _ => {}
-        }
+    /// Bytes the tree of the last search took (its nodes and listed moves).
+    pub fn last_tree_bytes(&self) -> usize {
+        self.tree_bytes
     }
 
     /// Walks from the root to a leaf, expanding one node; returns the leaf, with `path`
     /// and `record` holding the nodes and moves on the way.
     fn descend(
         &mut self,
-        nodes: &mut Vec<Node<G::Move>>,
+        tree: &mut Tree<G::Move>,
         state: &mut G,
         path: &mut Vec<usize>,
         record: &mut Vec<(Player, G::Move)>,
     ) -> usize {
         let mut node = 0;
         loop {
+            let nodes = &tree.nodes;
             if (self.config.prove && nodes[node].proven.is_some()) || state.outcome().is_some() {
                 return node;
             }
             let next = if self.config.rave() {
                 if !nodes[node].expanded {
-                    nodes[node].expanded = true;
-                    let mover = nodes[node].to_move;
-                    for mv in state.legal_moves() {
-                        nodes.push(Node::new(Some(mv), Some(node), mover));
-                        let id = nodes.len() - 1;
-                        nodes[node].children.push(id);
+                    let moves = state.legal_moves();
+                    // The root always expands: a search must have moves to rank.
+                    if node != 0 && !tree.fits(moves.len()) {
+                        return node;
+                    }
+                    tree.nodes[node].expanded = true;
+                    for mv in moves {
+                        tree.add_child(node, mv);
                     }
                 }
-                self.select_child(nodes, node)
-            } else if !nodes[node].untried.is_empty() {
+                self.select_child(&tree.nodes, node)
+            } else if !nodes[node].untried.is_empty() && tree.fits(1) {
                 let pick = self.rng.below(nodes[node].untried.len());
-                let mv = nodes[node].untried.swap_remove(pick);
-                let mover = nodes[node].to_move;
-                nodes.push(Node::new(Some(mv), Some(node), mover));
-                let id = nodes.len() - 1;
-                nodes[node].children.push(id);
-                id
+                let mv = tree.nodes[node].untried.swap_remove(pick);
+                tree.add_child(node, mv)
             } else if nodes[node].children.is_empty() {
                 return node;
             } else {
                 self.select_child(nodes, node)
             };
+            let nodes = &mut tree.nodes;
             let mv = nodes[next].mv.clone().expect("children carry moves");
             record.push((nodes[next].mover, mv.clone()));
             state.play(&mv);
-            self.enter(&mut nodes[next], state);
+            tree.enter(next, state, &self.config);
             path.push(next);
-            let fresh = nodes[next].visits == 0.0;
+            let fresh = tree.nodes[next].visits == 0.0;
             node = next;
             if fresh {
                 return node;
@@ -385,13 +405,6 @@ impl<G: Game, P: PlayoutPolicy<G>> Mcts<G, P> {
                     child.amaf_reward += rewards[child.mover.index()];
                 }
             }
-        }
-    }
-
-    fn done(&self, iterations: u64, start: Instant) -> bool {
-        match self.limit {
-            SearchLimit::Iterations(n) => iterations >= n.max(1),
-            SearchLimit::Time(t) => iterations > 0 && start.elapsed() >= t,
         }
     }
 
@@ -437,6 +450,62 @@ impl<G: Game, P: PlayoutPolicy<G>> Mcts<G, P> {
     }
 }
 
+/// The search tree, and the bytes its nodes and listed moves take.
+struct Tree<M> {
+    nodes: Vec<Node<M>>,
+    bytes: usize,
+    max_bytes: usize,
+}
+
+impl<M: Clone> Tree<M> {
+    /// Bytes a node takes, with its place in its parent's list of children.
+    const NODE_BYTES: usize = size_of::<Node<M>>() + size_of::<usize>();
+
+    /// Whether `children` more nodes fit the memory cap.
+    fn fits(&self, children: usize) -> bool {
+        self.fits_bytes(children.saturating_mul(Self::NODE_BYTES))
+    }
+
+    fn fits_bytes(&self, bytes: usize) -> bool {
+        self.bytes.saturating_add(bytes) <= self.max_bytes
+    }
+
+    fn add_child(&mut self, parent: usize, mv: M) -> usize {
+        let mover = self.nodes[parent].to_move;
+        self.nodes.push(Node::new(Some(mv), Some(parent), mover));
+        self.bytes += Self::NODE_BYTES;
+        let id = self.nodes.len() - 1;
+        self.nodes[parent].children.push(id);
+        id
+    }
+
+    /// Fills in a node from its position the first time the search reaches it; a node
+    /// whose moves do not fit the memory cap any more stays a leaf.
+    fn enter<G: Game<Move = M>>(&mut self, id: usize, state: &G, config: &MctsConfig) {
+        if self.nodes[id].entered {
+            return;
+        }
+        let node = &mut self.nodes[id];
+        node.entered = true;
+        node.to_move = state.to_move();
+        match state.outcome() {
+            Some(outcome) if config.prove => node.proven = outcome.winner,
+            None if !config.rave() => {
+                let moves = state.legal_moves();
+                let bytes = moves.len() * size_of::<M>();
+                // The root always lists its moves: a search must have moves to rank.
+                if id == 0 || self.fits_bytes(bytes + Self::NODE_BYTES) {
+                    self.nodes[id].untried = moves;
+                    self.bytes += bytes;
+                } else {
+                    self.nodes[id].truncated = true;
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 /// MCTS-solver: after `leaf` was proven, marks its ancestors proven where that follows (the
 /// player to move has a proven-won child, or every move is proven lost for it).
 fn propagate_proof<M>(nodes: &mut [Node<M>], leaf: usize) {
@@ -447,7 +516,7 @@ fn propagate_proof<M>(nodes: &mut [Node<M>], leaf: usize) {
         }
         let to_move = nodes[n].to_move;
         let children = &nodes[n].children;
-        let complete = nodes[n].untried.is_empty() && !children.is_empty();
+        let complete = nodes[n].untried.is_empty() && !nodes[n].truncated && !children.is_empty();
         let proven = if children.iter().any(|&c| nodes[c].proven == Some(to_move)) {
             Some(to_move)
         } else if complete
@@ -475,11 +544,11 @@ impl<G: Game, P: PlayoutPolicy<G>> Agent<G> for Mcts<G, P> {
         }
     }
 
-    fn choose(&mut self, game: &G) -> Option<G::Move> {
+    fn choose(&mut self, game: &G, budget: &Budget) -> Option<G::Move> {
         if game.outcome().is_some() {
             return None;
         }
-        self.search(game).into_iter().next().map(|s| s.mv)
+        self.search(game, budget).into_iter().next().map(|s| s.mv)
     }
 }
 
@@ -522,7 +591,7 @@ mod tests {
         let winning = Solver::new(Budget::unlimited()).solve(&game).unwrap();
         for config in configs() {
             let mut mcts = Mcts::new(SearchLimit::Iterations(3_000), config, 5);
-            let mv = mcts.choose(&game).unwrap();
+            let mv = mcts.choose(&game, &Budget::unlimited()).unwrap();
             assert!(winning.best_moves.contains(&mv), "{config:?}: {mv:?}");
         }
     }
@@ -537,7 +606,7 @@ mod tests {
             },
             1,
         );
-        let stats = mcts.search(&nim(&[2, 3]));
+        let stats = mcts.search(&nim(&[2, 3]), &Budget::unlimited());
         let total: u64 = stats.iter().map(|s| s.visits).sum();
         assert!(total < 100_000, "the search stops once the root is proven");
         assert_eq!(stats[0].proven_winner, Some(Player::X));
@@ -558,6 +627,32 @@ mod tests {
     }
 
     #[test]
+    fn the_tree_stays_within_its_memory_and_still_answers() {
+        // 40 heaps of 40: 1,600 moves at the root, a wide tree at every node.
+        let game = nim(&[40; 40]);
+        for config in configs() {
+            let cap = 2 * 1024 * 1024;
+            let mut mcts = Mcts::new(SearchLimit::Iterations(3_000), config, 9);
+            let stats = mcts.search(&game, &Budget::unlimited().with_memory(cap));
+            assert!(!stats.is_empty(), "{config:?}");
+            let bytes = mcts.last_tree_bytes();
+            assert!(cap / 2 < bytes && bytes <= cap, "{config:?}: {bytes} bytes");
+            let total: u64 = stats.iter().map(|s| s.visits).sum();
+            assert_eq!(total, 3_000, "the iterations go on once the tree is full");
+        }
+    }
+
+    #[test]
+    fn a_cancelled_search_stops_and_still_answers() {
+        let cancel = crate::budget::Cancel::new();
+        cancel.cancel();
+        let mut mcts = Mcts::new(SearchLimit::Iterations(1_000_000), MctsConfig::default(), 1);
+        let mv = mcts.choose(&nim(&[5, 6, 7]), &Budget::unlimited().with_cancel(cancel));
+        assert!(mv.is_some());
+        assert!(mcts.last_tree_bytes() > 0);
+    }
+
+    #[test]
     fn a_lost_root_is_proven_lost() {
         let mut mcts = Mcts::new(
             SearchLimit::Iterations(50_000),
@@ -568,7 +663,7 @@ mod tests {
             },
             2,
         );
-        let stats = mcts.search(&nim(&[1, 2, 3]));
+        let stats = mcts.search(&nim(&[1, 2, 3]), &Budget::unlimited());
         assert!(stats.iter().all(|s| s.proven_winner == Some(Player::O)));
     }
 }

@@ -10,11 +10,10 @@
 //! Draws count as "not a win": for a game with draws, proving that X does not win and
 //! proving that O does not win are two different questions.
 
-use std::collections::HashMap;
-use std::time::Instant;
-
+use crate::budget::{Budget, Meter};
 use crate::game::{Game, Player};
-use crate::solver::{Budget, SolveError};
+use crate::solver::SolveError;
+use crate::table::BoundedTable;
 
 /// Proof and disproof number of a position for its player to move: the least number of
 /// leaves that must still be proven to show that the mover wins (`proof`) or that it
@@ -41,11 +40,11 @@ const UNKNOWN: Numbers = Numbers {
 
 /// A reusable prover.
 pub struct ProofSearch<G: Game> {
-    table: HashMap<u64, Numbers>,
+    table: BoundedTable<Numbers>,
     budget: Budget,
+    /// Nodes of the calls before the current one.
     nodes: u64,
-    start: Instant,
-    aborted: bool,
+    meter: Meter,
     /// The player whose win is being proven (draws are failures for it).
     attacker: Player,
     _game: std::marker::PhantomData<fn(G)>,
@@ -54,11 +53,10 @@ pub struct ProofSearch<G: Game> {
 impl<G: Game> ProofSearch<G> {
     pub fn new(budget: Budget) -> Self {
         ProofSearch {
-            table: HashMap::new(),
+            table: BoundedTable::new(budget.max_memory),
+            meter: budget.meter(),
             budget,
             nodes: 0,
-            start: Instant::now(),
-            aborted: false,
             attacker: Player::X,
             _game: std::marker::PhantomData,
         }
@@ -66,22 +64,17 @@ impl<G: Game> ProofSearch<G> {
 
     /// Nodes expanded since this prover was made.
     pub fn nodes(&self) -> u64 {
-        self.nodes
+        self.nodes + self.meter.nodes()
     }
 
     /// Whether `player` wins `game` with perfect play (a draw is not a win).
     pub fn wins(&mut self, game: &G, player: Player) -> Result<bool, SolveError> {
-        let call_start = Instant::now();
-        let nodes_before = self.nodes;
-        self.start = call_start;
-        self.aborted = false;
+        self.nodes += self.meter.nodes();
+        self.meter = self.budget.meter();
         self.attacker = player;
         let numbers = self.search(game, INFINITE, INFINITE);
-        if self.aborted || (numbers.proof != 0 && numbers.disproof != 0) {
-            return Err(SolveError::Unknown {
-                nodes: self.nodes - nodes_before,
-                elapsed: call_start.elapsed(),
-            });
+        if self.meter.exhausted().is_some() || (numbers.proof != 0 && numbers.disproof != 0) {
+            return Err(self.meter.unknown());
         }
         let mover_wins = numbers.proof == 0;
         Ok(mover_wins == (game.to_move() == player))
@@ -112,12 +105,7 @@ impl<G: Game> ProofSearch<G> {
         if let Some(n) = self.terminal(game) {
             return n;
         }
-        self.table.get(&self.key(game)).copied().unwrap_or(UNKNOWN)
-    }
-
-    fn out_of_budget(&mut self) -> bool {
-        self.aborted |= self.budget.exhausted(self.nodes, self.start);
-        self.aborted
+        self.table.get(self.key(game)).copied().unwrap_or(UNKNOWN)
     }
 
     /// The multiple-iterative-deepening step: searches `game` until its proof number
@@ -126,7 +114,8 @@ impl<G: Game> ProofSearch<G> {
         if let Some(n) = self.terminal(game) {
             return n;
         }
-        self.nodes += 1;
+        let nodes_before = self.meter.nodes();
+        let stopped = self.meter.tick();
         let mover = game.to_move();
         let mut moves = game.legal_moves();
         game.order_moves(&mut moves);
@@ -165,9 +154,10 @@ impl<G: Game> ProofSearch<G> {
                 }
             }
             let numbers = Numbers { proof, disproof };
-            if proof >= proof_limit || disproof >= disproof_limit || self.out_of_budget() {
-                if !self.aborted {
-                    self.table.insert(key, numbers);
+            if proof >= proof_limit || disproof >= disproof_limit || stopped {
+                if !stopped {
+                    self.table
+                        .insert(key, self.meter.nodes() - nodes_before, numbers);
                 }
                 return numbers;
             }
@@ -185,7 +175,7 @@ impl<G: Game> ProofSearch<G> {
                 (lose_limit, win_limit)
             };
             self.search(child, child_proof_limit, child_disproof_limit);
-            if self.aborted {
+            if self.meter.exhausted().is_some() {
                 return numbers;
             }
         }

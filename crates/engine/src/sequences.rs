@@ -7,10 +7,11 @@
 use std::collections::hash_map::Entry;
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::hash::Hash;
-use std::time::Instant;
+use std::mem::size_of;
 
+use crate::budget::Budget;
 use crate::game::{Game, Player};
-use crate::solver::{Budget, SolveError};
+use crate::solver::SolveError;
 
 /// The results reachable from a position over all legal play sequences.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -50,18 +51,24 @@ impl ReachableResults {
 
 /// Every result reachable from `game`: a depth-first walk over all positions reachable by
 /// legal moves, each visited once, stopping early once all three results have been seen.
+/// The positions seen and those waiting count against the budget's memory.
 pub fn reachable_results<G: Game>(
     game: &G,
-    budget: Budget,
+    budget: &Budget,
 ) -> Result<ReachableResults, SolveError> {
-    let start = Instant::now();
+    let mut meter = budget.meter();
+    let seen_bytes = 2 * size_of::<(u64, Player)>();
+    let position_bytes = game.memory_bytes();
     let mut results = ReachableResults::default();
     let mut seen = HashSet::new();
     let mut stack = vec![game.clone()];
     seen.insert(key(game));
     while let Some(position) = stack.pop() {
         results.positions += 1;
-        check_budget(budget, results.positions, start)?;
+        if meter.tick() || meter.over_memory(seen.len() * seen_bytes + stack.len() * position_bytes)
+        {
+            return Err(meter.unknown());
+        }
         if let Some(outcome) = position.outcome() {
             match outcome.winner {
                 Some(Player::X) => results.x_wins = true,
@@ -86,20 +93,24 @@ pub fn reachable_results<G: Game>(
 
 /// A shortest sequence of steps from `start` to a state satisfying `goal`, by
 /// breadth-first search over the states `successors` generates (each a step and the state
-/// it leads to), states being identified by `key`. `None` when no reachable state is a
-/// goal. `budget` bounds the number of states kept and the time.
-pub fn shortest_sequence<S, M, K>(
+/// it leads to, produced one at a time), states being identified by `key`. `None` when no
+/// reachable state is a goal. `budget` bounds the number of states kept, the time, and
+/// the memory, counting `state_bytes` for each state kept with its key.
+pub fn shortest_sequence<S, M, K, I>(
     start: S,
     key: impl Fn(&S) -> K,
-    successors: impl Fn(&S) -> Vec<(M, S)>,
+    successors: impl Fn(&S) -> I,
     goal: impl Fn(&S) -> bool,
-    budget: Budget,
+    state_bytes: usize,
+    budget: &Budget,
 ) -> Result<Option<Vec<M>>, SolveError>
 where
     M: Clone,
     K: Hash + Eq,
+    I: IntoIterator<Item = (M, S)>,
 {
-    let clock = Instant::now();
+    let mut meter = budget.meter();
+    let per_state = state_bytes + size_of::<(Option<(usize, M)>, K, usize)>();
     if goal(&start) {
         return Ok(Some(Vec::new()));
     }
@@ -118,7 +129,9 @@ where
                 }
             }
             parents.push(Some((index, step)));
-            check_budget(budget, parents.len() as u64, clock)?;
+            if meter.tick() || meter.over_memory(parents.len() * per_state) {
+                return Err(meter.unknown());
+            }
             if goal(&next) {
                 let mut steps = Vec::new();
                 let mut at = next_index;
@@ -140,7 +153,7 @@ where
 pub fn shortest_line<G: Game>(
     game: &G,
     goal: impl Fn(&G) -> bool,
-    budget: Budget,
+    budget: &Budget,
 ) -> Result<Option<Vec<G::Move>>, SolveError> {
     shortest_sequence(
         game.clone(),
@@ -160,6 +173,7 @@ pub fn shortest_line<G: Game>(
                 .collect()
         },
         goal,
+        game.memory_bytes(),
         budget,
     )
 }
@@ -168,20 +182,6 @@ pub fn shortest_line<G: Game>(
 /// need not), the player to move.
 fn key<G: Game>(game: &G) -> (u64, Player) {
     (game.position_hash(), game.to_move())
-}
-
-fn check_budget(budget: Budget, count: u64, start: Instant) -> Result<(), SolveError> {
-    let over_nodes = budget.max_nodes.is_some_and(|max| count > max);
-    let over_time =
-        count.is_multiple_of(1024) && budget.max_time.is_some_and(|max| start.elapsed() > max);
-    if over_nodes || over_time {
-        Err(SolveError::Unknown {
-            nodes: count,
-            elapsed: start.elapsed(),
-        })
-    } else {
-        Ok(())
-    }
 }
 
 #[cfg(test)]
@@ -196,26 +196,26 @@ mod tests {
 
     #[test]
     fn one_heap_of_one_has_a_predetermined_winner() {
-        let results = reachable_results(&nim(&[1]), Budget::unlimited()).unwrap();
+        let results = reachable_results(&nim(&[1]), &Budget::unlimited()).unwrap();
         assert_eq!(results.predetermined(), Some(Some(Player::X)));
     }
 
     #[test]
     fn two_heaps_can_go_either_way() {
-        let results = reachable_results(&nim(&[1, 2]), Budget::unlimited()).unwrap();
+        let results = reachable_results(&nim(&[1, 2]), &Budget::unlimited()).unwrap();
         assert_eq!(results.winners(), vec![Some(Player::X), Some(Player::O)]);
         assert_eq!(results.predetermined(), None);
     }
 
     #[test]
     fn a_tiny_budget_gives_up() {
-        assert!(reachable_results(&nim(&[5, 5, 5]), Budget::nodes(3)).is_err());
+        assert!(reachable_results(&nim(&[5, 5, 5]), &Budget::nodes(3)).is_err());
     }
 
     #[test]
     fn the_shortest_line_to_an_empty_board_takes_one_move_per_heap() {
         let empty = |g: &NormalPlay<Nim>| g.position.heaps.iter().all(|&h| h == 0);
-        let line = shortest_line(&nim(&[3, 4]), empty, Budget::unlimited()).unwrap();
+        let line = shortest_line(&nim(&[3, 4]), empty, &Budget::unlimited()).unwrap();
         assert_eq!(line.map(|l| l.len()), Some(2));
     }
 
@@ -227,7 +227,8 @@ mod tests {
             |&n| n,
             |&n| vec![('+', n + 1), ('*', n * 2)],
             |&n| n == 10,
-            Budget::unlimited(),
+            4,
+            &Budget::unlimited(),
         )
         .unwrap();
         assert_eq!(line.map(|l| l.len()), Some(4));
@@ -236,7 +237,8 @@ mod tests {
             |&n| n,
             |&n| if n < 5 { vec![((), n + 1)] } else { vec![] },
             |&n| n == 10,
-            Budget::unlimited(),
+            4,
+            &Budget::unlimited(),
         )
         .unwrap();
         assert_eq!(none, None);

@@ -4,6 +4,7 @@
 use serde_json::Value;
 
 use crate::agents::{Agent, Level};
+use crate::budget::Budget;
 use crate::game::{MoveError, Notation, Outcome, Player};
 
 /// A game in progress, driven by moves in the game's text notation.
@@ -27,8 +28,12 @@ pub trait Match: Send + Sync {
     /// The position and whatever the page needs to draw it (game-specific JSON).
     fn view(&self) -> Value;
 
-    /// The computer's move at `level`, in notation (`None` when the game is over).
-    fn computer_move(&self, level: Level, seed: u64) -> Option<String>;
+    /// The computer's move at `level`, in notation (`None` when the game is over), found
+    /// within `budget` (cut short, the best move found so far).
+    fn computer_move(&self, level: Level, seed: u64, budget: &Budget) -> Option<String>;
+
+    /// About how many bytes the game holds, its shared board not counted.
+    fn memory_bytes(&self) -> usize;
 
     fn clone_box(&self) -> Box<dyn Match>;
 }
@@ -100,11 +105,15 @@ impl<G: Notation + 'static> Match for GameMatch<G> {
         (self.view)(&self.game)
     }
 
-    fn computer_move(&self, level: Level, seed: u64) -> Option<String> {
+    fn computer_move(&self, level: Level, seed: u64, budget: &Budget) -> Option<String> {
         let mut agent = (self.agents)(level, seed);
         agent
-            .choose(&self.game)
+            .choose(&self.game, budget)
             .map(|mv| self.game.format_move(&mv))
+    }
+
+    fn memory_bytes(&self) -> usize {
+        self.game.memory_bytes()
     }
 
     fn clone_box(&self) -> Box<dyn Match> {
@@ -137,7 +146,9 @@ mod tests {
         assert_eq!(m.legal_moves().len(), 3, "a refused move changes nothing");
         assert_eq!(m.play(" 2:0 ").unwrap(), "2:0");
         assert_eq!(m.to_move(), Some(Player::O));
-        let reply = m.computer_move(Level::Perfect, 1).unwrap();
+        let reply = m
+            .computer_move(Level::Perfect, 1, &Budget::unlimited())
+            .unwrap();
         m.play(&reply).unwrap();
         assert_eq!(m.outcome().unwrap().winner, Some(Player::O));
         assert_eq!(m.to_move(), None);

@@ -2,51 +2,22 @@
 //! and the game's move-ordering hook. Works for win/loss games and for games scored at
 //! the end alike, since it maximises [`Outcome::margin`](crate::Outcome).
 
-use std::collections::HashMap;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+pub use crate::budget::Budget;
+use crate::budget::{Exhausted, Meter};
 use crate::game::{Game, Player};
-
-/// How much work the solver may do before giving up with [`SolveError::Unknown`].
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
-pub struct Budget {
-    pub max_nodes: Option<u64>,
-    pub max_time: Option<Duration>,
-}
-
-impl Budget {
-    pub fn unlimited() -> Budget {
-        Budget::default()
-    }
-
-    pub fn nodes(max_nodes: u64) -> Budget {
-        Budget {
-            max_nodes: Some(max_nodes),
-            max_time: None,
-        }
-    }
-
-    pub fn time(max_time: Duration) -> Budget {
-        Budget {
-            max_nodes: None,
-            max_time: Some(max_time),
-        }
-    }
-
-    /// Whether a search that has visited `nodes` since `start` must stop. The clock is
-    /// read only every 1024 nodes, so checking costs almost nothing per node.
-    pub fn exhausted(&self, nodes: u64, start: Instant) -> bool {
-        self.max_nodes.is_some_and(|max| nodes > max)
-            || (nodes.is_multiple_of(1024)
-                && self.max_time.is_some_and(|max| start.elapsed() > max))
-    }
-}
+use crate::table::BoundedTable;
 
 /// The budget ran out before the position was solved.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum SolveError {
-    #[error("unknown: the search budget ran out after {nodes} nodes in {elapsed:?}")]
-    Unknown { nodes: u64, elapsed: Duration },
+    #[error("unknown: the search budget ran out ({reason}) after {nodes} nodes in {elapsed:.1?}")]
+    Unknown {
+        nodes: u64,
+        elapsed: Duration,
+        reason: Exhausted,
+    },
 }
 
 /// A solved position.
@@ -77,41 +48,40 @@ struct Entry<M> {
 }
 
 pub struct Solver<G: Game> {
-    table: HashMap<u64, Entry<G::Move>>,
+    table: BoundedTable<Entry<G::Move>>,
     budget: Budget,
+    /// Nodes of the calls before the current one.
     nodes: u64,
-    start: Instant,
-    aborted: bool,
+    meter: Meter,
     _game: std::marker::PhantomData<fn(G)>,
 }
 
 impl<G: Game> Solver<G> {
     pub fn new(budget: Budget) -> Self {
         Solver {
-            table: HashMap::new(),
+            table: BoundedTable::new(budget.max_memory),
+            meter: budget.meter(),
             budget,
             nodes: 0,
-            start: Instant::now(),
-            aborted: false,
             _game: std::marker::PhantomData,
         }
     }
 
     /// Nodes visited since this solver was made.
     pub fn nodes(&self) -> u64 {
-        self.nodes
+        self.nodes + self.meter.nodes()
     }
 
-    /// The budget of the next calls (the table is kept).
+    /// The budget of the next calls (the table is kept, within its first memory cap).
     pub fn set_budget(&mut self, budget: Budget) {
         self.budget = budget;
     }
 
-    /// Solves `game`: its value and every optimal move.
+    /// Solves `game`: its value and every optimal move. The budget covers the call.
     pub fn solve(&mut self, game: &G) -> Result<Solution<G::Move>, SolveError> {
-        let call_start = Instant::now();
-        let nodes_before = self.nodes;
-        let value = self.value(game)?;
+        self.start_call();
+        let value = self.negamax(game, -INF, INF);
+        self.finished()?;
         let mover = game.to_move();
         let mut best_moves = Vec::new();
         if game.outcome().is_none() {
@@ -122,7 +92,7 @@ impl<G: Game> Solver<G> {
                 child.play(&mv);
                 // A null-window test: does this move reach at least `value`?
                 let at_least = self.child_value(&child, mover, value - 1, value);
-                self.check_aborted(call_start, nodes_before)?;
+                self.finished()?;
                 if at_least >= value {
                     best_moves.push(mv);
                 }
@@ -133,22 +103,21 @@ impl<G: Game> Solver<G> {
             value,
             margin: value * mover.sign(),
             best_moves,
-            nodes: self.nodes - nodes_before,
-            elapsed: call_start.elapsed(),
+            nodes: self.meter.nodes(),
+            elapsed: self.meter.elapsed(),
         })
     }
 
     /// The exact value of every legal move, from the mover's point of view, best first.
     pub fn move_values(&mut self, game: &G) -> Result<Vec<(G::Move, i32)>, SolveError> {
-        let call_start = Instant::now();
-        let nodes_before = self.nodes;
+        self.start_call();
         let mover = game.to_move();
         let mut values = Vec::new();
         for mv in game.legal_moves() {
             let mut child = game.clone();
             child.play(&mv);
             let v = self.child_value(&child, mover, -INF, INF);
-            self.check_aborted(call_start, nodes_before)?;
+            self.finished()?;
             values.push((mv, v));
         }
         values.sort_by_key(|(_, v)| -v);
@@ -157,24 +126,28 @@ impl<G: Game> Solver<G> {
 
     /// The minimax value of `game` for the player to move.
     pub fn value(&mut self, game: &G) -> Result<i32, SolveError> {
-        let call_start = Instant::now();
-        let nodes_before = self.nodes;
-        self.start = Instant::now();
-        self.aborted = false;
+        self.start_call();
         let v = self.negamax(game, -INF, INF);
-        self.check_aborted(call_start, nodes_before)?;
+        self.finished()?;
         Ok(v)
     }
 
-    fn check_aborted(&self, call_start: Instant, nodes_before: u64) -> Result<(), SolveError> {
-        if self.aborted {
-            Err(SolveError::Unknown {
-                nodes: self.nodes - nodes_before,
-                elapsed: call_start.elapsed(),
-            })
-        } else {
-            Ok(())
+    /// A fresh meter for a public call.
+    fn start_call(&mut self) {
+        self.nodes += self.meter.nodes();
+        self.meter = self.budget.meter();
+    }
+
+    /// `Unknown` when the budget ran out during this call.
+    fn finished(&self) -> Result<(), SolveError> {
+        match self.meter.exhausted() {
+            Some(_) => Err(self.meter.unknown()),
+            None => Ok(()),
         }
+    }
+
+    fn stopped(&self) -> bool {
+        self.meter.exhausted().is_some()
     }
 
     /// The value of `child` for `mover`, searched in `mover`'s window `(alpha, beta)`;
@@ -187,22 +160,17 @@ impl<G: Game> Solver<G> {
         }
     }
 
-    fn out_of_budget(&mut self) -> bool {
-        self.aborted |= self.budget.exhausted(self.nodes, self.start);
-        self.aborted
-    }
-
     fn negamax(&mut self, game: &G, mut alpha: i32, mut beta: i32) -> i32 {
-        self.nodes += 1;
-        if self.out_of_budget() {
+        if self.meter.tick() {
             return 0;
         }
+        let nodes_before = self.meter.nodes();
         let mover = game.to_move();
         if let Some(outcome) = game.outcome() {
             return outcome.value_for(mover);
         }
         let key = game.position_hash();
-        let (lower, upper, remembered) = match self.table.get(&key) {
+        let (lower, upper, remembered) = match self.table.get(key) {
             Some(e) => (e.lower, e.upper, e.best.clone()),
             None => (-INF, INF, None),
         };
@@ -228,7 +196,7 @@ impl<G: Game> Solver<G> {
             let mut child = game.clone();
             child.play(mv);
             let v = self.child_value(&child, mover, alpha.max(best), beta);
-            if self.aborted {
+            if self.stopped() {
                 return 0;
             }
             if v > best {
@@ -248,6 +216,7 @@ impl<G: Game> Solver<G> {
         };
         self.table.insert(
             key,
+            self.meter.nodes() - nodes_before,
             Entry {
                 lower,
                 upper,

@@ -24,7 +24,7 @@ fn mcts_beats_random_in_the_arena() {
         ))
     };
     let random = |seed| -> Box<dyn Agent<_>> { Box::new(RandomAgent::new(seed)) };
-    let report = arena(&start, &mcts, &random, 40, 7, &|| {});
+    let report = arena(&start, &mcts, &random, 40, 7, &Budget::unlimited(), &|| {});
     assert_eq!(report.games, 40);
     assert!(report.a_win_rate >= 0.9, "{report:?}");
     assert!(report.ci95[0] > 0.5, "{report:?}");
@@ -35,8 +35,8 @@ fn arena_is_reproducible_from_its_seed() {
     let start = nim(&[2, 3, 4]);
     let flat = |seed| -> Box<dyn Agent<_>> { Box::new(FlatMonteCarlo::new(5, seed)) };
     let random = |seed| -> Box<dyn Agent<_>> { Box::new(RandomAgent::new(seed)) };
-    let a = arena(&start, &flat, &random, 20, 3, &|| {});
-    let b = arena(&start, &flat, &random, 20, 3, &|| {});
+    let a = arena(&start, &flat, &random, 20, 3, &Budget::unlimited(), &|| {});
+    let b = arena(&start, &flat, &random, 20, 3, &Budget::unlimited(), &|| {});
     assert_eq!((a.a_wins, a.b_wins), (b.a_wins, b.b_wins));
 }
 
@@ -53,9 +53,9 @@ fn perfect_agent_always_wins_a_won_position() {
         let mut random = RandomAgent::new(rng.next_u64());
         while game.outcome().is_none() {
             let mv = if game.to_move() == Player::X {
-                perfect.choose(&game)
+                perfect.choose(&game, &Budget::unlimited())
             } else {
-                random.choose(&game)
+                random.choose(&game, &Budget::unlimited())
             };
             game.play(&mv.unwrap());
         }
@@ -170,5 +170,5 @@ fn score_weighted_mcts_finds_the_big_number() {
         ..MctsConfig::default()
     };
     let mut mcts = Mcts::new(SearchLimit::Iterations(500), config, 3);
-    assert_eq!(mcts.choose(&game), Some(false));
+    assert_eq!(mcts.choose(&game, &Budget::unlimited()), Some(false));
 }

@@ -168,7 +168,8 @@ mod tests {
         assert_eq!(view["colours"]["O"], "blue");
         assert_eq!(view["score"]["O"]["chi"], 1, "O owns the first stone now");
         assert_eq!(view["to_move"], "X");
-        while let Some(mv) = m.computer_move(Level::Easy, 3) {
+        while let Some(mv) = m.computer_move(Level::Easy, 3, &crosscap_engine::Budget::unlimited())
+        {
             m.play(&mv).unwrap();
         }
         let view = m.view();
@@ -194,7 +195,9 @@ mod tests {
     fn the_perfect_level_answers_at_once_on_a_large_board() {
         let m = new_match("goldberg:4", &json!({})).unwrap();
         let clock = std::time::Instant::now();
-        let mv = m.computer_move(Level::Perfect, 1).unwrap();
+        let mv = m
+            .computer_move(Level::Perfect, 1, &crosscap_engine::Budget::unlimited())
+            .unwrap();
         assert!(m.legal_moves().contains(&mv));
         assert!(
             clock.elapsed() < std::time::Duration::from_secs(20),

@@ -2,9 +2,10 @@
 //! Euler characteristics as well as the win, at named strength levels.
 
 use std::sync::Arc;
-use std::time::Duration;
 
-use crosscap_engine::agents::{FlatMonteCarlo, PERFECT_NODE_BUDGET, PerfectAgent, RandomAgent};
+use crosscap_engine::agents::{
+    FlatMonteCarlo, PERFECT_NODE_BUDGET, PERFECT_TIME, PerfectAgent, RandomAgent,
+};
 use crosscap_engine::mcts::{Mcts, MctsConfig, SearchLimit};
 use crosscap_engine::solver::Budget;
 use crosscap_engine::{Agent, Level};
@@ -46,10 +47,7 @@ pub fn agent(level: Level, seed: u64) -> Box<dyn Agent<EulerGetter>> {
         Level::Perfect => Box::new(SymmetricPerfect {
             symmetries: None,
             solver: PerfectAgent::new(
-                Budget {
-                    max_nodes: Some(PERFECT_NODE_BUDGET),
-                    max_time: Some(Duration::from_secs(30)),
-                },
+                Budget::nodes(PERFECT_NODE_BUDGET).with_time(PERFECT_TIME),
                 agent(Level::Expert, seed),
                 seed,
             ),
@@ -82,8 +80,8 @@ impl Agent<EulerGetter> for Named {
         self.name.clone()
     }
 
-    fn choose(&mut self, game: &EulerGetter) -> Option<Move> {
-        self.inner.choose(game)
+    fn choose(&mut self, game: &EulerGetter, budget: &Budget) -> Option<Move> {
+        self.inner.choose(game, budget)
     }
 }
 
@@ -105,15 +103,15 @@ impl Agent<EulerGetter> for SymmetricPerfect {
         "perfect".into()
     }
 
-    fn choose(&mut self, game: &EulerGetter) -> Option<Move> {
+    fn choose(&mut self, game: &EulerGetter, budget: &Budget) -> Option<Move> {
         if game.complex().cell_count() - game.placed() > PERFECT_MAX_EMPTY_CELLS {
-            return self.fallback.choose(game);
+            return self.fallback.choose(game, budget);
         }
         let symmetries = self
             .symmetries
             .get_or_insert_with(|| Arc::new(game.complex().board().symmetries()))
             .clone();
         self.solver
-            .choose(&game.clone().with_symmetries(symmetries))
+            .choose(&game.clone().with_symmetries(symmetries), budget)
     }
 }

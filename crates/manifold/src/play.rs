@@ -4,7 +4,7 @@
 use crosscap_engine::agents::standard_agent;
 use crosscap_engine::mcts::MctsConfig;
 use crosscap_engine::session::{GameMatch, Match};
-use crosscap_engine::{Agent, Game, Impartial, Level, NormalPlay, Rng};
+use crosscap_engine::{Agent, Budget, Game, Impartial, Level, NormalPlay, Rng};
 use serde_json::{Value, json};
 
 use crate::ManifoldError;
@@ -40,7 +40,7 @@ impl Agent<ManifoldGame> for PerfectPlayer {
         "perfect".into()
     }
 
-    fn choose(&mut self, game: &ManifoldGame) -> Option<Move> {
+    fn choose(&mut self, game: &ManifoldGame, _budget: &Budget) -> Option<Move> {
         let position = &game.position;
         if position.max_genus() > self.series.max_genus() {
             self.series = Series::compute(position.max_genus());

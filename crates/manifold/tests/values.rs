@@ -93,7 +93,15 @@ fn the_perfect_player_never_loses_a_won_position() {
     let random = |seed| agent(Level::Random, seed);
     for board in ["n4", "o2 o2", "n9 o3 n2"] {
         let start = NormalPlay::new(board.parse::<Manifold>().unwrap());
-        let report = arena(&start, &perfect, &random, 20, 5, &|| {});
+        let report = arena(
+            &start,
+            &perfect,
+            &random,
+            20,
+            5,
+            &crosscap_engine::Budget::unlimited(),
+            &|| {},
+        );
         assert!(report.a_wins >= 10, "{board}: {report:?}");
         assert_eq!(report.a_wins + report.b_wins, 20);
     }
@@ -121,12 +129,16 @@ fn a_match_for_the_web_server() {
     assert_eq!(m.play("n5 -> n3 + n2").unwrap(), "g:n5->n2+n3");
     assert_eq!(m.to_move(), Some(Player::O));
     // o2 n2 n3 is worth 2 ^ 2 ^ 4 = 4: the perfect computer moves to 0.
-    let reply = m.computer_move(Level::Perfect, 1).unwrap();
+    let reply = m
+        .computer_move(Level::Perfect, 1, &crosscap_engine::Budget::unlimited())
+        .unwrap();
     m.play(&reply).unwrap();
     let position: Manifold = m.view()["position"].as_str().unwrap().parse().unwrap();
     assert_eq!(Series::compute(5).value(&position), Some(0), "{reply}");
     while m.outcome().is_none() {
-        let mv = m.computer_move(Level::Perfect, 2).unwrap();
+        let mv = m
+            .computer_move(Level::Perfect, 2, &crosscap_engine::Budget::unlimited())
+            .unwrap();
         m.play(&mv).unwrap();
     }
     assert_eq!(m.outcome().unwrap().winner, Some(Player::O));

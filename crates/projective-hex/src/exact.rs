@@ -61,10 +61,10 @@
 mod table;
 
 use std::sync::Arc;
-use std::time::Instant;
 
 use crosscap_engine::Game;
-use crosscap_engine::solver::{Budget, SolveError};
+use crosscap_engine::solver::SolveError;
+use crosscap_engine::{Budget, Meter};
 
 use crate::rules::{Geometry, ProjectiveHex};
 use table::Table;
@@ -751,11 +751,14 @@ pub struct SharedTable(Arc<Table>);
 
 impl SharedTable {
     /// A table sized for solving on `geometry`, 2^(cells − 6) buckets of 80 bytes, from
-    /// 2^17 (10 MiB) to 2^22 (320 MiB): taylor:3, 27 cells, gets 160 MiB, as fast as
-    /// twice or half that. `None` where the bitmask solver does not apply.
-    pub fn for_board(geometry: &Geometry) -> Option<SharedTable> {
+    /// 2^17 (10 MiB) to 2^22 (320 MiB), and within `max_memory`: taylor:3, 27 cells, gets
+    /// 160 MiB, as fast as twice or half that. `None` where the bitmask solver does not
+    /// apply.
+    pub fn for_board(geometry: &Geometry, max_memory: Option<usize>) -> Option<SharedTable> {
         let cells = geometry.cell_count();
-        let bits = (cells.saturating_sub(6) as u32).clamp(table::FIRST_BITS, table::MAX_BITS);
+        let bits = (cells.saturating_sub(6) as u32)
+            .clamp(table::FIRST_BITS, table::MAX_BITS)
+            .min(table::bits_within(max_memory));
         BitSolver::applies(geometry).then(|| SharedTable(Arc::new(Table::with_bits(bits))))
     }
 }
@@ -769,10 +772,12 @@ pub struct BitSolver {
     /// shared table does not grow).
     stored: usize,
     own_table: bool,
+    /// The most index bits the solver's own table may grow to (its memory cap).
+    max_bits: u32,
     budget: Budget,
+    /// Nodes of the solves before the current one.
     nodes: u64,
-    start: Instant,
-    nodes_at_start: u64,
+    meter: Meter,
     aborted: bool,
     /// How often each cell won (move ordering).
     history: [u32; MAX_CELLS],
@@ -799,7 +804,8 @@ impl BitSolver {
     /// A solver for `geometry`, or `None` when the board is not a trivalent projective
     /// plane of at most [`MAX_CELLS`] cells, each with at most 16 sides.
     pub fn new(geometry: &Geometry, budget: Budget) -> Option<BitSolver> {
-        let table = Arc::new(Table::with_bits(table::FIRST_BITS));
+        let bits = table::FIRST_BITS.min(table::bits_within(budget.max_memory));
+        let table = Arc::new(Table::with_bits(bits));
         BitSolver::with_table(geometry, budget, table, true)
     }
 
@@ -838,10 +844,10 @@ impl BitSolver {
             table,
             stored: 0,
             own_table,
+            max_bits: table::bits_within(budget.max_memory),
+            meter: budget.meter(),
             budget,
             nodes: 0,
-            start: Instant::now(),
-            nodes_at_start: 0,
             aborted: false,
             history: [0; MAX_CELLS],
         })
@@ -849,7 +855,7 @@ impl BitSolver {
 
     /// Nodes searched since the solver was made.
     pub fn nodes(&self) -> u64 {
-        self.nodes
+        self.nodes + self.meter.nodes()
     }
 
     /// The budget of the next calls.
@@ -885,16 +891,13 @@ impl BitSolver {
 
     /// Who wins, with the winner's proof set (see the module documentation).
     pub fn solve(&mut self, mine: u64, theirs: u64) -> Result<Solved, SolveError> {
-        self.start = Instant::now();
-        self.nodes_at_start = self.nodes;
+        self.nodes += self.meter.nodes();
+        self.meter = self.budget.meter();
         self.aborted = false;
         loop {
             let numbers = self.search(mine, theirs, INFINITE - 1, INFINITE - 1, true);
             if self.aborted {
-                return Err(SolveError::Unknown {
-                    nodes: self.nodes - self.nodes_at_start,
-                    elapsed: self.start.elapsed(),
-                });
+                return Err(self.meter.unknown());
             }
             if let Some(solved) = numbers.solved() {
                 return Ok(solved);
@@ -907,8 +910,8 @@ impl BitSolver {
     /// `root` is set for the position a solve starts from, the only one whose mover may
     /// be able to close a loop at once (everywhere else the parent had to stop it).
     fn search(&mut self, mine: u64, theirs: u64, max_pn: u32, max_dn: u32, root: bool) -> Numbers {
-        self.nodes += 1;
-        let nodes_before = self.nodes;
+        self.aborted |= self.meter.tick();
+        let nodes_before = self.meter.nodes();
         let known = self.table.get(mine, theirs);
         if let Some(known) = known
             && (known.pn >= max_pn || known.dn >= max_dn)
@@ -1033,15 +1036,8 @@ impl BitSolver {
             };
             if numbers.solved().is_some() || pn >= max_pn || dn >= max_dn || self.aborted {
                 if !self.aborted {
-                    self.store(mine, theirs, numbers, self.nodes - nodes_before + 1);
+                    self.store(mine, theirs, numbers, self.meter.nodes() - nodes_before + 1);
                 }
-                return numbers;
-            }
-            if self
-                .budget
-                .exhausted(self.nodes - self.nodes_at_start, self.start)
-            {
-                self.aborted = true;
                 return numbers;
             }
             if !ordered {
@@ -1074,9 +1070,7 @@ impl BitSolver {
     fn store(&mut self, mine: u64, theirs: u64, numbers: Numbers, work: u64) {
         self.table.put(mine, theirs, numbers, work);
         self.stored += 1;
-        if self.own_table
-            && self.stored > 2 * self.table.len()
-            && self.table.bits() < table::MAX_BITS
+        if self.own_table && self.stored > 2 * self.table.len() && self.table.bits() < self.max_bits
         {
             let (grown, entries) = self.table.grown();
             self.table = Arc::new(grown);

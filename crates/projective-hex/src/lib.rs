@@ -172,7 +172,9 @@ mod tests {
             let mut game = ProjectiveHex::on_board("taylor:2", Opening::Standard).unwrap();
             game.play_text("a1").unwrap();
             let mut perfect = search::agent(Level::Perfect, seed);
-            let reply = perfect.choose(&game).unwrap();
+            let reply = perfect
+                .choose(&game, &crosscap_engine::Budget::unlimited())
+                .unwrap();
             let name = game.format_move(&reply);
             assert!(name == "b2" || name == "b3", "seed {seed}: {name}");
             let mut random = search::agent(Level::Random, seed);
@@ -182,7 +184,9 @@ mod tests {
                 } else {
                     &mut random
                 };
-                let mv = mover.choose(&game).unwrap();
+                let mv = mover
+                    .choose(&game, &crosscap_engine::Budget::unlimited())
+                    .unwrap();
                 game.play(&mv);
             }
             assert_eq!(game.winner(), Some(Player::O), "seed {seed}");
@@ -220,7 +224,10 @@ mod tests {
         let mut game = new_match("", &json!({ "opening": "swap", "moves": ["c3"] })).unwrap();
         assert_eq!(game.view()["can_swap"], true);
         assert!(game.legal_moves().contains(&"swap".to_string()));
-        assert!(game.computer_move(Level::Easy, 1).is_some());
+        assert!(
+            game.computer_move(Level::Easy, 1, &crosscap_engine::Budget::unlimited())
+                .is_some()
+        );
         assert_eq!(game.play("swap").unwrap(), "swap");
         assert_eq!(game.view()["swapped"], true);
         assert!(matches!(

@@ -270,22 +270,27 @@ impl Agent<ProjectiveHex> for PerfectPlayer {
         "perfect".into()
     }
 
-    fn choose(&mut self, game: &ProjectiveHex) -> Option<Move> {
+    fn choose(&mut self, game: &ProjectiveHex, budget: &Budget) -> Option<Move> {
         if game.outcome().is_some() {
             return None;
         }
-        match self.analyser.analyse(game) {
+        let clock = Instant::now();
+        self.analyser
+            .set_budget(Budget::time(PERFECT_TIME_BUDGET).within(budget));
+        let analysis = self.analyser.analyse(game);
+        let left = budget.less(0, clock.elapsed());
+        match analysis {
             Ok(analysis)
                 if analysis.winner == Some(game.to_move()) && !analysis.best_moves.is_empty() =>
             {
                 let i = self.rng.below(analysis.best_moves.len());
                 Some(analysis.best_moves[i])
             }
-            Ok(_) => self.fallback.choose(game),
+            Ok(_) => self.fallback.choose(game, &left),
             Err(_) => {
                 let proven = self.analyser.proven_winning_moves(game);
                 if proven.is_empty() {
-                    self.fallback.choose(game)
+                    self.fallback.choose(game, &left)
                 } else {
                     Some(proven[self.rng.below(proven.len())])
                 }
@@ -302,8 +307,8 @@ impl<const LOOKAHEAD: bool> Agent<ProjectiveHex> for OnFocused<Focused<LOOKAHEAD
         self.0.name()
     }
 
-    fn choose(&mut self, game: &ProjectiveHex) -> Option<Move> {
-        self.0.choose(&Focused(game.clone()))
+    fn choose(&mut self, game: &ProjectiveHex, budget: &Budget) -> Option<Move> {
+        self.0.choose(&Focused(game.clone()), budget)
     }
 }
 
@@ -336,7 +341,7 @@ pub struct Analyser {
 impl Analyser {
     pub fn new(budget: Budget) -> Self {
         Analyser {
-            solver: Solver::new(budget),
+            solver: Solver::new(budget.clone()),
             budget,
             exact: None,
         }
@@ -347,10 +352,15 @@ impl Analyser {
     fn sharing(budget: Budget, geometry: &Arc<Geometry>, table: Option<&SharedTable>) -> Self {
         Analyser {
             exact: table
-                .and_then(|table| BitSolver::sharing(geometry, budget, table))
+                .and_then(|table| BitSolver::sharing(geometry, budget.clone(), table))
                 .map(|s| (geometry.clone(), s)),
             ..Analyser::new(budget)
         }
+    }
+
+    /// The budget of the next analyses (the tables are kept).
+    pub fn set_budget(&mut self, budget: Budget) {
+        self.budget = budget;
     }
 
     /// Nodes searched by both solvers since the analyser was made.
@@ -360,12 +370,12 @@ impl Analyser {
 
     /// The value of `game` for the player to move: 1 win, 0 draw, -1 loss.
     pub fn value(&mut self, game: &ProjectiveHex) -> Result<i32, SolveError> {
-        self.value_within(game, self.budget)
+        self.value_within(game, self.budget.clone())
     }
 
     /// [`Analyser::value`] with what is left of a budget.
     fn value_within(&mut self, game: &ProjectiveHex, budget: Budget) -> Result<i32, SolveError> {
-        self.solver.set_budget(budget);
+        self.solver.set_budget(budget.clone());
         if game.outcome().is_none() && !game.in_opening() {
             let geometry = game.geometry();
             if !self
@@ -373,7 +383,8 @@ impl Analyser {
                 .as_ref()
                 .is_some_and(|(g, _)| Arc::ptr_eq(g, geometry))
             {
-                self.exact = BitSolver::new(geometry, self.budget).map(|s| (geometry.clone(), s));
+                self.exact =
+                    BitSolver::new(geometry, self.budget.clone()).map(|s| (geometry.clone(), s));
             }
             if let Some((_, exact)) = &mut self.exact {
                 exact.set_budget(budget);
@@ -439,15 +450,10 @@ impl Analyser {
                 elapsed: start.elapsed(),
             });
         };
-        let left = |analyser: &Self| Budget {
-            max_nodes: analyser
+        let left = |analyser: &Self| {
+            analyser
                 .budget
-                .max_nodes
-                .map(|max| max.saturating_sub(analyser.nodes() - nodes_before)),
-            max_time: analyser
-                .budget
-                .max_time
-                .map(|max| max.saturating_sub(start.elapsed())),
+                .less(analyser.nodes() - nodes_before, start.elapsed())
         };
         let value = self.value_within(game, left(self))?;
         let winner = match value {
@@ -565,7 +571,7 @@ struct ReplyValue {
 /// of each class once all its replies are solved (for a progress bar).
 pub fn all_openings(
     start: &ProjectiveHex,
-    budget: Budget,
+    budget: &Budget,
     on_done: &(dyn Fn(usize) + Sync),
 ) -> Result<Vec<OpeningResult>, SolveError> {
     let orbits = start.geometry().symmetries().cell_orbits();
@@ -656,7 +662,7 @@ pub fn all_openings(
 fn solve_replies(
     openings: &[ProjectiveHex],
     jobs: &[ReplyJob],
-    budget: Budget,
+    budget: &Budget,
     class_done: &(dyn Fn(usize) + Sync),
 ) -> Result<Vec<ReplyValue>, SolveError> {
     let left: Vec<AtomicUsize> = (0..openings.len())
@@ -672,12 +678,12 @@ fn solve_replies(
     };
     // One table for every thread: each finds the positions the others solved.
     let geometry = openings[first.opening].geometry();
-    let table = SharedTable::for_board(geometry);
+    let table = SharedTable::for_board(geometry, budget.max_memory);
     let next = AtomicUsize::new(0);
     let values: Mutex<Vec<Option<ReplyValue>>> = Mutex::new(jobs.iter().map(|_| None).collect());
     let failure: Mutex<Option<SolveError>> = Mutex::new(None);
     let worker = || {
-        let mut analyser = Analyser::sharing(budget, geometry, table.as_ref());
+        let mut analyser = Analyser::sharing(budget.clone(), geometry, table.as_ref());
         loop {
             let index = next.fetch_add(1, Ordering::Relaxed);
             let Some(job) = jobs.get(index) else { break };
@@ -685,7 +691,7 @@ fn solve_replies(
                 break;
             }
             let (start, nodes_before) = (Instant::now(), analyser.nodes());
-            match analyser.move_value(&openings[job.opening], &job.reply, budget) {
+            match analyser.move_value(&openings[job.opening], &job.reply, budget.clone()) {
                 Ok(value) => {
                     values.lock().expect("no panics")[index] = Some(ReplyValue {
                         value,

@@ -253,7 +253,7 @@ fn openings_split_into_replies_agree_with_whole_analyses() {
     ] {
         let g = geometry(spec);
         let start = ProjectiveHex::new(g.clone(), opening);
-        let results = all_openings(&start, Budget::unlimited(), &|_| {}).unwrap();
+        let results = all_openings(&start, &Budget::unlimited(), &|_| {}).unwrap();
         assert_eq!(results.len(), g.board().symmetries().cell_orbits().len());
         for result in results {
             let mut game = start.clone();

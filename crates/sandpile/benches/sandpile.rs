@@ -45,7 +45,7 @@ fn benches(c: &mut Criterion) {
         .map(|line| Graph::from_graph6(line).expect("geng output"))
         .collect();
     group.bench_function("classify_connected_6", |b| {
-        b.iter(|| classify_all(graphs.clone(), Budget::unlimited(), &|| {}))
+        b.iter(|| classify_all(graphs.clone(), &Budget::unlimited(), &|| {}))
     });
     group.finish();
 }

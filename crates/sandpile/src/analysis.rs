@@ -35,8 +35,8 @@ pub struct Analysis {
 }
 
 /// Solves `game` exactly and enumerates the results reachable from it.
-pub fn analyse(game: &Sandpile, budget: Budget) -> Result<Analysis, SandpileError> {
-    let solution = Solver::new(budget).solve(game)?;
+pub fn analyse(game: &Sandpile, budget: &Budget) -> Result<Analysis, SandpileError> {
+    let solution = Solver::new(budget.clone()).solve(game)?;
     let winner = match game.outcome() {
         Some(outcome) => outcome.winner,
         None if solution.value > 0 => Some(game.to_move()),
@@ -66,9 +66,9 @@ pub struct MinTopple {
 /// reachable by single placements (up to symmetry; chips on sinks ignored, as they never
 /// move), to the first placement that sets a closed class toppling for ever. `None` when
 /// no number of chips does (every chip drains into a sink).
-pub fn min_topple(board: &Board, budget: Budget) -> Result<Option<MinTopple>, SandpileError> {
+pub fn min_topple(board: &Board, budget: &Budget) -> Result<Option<MinTopple>, SandpileError> {
     let n = board.vertex_count();
-    let scratch = RefCell::new(Scratch::default());
+    let scratch = &RefCell::new(Scratch::default());
     let start = (vec![0u32; n], false);
     let key = |(scores, erupted): &(Vec<u32>, bool)| {
         let live = |v: usize| if board.is_sink(v) { 0 } else { scores[v] };
@@ -81,20 +81,19 @@ pub fn min_topple(board: &Board, budget: Budget) -> Result<Option<MinTopple>, Sa
         }
         (best.unwrap_or_default(), *erupted)
     };
+    // One placement at a time, so that the search's budget binds between two of them.
     let successors = |(scores, erupted): &(Vec<u32>, bool)| {
-        if *erupted {
-            return Vec::new();
-        }
-        let mut scratch = scratch.borrow_mut();
-        (0..n)
-            .map(|v| {
-                let mut next = scores.clone();
-                let cascade = board.place(&mut next, &|_| false, v, &mut scratch);
-                (v, (next, !cascade.erupted.is_empty()))
-            })
-            .collect()
+        let scores = scores.clone();
+        let vertices = if *erupted { 0..0 } else { 0..n };
+        vertices.map(move |v| {
+            let mut next = scores.clone();
+            let cascade = board.place(&mut next, &|_| false, v, &mut scratch.borrow_mut());
+            (v, (next, !cascade.erupted.is_empty()))
+        })
     };
-    let line = shortest_sequence(start, key, successors, |s| s.1, budget)?;
+    // A state and its key: two score vectors.
+    let state_bytes = 2 * n * std::mem::size_of::<u32>();
+    let line = shortest_sequence(start, key, successors, |s| s.1, state_bytes, budget)?;
     Ok(line.map(|placements| MinTopple {
         chips: placements.len(),
         placements,
@@ -106,7 +105,7 @@ pub fn min_topple(board: &Board, budget: Budget) -> Result<Option<MinTopple>, Sa
 /// move sets a cascade toppling for ever; `None` when every game ends before one can.
 pub fn min_topple_game(
     game: &Sandpile,
-    budget: Budget,
+    budget: &Budget,
 ) -> Result<Option<Vec<usize>>, SandpileError> {
     Ok(shortest_line(game, Sandpile::last_move_erupted, budget)?)
 }
@@ -129,7 +128,7 @@ pub struct ClassifyRow {
 }
 
 /// Classifies one undirected graph.
-pub fn classify(graph: Graph, budget: Budget) -> Result<ClassifyRow, SandpileError> {
+pub fn classify(graph: Graph, budget: &Budget) -> Result<ClassifyRow, SandpileError> {
     let graph6 = graph
         .to_graph6()
         .unwrap_or_else(|| graph.spec().to_string());
@@ -153,7 +152,7 @@ pub fn classify(graph: Graph, budget: Budget) -> Result<ClassifyRow, SandpileErr
 /// Classifies many graphs in parallel, keeping their order; `done` is called after each.
 pub fn classify_all(
     graphs: Vec<Graph>,
-    budget: Budget,
+    budget: &Budget,
     done: &(dyn Fn() + Sync),
 ) -> Vec<Result<ClassifyRow, SandpileError>> {
     graphs

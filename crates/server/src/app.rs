@@ -10,7 +10,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use axum::http::StatusCode;
 use crosscap_engine::session::Match;
-use crosscap_engine::{Level, MoveError, Player, Rng};
+use crosscap_engine::{Budget, Cancel, Level, MoveError, Player, Rng};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
@@ -42,6 +42,11 @@ pub struct Limits {
     /// How long a follower's request waits for a change before answering unchanged.
     #[serde(serialize_with = "as_seconds")]
     pub follow_wait: Duration,
+    /// Longest a computer move may think, whatever its level.
+    #[serde(serialize_with = "as_seconds")]
+    pub max_think: Duration,
+    /// Most memory one search (a computer move or a hint) may hold in its tables and trees.
+    pub max_search_bytes: usize,
     /// Largest `mcts:N` and `flatmc:N` levels.
     pub max_mcts_iterations: u64,
     pub max_flatmc_playouts: u32,
@@ -64,6 +69,8 @@ impl Default for Limits {
             computing_at_once: std::thread::available_parallelism().map_or(2, |n| n.get()),
             answer_wait: Duration::from_secs(20),
             follow_wait: Duration::from_secs(25),
+            max_think: Duration::from_secs(60),
+            max_search_bytes: 256 * 1024 * 1024,
             max_mcts_iterations: 1_000_000,
             max_flatmc_playouts: 20_000,
             max_listed: 500,
@@ -526,6 +533,11 @@ impl App {
         Ok(answer)
     }
 
+    /// The budget of one search: at most `time`, within the memory limit.
+    fn search_budget(&self, time: Duration) -> Budget {
+        Budget::time(time.min(self.limits.max_think)).with_memory(self.limits.max_search_bytes)
+    }
+
     fn permit(&self) -> Result<OwnedSemaphorePermit, ApiError> {
         Arc::clone(&self.computing)
             .try_acquire_owned()
@@ -579,8 +591,10 @@ impl App {
                 let Some((game, level, seed, version)) = job else {
                     return;
                 };
+                let budget = app.search_budget(app.limits.max_think);
                 let choice =
-                    tokio::task::spawn_blocking(move || game.computer_move(level, seed)).await;
+                    tokio::task::spawn_blocking(move || game.computer_move(level, seed, &budget))
+                        .await;
                 let mut live = slot.lock();
                 if live.version != version {
                     continue;
@@ -838,9 +852,15 @@ impl App {
             (live.current.clone_box(), level, seed)
         };
         let permit = self.permit()?;
+        // The search stops when this request ends, answered, timed out or dropped.
+        let cancel = Cancel::new();
+        let _stop_when_done = cancel.on_drop();
+        let budget = self
+            .search_budget(self.limits.answer_wait)
+            .with_cancel(cancel);
         let task = tokio::task::spawn_blocking(move || {
             let _permit = permit;
-            game.computer_move(level, seed)
+            game.computer_move(level, seed, &budget)
         });
         match tokio::time::timeout(self.limits.answer_wait, task).await {
             Ok(Ok(Some(mv))) => Ok(json!({ "move": mv, "level": level.to_string() })),

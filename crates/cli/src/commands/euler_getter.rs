@@ -103,6 +103,8 @@ impl BudgetArgs {
         Budget {
             max_nodes: self.max_nodes,
             max_time: (self.max_seconds > 0).then(|| Duration::from_secs(self.max_seconds)),
+            max_memory: Some(crate::limits::DEFAULT_MAX_MEMORY),
+            cancel: None,
         }
     }
 }

@@ -170,6 +170,8 @@ pub fn run(cmd: ProjectiveHexCommand, out: &Output) -> anyhow::Result<()> {
             let budget = Budget {
                 max_nodes,
                 max_time,
+                max_memory: Some(crate::limits::DEFAULT_MAX_MEMORY),
+                cancel: None,
             };
             let start = game.game()?;
             if openings {
@@ -239,7 +241,7 @@ fn solve_openings(
 ) -> anyhow::Result<()> {
     let clock = std::time::Instant::now();
     let bar = progress_bar(start.stones().len() as u64, "openings");
-    let results = all_openings(start, budget, &|cells| bar.inc(cells as u64))
+    let results = all_openings(start, &budget, &|cells| bar.inc(cells as u64))
         .context("the search budget ran out")?;
     bar.finish_and_clear();
     let winning_moves: Vec<String> = results

@@ -105,7 +105,7 @@ pub struct BudgetArgs {
 
 impl BudgetArgs {
     fn budget(&self) -> Budget {
-        Budget::nodes(self.max_positions)
+        Budget::nodes(self.max_positions).with_memory(crate::limits::DEFAULT_MAX_MEMORY)
     }
 }
 
@@ -167,7 +167,7 @@ pub fn run(cmd: SandpileCommand, out: &Output) -> anyhow::Result<()> {
     match cmd {
         SandpileCommand::Solve { position, budget } => {
             let game = position.game()?;
-            let analysis = analyse(&game, budget.budget())
+            let analysis = analyse(&game, &budget.budget())
                 .with_context(|| format!("solving {}", position.graph))?;
             let graph = game.board().graph();
             let report = SolveReport {
@@ -220,10 +220,10 @@ pub fn run(cmd: SandpileCommand, out: &Output) -> anyhow::Result<()> {
         }
         SandpileCommand::MinTopple { graph, budget } => {
             let board = Arc::new(Board::from_spec(&graph)?);
-            let chip_firing = min_topple(&board, budget.budget())
+            let chip_firing = min_topple(&board, &budget.budget())
                 .with_context(|| format!("searching chip placements on {graph}"))?;
             let game = Sandpile::new(Arc::clone(&board));
-            let (game_line, game_search_complete) = match min_topple_game(&game, budget.budget()) {
+            let (game_line, game_search_complete) = match min_topple_game(&game, &budget.budget()) {
                 Ok(line) => (line, true),
                 Err(SandpileError::Search(_)) => (None, false),
                 Err(err) => return Err(err.into()),
@@ -274,7 +274,7 @@ pub fn run(cmd: SandpileCommand, out: &Output) -> anyhow::Result<()> {
                 .collect::<Result<Vec<_>, _>>()
                 .context("reading graph6 on stdin")?;
             let bar = progress_bar(graphs.len() as u64, "graphs");
-            let rows = classify_all(graphs, budget.budget(), &|| bar.inc(1));
+            let rows = classify_all(graphs, &budget.budget(), &|| bar.inc(1));
             bar.finish_and_clear();
             let rows = rows
                 .into_iter()

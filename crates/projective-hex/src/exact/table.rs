@@ -17,6 +17,23 @@ use super::Numbers;
 pub(super) const FIRST_BITS: u32 = 17;
 pub(super) const MAX_BITS: u32 = 22;
 
+/// The fewest index bits a table has, whatever its memory cap (16 buckets).
+const LEAST_BITS: u32 = 4;
+
+/// Bytes of one bucket: two entries of five words and their tags.
+const BUCKET_BYTES: usize = 2 * 5 * 8 + 2;
+
+/// The most index bits a table within `max_memory` bytes may have (at most
+/// [`MAX_BITS`]). A private table growing from `b` to `b + 1` bits holds both for a
+/// moment, so the cap is read as room for one and a half tables.
+pub(super) fn bits_within(max_memory: Option<usize>) -> u32 {
+    let Some(bytes) = max_memory else {
+        return MAX_BITS;
+    };
+    let buckets = (bytes / BUCKET_BYTES * 2 / 3).max(1);
+    (usize::BITS - 1 - buckets.leading_zeros()).clamp(LEAST_BITS, MAX_BITS)
+}
+
 /// One stored position; `work` (nodes its searches took, at least 1) decides what stays.
 #[derive(Clone, Copy, Debug)]
 struct Entry {
@@ -214,6 +231,20 @@ mod tests {
         assert_eq!(entries, 1);
         assert_eq!(grown.bits(), 5);
         assert_eq!(grown.get(1, 2), Some(numbers(4)));
+    }
+
+    #[test]
+    fn the_memory_cap_bounds_the_size() {
+        assert_eq!(bits_within(None), MAX_BITS);
+        for mib in [1usize, 10, 100, 1000] {
+            let cap = mib << 20;
+            let bits = bits_within(Some(cap));
+            let bytes = |bits: u32| (1usize << bits) * BUCKET_BYTES;
+            // A table and the one it grew from fit together; twice the size would not.
+            assert!(bytes(bits) + bytes(bits - 1) <= cap, "{mib} MiB");
+            assert!(bits == MAX_BITS || bytes(bits + 1) + bytes(bits) > cap, "{mib} MiB");
+        }
+        assert_eq!(bits_within(Some(0)), LEAST_BITS);
     }
 
     #[test]

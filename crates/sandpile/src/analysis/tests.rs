@@ -6,7 +6,7 @@ use crosscap_engine::{Notation, Rng};
 use super::*;
 
 fn analyse_spec(spec: &str) -> Analysis {
-    analyse(&Sandpile::from_spec(spec).unwrap(), Budget::unlimited()).unwrap()
+    analyse(&Sandpile::from_spec(spec).unwrap(), &Budget::unlimited()).unwrap()
 }
 
 #[test]
@@ -104,7 +104,7 @@ fn the_solver_and_the_sequence_search_agree_with_brute_force_on_random_graphs() 
             continue;
         }
         checked += 1;
-        let a = analyse(&game, Budget::unlimited()).unwrap();
+        let a = analyse(&game, &Budget::unlimited()).unwrap();
         let value = brute_force_value(&game);
         let expected = match value {
             v if v > 0 => Some(Player::X),
@@ -205,7 +205,7 @@ fn min_topple_is_the_edge_count_on_connected_graphs() {
         "P2", "P4", "C3", "C5", "K4", "K1,3", "K2,3", "grid:2x3", "petersen",
     ] {
         let board = Board::from_spec(spec).unwrap();
-        let found = min_topple(&board, Budget::unlimited()).unwrap().unwrap();
+        let found = min_topple(&board, &Budget::unlimited()).unwrap().unwrap();
         assert_eq!(found.chips, board.graph().edge_count(), "{spec}");
         // Replaying the placements sets the board toppling for ever on the last one.
         let mut scores = vec![0; board.vertex_count()];
@@ -233,18 +233,18 @@ fn min_topple_of_the_variants() {
     // A directed cycle: one chip. A DAG drains every chip into its sink: never.
     let cycle = Board::from_spec("arcs:0>1,1>2,2>0").unwrap();
     assert_eq!(
-        min_topple(&cycle, Budget::unlimited())
+        min_topple(&cycle, &Budget::unlimited())
             .unwrap()
             .unwrap()
             .chips,
         1
     );
     let dag = Board::from_spec("arcs:0>1,1>2,0>2").unwrap();
-    assert_eq!(min_topple(&dag, Budget::unlimited()).unwrap(), None);
+    assert_eq!(min_topple(&dag, &Budget::unlimited()).unwrap(), None);
     // Disconnected: the cheaper component decides.
     let two = Board::from_spec("edges:0-1,1-2,2-0,3-4").unwrap();
     assert_eq!(
-        min_topple(&two, Budget::unlimited())
+        min_topple(&two, &Budget::unlimited())
             .unwrap()
             .unwrap()
             .chips,
@@ -256,7 +256,7 @@ fn min_topple_of_the_variants() {
 fn min_topple_under_the_games_rules() {
     // P3: the second move always erupts. K1,2 = P3 with the hub first.
     let game = Sandpile::from_spec("P3").unwrap();
-    let line = min_topple_game(&game, Budget::unlimited())
+    let line = min_topple_game(&game, &Budget::unlimited())
         .unwrap()
         .unwrap();
     assert_eq!(line.len(), 2);
@@ -267,13 +267,13 @@ fn min_topple_under_the_games_rules() {
     assert!(replay.last_move_erupted());
     // C3: three chips as chip-firing, and under the rules too.
     let c3 = Sandpile::from_spec("C3").unwrap();
-    let line = min_topple_game(&c3, Budget::unlimited()).unwrap().unwrap();
+    let line = min_topple_game(&c3, &Budget::unlimited()).unwrap().unwrap();
     assert_eq!(line.len(), 3);
 }
 
 #[test]
 fn classify_reports_a_graph6_line() {
-    let row = classify(Graph::from_graph6("Bw").unwrap(), Budget::unlimited()).unwrap();
+    let row = classify(Graph::from_graph6("Bw").unwrap(), &Budget::unlimited()).unwrap();
     assert_eq!((row.vertices, row.edges), (3, 3));
     assert_eq!(row.graph6, "Bw");
     assert!(!row.predetermined);
@@ -283,7 +283,7 @@ fn classify_reports_a_graph6_line() {
             .iter()
             .map(|g| Graph::from_graph6(g).unwrap())
             .collect(),
-        Budget::unlimited(),
+        &Budget::unlimited(),
         &|| {},
     );
     let rows: Vec<ClassifyRow> = rows.into_iter().map(Result::unwrap).collect();
@@ -300,11 +300,11 @@ fn classify_reports_a_graph6_line() {
 fn the_best_moves_win() {
     // K1,3: X wins whatever; on P4 check that a best move keeps the solver's value.
     let game = Sandpile::from_spec("P4").unwrap();
-    let a = analyse(&game, Budget::unlimited()).unwrap();
+    let a = analyse(&game, &Budget::unlimited()).unwrap();
     for mv in &a.best_moves {
         let mut child = game.clone();
         child.play_text(&child.format_move(mv)).unwrap();
-        let after = analyse(&child, Budget::unlimited()).unwrap();
+        let after = analyse(&child, &Budget::unlimited()).unwrap();
         assert_eq!(after.winner, a.winner);
     }
 }

@@ -1,0 +1,385 @@
+//! The one budget every search runs under: a node cap, a time limit, a memory cap for its
+//! tables and trees, and a cancel flag that whoever waits for the answer can raise.
+//!
+//! A search holds a [`Meter`] made from its [`Budget`] and calls [`Meter::tick`] once per
+//! unit of work (a node, an iteration, a playout). The meter reads the clock and the
+//! cancel flag at a stride it adapts to the cost of a tick, so the checks cost almost
+//! nothing on fast searches and still come about every millisecond when one tick is slow:
+//! a time limit or a cancel binds within a few milliseconds on any board.
+
+use std::fmt;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+/// A flag that stops every search holding it; clones share the flag.
+#[derive(Clone, Debug, Default)]
+pub struct Cancel(Arc<AtomicBool>);
+
+impl Cancel {
+    pub fn new() -> Cancel {
+        Cancel::default()
+    }
+
+    /// Stops every search holding this flag (they return [`Exhausted::Cancelled`]).
+    pub fn cancel(&self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+
+    pub fn is_cancelled(&self) -> bool {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    /// A guard that raises the flag when dropped: the search stops as soon as nobody waits
+    /// for it (a request dropped on a client's disconnect, a timeout, a panic).
+    pub fn on_drop(&self) -> CancelOnDrop {
+        CancelOnDrop(self.clone())
+    }
+}
+
+impl PartialEq for Cancel {
+    fn eq(&self, other: &Cancel) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for Cancel {}
+
+/// Raises its [`Cancel`] flag when dropped.
+#[derive(Debug)]
+pub struct CancelOnDrop(Cancel);
+
+impl Drop for CancelOnDrop {
+    fn drop(&mut self) {
+        self.0.cancel();
+    }
+}
+
+/// How much work a search may do before it gives up with
+/// [`SolveError::Unknown`](crate::SolveError). `None` is no limit of that kind.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Budget {
+    /// Most nodes (or iterations, or positions: the search's unit of work).
+    pub max_nodes: Option<u64>,
+    /// Most time, from the moment the search starts.
+    pub max_time: Option<Duration>,
+    /// Most bytes of tables, trees and queues. Transposition tables stay within it by
+    /// replacing entries; searches that cannot forget (a breadth-first queue) stop.
+    pub max_memory: Option<usize>,
+    /// Raised when nobody waits for the answer any more.
+    pub cancel: Option<Cancel>,
+}
+
+impl Budget {
+    pub fn unlimited() -> Budget {
+        Budget::default()
+    }
+
+    pub fn nodes(max_nodes: u64) -> Budget {
+        Budget {
+            max_nodes: Some(max_nodes),
+            ..Budget::default()
+        }
+    }
+
+    pub fn time(max_time: Duration) -> Budget {
+        Budget {
+            max_time: Some(max_time),
+            ..Budget::default()
+        }
+    }
+
+    pub fn with_nodes(self, max_nodes: u64) -> Budget {
+        Budget {
+            max_nodes: Some(max_nodes),
+            ..self
+        }
+    }
+
+    pub fn with_time(self, max_time: Duration) -> Budget {
+        Budget {
+            max_time: Some(max_time),
+            ..self
+        }
+    }
+
+    pub fn with_memory(self, max_memory: usize) -> Budget {
+        Budget {
+            max_memory: Some(max_memory),
+            ..self
+        }
+    }
+
+    pub fn with_cancel(self, cancel: Cancel) -> Budget {
+        Budget {
+            cancel: Some(cancel),
+            ..self
+        }
+    }
+
+    /// This budget kept within `outer`: the smaller of each limit, and `outer`'s cancel
+    /// flag when this budget has none.
+    pub fn within(&self, outer: &Budget) -> Budget {
+        fn least<T: Ord + Copy>(a: Option<T>, b: Option<T>) -> Option<T> {
+            match (a, b) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            }
+        }
+        Budget {
+            max_nodes: least(self.max_nodes, outer.max_nodes),
+            max_time: least(self.max_time, outer.max_time),
+            max_memory: least(self.max_memory, outer.max_memory),
+            cancel: self.cancel.clone().or_else(|| outer.cancel.clone()),
+        }
+    }
+
+    /// What is left of this budget after `nodes` nodes and `elapsed` time were spent.
+    pub fn less(&self, nodes: u64, elapsed: Duration) -> Budget {
+        Budget {
+            max_nodes: self.max_nodes.map(|n| n.saturating_sub(nodes)),
+            max_time: self.max_time.map(|t| t.saturating_sub(elapsed)),
+            ..self.clone()
+        }
+    }
+
+    /// Whether the cancel flag is up.
+    pub fn is_cancelled(&self) -> bool {
+        self.cancel.as_ref().is_some_and(Cancel::is_cancelled)
+    }
+
+    /// How many entries of `entry_bytes` bytes fit in the memory cap (at least one).
+    pub fn max_entries(&self, entry_bytes: usize) -> Option<usize> {
+        self.max_memory
+            .map(|bytes| (bytes / entry_bytes.max(1)).max(1))
+    }
+
+    /// A meter starting now.
+    pub fn meter(&self) -> Meter {
+        Meter::new(self)
+    }
+}
+
+/// Which limit of a budget ran out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Exhausted {
+    Nodes,
+    Time,
+    Memory,
+    Cancelled,
+}
+
+impl fmt::Display for Exhausted {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Exhausted::Nodes => "node limit",
+            Exhausted::Time => "time limit",
+            Exhausted::Memory => "memory limit",
+            Exhausted::Cancelled => "cancelled",
+        })
+    }
+}
+
+/// Slowest and fastest wanted gaps between two readings of the clock.
+const CHECK_GAP_MIN: Duration = Duration::from_micros(200);
+const CHECK_GAP_MAX: Duration = Duration::from_millis(2);
+/// Most ticks between two readings of the clock.
+const MAX_STRIDE: u64 = 1 << 16;
+
+/// A running search's use of its budget.
+#[derive(Debug)]
+pub struct Meter {
+    budget: Budget,
+    start: Instant,
+    deadline: Option<Instant>,
+    nodes: u64,
+    /// The tick count at which the limits are next checked.
+    next_check: u64,
+    /// Ticks between checks, doubled while checks come too often, halved when too rarely.
+    stride: u64,
+    last_check: Instant,
+    exhausted: Option<Exhausted>,
+}
+
+impl Meter {
+    pub fn new(budget: &Budget) -> Meter {
+        let start = Instant::now();
+        let mut meter = Meter {
+            budget: budget.clone(),
+            start,
+            deadline: budget.max_time.and_then(|t| start.checked_add(t)),
+            nodes: 0,
+            next_check: 0,
+            stride: 1,
+            last_check: start,
+            exhausted: None,
+        };
+        meter.schedule();
+        meter
+    }
+
+    /// Counts one unit of work; true once the search must stop (and from then on).
+    #[inline]
+    pub fn tick(&mut self) -> bool {
+        self.nodes += 1;
+        self.nodes >= self.next_check && self.check()
+    }
+
+    /// Checks the clock and the cancel flag now, whatever the stride; true once the
+    /// search must stop. For a loop about to start a long step.
+    pub fn check(&mut self) -> bool {
+        if self.exhausted.is_some() {
+            return true;
+        }
+        if self.budget.max_nodes.is_some_and(|max| self.nodes > max) {
+            self.exhausted = Some(Exhausted::Nodes);
+            return true;
+        }
+        if self.budget.is_cancelled() {
+            self.exhausted = Some(Exhausted::Cancelled);
+            return true;
+        }
+        let now = Instant::now();
+        if self.deadline.is_some_and(|d| now >= d) {
+            self.exhausted = Some(Exhausted::Time);
+            return true;
+        }
+        let gap = now - self.last_check;
+        if gap < CHECK_GAP_MIN {
+            self.stride = (self.stride * 2).min(MAX_STRIDE);
+        } else if gap > CHECK_GAP_MAX {
+            self.stride = (self.stride / 2).max(1);
+        }
+        self.last_check = now;
+        self.schedule();
+        false
+    }
+
+    fn schedule(&mut self) {
+        let by_stride = self.nodes.saturating_add(self.stride);
+        self.next_check = match self.budget.max_nodes {
+            Some(max) => by_stride.min(max.saturating_add(1)),
+            None => by_stride,
+        };
+    }
+
+    /// Reports that the search holds `bytes` bytes that it cannot give back; true (and
+    /// exhausted by memory) when that is over the cap.
+    pub fn over_memory(&mut self, bytes: usize) -> bool {
+        if self.budget.max_memory.is_some_and(|max| bytes > max) {
+            self.exhausted.get_or_insert(Exhausted::Memory);
+            return true;
+        }
+        false
+    }
+
+    /// Ticks counted so far.
+    pub fn nodes(&self) -> u64 {
+        self.nodes
+    }
+
+    pub fn elapsed(&self) -> Duration {
+        self.start.elapsed()
+    }
+
+    pub fn budget(&self) -> &Budget {
+        &self.budget
+    }
+
+    /// The limit that ran out, once one has.
+    pub fn exhausted(&self) -> Option<Exhausted> {
+        self.exhausted
+    }
+
+    /// What is left of the budget.
+    pub fn remaining(&self) -> Budget {
+        self.budget.less(self.nodes, self.elapsed())
+    }
+
+    /// The error a search returns when this meter ran out.
+    pub fn unknown(&self) -> crate::SolveError {
+        crate::SolveError::Unknown {
+            nodes: self.nodes,
+            elapsed: self.elapsed(),
+            reason: self.exhausted.unwrap_or(Exhausted::Nodes),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_node_cap_binds_exactly() {
+        let mut meter = Budget::nodes(10).meter();
+        let ticks = (0..100).take_while(|_| !meter.tick()).count();
+        assert_eq!(ticks, 10);
+        assert_eq!(meter.exhausted(), Some(Exhausted::Nodes));
+        assert!(meter.tick(), "an exhausted meter stays exhausted");
+    }
+
+    #[test]
+    fn a_cancel_stops_within_a_few_ticks() {
+        let cancel = Cancel::new();
+        let mut meter = Budget::unlimited().with_cancel(cancel.clone()).meter();
+        for _ in 0..1000 {
+            assert!(!meter.tick());
+        }
+        cancel.cancel();
+        let clock = Instant::now();
+        while !meter.tick() {}
+        assert!(clock.elapsed() < Duration::from_millis(50));
+        assert_eq!(meter.exhausted(), Some(Exhausted::Cancelled));
+    }
+
+    #[test]
+    fn slow_ticks_are_checked_every_time() {
+        let mut meter = Budget::time(Duration::from_millis(30)).meter();
+        let mut ticks = 0;
+        while !meter.tick() {
+            std::thread::sleep(Duration::from_millis(5));
+            ticks += 1;
+        }
+        assert!(
+            ticks <= 7,
+            "a time limit binds on slow ticks ({ticks} ticks)"
+        );
+        assert_eq!(meter.exhausted(), Some(Exhausted::Time));
+    }
+
+    #[test]
+    fn a_guard_cancels_when_dropped() {
+        let cancel = Cancel::new();
+        drop(cancel.on_drop());
+        assert!(cancel.is_cancelled());
+    }
+
+    #[test]
+    fn budgets_combine_and_shrink() {
+        let outer = Budget::time(Duration::from_secs(5)).with_cancel(Cancel::new());
+        let inner = Budget::nodes(100).with_time(Duration::from_secs(30));
+        let both = inner.within(&outer);
+        assert_eq!(both.max_time, Some(Duration::from_secs(5)));
+        assert_eq!(both.max_nodes, Some(100));
+        assert_eq!(both.cancel, outer.cancel);
+        let left = both.less(40, Duration::from_secs(9));
+        assert_eq!(left.max_nodes, Some(60));
+        assert_eq!(left.max_time, Some(Duration::ZERO));
+        assert_eq!(
+            Budget::unlimited().with_memory(100).max_entries(30),
+            Some(3)
+        );
+        let huge = Budget::time(Duration::from_secs_f64(1e18)).meter();
+        assert!(huge.exhausted().is_none(), "a far deadline is no deadline");
+    }
+
+    #[test]
+    fn memory_over_the_cap_exhausts() {
+        let mut meter = Budget::unlimited().with_memory(1000).meter();
+        assert!(!meter.over_memory(1000));
+        assert!(meter.over_memory(1001));
+        assert_eq!(meter.exhausted(), Some(Exhausted::Memory));
+    }
+}
