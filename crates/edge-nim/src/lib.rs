@@ -53,6 +53,8 @@ pub enum EdgeNimError {
     ValueOverflow(usize),
     #[error("bad option: {0}")]
     BadOption(String),
+    #[error(transparent)]
+    Limits(#[from] crosscap_engine::session::TooLarge),
 }
 
 #[cfg(test)]

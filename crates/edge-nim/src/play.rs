@@ -4,7 +4,7 @@ use std::sync::Arc;
 
 use crosscap_engine::agents::standard_agent;
 use crosscap_engine::mcts::MctsConfig;
-use crosscap_engine::session::{GameMatch, Match};
+use crosscap_engine::session::{GameMatch, Match, SetupLimits};
 use crosscap_engine::{Agent, Budget, Impartial, Level, NormalPlay, Rng};
 use crosscap_graphs::Graph;
 use serde_json::{Value, json};
@@ -96,7 +96,13 @@ pub fn view(game: &EdgeNimGame) -> Value {
 /// `edges:0-1,1-2`); `options` may give `"tokens"`, a token text (`"a=3,b=1"`,
 /// `"3,1,0,2,0,1"`, `"*=2"`) or an array of counts in edge order; without it (or with an
 /// empty text) every edge has 3 tokens.
-pub fn new_match(board: &str, options: &Value) -> Result<Box<dyn Match>, EdgeNimError> {
+/// A position with more moves than `limits` allows (by [`EdgeNim::move_count_bound`]) is
+/// refused before any move is listed.
+pub fn new_match(
+    board: &str,
+    options: &Value,
+    limits: &SetupLimits,
+) -> Result<Box<dyn Match>, EdgeNimError> {
     let graph = Arc::new(Graph::from_spec(board)?);
     let tokens = match options.get("tokens") {
         None | Some(Value::Null) => vec![DEFAULT_TOKENS; graph.edge_count()],
@@ -119,6 +125,7 @@ pub fn new_match(board: &str, options: &Value) -> Result<Box<dyn Match>, EdgeNim
         }
     };
     let position = EdgeNim::new(graph, tokens)?;
+    limits.check_moves(position.move_count_bound())?;
     Ok(Box::new(GameMatch::new(
         NormalPlay::new(position),
         "edge-nim",

@@ -116,18 +116,20 @@ impl EdgeNim {
     }
 
     /// An upper bound on the number of moves (every vertex's lower tuples), cheap to
-    /// compute, to refuse positions whose move list would not fit in memory.
+    /// compute, to refuse positions whose move list would not fit in memory; `u128::MAX`
+    /// when the bound itself does not fit.
     pub fn move_count_bound(&self) -> u128 {
         (0..self.graph.vertex_count())
             .map(|v| {
                 self.graph
                     .incident_edges(v)
                     .iter()
-                    .map(|&e| u128::from(self.tokens[e]) + 1)
-                    .product::<u128>()
+                    .fold(1u128, |product, &e| {
+                        product.saturating_mul(u128::from(self.tokens[e]) + 1)
+                    })
                     - 1
             })
-            .sum()
+            .fold(0, u128::saturating_add)
     }
 
     /// The number of tokens on the board.

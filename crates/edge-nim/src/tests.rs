@@ -298,7 +298,12 @@ fn tables_refuse_what_they_cannot_hold() {
 
 #[test]
 fn a_match_plays_and_the_perfect_computer_wins() {
-    let mut m = new_match("tetrahedron", &json!({"tokens": "a=0,b=1,c=2,A=3"})).unwrap();
+    let mut m = new_match(
+        "tetrahedron",
+        &json!({"tokens": "a=0,b=1,c=2,A=3"}),
+        &crosscap_engine::session::SetupLimits::default(),
+    )
+    .unwrap();
     assert_eq!(
         m.view()["edges"][1],
         json!({"name": "b", "ends": ["1", "3"], "tokens": 1})
@@ -326,11 +331,26 @@ fn a_match_plays_and_the_perfect_computer_wins() {
     let first = analyse(&position("tetrahedron", "a=0,b=1,c=2,A=3")).unwrap();
     let winner = m.outcome().unwrap().winner.unwrap();
     assert_eq!(winner == crosscap_engine::Player::X, first.grundy != 0);
-    let defaults = new_match("C4", &json!({})).unwrap();
+    let defaults = new_match(
+        "C4",
+        &json!({}),
+        &crosscap_engine::session::SetupLimits::default(),
+    )
+    .unwrap();
     assert_eq!(defaults.view()["tokens"], json!([3, 3, 3, 3]));
-    let empty = new_match("C4", &json!({"tokens": " "})).unwrap();
+    let empty = new_match(
+        "C4",
+        &json!({"tokens": " "}),
+        &crosscap_engine::session::SetupLimits::default(),
+    )
+    .unwrap();
     assert_eq!(empty.view()["tokens"], json!([3, 3, 3, 3]));
-    let array = new_match("P3", &json!({"tokens": [1, 2]})).unwrap();
+    let array = new_match(
+        "P3",
+        &json!({"tokens": [1, 2]}),
+        &crosscap_engine::session::SetupLimits::default(),
+    )
+    .unwrap();
     assert_eq!(array.view()["tokens"], json!([1, 2]));
     for (board, options, message) in [
         ("cube", json!({}), "unknown graph spec `cube`"),
@@ -343,8 +363,34 @@ fn a_match_plays_and_the_perfect_computer_wins() {
         ("C4", json!({"tokens": "1,2"}), "4 edges but 2"),
         ("arcs:0>1", json!({}), "undirected"),
     ] {
-        let error = new_match(board, &options).err().unwrap().to_string();
+        let error = new_match(
+            board,
+            &options,
+            &crosscap_engine::session::SetupLimits::default(),
+        )
+        .err()
+        .unwrap()
+        .to_string();
         assert!(error.contains(message), "{board} {options}: {error}");
+    }
+}
+
+#[test]
+fn boards_over_the_limits_are_refused_before_moves_are_listed() {
+    // Each used to list every move first and abort the server at about 5.5 GB.
+    let limits = crosscap_engine::session::SetupLimits::default();
+    for (board, options) in [
+        ("star:99999", json!({})),
+        ("complete:1414", json!({})),
+        ("P2", json!({"tokens": "4294967295"})),
+    ] {
+        let clock = std::time::Instant::now();
+        let error = new_match(board, &options, &limits)
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(error.contains("the board is too large"), "{board}: {error}");
+        assert!(clock.elapsed().as_secs() < 5, "{board}: refused at once");
     }
 }
 

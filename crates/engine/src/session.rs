@@ -1,11 +1,57 @@
 //! An object-safe view of a game in progress, so that the web server (and anything else
 //! that handles "some game") can hold any Crosscap game behind one interface.
 
+use serde::Serialize;
 use serde_json::Value;
 
 use crate::agents::{Agent, Level};
 use crate::budget::Budget;
 use crate::game::{MoveError, Notation, Outcome, Player};
+
+/// What a host allows of the games it builds. Each game checks it in the one constructor
+/// that the CLI and the server both call, before any work that grows with the board
+/// (listing moves, symmetries, tables), from counts it can estimate without that work.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct SetupLimits {
+    /// Most legal moves in the starting position: the measure of size every game shares.
+    pub max_legal_moves: usize,
+}
+
+impl Default for SetupLimits {
+    /// 5,000 legal moves: Projective Hex and Euler Getter on taylor:40 (4,800 cells) fit.
+    fn default() -> Self {
+        SetupLimits {
+            max_legal_moves: 5_000,
+        }
+    }
+}
+
+/// A game over its host's [`SetupLimits`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("the board is too large: {moves} legal moves (at most {max})")]
+pub struct TooLarge {
+    /// The count or estimate, as text (it may not fit any integer type).
+    pub moves: String,
+    pub max: usize,
+}
+
+impl SetupLimits {
+    /// Refuses a game whose starting position has (at least) `moves` legal moves, a count
+    /// made with saturating arithmetic (so `u128::MAX` stands for "more than that").
+    pub fn check_moves(&self, moves: u128) -> Result<(), TooLarge> {
+        if moves > self.max_legal_moves as u128 {
+            return Err(TooLarge {
+                moves: if moves == u128::MAX {
+                    "more than 10^38".to_string()
+                } else {
+                    moves.to_string()
+                },
+                max: self.max_legal_moves,
+            });
+        }
+        Ok(())
+    }
+}
 
 /// A game in progress, driven by moves in the game's text notation.
 pub trait Match: Send + Sync {
@@ -136,6 +182,24 @@ mod tests {
             |level, seed| standard_agent(level, MctsConfig::default(), seed),
             |g| serde_json::json!({ "heaps": g.position.heaps }),
         ))
+    }
+
+    #[test]
+    fn setup_limits_name_the_count() {
+        let limits = SetupLimits::default();
+        assert!(limits.check_moves(5_000).is_ok());
+        let err = limits.check_moves(5_001).unwrap_err();
+        assert_eq!(
+            err.to_string(),
+            "the board is too large: 5001 legal moves (at most 5000)"
+        );
+        assert!(
+            limits
+                .check_moves(u128::MAX)
+                .unwrap_err()
+                .to_string()
+                .contains("more than 10^38")
+        );
     }
 
     #[test]

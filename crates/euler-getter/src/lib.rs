@@ -18,7 +18,7 @@ pub mod region;
 
 use std::sync::Arc;
 
-use crosscap_engine::session::{GameMatch, Match};
+use crosscap_engine::session::{GameMatch, Match, SetupLimits, TooLarge};
 use crosscap_engine::{Game, Notation, Player};
 use crosscap_topology::{Board, PositionError, TopologyError};
 use serde_json::{Value, json};
@@ -52,6 +52,8 @@ pub enum EulerGetterError {
     },
     #[error("board {spec} has {cells} cells, more than Euler Getter handles (65535)")]
     TooLarge { spec: String, cells: usize },
+    #[error(transparent)]
+    Limits(#[from] TooLarge),
     #[error("bad position: {0}")]
     Position(#[from] PositionError),
     #[error("unknown rule {0:?}: expected normal or reverse")]
@@ -70,7 +72,12 @@ pub fn load_board(spec: &str) -> Result<Arc<Complex>, EulerGetterError> {
 /// A game for the web server. `options` is a JSON object with optional `rule`
 /// (`"normal"` or `"reverse"`, default normal) and `swap` (`"none"`, or 1, 3, 5, 7 as a
 /// number or a string, default 3).
-pub fn new_match(board: &str, options: &Value) -> Result<Box<dyn Match>, EulerGetterError> {
+/// A board with more cells than `limits` allows moves is refused before any work on it.
+pub fn new_match(
+    board: &str,
+    options: &Value,
+    limits: &SetupLimits,
+) -> Result<Box<dyn Match>, EulerGetterError> {
     let mut rule = Rule::default();
     let mut swap = SwapRule::default();
     if let Some(map) = options.as_object() {
@@ -86,7 +93,9 @@ pub fn new_match(board: &str, options: &Value) -> Result<Box<dyn Match>, EulerGe
             }
         }
     }
-    let game = EulerGetter::new(load_board(board)?, rule, swap);
+    let board = Board::from_spec(board)?;
+    limits.check_moves(board.cell_count() as u128)?;
+    let game = EulerGetter::new(Arc::new(Complex::new(board)?), rule, swap);
     Ok(Box::new(GameMatch::new(
         game,
         "euler-getter",
@@ -153,7 +162,12 @@ mod tests {
 
     #[test]
     fn a_match_plays_to_the_end_and_shows_the_regions() {
-        let mut m = new_match("goldberg:1", &json!({ "rule": "reverse", "swap": 1 })).unwrap();
+        let mut m = new_match(
+            "goldberg:1",
+            &json!({ "rule": "reverse", "swap": 1 }),
+            &crosscap_engine::session::SetupLimits::default(),
+        )
+        .unwrap();
         assert_eq!(m.game(), "euler-getter");
         let view = m.view();
         assert_eq!(view["rule"], "reverse");
@@ -193,7 +207,12 @@ mod tests {
 
     #[test]
     fn the_perfect_level_answers_at_once_on_a_large_board() {
-        let m = new_match("goldberg:4", &json!({})).unwrap();
+        let m = new_match(
+            "goldberg:4",
+            &json!({}),
+            &crosscap_engine::session::SetupLimits::default(),
+        )
+        .unwrap();
         let clock = std::time::Instant::now();
         let mv = m
             .computer_move(Level::Perfect, 1, &crosscap_engine::Budget::unlimited())
@@ -213,9 +232,23 @@ mod tests {
             (json!({ "swap": 2 }), "swap"),
             (json!({ "colour": "X" }), "colour"),
         ] {
-            let err = new_match("goldberg:1", &options).err().unwrap().to_string();
+            let err = new_match(
+                "goldberg:1",
+                &options,
+                &crosscap_engine::session::SetupLimits::default(),
+            )
+            .err()
+            .unwrap()
+            .to_string();
             assert!(err.contains(needle), "{err}");
         }
-        assert!(new_match("nowhere:1", &json!({})).is_err());
+        assert!(
+            new_match(
+                "nowhere:1",
+                &json!({}),
+                &crosscap_engine::session::SetupLimits::default()
+            )
+            .is_err()
+        );
     }
 }

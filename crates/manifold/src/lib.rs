@@ -38,4 +38,6 @@ pub enum ManifoldError {
     },
     #[error("bad options: {0}")]
     BadOptions(String),
+    #[error(transparent)]
+    Limits(#[from] crosscap_engine::session::TooLarge),
 }

@@ -3,7 +3,7 @@
 
 use crosscap_engine::agents::standard_agent;
 use crosscap_engine::mcts::MctsConfig;
-use crosscap_engine::session::{GameMatch, Match};
+use crosscap_engine::session::{GameMatch, Match, SetupLimits};
 use crosscap_engine::{Agent, Budget, Game, Impartial, Level, NormalPlay, Rng};
 use serde_json::{Value, json};
 
@@ -83,7 +83,13 @@ pub fn playable_position(board: &str) -> Result<Manifold, ManifoldError> {
 /// A game for the web server. `board` is the starting 2-manifold, e.g. `n5 o2`. The game
 /// has no options: `options` must be `null` or `{}` (anything else is refused, so that a
 /// misspelt option does not pass unnoticed).
-pub fn new_match(board: &str, options: &Value) -> Result<Box<dyn Match>, ManifoldError> {
+/// A position with more moves than `limits` allows is refused (its genus is bounded by
+/// [`MAX_PLAY_GENUS`] first, so counting its moves is cheap).
+pub fn new_match(
+    board: &str,
+    options: &Value,
+    limits: &SetupLimits,
+) -> Result<Box<dyn Match>, ManifoldError> {
     match options {
         Value::Null => {}
         Value::Object(map) if map.is_empty() => {}
@@ -101,6 +107,7 @@ pub fn new_match(board: &str, options: &Value) -> Result<Box<dyn Match>, Manifol
         }
     }
     let position = playable_position(board)?;
+    limits.check_moves(position.moves().len() as u128)?;
     Ok(Box::new(GameMatch::new(
         NormalPlay::new(position),
         "manifold",

@@ -109,7 +109,12 @@ fn the_perfect_player_never_loses_a_won_position() {
 
 #[test]
 fn a_match_for_the_web_server() {
-    let mut m = new_match("n5 o2", &serde_json::Value::Null).unwrap();
+    let mut m = new_match(
+        "n5 o2",
+        &serde_json::Value::Null,
+        &crosscap_engine::session::SetupLimits::default(),
+    )
+    .unwrap();
     assert_eq!(m.game(), "manifold");
     let view = m.view();
     assert_eq!(view["position"], "o2 n5");
@@ -152,12 +157,31 @@ fn bad_boards_and_options_are_refused() {
         ("n5 q2", "bad surface \"q2\""),
         ("o1001", "too large"),
     ] {
-        let err = new_match(board, &none).err().unwrap().to_string();
+        let err = new_match(
+            board,
+            &none,
+            &crosscap_engine::session::SetupLimits::default(),
+        )
+        .err()
+        .unwrap()
+        .to_string();
         assert!(err.contains(needle), "{board}: {err}");
     }
     assert!(matches!(
-        new_match("n5", &serde_json::json!({"size": 3})).err(),
+        new_match(
+            "n5",
+            &serde_json::json!({"size": 3}),
+            &crosscap_engine::session::SetupLimits::default()
+        )
+        .err(),
         Some(ManifoldError::BadOptions(_))
     ));
-    assert!(new_match("n5", &serde_json::json!([1])).is_err());
+    assert!(
+        new_match(
+            "n5",
+            &serde_json::json!([1]),
+            &crosscap_engine::session::SetupLimits::default()
+        )
+        .is_err()
+    );
 }

@@ -20,7 +20,7 @@ pub mod search;
 
 use std::sync::Arc;
 
-use crosscap_engine::session::{GameMatch, Match};
+use crosscap_engine::session::{GameMatch, Match, SetupLimits, TooLarge};
 use crosscap_engine::{Game, MoveError, Notation};
 use crosscap_topology::{Board, PositionError, TopologyError};
 use serde_json::{Value, json};
@@ -47,6 +47,8 @@ pub enum HexError {
     BoardSize { cells: usize },
     #[error("bad option {name}: {reason}")]
     Option { name: String, reason: String },
+    #[error(transparent)]
+    Limits(#[from] TooLarge),
 }
 
 /// A game for the web server. `board` is a board spec (`taylor:N`, `goldberg:K`,
@@ -54,7 +56,13 @@ pub enum HexError {
 /// - `"opening"`: `"standard"` (default), `"swap"` or `"cut-and-choose"`;
 /// - `"position"`: a start position string (stones in cell order, `.` empty);
 /// - `"moves"`: moves to replay first, in notation.
-pub fn new_match(board: &str, options: &Value) -> Result<Box<dyn Match>, HexError> {
+///
+/// A board with more cells than `limits` allows moves is refused before any work on it.
+pub fn new_match(
+    board: &str,
+    options: &Value,
+    limits: &SetupLimits,
+) -> Result<Box<dyn Match>, HexError> {
     let spec = if board.trim().is_empty() {
         "taylor:3"
     } else {
@@ -85,7 +93,9 @@ pub fn new_match(board: &str, options: &Value) -> Result<Box<dyn Match>, HexErro
             .parse()?,
         None => Opening::Standard,
     };
-    let geometry = Arc::new(Geometry::new(Board::from_spec(spec)?)?);
+    let board = Board::from_spec(spec)?;
+    limits.check_moves(board.cell_count() as u128)?;
+    let geometry = Arc::new(Geometry::new(board)?);
     let mut game = match option("position") {
         Some(v) => ProjectiveHex::from_position_text(
             geometry,
@@ -149,7 +159,12 @@ mod tests {
     #[test]
     fn a_match_shows_the_winning_loop() {
         let options = json!({ "position": ".XO/..XO/..OO./.XOX../XOX../X..." });
-        let mut game = new_match("taylor:3", &options).unwrap();
+        let mut game = new_match(
+            "taylor:3",
+            &options,
+            &crosscap_engine::session::SetupLimits::default(),
+        )
+        .unwrap();
         assert_eq!(game.game(), "projective-hex");
         assert_eq!(game.view()["loop"], Value::Null);
         assert_eq!(game.play("f2").unwrap(), "f2");
@@ -221,7 +236,12 @@ mod tests {
 
     #[test]
     fn match_options_are_checked() {
-        let mut game = new_match("", &json!({ "opening": "swap", "moves": ["c3"] })).unwrap();
+        let mut game = new_match(
+            "",
+            &json!({ "opening": "swap", "moves": ["c3"] }),
+            &crosscap_engine::session::SetupLimits::default(),
+        )
+        .unwrap();
         assert_eq!(game.view()["can_swap"], true);
         assert!(game.legal_moves().contains(&"swap".to_string()));
         assert!(
@@ -231,11 +251,36 @@ mod tests {
         assert_eq!(game.play("swap").unwrap(), "swap");
         assert_eq!(game.view()["swapped"], true);
         assert!(matches!(
-            new_match("taylor:3", &json!({ "opening": "pie" })),
+            new_match(
+                "taylor:3",
+                &json!({ "opening": "pie" }),
+                &crosscap_engine::session::SetupLimits::default()
+            ),
             Err(HexError::Option { .. })
         ));
-        assert!(new_match("taylor:3", &json!({ "colour": "X" })).is_err());
-        assert!(new_match("nowhere:3", &Value::Null).is_err());
-        assert!(new_match("taylor:3", &json!({ "moves": ["c3", "c3"] })).is_err());
+        assert!(
+            new_match(
+                "taylor:3",
+                &json!({ "colour": "X" }),
+                &crosscap_engine::session::SetupLimits::default()
+            )
+            .is_err()
+        );
+        assert!(
+            new_match(
+                "nowhere:3",
+                &Value::Null,
+                &crosscap_engine::session::SetupLimits::default()
+            )
+            .is_err()
+        );
+        assert!(
+            new_match(
+                "taylor:3",
+                &json!({ "moves": ["c3", "c3"] }),
+                &crosscap_engine::session::SetupLimits::default()
+            )
+            .is_err()
+        );
     }
 }

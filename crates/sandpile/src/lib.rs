@@ -43,10 +43,10 @@ use std::sync::Arc;
 
 use crosscap_engine::agents::standard_agent;
 use crosscap_engine::mcts::MctsConfig;
-use crosscap_engine::session::{GameMatch, Match};
+use crosscap_engine::session::{GameMatch, Match, SetupLimits, TooLarge};
 use crosscap_engine::solver::SolveError;
 use crosscap_engine::{Agent, Level, Player};
-use crosscap_graphs::GraphError;
+use crosscap_graphs::{Graph, GraphError};
 
 pub use analysis::{
     Analysis, ClassifyRow, MinTopple, analyse, classify, classify_all, min_topple, min_topple_game,
@@ -69,6 +69,8 @@ pub enum SandpileError {
     BadOption { name: String, reason: String },
     #[error(transparent)]
     Search(#[from] SolveError),
+    #[error(transparent)]
+    Limits(#[from] TooLarge),
 }
 
 /// The computer player at `level`: MCTS with the MCTS-solver on (small boards are often
@@ -84,11 +86,15 @@ pub fn agent(level: Level, seed: u64) -> Box<dyn Agent<Sandpile>> {
 /// A match for the web server. `board` is a graph spec (`grid:5x5`, `C6`, `arcs:0>1,1>0`,
 /// …). Options: `"position"` (a mid-game position such as `"X1,O0,.,X2"`, see
 /// [`Sandpile::from_position`]) and `"to_move"` (`"X"` or `"O"`, default X).
+/// A graph with more vertices than `limits` allows moves is refused before any work on it.
 pub fn new_match(
     board: &str,
     options: &serde_json::Value,
+    limits: &SetupLimits,
 ) -> Result<Box<dyn Match>, SandpileError> {
-    let board = Arc::new(Board::from_spec(board)?);
+    let graph = Graph::from_spec(board)?;
+    limits.check_moves(graph.vertex_count() as u128)?;
+    let board = Arc::new(Board::new(graph)?);
     let option = |name: &str| -> Result<Option<&str>, SandpileError> {
         match options.get(name) {
             None | Some(serde_json::Value::Null) => Ok(None),
@@ -131,7 +137,12 @@ mod tests {
 
     #[test]
     fn a_match_plays_on_a_grid() {
-        let mut m = new_match("grid:3x3", &json!({})).unwrap();
+        let mut m = new_match(
+            "grid:3x3",
+            &json!({}),
+            &crosscap_engine::session::SetupLimits::default(),
+        )
+        .unwrap();
         assert_eq!(m.game(), "sandpile");
         assert_eq!(m.legal_moves().len(), 9);
         assert_eq!(m.play("4").unwrap(), "4");
@@ -144,7 +155,12 @@ mod tests {
 
     #[test]
     fn a_match_starts_from_a_position() {
-        let m = new_match("P4", &json!({"position": "X0,O1,.,X0", "to_move": "O"})).unwrap();
+        let m = new_match(
+            "P4",
+            &json!({"position": "X0,O1,.,X0", "to_move": "O"}),
+            &crosscap_engine::session::SetupLimits::default(),
+        )
+        .unwrap();
         assert_eq!(m.to_move(), Some(Player::O));
         assert_eq!(m.legal_moves(), vec!["1", "2"]);
     }
@@ -152,11 +168,49 @@ mod tests {
     #[test]
     fn bad_boards_and_options_are_refused() {
         assert!(matches!(
-            new_match("grid:0x", &json!({})),
+            new_match(
+                "grid:0x",
+                &json!({}),
+                &crosscap_engine::session::SetupLimits::default()
+            ),
             Err(SandpileError::Graph(_))
         ));
-        assert!(new_match("P4", &json!({"to_move": 3})).is_err());
-        assert!(new_match("P4", &json!({"to_move": "O"})).is_err());
-        assert!(new_match("P4", &json!({"position": "X9"})).is_err());
+        assert!(
+            new_match(
+                "P4",
+                &json!({"to_move": 3}),
+                &crosscap_engine::session::SetupLimits::default()
+            )
+            .is_err()
+        );
+        assert!(
+            new_match(
+                "P4",
+                &json!({"to_move": "O"}),
+                &crosscap_engine::session::SetupLimits::default()
+            )
+            .is_err()
+        );
+        assert!(
+            new_match(
+                "P4",
+                &json!({"position": "X9"}),
+                &crosscap_engine::session::SetupLimits::default()
+            )
+            .is_err()
+        );
+    }
+
+    #[test]
+    fn graphs_over_the_limits_are_refused_before_the_board_is_built() {
+        // K65536,2 used to abort the server at about 5.5 GB.
+        let error = new_match("K65536,2", &json!({}), &SetupLimits::default())
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            error.contains("65538 legal moves (at most 5000)"),
+            "{error}"
+        );
     }
 }

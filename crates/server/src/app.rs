@@ -9,7 +9,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use axum::http::StatusCode;
-use crosscap_engine::session::Match;
+use crosscap_engine::session::{Match, SetupLimits};
 use crosscap_engine::{Budget, Cancel, Level, MoveError, Player, Rng};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -333,20 +333,13 @@ impl App {
             record.options.clone()
         };
         let spec = self.board_spec(record)?;
+        let setup = SetupLimits {
+            max_legal_moves: self.limits.max_legal_moves,
+        };
         let mut game = self
             .registry
-            .new_match(&record.game, &spec, &options)
+            .new_match(&record.game, &spec, &options, &setup)
             .map_err(ApiError::bad_request)?;
-        let legal = game.legal_moves().len();
-        if legal > self.limits.max_legal_moves {
-            return Err(ApiError::new(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                format!(
-                    "the board is too large for the server: {legal} legal moves (at most {})",
-                    self.limits.max_legal_moves
-                ),
-            ));
-        }
         for (i, mv) in record.moves.iter().take(upto).enumerate() {
             game.play(mv)
                 .map_err(|e| ApiError::bad_request(format!("move {} ({mv:?}): {e}", i + 1)))?;

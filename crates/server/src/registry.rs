@@ -2,12 +2,13 @@
 //! them (example boards, options, the hint level and the rules in words).
 
 use crosscap_engine::Level;
-use crosscap_engine::session::Match;
+use crosscap_engine::session::{Match, SetupLimits};
 use serde::Serialize;
 use serde_json::Value;
 
-/// Builds a game in progress from a board (or graph, or surfaces) and options.
-pub type Constructor = fn(&str, &Value) -> Result<Box<dyn Match>, String>;
+/// Builds a game in progress from a board (or graph, or surfaces) and options, refusing
+/// one over the limits before any work that grows with it.
+pub type Constructor = fn(&str, &Value, &SetupLimits) -> Result<Box<dyn Match>, String>;
 
 /// One option the page offers on the new-game form, passed through in `options`.
 #[derive(Clone, Debug, Serialize)]
@@ -99,6 +100,7 @@ impl Registry {
         game: &str,
         board: &str,
         options: &Value,
+        limits: &SetupLimits,
     ) -> Result<Box<dyn Match>, String> {
         let kind = self.get(game).ok_or_else(|| {
             format!(
@@ -106,7 +108,7 @@ impl Registry {
                 self.names().join(", ")
             )
         })?;
-        (kind.new_match)(board, options)
+        (kind.new_match)(board, options, limits)
     }
 }
 
@@ -152,8 +154,8 @@ fn manifold() -> GameKind {
                 ones 0, 1, 2, 4, 6 and then 0, 3, 4, 6 over and over. The value of several \
                 surfaces is the nim sum of theirs, and the hint button finds a move to \
                 value 0 whenever there is one.</p>",
-        new_match: |board, options| {
-            crosscap_manifold::new_match(board, options).map_err(|e| e.to_string())
+        new_match: |board, options, limits| {
+            crosscap_manifold::new_match(board, options, limits).map_err(|e| e.to_string())
         },
     }
 }
@@ -188,8 +190,8 @@ fn projective_hex() -> GameKind {
                 task.</p>\
                 <p>The first player has a winning strategy (strategy stealing), so games \
                 between equals use the swap rule or Taylor's cut-and-choose opening.</p>",
-        new_match: |board, options| {
-            crosscap_projective_hex::new_match(board, options).map_err(|e| e.to_string())
+        new_match: |board, options, limits| {
+            crosscap_projective_hex::new_match(board, options, limits).map_err(|e| e.to_string())
         },
     }
 }
@@ -240,8 +242,8 @@ fn euler_getter() -> GameKind {
                 two characteristics add up to that of the projective plane, 1. A disk \
                 counts 1, an annulus or a Möbius band 0, each extra hole one less. At \
                 the end the page shows each region, its pieces and their loops.</p>",
-        new_match: |board, options| {
-            crosscap_euler_getter::new_match(board, options).map_err(|e| e.to_string())
+        new_match: |board, options, limits| {
+            crosscap_euler_getter::new_match(board, options, limits).map_err(|e| e.to_string())
         },
     }
 }
@@ -274,8 +276,8 @@ fn edge_nim() -> GameKind {
                 A ⊕ b ⊕ B = 0.</p>\
                 <p>On the page, pick a vertex, then how many tokens to leave on each of \
                 its edges.</p>",
-        new_match: |board, options| {
-            crosscap_edge_nim::new_match(board, options).map_err(|e| e.to_string())
+        new_match: |board, options, limits| {
+            crosscap_edge_nim::new_match(board, options, limits).map_err(|e| e.to_string())
         },
     }
 }
@@ -303,8 +305,8 @@ fn sandpile() -> GameKind {
                 <p>On the path P2 the first player wins at once; on P3 the second player \
                 always wins; on the star K1,m the first player wins exactly when m is \
                 odd, whatever is played.</p>",
-        new_match: |board, options| {
-            crosscap_sandpile::new_match(board, options).map_err(|e| e.to_string())
+        new_match: |board, options, limits| {
+            crosscap_sandpile::new_match(board, options, limits).map_err(|e| e.to_string())
         },
     }
 }

@@ -6,7 +6,7 @@ use thiserror::Error;
 #[derive(Debug, Error)]
 pub enum TopologyError {
     #[error(
-        "unknown board spec {spec:?}: expected taylor:N, goldberg:K, torus:RxC, klein:RxC or file:PATH"
+        "unknown board spec {spec:?}: expected taylor:N, goldberg:K, torus:RxC, klein:RxC, file:PATH or a board file's JSON"
     )]
     UnknownFamily { spec: String },
     #[error("bad board spec {spec:?}: {reason}")]
@@ -19,6 +19,12 @@ pub enum TopologyError {
         path: String,
         cause: serde_json::Error,
     },
+    #[error("board file {path} is over {max} bytes")]
+    FileTooLarge { path: String, max: u64 },
+    #[error("the pasted board is not valid board JSON: {cause}")]
+    InlineJson { cause: serde_json::Error },
+    #[error("the pasted board is over {max} bytes")]
+    InlineTooLarge { max: u64 },
     #[error("invalid board: {0}")]
     Invalid(#[from] ComplexError),
 }

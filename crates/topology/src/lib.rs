@@ -23,7 +23,7 @@ use serde::Serialize;
 
 pub use complex::{Complex, Side};
 pub use error::{ComplexError, PositionError, TopologyError};
-pub use families::file::BoardFile;
+pub use families::file::{BoardFile, MAX_BOARD_FILE_BYTES};
 pub use layout::{CellShape, Ghost, Layout};
 pub use position::Position;
 pub use svg::SvgOptions;
@@ -101,9 +101,13 @@ pub struct Board {
 
 impl Board {
     /// Builds the board a spec names: `taylor:N` (N >= 2), `goldberg:K` (K >= 1), `torus:RxC`
-    /// and `klein:RxC` (R even, R >= 2, C >= 3) or `file:PATH` (a JSON board file).
+    /// and `klein:RxC` (R even, R >= 2, C >= 3), `file:PATH` (a JSON board file), or a board
+    /// file's JSON itself (text starting with `{`), read in memory.
     pub fn from_spec(spec: &str) -> Result<Board, TopologyError> {
         let spec = spec.trim();
+        if spec.starts_with('{') {
+            return Board::from_parts(spec, families::file::inline(spec)?);
+        }
         let (family, argument) =
             spec.split_once(':')
                 .ok_or_else(|| TopologyError::UnknownFamily {

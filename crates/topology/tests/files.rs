@@ -133,3 +133,25 @@ fn unknown_fields_and_bad_json_are_errors() {
     assert_eq!(b.spec(), spec);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_board_files_json_is_a_spec_read_in_memory() {
+    let b = Board::from_spec(TETRAHEDRON).unwrap();
+    assert_eq!(b.cell_count(), 4);
+    let message = Board::from_spec(r#"{"faces": [[0,1,2]], "extra": 1}"#)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        message.starts_with("the pasted board is not valid board JSON"),
+        "{message}"
+    );
+    let huge = format!("{{\"faces\": [{}]}}", "[0,1,2],".repeat(600_000));
+    let message = Board::from_spec(&huge).unwrap_err().to_string();
+    assert!(message.contains("over 4194304 bytes"), "{message}");
+}
+
+#[test]
+fn endless_and_huge_files_are_refused_after_the_cap() {
+    let message = Board::from_spec("file:/dev/zero").unwrap_err().to_string();
+    assert!(message.contains("is over 4194304 bytes"), "{message}");
+}

@@ -242,7 +242,10 @@ mod tests {
             let bytes = |bits: u32| (1usize << bits) * BUCKET_BYTES;
             // A table and the one it grew from fit together; twice the size would not.
             assert!(bytes(bits) + bytes(bits - 1) <= cap, "{mib} MiB");
-            assert!(bits == MAX_BITS || bytes(bits + 1) + bytes(bits) > cap, "{mib} MiB");
+            assert!(
+                bits == MAX_BITS || bytes(bits + 1) + bytes(bits) > cap,
+                "{mib} MiB"
+            );
         }
         assert_eq!(bits_within(Some(0)), LEAST_BITS);
     }

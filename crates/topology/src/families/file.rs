@@ -14,6 +14,7 @@
 //! vertex, used to draw the board; without them cells are drawn as regular polygons in rings.
 
 use std::collections::HashMap;
+use std::io::Read;
 
 use serde::Deserialize;
 
@@ -33,16 +34,46 @@ pub struct BoardFile {
     pub positions: Option<HashMap<String, [f64; 2]>>,
 }
 
+/// The largest board file read, in bytes (a board of about 100,000 cells): a path to
+/// something endless (`/dev/zero`) or huge is refused after this much.
+pub const MAX_BOARD_FILE_BYTES: u64 = 4 << 20;
+
 pub(crate) fn load(path: &str) -> Result<BoardParts, TopologyError> {
-    let text = std::fs::read_to_string(path).map_err(|cause| TopologyError::Io {
+    let io = |cause| TopologyError::Io {
         path: path.to_string(),
         cause,
-    })?;
+    };
+    let mut text = String::new();
+    std::fs::File::open(path)
+        .and_then(|file| {
+            file.take(MAX_BOARD_FILE_BYTES + 1)
+                .read_to_string(&mut text)
+        })
+        .map_err(io)?;
+    if text.len() as u64 > MAX_BOARD_FILE_BYTES {
+        return Err(TopologyError::FileTooLarge {
+            path: path.to_string(),
+            max: MAX_BOARD_FILE_BYTES,
+        });
+    }
     let file: BoardFile = serde_json::from_str(&text).map_err(|cause| TopologyError::Json {
         path: path.to_string(),
         cause,
     })?;
     parts(&format!("file:{path}"), &file)
+}
+
+/// A board file's JSON given as the spec itself (a board pasted into the web app): read in
+/// memory, never written anywhere.
+pub(crate) fn inline(text: &str) -> Result<BoardParts, TopologyError> {
+    if text.len() as u64 > MAX_BOARD_FILE_BYTES {
+        return Err(TopologyError::InlineTooLarge {
+            max: MAX_BOARD_FILE_BYTES,
+        });
+    }
+    let file: BoardFile =
+        serde_json::from_str(text).map_err(|cause| TopologyError::InlineJson { cause })?;
+    parts("the pasted board", &file)
 }
 
 pub(crate) fn parts(spec: &str, file: &BoardFile) -> Result<BoardParts, TopologyError> {
