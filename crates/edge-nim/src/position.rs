@@ -148,6 +148,10 @@ pub(crate) fn check_undirected(graph: &Graph) -> Result<(), EdgeNimError> {
 impl Impartial for EdgeNim {
     type Move = EdgeNimMove;
 
+    fn memory_bytes(&self) -> usize {
+        std::mem::size_of::<Self>() + self.tokens.len() * std::mem::size_of::<u32>()
+    }
+
     fn moves(&self) -> Vec<EdgeNimMove> {
         let mut moves = Vec::new();
         for v in 0..self.graph.vertex_count() {

@@ -42,6 +42,11 @@ pub trait Impartial: Clone + Eq + Hash + Send + Sync {
     fn components(&self) -> Vec<Self> {
         vec![self.clone()]
     }
+
+    /// About how many bytes a copy of the position holds (see [`Game::memory_bytes`]).
+    fn memory_bytes(&self) -> usize {
+        std::mem::size_of::<Self>()
+    }
 }
 
 /// Memoised Grundy values of one impartial game.
@@ -182,6 +187,10 @@ impl<G: Impartial> Game for NormalPlay<G> {
 
     /// The player to move is left out: negamax values are relative to the mover, and an
     /// impartial position is worth the same to either.
+    fn memory_bytes(&self) -> usize {
+        self.position.memory_bytes()
+    }
+
     fn position_hash(&self) -> u64 {
         let mut h = DefaultHasher::new();
         self.position.hash(&mut h);

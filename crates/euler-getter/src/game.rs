@@ -363,6 +363,14 @@ impl Game for EulerGetter {
         self.is_full().then(|| self.final_outcome())
     }
 
+    fn memory_bytes(&self) -> usize {
+        use std::mem::size_of;
+        size_of::<Self>()
+            + self.stones.len() * size_of::<Option<Player>>()
+            + (self.empty.len() + self.slot.len()) * size_of::<u16>()
+            + self.symmetric_hashes.len() * size_of::<u64>()
+    }
+
     fn position_hash(&self) -> u64 {
         let stones = match self.symmetric_hashes.iter().min() {
             Some(&canonical) => canonical,

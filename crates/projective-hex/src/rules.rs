@@ -639,6 +639,15 @@ impl Game for ProjectiveHex {
         }
     }
 
+    fn memory_bytes(&self) -> usize {
+        use std::mem::size_of;
+        size_of::<Self>()
+            + self.cells.len() * size_of::<Option<Player>>()
+            + self.components.links.len() * size_of::<Link>()
+            + self.history.len() * size_of::<Move>()
+            + self.start.as_ref().map_or(0, String::len)
+    }
+
     fn position_hash(&self) -> u64 {
         let mut hash = self.hash;
         if self.to_move == Player::O {

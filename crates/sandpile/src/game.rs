@@ -422,6 +422,14 @@ impl Game for Sandpile {
         self.outcome
     }
 
+    fn memory_bytes(&self) -> usize {
+        use std::mem::size_of;
+        size_of::<Self>()
+            + self.scores.len() * size_of::<u32>()
+            + self.owners.len() * size_of::<Option<Player>>()
+            + self.erupted.len() * size_of::<Option<Player>>()
+    }
+
     /// Symmetric positions hash alike (the least hash over the board's automorphisms), so
     /// the solver and the sequence searches visit each position once up to symmetry.
     fn position_hash(&self) -> u64 {
