@@ -227,6 +227,7 @@ function seatText(state, seat, mine) {
 
 function statusText(state) {
   if (state.status === "over") {
+    if (state.stopped) return "The game was stopped by its owner.";
     if (!state.winner) return "The game is over: a draw.";
     const how = state.resigned ? ` (${state.resigned} resigned)` : "";
     return `${state.winner} wins${how}.`;
