@@ -1162,13 +1162,13 @@ impl App {
     pub fn status(&self) -> Value {
         let (games, bytes) = {
             let games = self.games();
-            (games.len(), games.bytes())
+            (games.count(), games.bytes())
         };
         json!({
             "searches_running": self.searches.lock().len(),
             "games_in_memory": games,
             "games_bytes": bytes,
-            "starts_in_memory": self.starts.len(),
+            "starts_in_memory": self.starts.count(),
             "resident_bytes": resident_bytes(),
             "uptime_seconds": self.started.elapsed().as_secs(),
         })

@@ -33,7 +33,7 @@ impl<T> Resident<T> {
     }
 
     /// How many entries are held.
-    pub fn len(&self) -> usize {
+    pub fn count(&self) -> usize {
         self.entries.len()
     }
 
@@ -136,7 +136,7 @@ mod tests {
         assert!(games.get("a").is_none());
         assert!(games.get("d").is_some());
         assert_eq!(games.bytes(), 80);
-        assert_eq!(games.len(), 2);
+        assert_eq!(games.count(), 2);
         drop(held);
         games.resize("d", 90);
         assert!(games.get("b").is_none(), "idle now, and the oldest");

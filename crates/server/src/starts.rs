@@ -55,7 +55,7 @@ impl Starts {
     }
 
     /// How many starts are alive.
-    pub fn len(&self) -> usize {
+    pub fn count(&self) -> usize {
         self.lock()
             .values()
             .filter(|s| s.strong_count() > 0)
@@ -90,9 +90,9 @@ mod tests {
         assert!(Arc::ptr_eq(&a, &b));
         let other = starts.get_or_build("nim", "3 4", "{\"x\":1}", nim).unwrap();
         assert!(!Arc::ptr_eq(&a, &other));
-        assert_eq!(starts.len(), 2);
+        assert_eq!(starts.count(), 2);
         drop((a, b, other));
-        assert_eq!(starts.len(), 0);
+        assert_eq!(starts.count(), 0);
         assert!(starts.get_or_build("nim", "3 4", "{}", nim).is_ok());
     }
 }
