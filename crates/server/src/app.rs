@@ -7,6 +7,7 @@
 //! and runs on a blocking thread ([`App::run`]); the async methods only wait.
 
 use std::collections::HashMap;
+use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
@@ -246,7 +247,7 @@ pub struct App {
     /// Bumped by every deletion, so that a game loaded meanwhile is checked again.
     deletions: AtomicU64,
     /// Raised at shutdown: computer players stop, queued ones stop waiting.
-    closing: Cancel,
+    closing: watch::Sender<bool>,
     started: Instant,
 }
 
@@ -295,7 +296,7 @@ impl App {
             starts: Starts::default(),
             searches: Arc::default(),
             deletions: AtomicU64::new(0),
-            closing: Cancel::new(),
+            closing: watch::Sender::new(false),
             started: Instant::now(),
         })
     }
@@ -355,15 +356,21 @@ impl App {
 
     /// Resolves once shutdown has begun.
     async fn closed(&self) {
-        while !self.closing.is_cancelled() {
-            tokio::time::sleep(Duration::from_millis(100)).await;
+        let _ = self.closing.subscribe().wait_for(|&closing| closing).await;
+    }
+
+    /// Waits for `change` for at most `wait`, or until shutdown begins.
+    async fn wait_for_change(&self, wait: Duration, change: impl Future<Output = ()>) {
+        tokio::select! {
+            _ = tokio::time::timeout(wait, change) => {}
+            () = self.closed() => {}
         }
     }
 
-    /// Stops every search and computer player (at shutdown; moves already made are
-    /// committed, and the games resume at the next start).
+    /// Stops every search and computer player and ends every wait (at shutdown; moves
+    /// already made are committed, and the games resume at the next start).
     pub fn shutdown(&self) {
-        self.closing.cancel();
+        self.closing.send_replace(true);
         for cancel in self.searches.lock().values() {
             cancel.cancel();
         }
@@ -711,7 +718,7 @@ impl App {
         }
         let level = live
             .computer_to_move()
-            .filter(|_| !cancel.is_cancelled() && !self.closing.is_cancelled());
+            .filter(|_| !cancel.is_cancelled() && !*self.closing.borrow());
         let Some(level) = level else {
             live.driver = None;
             live.thinking = false;
@@ -807,10 +814,9 @@ impl App {
         let moved = Arc::clone(&slot);
         self.run(move |app| app.play_now(&moved, &text, &token, permit))
             .await?;
-        let _ = tokio::time::timeout(
-            self.limits.answer_wait,
-            follower.wait_for(|beat| !beat.thinking),
-        )
+        self.wait_for_change(self.limits.answer_wait, async {
+            let _ = follower.wait_for(|beat| !beat.thinking).await;
+        })
         .await;
         self.run(move |app| app.snapshot(&slot, None)).await
     }
@@ -857,10 +863,9 @@ impl App {
     pub async fn follow(self: &Arc<Self>, id: &str, version: u64) -> Result<Shown, ApiError> {
         let slot = self.slot_async(id).await?;
         let mut follower = slot.follow();
-        let _ = tokio::time::timeout(
-            self.limits.follow_wait,
-            follower.wait_for(|beat| beat.version != version),
-        )
+        self.wait_for_change(self.limits.follow_wait, async {
+            let _ = follower.wait_for(|beat| beat.version != version).await;
+        })
         .await;
         self.run(move |app| app.snapshot(&slot, None)).await
     }

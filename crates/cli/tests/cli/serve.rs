@@ -216,6 +216,45 @@ fn the_largest_board_between_two_computers_survives_kills_within_its_limits() {
 }
 
 #[test]
+fn ctrl_c_stops_the_computers_and_the_waits_at_once() {
+    // A computer thinking for up to 60 s and a follower waiting up to 25 s: on Ctrl-C the
+    // search is cancelled and the wait ends, so the server exits well before either.
+    let dir = scratch("interrupt");
+    let mut server = serve(&dir);
+    let (status, game) = server.post(
+        "/api/games",
+        json!({ "game": "projective-hex", "board": "taylor:8", "seed": 4,
+                "players": { "X": "ai:expert", "O": "ai:expert" } }),
+    );
+    assert_eq!(status, 201, "{game}");
+    let follow = format!(
+        "{}/api/games/{}?wait=999",
+        server.base,
+        game["id"].as_str().unwrap()
+    );
+    let follower = std::thread::spawn(move || call("GET", &follow, None).0);
+    std::thread::sleep(Duration::from_millis(300));
+    let interrupted = Command::new("kill")
+        .args(["-INT", &server.child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(interrupted.success());
+    let started = Instant::now();
+    let exit = loop {
+        if let Some(exit) = server.child.try_wait().expect("the server is ours") {
+            break exit;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(15),
+            "the server is still running"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(exit.success(), "{exit}");
+    assert_eq!(follower.join().unwrap(), 200, "the follower is answered");
+}
+
+#[test]
 fn a_second_server_on_the_same_directory_exits_2_naming_it() {
     let dir = scratch("locked");
     let _first = serve(&dir);
