@@ -497,7 +497,7 @@ impl App {
             live: Mutex::new(live),
         });
         let mut games = self.games();
-        if self.deletions.load(Ordering::SeqCst) != deletions && self.store().load(id)?.is_none() {
+        if self.deletions.load(Ordering::SeqCst) != deletions && self.store().owner(id)?.is_none() {
             return Err(ApiError::not_found(format!("no game {id:?}")));
         }
         Ok(games.insert(id, slot, bytes))
