@@ -165,6 +165,41 @@ fn deleting_a_thinking_game_stops_its_computer() {
 }
 
 #[test]
+fn undo_and_resignation_stop_a_thinking_computer() {
+    let server = start(Limits {
+        max_think: Duration::from_secs(30),
+        ..quick()
+    });
+    for action in ["undo", "resign"] {
+        let game = server.create(json!({
+            "game": "projective-hex", "board": "taylor:8", "seed": 3,
+            "players": {"X": "human", "O": "ai:expert"}
+        }));
+        let id = game["id"].as_str().unwrap();
+        let thinking = server.play(&game, "a1");
+        assert_eq!(
+            thinking["thinking"], true,
+            "{action}: the reply takes longer"
+        );
+        let (status, after) = server.post(
+            &format!("/api/games/{id}/{action}"),
+            json!({"token": game["tokens"]["X"]}),
+        );
+        assert_eq!(status, 200, "{action}: {after}");
+        assert_eq!(after["thinking"], false, "{action}");
+        if action == "undo" {
+            assert_eq!(after["moves"], json!([]), "X's move is taken back");
+        }
+        status_until(&server, action, |s| s["searches_running"] == 0);
+        let (_, later) = server.get(&format!("/api/games/{id}"));
+        assert_eq!(
+            later["moves"], after["moves"],
+            "{action}: no reply after it"
+        );
+    }
+}
+
+#[test]
 fn idle_games_leave_memory_and_come_back() {
     let server = start(Limits {
         max_games_bytes: 16 * 1024,
