@@ -1,6 +1,7 @@
 //! The HTTP routes: the JSON API under `/api` and the page's files.
 
 use std::collections::HashMap;
+use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::Json;
@@ -8,13 +9,15 @@ use axum::Router;
 use axum::extract::rejection::{JsonRejection, QueryRejection};
 use axum::extract::{DefaultBodyLimit, Path, Query, State};
 use axum::http::{StatusCode, header};
+use axum::middleware::{from_fn, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
+use axum::routing::{MethodRouter, get, post};
 use crosscap_engine::Level;
 use serde::Deserialize;
-use serde_json::{Value, json};
+use serde_json::json;
 
-use crate::app::{ApiError, App, NewGame};
+use crate::app::{ApiError, App, NewGame, Shown};
+use crate::guard::{self, HostPolicy, RateLimit};
 use crate::record::Record;
 use crate::web;
 
@@ -26,7 +29,7 @@ impl IntoResponse for ApiError {
 
 type Answer = Result<Response, ApiError>;
 
-fn ok(value: Value) -> Answer {
+fn ok(value: impl serde::Serialize) -> Answer {
     Ok(Json(value).into_response())
 }
 
@@ -64,19 +67,39 @@ fn number<T: std::str::FromStr>(
         .transpose()
 }
 
-/// The router of the whole app.
-pub fn router(app: Arc<App>) -> Router {
+/// The router of the whole app, answering the hosts `hosts` allows. Serve it with
+/// [`serve`] (or with the client's address as `ConnectInfo`): the rate limits need it.
+pub fn router(app: Arc<App>, hosts: HostPolicy) -> Router {
     let max_body = app.limits.max_body_bytes;
+    let limits = &app.limits;
+    let creations = Arc::new(RateLimit::new(
+        "games created",
+        limits.create_burst,
+        limits.create_period,
+    ));
+    let hints = Arc::new(RateLimit::new(
+        "hints",
+        limits.hint_burst,
+        limits.hint_period,
+    ));
+    let limited = |route: MethodRouter<Arc<App>>, limit: &Arc<RateLimit>| {
+        route.layer(from_fn_with_state(Arc::clone(limit), guard::rate_limited))
+    };
     let api = Router::new()
         .route("/catalog", get(catalog))
-        .route("/games", get(list_games).post(create_game))
-        .route("/games/import", post(import_game))
-        .route("/games/{id}", get(show_game))
+        .route("/status", get(status))
+        .route(
+            "/games",
+            get(list_games).merge(limited(post(create_game), &creations)),
+        )
+        .route("/games/import", limited(post(import_game), &creations))
+        .route("/games/{id}", get(show_game).delete(delete_game))
         .route("/games/{id}/moves", post(play_move))
         .route("/games/{id}/record", get(export_record))
         .route("/games/{id}/undo", post(undo))
         .route("/games/{id}/resign", post(resign))
-        .route("/games/{id}/hint", get(hint))
+        .route("/games/{id}/stop", post(stop))
+        .route("/games/{id}/hint", limited(get(hint), &hints))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such API route") })
         .method_not_allowed_fallback(|| async {
             ApiError::new(
@@ -87,12 +110,33 @@ pub fn router(app: Arc<App>) -> Router {
     Router::new()
         .nest("/api", api)
         .route("/", get(|| async { web::page("index.html") }))
+        .route("/favicon.ico", get(|| async { web::page("favicon.svg") }))
         .route(
             "/static/{*file}",
             get(|Path(file): Path<String>| async move { web::page(&file) }),
         )
         .layer(DefaultBodyLimit::max(max_body))
+        .layer(from_fn_with_state(Arc::new(hosts), guard::check_host))
+        .layer(from_fn(guard::security_headers))
+        .layer(from_fn(guard::log_request))
         .with_state(app)
+}
+
+/// Serves the app on `listener` until `shutdown` resolves, then stops every search.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    app: Arc<App>,
+    hosts: HostPolicy,
+    shutdown: impl std::future::Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let service =
+        router(Arc::clone(&app), hosts).into_make_service_with_connect_info::<SocketAddr>();
+    axum::serve(listener, service)
+        .with_graceful_shutdown(async move {
+            shutdown.await;
+            app.shutdown();
+        })
+        .await
 }
 
 async fn catalog(State(app): State<Arc<App>>) -> Answer {
@@ -103,38 +147,35 @@ async fn catalog(State(app): State<Arc<App>>) -> Answer {
     }))
 }
 
-async fn list_games(State(app): State<Arc<App>>) -> Answer {
-    ok(app.list()?)
+/// `GET /api/status`: searches running, games in memory, resident memory, uptime.
+async fn status(State(app): State<Arc<App>>) -> Answer {
+    ok(app.run(|app| Ok(app.status())).await?)
+}
+
+/// `GET /api/games?limit=N&offset=M`: a page of the saved games, latest first.
+async fn list_games(State(app): State<Arc<App>>, query: Params) -> Answer {
+    let query = params(query)?;
+    let limit = number::<usize>(&query, "limit")?;
+    let offset = number::<usize>(&query, "offset")?.unwrap_or(0);
+    ok(app.run(move |app| app.list(limit, offset)).await?)
+}
+
+fn created(game: Shown) -> Answer {
+    Ok((StatusCode::CREATED, Json(game)).into_response())
 }
 
 async fn create_game(
     State(app): State<Arc<App>>,
     request: Result<Json<NewGame>, JsonRejection>,
 ) -> Answer {
-    let request = body(request)?;
-    let game = blocking(move || app.create(request)).await?;
-    Ok((StatusCode::CREATED, Json(game)).into_response())
+    created(app.create(body(request)?).await?)
 }
 
 async fn import_game(
     State(app): State<Arc<App>>,
     record: Result<Json<Record>, JsonRejection>,
 ) -> Answer {
-    let record = body(record)?;
-    let game = blocking(move || app.import(record)).await?;
-    Ok((StatusCode::CREATED, Json(game)).into_response())
-}
-
-/// Runs work that may replay a long game or build a large board off the async threads.
-async fn blocking<T: Send + 'static>(
-    work: impl FnOnce() -> Result<T, ApiError> + Send + 'static,
-) -> Result<T, ApiError> {
-    tokio::task::spawn_blocking(work).await.map_err(|e| {
-        ApiError::new(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            format!("the request failed: {e}"),
-        )
-    })?
+    created(app.import(body(record)?).await?)
 }
 
 /// `GET /api/games/{id}`: `?ply=N` shows the position after N moves; `?wait=V` waits
@@ -145,8 +186,9 @@ async fn show_game(State(app): State<Arc<App>>, Path(id): Path<String>, query: P
         return ok(app.follow(&id, version).await?);
     }
     let ply = number::<usize>(&query, "ply")?;
-    let slot = app.slot(&id)?;
-    ok(app.snapshot(&slot, ply)?)
+    ok(app
+        .run(move |app| app.snapshot(&*app.slot(&id)?, ply))
+        .await?)
 }
 
 #[derive(Deserialize)]
@@ -180,7 +222,7 @@ async fn undo(
     request: Result<Json<SeatRequest>, JsonRejection>,
 ) -> Answer {
     let request = body(request)?;
-    ok(blocking(move || app.undo(&id, &request.token)).await?)
+    ok(app.run(move |app| app.undo(&id, &request.token)).await?)
 }
 
 async fn resign(
@@ -189,11 +231,35 @@ async fn resign(
     request: Result<Json<SeatRequest>, JsonRejection>,
 ) -> Answer {
     let request = body(request)?;
-    ok(app.resign(&id, &request.token)?)
+    ok(app.run(move |app| app.resign(&id, &request.token)).await?)
+}
+
+/// `POST /api/games/{id}/stop` with the owner's token: the game ends without a winner
+/// and any computer thinking in it stops.
+async fn stop(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    request: Result<Json<SeatRequest>, JsonRejection>,
+) -> Answer {
+    let request = body(request)?;
+    ok(app.run(move |app| app.stop(&id, &request.token)).await?)
+}
+
+/// `DELETE /api/games/{id}` with the owner's token in the body.
+async fn delete_game(
+    State(app): State<Arc<App>>,
+    Path(id): Path<String>,
+    request: Result<Json<SeatRequest>, JsonRejection>,
+) -> Answer {
+    let request = body(request)?;
+    ok(app.run(move |app| app.delete(&id, &request.token)).await?)
 }
 
 async fn export_record(State(app): State<Arc<App>>, Path(id): Path<String>) -> Answer {
-    let record = app.record(&id)?;
+    let record = {
+        let id = id.clone();
+        app.run(move |app| app.record(&id)).await?
+    };
     Ok((
         [(
             header::CONTENT_DISPOSITION,

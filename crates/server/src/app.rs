@@ -1,113 +1,32 @@
-//! The server's state: every game in play, held as a [`Match`] behind one lock each, the
-//! database, and the computer players, which run on blocking threads within a limit of
-//! games computing at once.
+//! The server's state: the games in memory (each a [`Match`] behind one lock, kept within
+//! a memory cap and reloaded from the database on demand), the database, and the computer
+//! players and hints, which search on blocking threads within a limit of games computing
+//! at once, each under a budget whose cancel flag is raised when nobody waits any more.
+//!
+//! Every method that takes a lock, touches the database or replays a game is synchronous
+//! and runs on a blocking thread ([`App::run`]); the async methods only wait.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasher, Hasher, RandomState};
-use std::path::PathBuf;
+use std::future::Future;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::{Duration, SystemTime, UNIX_EPOCH};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use axum::http::StatusCode;
 use crosscap_engine::session::{Match, SetupLimits};
 use crosscap_engine::{Budget, Cancel, Level, MoveError, Player, Rng};
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 
+pub use crate::error::ApiError;
+pub use crate::limits::Limits;
 use crate::record::{Players, Record, Seat};
 use crate::registry::Registry;
+use crate::resident::Resident;
+use crate::starts::{Start, Starts};
 use crate::store::{GameState, Saved, Store};
-
-/// Limits that keep the server healthy; a request over one gets a 4xx naming it.
-#[derive(Clone, Debug, Serialize)]
-pub struct Limits {
-    /// Largest request body.
-    pub max_body_bytes: usize,
-    /// Longest board, graph or surface text (a pasted board file included).
-    pub max_board_chars: usize,
-    /// Most legal moves in a starting position: the measure of board size every game shares.
-    pub max_legal_moves: usize,
-    /// Largest drawing description of a position.
-    pub max_view_bytes: usize,
-    /// Most moves in one game.
-    pub max_moves: usize,
-    /// Games whose computer player (or hint) may compute at the same time (0: a server
-    /// without computer players).
-    pub computing_at_once: usize,
-    /// How long a request waits for the computer before answering with `thinking: true`
-    /// (the page then follows the game until the move arrives).
-    #[serde(serialize_with = "as_seconds")]
-    pub answer_wait: Duration,
-    /// How long a follower's request waits for a change before answering unchanged.
-    #[serde(serialize_with = "as_seconds")]
-    pub follow_wait: Duration,
-    /// Longest a computer move may think, whatever its level.
-    #[serde(serialize_with = "as_seconds")]
-    pub max_think: Duration,
-    /// Most memory one search (a computer move or a hint) may hold in its tables and trees.
-    pub max_search_bytes: usize,
-    /// Largest `mcts:N` and `flatmc:N` levels.
-    pub max_mcts_iterations: u64,
-    pub max_flatmc_playouts: u32,
-    /// Most games listed at once.
-    pub max_listed: usize,
-}
-
-fn as_seconds<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
-    s.serialize_f64(d.as_secs_f64())
-}
-
-impl Default for Limits {
-    fn default() -> Self {
-        Limits {
-            max_body_bytes: 256 * 1024,
-            max_board_chars: 64 * 1024,
-            max_legal_moves: 5_000,
-            max_view_bytes: 4 * 1024 * 1024,
-            max_moves: 20_000,
-            computing_at_once: std::thread::available_parallelism().map_or(2, |n| n.get()),
-            answer_wait: Duration::from_secs(20),
-            follow_wait: Duration::from_secs(25),
-            max_think: Duration::from_secs(60),
-            max_search_bytes: 256 * 1024 * 1024,
-            max_mcts_iterations: 1_000_000,
-            max_flatmc_playouts: 20_000,
-            max_listed: 500,
-        }
-    }
-}
-
-/// An error answer: a status and one sentence, sent as `{"error": "..."}`.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct ApiError {
-    pub status: StatusCode,
-    pub message: String,
-}
-
-impl ApiError {
-    pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
-        ApiError {
-            status,
-            message: message.into(),
-        }
-    }
-    pub fn bad_request(message: impl Into<String>) -> ApiError {
-        Self::new(StatusCode::BAD_REQUEST, message)
-    }
-    pub fn conflict(message: impl Into<String>) -> ApiError {
-        Self::new(StatusCode::CONFLICT, message)
-    }
-    fn internal(message: impl Into<String>) -> ApiError {
-        Self::new(StatusCode::INTERNAL_SERVER_ERROR, message)
-    }
-}
-
-impl From<crate::store::StoreError> for ApiError {
-    fn from(err: crate::store::StoreError) -> Self {
-        ApiError::internal(err.to_string())
-    }
-}
 
 /// What followers are told on every change.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -118,6 +37,8 @@ pub struct Beat {
 
 /// One game held in memory.
 pub struct Slot {
+    /// Who plays each colour (never changes).
+    players: Players,
     live: Mutex<Live>,
     beat: watch::Sender<Beat>,
 }
@@ -140,16 +61,25 @@ impl Slot {
             thinking: live.thinking,
         });
     }
+
+    /// Whether a request by a person may need a computer reply: one seat each.
+    fn against_the_computer(&self) -> bool {
+        self.players.any_computer()
+            && matches!(self.players.x, Seat::Human) != matches!(self.players.o, Seat::Human)
+    }
 }
 
 struct Live {
     saved: Saved,
+    start: Arc<Start>,
     current: Box<dyn Match>,
-    /// The board's drawing, for games on surface boards.
-    layout: Option<Value>,
     thinking: bool,
     undo_request: Option<Player>,
     version: u64,
+    /// The cancel flag of the computer player driving this game, while one does.
+    driver: Option<Cancel>,
+    /// Deleted by its owner: followers still holding the slot get a 404.
+    deleted: bool,
 }
 
 impl Live {
@@ -161,7 +91,9 @@ impl Live {
     }
 
     fn finished(&self) -> bool {
-        self.saved.record.resigned.is_some() || self.current.outcome().is_some()
+        self.saved.stopped
+            || self.saved.record.resigned.is_some()
+            || self.current.outcome().is_some()
     }
 
     /// The level of the computer to move, if the computer is to move.
@@ -175,20 +107,60 @@ impl Live {
         }
     }
 
-    fn state(&self) -> (bool, Option<String>, Option<String>) {
-        (
-            self.finished(),
-            self.winner().map(|p| p.to_string()),
-            self.saved.record.resigned.map(|p| p.to_string()),
-        )
+    fn state(&self) -> GameState<'static> {
+        GameState {
+            finished: self.finished(),
+            stopped: self.saved.stopped,
+            winner: self.winner().map(player_name),
+            resigned: self.saved.record.resigned.map(player_name),
+            updated: self.saved.updated,
+        }
     }
 
     /// The seat a token opens, if any.
     fn seat_of(&self, token: &str) -> Option<Player> {
         Player::BOTH
             .into_iter()
-            .find(|p| !token.is_empty() && self.saved.tokens[p.index()] == token)
+            .find(|p| same_secret(&self.saved.tokens[p.index()], token))
     }
+
+    /// Stops the computer player driving this game, if one is.
+    fn halt(&mut self) {
+        if let Some(driver) = self.driver.take() {
+            driver.cancel();
+        }
+        self.thinking = false;
+    }
+
+    /// Estimated bytes: the game's own estimate, its share of the start and its record.
+    fn bytes(&self) -> usize {
+        const OVERHEAD: usize = 1024;
+        let record = &self.saved.record;
+        OVERHEAD
+            + self.current.memory_bytes()
+            + self.start.bytes()
+            + record.board.len()
+            + record.moves.iter().map(|m| m.len() + 24).sum::<usize>()
+    }
+}
+
+fn player_name(player: Player) -> &'static str {
+    match player {
+        Player::X => "X",
+        Player::O => "O",
+    }
+}
+
+/// Whether a presented secret matches a stored one (never an empty one), in time that
+/// does not depend on where they first differ.
+fn same_secret(stored: &str, presented: &str) -> bool {
+    !stored.is_empty()
+        && stored.len() == presented.len()
+        && stored
+            .bytes()
+            .zip(presented.bytes())
+            .fold(0, |diff, (a, b)| diff | (a ^ b))
+            == 0
 }
 
 /// A request to start a game.
@@ -207,14 +179,76 @@ pub struct NewGame {
     pub seed: Option<u64>,
 }
 
+/// A game as the API shows it: its JSON and the board's drawing, shared with every game
+/// on the same board and written out as it is.
+pub struct Shown {
+    pub game: Value,
+    start: Arc<Start>,
+}
+
+impl Serialize for Shown {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        #[derive(Serialize)]
+        struct Wire<'a> {
+            #[serde(flatten)]
+            game: &'a Value,
+            layout: Option<&'a RawValue>,
+        }
+        Wire {
+            game: &self.game,
+            layout: self.start.layout.as_deref(),
+        }
+        .serialize(s)
+    }
+}
+
+/// The searches running, each with its cancel flag (for the status and for shutdown).
+#[derive(Default)]
+struct Searches {
+    next: AtomicU64,
+    running: Mutex<HashMap<u64, Cancel>>,
+}
+
+/// A running search's place in [`Searches`], given back when dropped.
+struct Searching {
+    searches: Arc<Searches>,
+    id: u64,
+}
+
+impl Searches {
+    fn lock(&self) -> MutexGuard<'_, HashMap<u64, Cancel>> {
+        self.running.lock().unwrap_or_else(|p| p.into_inner())
+    }
+
+    fn start(self: &Arc<Self>, cancel: &Cancel) -> Searching {
+        let id = self.next.fetch_add(1, Ordering::Relaxed);
+        self.lock().insert(id, cancel.clone());
+        Searching {
+            searches: Arc::clone(self),
+            id,
+        }
+    }
+}
+
+impl Drop for Searching {
+    fn drop(&mut self) {
+        self.searches.lock().remove(&self.id);
+    }
+}
+
 pub struct App {
     pub registry: Registry,
     pub limits: Limits,
-    /// Where pasted board files are kept (none: pasted board files are refused).
-    boards_dir: Option<PathBuf>,
     store: Mutex<Store>,
-    games: Mutex<HashMap<String, Arc<Slot>>>,
+    games: Mutex<Resident<Slot>>,
+    starts: Starts,
     computing: Arc<Semaphore>,
+    searches: Arc<Searches>,
+    /// Bumped by every deletion, so that a game loaded meanwhile is checked again.
+    deletions: AtomicU64,
+    /// Raised at shutdown: computer players stop, queued ones stop waiting.
+    closing: watch::Sender<bool>,
+    started: Instant,
 }
 
 fn now() -> i64 {
@@ -223,45 +257,47 @@ fn now() -> i64 {
         .map_or(0, |d| d.as_secs() as i64)
 }
 
-/// 64 unpredictable bits (std's hasher keys come from the operating system).
-fn random_u64() -> u64 {
-    let mut h = RandomState::new().build_hasher();
-    h.write_u128(
-        SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .map_or(0, |d| d.as_nanos()),
-    );
-    h.finish()
+/// `bytes` bytes from the operating system's random source, in hex.
+fn random_hex(bytes: usize) -> Result<String, ApiError> {
+    let mut buf = vec![0u8; bytes];
+    getrandom::fill(&mut buf).map_err(|e| ApiError::internal("the random source failed", e))?;
+    Ok(buf.iter().map(|b| format!("{b:02x}")).collect())
 }
 
-/// A fixed 64-bit hash (FNV-1a), to name stored files by their contents.
-fn fnv1a(bytes: &[u8]) -> u64 {
-    bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| {
-        (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
-    })
+fn random_u64() -> Result<u64, ApiError> {
+    let mut buf = [0u8; 8];
+    getrandom::fill(&mut buf).map_err(|e| ApiError::internal("the random source failed", e))?;
+    Ok(u64::from_le_bytes(buf))
 }
 
-fn random_hex(words: usize) -> String {
-    (0..words)
-        .map(|_| format!("{:016x}", random_u64()))
-        .collect()
+/// The resident memory of this process, where the system tells it.
+fn resident_bytes() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let kib: u64 = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))?
+        .trim()
+        .trim_end_matches("kB")
+        .trim()
+        .parse()
+        .ok()?;
+    Some(kib * 1024)
 }
 
 impl App {
-    /// The app over a database; `boards_dir` keeps pasted board files.
-    pub fn new(
-        registry: Registry,
-        store: Store,
-        limits: Limits,
-        boards_dir: Option<PathBuf>,
-    ) -> Arc<App> {
+    /// The app over a database.
+    pub fn new(registry: Registry, store: Store, limits: Limits) -> Arc<App> {
         Arc::new(App {
-            boards_dir,
             computing: Arc::new(Semaphore::new(limits.computing_at_once)),
+            games: Mutex::new(Resident::new(limits.max_games_bytes)),
             registry,
             limits,
             store: Mutex::new(store),
-            games: Mutex::new(HashMap::new()),
+            starts: Starts::default(),
+            searches: Arc::default(),
+            deletions: AtomicU64::new(0),
+            closing: watch::Sender::new(false),
+            started: Instant::now(),
         })
     }
 
@@ -271,27 +307,73 @@ impl App {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Loads every unfinished game and lets the computer continue where it is to move.
-    /// Returns how many games were resumed; games that no longer replay are reported on
-    /// stderr and left in the database untouched.
+    fn games(&self) -> MutexGuard<'_, Resident<Slot>> {
+        self.games
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// Runs `work` on a blocking thread: everything that locks a game, reads or writes
+    /// the database or replays moves goes through here, off the async threads.
+    pub async fn run<T: Send + 'static>(
+        self: &Arc<Self>,
+        work: impl FnOnce(&Arc<App>) -> Result<T, ApiError> + Send + 'static,
+    ) -> Result<T, ApiError> {
+        let app = Arc::clone(self);
+        tokio::task::spawn_blocking(move || work(&app))
+            .await
+            .map_err(|e| ApiError::internal("the request failed", e))?
+    }
+
+    /// Queues every unfinished game with a computer seat behind the places among the
+    /// games computing at once: each waits for a place (never dropped), then loads and
+    /// lets the computer continue if it is to move. Returns how many were queued.
     pub fn resume(self: &Arc<Self>) -> Result<usize, ApiError> {
-        let ids = self.store().unfinished()?;
-        let mut resumed = 0;
+        let ids = self.store().unfinished_with_computer()?;
+        let queued = ids.len();
         for id in ids {
-            match self.slot(&id) {
-                Ok(slot) => {
-                    resumed += 1;
-                    let app = Arc::clone(self);
-                    tokio::spawn(async move {
-                        if let Ok(permit) = Arc::clone(&app.computing).acquire_owned().await {
-                            app.kick(&slot, permit);
-                        }
-                    });
+            let app = Arc::clone(self);
+            tokio::spawn(async move {
+                let permit = tokio::select! {
+                    permit = Arc::clone(&app.computing).acquire_owned() => permit,
+                    () = app.closed() => return,
+                };
+                let Ok(permit) = permit else { return };
+                let resumed = app
+                    .run(move |app| {
+                        let slot = app.slot(&id)?;
+                        app.kick(&slot, permit);
+                        Ok(())
+                    })
+                    .await;
+                if let Err(err) = resumed {
+                    tracing::warn!("a saved game was not resumed: {}", err.message);
                 }
-                Err(err) => eprintln!("crosscap: saved game {id} not resumed: {}", err.message),
-            }
+            });
         }
-        Ok(resumed)
+        Ok(queued)
+    }
+
+    /// Resolves once shutdown has begun.
+    async fn closed(&self) {
+        let _ = self.closing.subscribe().wait_for(|&closing| closing).await;
+    }
+
+    /// Waits for `change` for at most `wait`, or until shutdown begins.
+    async fn wait_for_change(&self, wait: Duration, change: impl Future<Output = ()>) {
+        tokio::select! {
+            _ = tokio::time::timeout(wait, change) => {}
+            () = self.closed() => {}
+        }
+    }
+
+    /// Stops every search and computer player and ends every wait (at shutdown; moves
+    /// already made are committed, and the games resume at the next start).
+    pub fn shutdown(&self) {
+        self.closing.send_replace(true);
+        for cancel in self.searches.lock().values() {
+            cancel.cancel();
+        }
     }
 
     fn check_level(&self, seat: Seat) -> Result<(), ApiError> {
@@ -309,127 +391,120 @@ impl App {
         Ok(())
     }
 
-    /// Builds the game a record describes, checking the board limits and replaying the
-    /// moves; a refused move is named with its number.
-    fn build(&self, record: &Record, upto: usize) -> Result<Box<dyn Match>, ApiError> {
+    /// The start a record's game begins from, checking the board limits; built once per
+    /// (game, board, options) while a game holds it.
+    fn start_of(&self, record: &Record) -> Result<Arc<Start>, ApiError> {
         if record.board.chars().count() > self.limits.max_board_chars {
-            return Err(ApiError::new(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                format!(
-                    "the board text is over {} characters",
-                    self.limits.max_board_chars
-                ),
-            ));
-        }
-        if record.moves.len() > self.limits.max_moves {
-            return Err(ApiError::new(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                format!("a game has at most {} moves", self.limits.max_moves),
-            ));
+            return Err(ApiError::too_large(format!(
+                "the board text is over {} characters",
+                self.limits.max_board_chars
+            )));
         }
         let options = if record.options.is_null() {
             json!({})
         } else {
             record.options.clone()
         };
-        let spec = self.board_spec(record)?;
-        let setup = SetupLimits {
-            max_legal_moves: self.limits.max_legal_moves,
-        };
-        let mut game = self
-            .registry
-            .new_match(&record.game, &spec, &options, &setup)
-            .map_err(ApiError::bad_request)?;
-        for (i, mv) in record.moves.iter().take(upto).enumerate() {
-            game.play(mv)
-                .map_err(|e| ApiError::bad_request(format!("move {} ({mv:?}): {e}", i + 1)))?;
-        }
-        Ok(game)
-    }
-
-    /// The spec to build a record's board from. A pasted board file (JSON) is kept in the
-    /// boards directory under a name made from its contents; `file:` specs are refused,
-    /// so that a request cannot make the server read its files.
-    fn board_spec(&self, record: &Record) -> Result<String, ApiError> {
         let board = record.board.trim();
-        if board.starts_with("file:") {
-            return Err(ApiError::bad_request(
-                "the web app does not read files on the server: paste the board file's \
-                 contents instead of file:PATH",
-            ));
-        }
-        let surface = self
-            .registry
-            .get(&record.game)
-            .is_some_and(|k| k.surface_board);
-        if !(surface && board.starts_with('{')) {
-            return Ok(board.to_string());
-        }
-        let dir = self
-            .boards_dir
-            .as_ref()
-            .ok_or_else(|| ApiError::bad_request("this server keeps no pasted board files"))?;
-        let path = dir.join(format!("{:016x}.json", fnv1a(board.as_bytes())));
-        if !path.exists() {
-            std::fs::create_dir_all(dir)
-                .and_then(|()| std::fs::write(&path, board))
-                .map_err(|e| ApiError::internal(format!("cannot keep the board file: {e}")))?;
-        }
-        Ok(format!("file:{}", path.display()))
+        self.starts
+            .get_or_build(&record.game, board, &options.to_string(), || {
+                if board.starts_with("file:") {
+                    return Err(ApiError::bad_request(
+                        "the web app does not read files on the server: paste the board \
+                         file's contents instead of file:PATH",
+                    ));
+                }
+                let setup = SetupLimits {
+                    max_legal_moves: self.limits.max_legal_moves,
+                };
+                let game = self
+                    .registry
+                    .new_match(&record.game, board, &options, &setup)
+                    .map_err(ApiError::bad_request)?;
+                let surface = self
+                    .registry
+                    .get(&record.game)
+                    .is_some_and(|k| k.surface_board);
+                let layout = if surface {
+                    let layout =
+                        crate::registry::surface_layout(board).map_err(ApiError::bad_request)?;
+                    Some(
+                        serde_json::value::to_raw_value(&layout)
+                            .map_err(|e| ApiError::internal("the board's drawing failed", e))?,
+                    )
+                } else {
+                    None
+                };
+                Ok(Start { game, layout })
+            })
     }
 
-    /// The drawing of a record's board, for games on surface boards.
-    fn layout(&self, record: &Record) -> Result<Option<Value>, ApiError> {
-        if !self
-            .registry
-            .get(&record.game)
-            .is_some_and(|k| k.surface_board)
-        {
-            return Ok(None);
+    /// Builds the game a record describes and replays its first `upto` moves; a refused
+    /// move is named with its number.
+    fn build(
+        &self,
+        record: &Record,
+        upto: usize,
+    ) -> Result<(Arc<Start>, Box<dyn Match>), ApiError> {
+        if record.moves.len() > self.limits.max_moves {
+            return Err(ApiError::too_large(format!(
+                "a game has at most {} moves",
+                self.limits.max_moves
+            )));
         }
-        let spec = self.board_spec(record)?;
-        crate::registry::surface_layout(&spec)
-            .map(Some)
-            .map_err(ApiError::bad_request)
+        let start = self.start_of(record)?;
+        let game = replay(
+            start.game.as_ref(),
+            &record.moves[..upto.min(record.moves.len())],
+        )?;
+        Ok((start, game))
     }
 
-    /// The game with this id, from memory or from the database.
+    /// The game with this id, from memory or else from the database.
     pub fn slot(&self, id: &str) -> Result<Arc<Slot>, ApiError> {
-        if let Some(slot) = self.games.lock().unwrap_or_else(|p| p.into_inner()).get(id) {
-            return Ok(Arc::clone(slot));
+        if let Some(slot) = self.games().get(id) {
+            return Ok(slot);
         }
+        let deletions = self.deletions.load(Ordering::SeqCst);
         let saved = self
             .store()
             .load(id)?
-            .ok_or_else(|| ApiError::new(StatusCode::NOT_FOUND, format!("no game {id:?}")))?;
-        let current = self.build(&saved.record, usize::MAX).map_err(|e| {
+            .ok_or_else(|| ApiError::not_found(format!("no game {id:?}")))?;
+        let (start, current) = self.build(&saved.record, usize::MAX).map_err(|e| {
             ApiError::conflict(format!(
                 "saved game {id} can no longer be replayed: {}",
                 e.message
             ))
         })?;
         let version = saved.record.moves.len() as u64;
-        let layout = self.layout(&saved.record)?;
+        let live = Live {
+            saved,
+            start,
+            current,
+            thinking: false,
+            undo_request: None,
+            version,
+            driver: None,
+            deleted: false,
+        };
+        let bytes = live.bytes();
         let slot = Arc::new(Slot {
-            live: Mutex::new(Live {
-                saved,
-                current,
-                layout,
-                thinking: false,
-                undo_request: None,
-                version,
-            }),
+            players: live.saved.record.players,
             beat: watch::Sender::new(Beat {
                 version,
                 thinking: false,
             }),
+            live: Mutex::new(live),
         });
-        let mut games = self.games.lock().unwrap_or_else(|p| p.into_inner());
-        Ok(Arc::clone(games.entry(id.to_string()).or_insert(slot)))
+        let mut games = self.games();
+        if self.deletions.load(Ordering::SeqCst) != deletions && self.store().owner(id)?.is_none() {
+            return Err(ApiError::not_found(format!("no game {id:?}")));
+        }
+        Ok(games.insert(id, slot, bytes))
     }
 
-    /// Starts a game; answers the game and the secret of each human seat.
-    pub fn create(self: &Arc<Self>, request: NewGame) -> Result<Value, ApiError> {
+    /// Checks a request to start a game and builds it (not yet saved).
+    fn prepare(&self, request: NewGame) -> Result<Record, ApiError> {
         let kind = self.registry.get(&request.game).ok_or_else(|| {
             ApiError::bad_request(format!(
                 "unknown game {:?}: expected one of {}",
@@ -437,7 +512,7 @@ impl App {
                 self.registry.names().join(", ")
             ))
         })?;
-        let record = Record {
+        Ok(Record {
             game: request.game.clone(),
             board: request
                 .board
@@ -450,162 +525,241 @@ impl App {
             players: request.players,
             moves: Vec::new(),
             resigned: None,
-        };
-        self.insert(record, request.seed)
+        })
+    }
+
+    /// Starts a game; answers the game, the secret of each human seat and the owner's.
+    pub async fn create(self: &Arc<Self>, request: NewGame) -> Result<Shown, ApiError> {
+        let seed = request.seed;
+        let record = self.run(move |app| app.prepare(request)).await?;
+        self.insert(record, seed).await
     }
 
     /// Loads an exported record as a new game.
-    pub fn import(self: &Arc<Self>, record: Record) -> Result<Value, ApiError> {
-        self.insert(record, None)
+    pub async fn import(self: &Arc<Self>, record: Record) -> Result<Shown, ApiError> {
+        self.insert(record, None).await
     }
 
-    fn insert(self: &Arc<Self>, record: Record, seed: Option<u64>) -> Result<Value, ApiError> {
+    async fn insert(
+        self: &Arc<Self>,
+        record: Record,
+        seed: Option<u64>,
+    ) -> Result<Shown, ApiError> {
+        let live = self.run(move |app| app.new_live(record, seed)).await?;
+        // A computer to move needs a place among the games computing at once.
+        let permit = match live.computer_to_move() {
+            Some(_) => Some(self.permit().await?),
+            None => None,
+        };
+        self.run(move |app| app.save_new(live, permit)).await
+    }
+
+    /// A new game's state in memory, checked against the limits.
+    fn new_live(&self, record: Record, seed: Option<u64>) -> Result<Live, ApiError> {
         self.check_level(record.players.x)?;
         self.check_level(record.players.o)?;
-        let current = self.build(&record, usize::MAX)?;
-        let layout = self.layout(&record)?;
+        let (start, current) = self.build(&record, usize::MAX)?;
         let view_bytes =
-            current.view().to_string().len() + layout.as_ref().map_or(0, |l| l.to_string().len());
+            current.view().to_string().len() + start.layout.as_ref().map_or(0, |l| l.get().len());
         if view_bytes > self.limits.max_view_bytes {
-            return Err(ApiError::new(
-                StatusCode::PAYLOAD_TOO_LARGE,
-                "the board is too large to draw",
-            ));
+            return Err(ApiError::too_large("the board is too large to draw"));
         }
         let token = |seat: Seat| match seat {
-            Seat::Human => random_hex(2),
-            Seat::Computer(_) => String::new(),
+            Seat::Human => random_hex(16),
+            Seat::Computer(_) => Ok(String::new()),
         };
         let saved = Saved {
-            id: random_hex(1),
-            tokens: [token(record.players.x), token(record.players.o)],
-            seed: seed.unwrap_or_else(random_u64),
+            id: random_hex(8)?,
+            tokens: [token(record.players.x)?, token(record.players.o)?],
+            owner: random_hex(16)?,
+            stopped: false,
+            seed: match seed {
+                Some(seed) => seed,
+                None => random_u64()?,
+            },
             created: now(),
             updated: now(),
             record,
         };
-        let mut live = Live {
+        Ok(Live {
             version: saved.record.moves.len() as u64,
             saved,
+            start,
             current,
-            layout,
             thinking: false,
             undo_request: None,
-        };
-        // A computer to move needs a place among the games computing at once.
-        let permit = match live.computer_to_move() {
-            Some(_) => Some(self.permit()?),
-            None => None,
-        };
-        let (finished, winner, _) = live.state();
+            driver: None,
+            deleted: false,
+        })
+    }
+
+    /// Saves a new game, keeps it in memory and starts the computer if it is to move.
+    fn save_new(
+        self: &Arc<Self>,
+        live: Live,
+        permit: Option<OwnedSemaphorePermit>,
+    ) -> Result<Shown, ApiError> {
+        let state = live.state();
         self.store()
-            .insert(&live.saved, finished, winner.as_deref())?;
+            .insert(&live.saved, state.finished, state.winner)?;
+        let secret = |s: &String| (!s.is_empty()).then(|| s.clone());
         let tokens = json!({
-            "X": (!live.saved.tokens[0].is_empty()).then(|| live.saved.tokens[0].clone()),
-            "O": (!live.saved.tokens[1].is_empty()).then(|| live.saved.tokens[1].clone()),
+            "X": secret(&live.saved.tokens[0]),
+            "O": secret(&live.saved.tokens[1]),
+            "owner": live.saved.owner,
         });
-        live.thinking = permit.is_some();
         let id = live.saved.id.clone();
-        let beat = Beat {
-            version: live.version,
-            thinking: live.thinking,
-        };
+        let bytes = live.bytes();
         let slot = Arc::new(Slot {
+            players: live.saved.record.players,
+            beat: watch::Sender::new(Beat {
+                version: live.version,
+                thinking: false,
+            }),
             live: Mutex::new(live),
-            beat: watch::Sender::new(beat),
         });
-        self.games
-            .lock()
-            .unwrap_or_else(|p| p.into_inner())
-            .insert(id, Arc::clone(&slot));
+        let slot = self.games().insert(&id, slot, bytes);
         if let Some(permit) = permit {
-            self.spawn_driver(&slot, permit);
+            self.kick(&slot, permit);
         }
         let mut answer = self.snapshot(&slot, None)?;
-        answer["tokens"] = tokens;
+        answer.game["tokens"] = tokens;
         Ok(answer)
     }
 
-    /// The budget of one search: at most `time`, within the memory limit.
-    fn search_budget(&self, time: Duration) -> Budget {
-        Budget::time(time.min(self.limits.max_think)).with_memory(self.limits.max_search_bytes)
+    /// The budget of one search: at most `time`, within the memory limit, stopped by
+    /// `cancel`.
+    fn search_budget(&self, time: Duration, cancel: &Cancel) -> Budget {
+        Budget::time(time.min(self.limits.max_think))
+            .with_memory(self.limits.max_search_bytes)
+            .with_cancel(cancel.clone())
     }
 
-    fn permit(&self) -> Result<OwnedSemaphorePermit, ApiError> {
-        Arc::clone(&self.computing)
-            .try_acquire_owned()
-            .map_err(|_| {
-                ApiError::new(
-                    StatusCode::TOO_MANY_REQUESTS,
-                    format!(
-                        "the server is busy: {} games are computing; try again in a moment",
-                        self.limits.computing_at_once
-                    ),
-                )
-            })
-    }
-
-    /// Starts the computer on this game if it is to move and not already thinking.
-    fn kick(self: &Arc<Self>, slot: &Arc<Slot>, permit: OwnedSemaphorePermit) {
-        {
-            let mut live = slot.lock();
-            if live.thinking || live.computer_to_move().is_none() {
-                return;
-            }
-            live.thinking = true;
-            slot.announce(&live);
+    /// A place among the games computing at once, waiting a moment for one to free up.
+    async fn permit(&self) -> Result<OwnedSemaphorePermit, ApiError> {
+        let busy = || {
+            ApiError::busy(format!(
+                "the server is busy: {} games are computing; try again in a moment",
+                self.limits.computing_at_once
+            ))
+        };
+        if self.limits.computing_at_once == 0 {
+            return Err(busy());
         }
-        self.spawn_driver(slot, permit);
+        match tokio::time::timeout(
+            self.limits.permit_wait,
+            Arc::clone(&self.computing).acquire_owned(),
+        )
+        .await
+        {
+            Ok(Ok(permit)) => Ok(permit),
+            _ => Err(busy()),
+        }
     }
 
-    /// Plays the computer's moves until a human is to move or the game ends, committing
-    /// each move before the next; holds `permit` throughout.
-    fn spawn_driver(self: &Arc<Self>, slot: &Arc<Slot>, permit: OwnedSemaphorePermit) {
+    /// Starts the computer on this game if it is to move and none is driving it.
+    fn kick(self: &Arc<Self>, slot: &Arc<Slot>, permit: OwnedSemaphorePermit) {
+        let mut live = slot.lock();
+        if live.deleted || live.driver.is_some() || live.computer_to_move().is_none() {
+            return;
+        }
+        let cancel = Cancel::new();
+        live.driver = Some(cancel.clone());
+        live.thinking = true;
+        slot.announce(&live);
+        drop(live);
+        self.spawn_driver(Arc::clone(slot), cancel, permit);
+    }
+
+    /// Plays the computer's moves until a person is to move, the game ends or `cancel`
+    /// is raised (resignation, undo, stop, deletion, shutdown), committing each move
+    /// before the next; holds `permit` throughout.
+    fn spawn_driver(
+        self: &Arc<Self>,
+        slot: Arc<Slot>,
+        cancel: Cancel,
+        permit: OwnedSemaphorePermit,
+    ) {
         let app = Arc::clone(self);
-        let slot = Arc::clone(slot);
         tokio::spawn(async move {
             let _permit = permit;
             loop {
-                let job = {
-                    let mut live = slot.lock();
-                    match live.computer_to_move() {
-                        Some(level) => {
-                            let ply = live.saved.record.moves.len() as u64;
-                            let seed = Rng::derive(live.saved.seed, ply);
-                            Some((live.current.clone_box(), level, seed, live.version))
-                        }
-                        None => {
-                            live.thinking = false;
-                            slot.announce(&live);
-                            None
-                        }
-                    }
-                };
-                let Some((game, level, seed, version)) = job else {
+                let (slot_, cancel_) = (Arc::clone(&slot), cancel.clone());
+                let job = app.run(move |app| Ok(app.next_job(&slot_, &cancel_))).await;
+                let Ok(Some((game, level, seed, version))) = job else {
                     return;
                 };
-                let budget = app.search_budget(app.limits.max_think);
-                let choice =
-                    tokio::task::spawn_blocking(move || game.computer_move(level, seed, &budget))
-                        .await;
-                let mut live = slot.lock();
-                if live.version != version {
-                    continue;
-                }
-                let played = match choice {
-                    Ok(Some(text)) => app.apply(&mut live, &text).map_err(|e| e.message),
-                    Ok(None) => Err("the computer found no move".to_string()),
-                    Err(err) => Err(format!("the computer player failed: {err}")),
-                };
-                if let Err(message) = played {
-                    eprintln!("crosscap: game {}: {message}", live.saved.id);
-                    live.thinking = false;
-                    slot.announce(&live);
+                let searching = app.searches.start(&cancel);
+                let budget = app.search_budget(app.limits.max_think, &cancel);
+                let choice = tokio::task::spawn_blocking(move || {
+                    let _searching = searching;
+                    game.computer_move(level, seed, &budget)
+                })
+                .await
+                .map_err(|e| e.to_string());
+                let (slot_, cancel_) = (Arc::clone(&slot), cancel.clone());
+                let go_on = app
+                    .run(move |app| Ok(app.computer_played(&slot_, &cancel_, version, choice)))
+                    .await;
+                if go_on != Ok(true) {
                     return;
                 }
-                slot.announce(&live);
             }
         });
+    }
+
+    /// What the computer driving a game under `cancel` is to search next, if anything;
+    /// when nothing, it lets go of the game.
+    #[allow(clippy::type_complexity)]
+    fn next_job(&self, slot: &Slot, cancel: &Cancel) -> Option<(Box<dyn Match>, Level, u64, u64)> {
+        let mut live = slot.lock();
+        if live.driver.as_ref() != Some(cancel) {
+            return None;
+        }
+        let level = live
+            .computer_to_move()
+            .filter(|_| !cancel.is_cancelled() && !*self.closing.borrow());
+        let Some(level) = level else {
+            live.driver = None;
+            live.thinking = false;
+            slot.announce(&live);
+            return None;
+        };
+        let ply = live.saved.record.moves.len() as u64;
+        let seed = Rng::derive(live.saved.seed, ply);
+        Some((live.current.clone_box(), level, seed, live.version))
+    }
+
+    /// Commits the computer's move if the game is still where it searched; true to go on.
+    fn computer_played(
+        &self,
+        slot: &Slot,
+        cancel: &Cancel,
+        version: u64,
+        choice: Result<Option<String>, String>,
+    ) -> bool {
+        let mut live = slot.lock();
+        if live.driver.as_ref() != Some(cancel) || live.version != version {
+            return live.driver.as_ref() == Some(cancel);
+        }
+        let played = match choice {
+            Ok(Some(text)) => self.apply(&mut live, &text).map_err(|e| e.message),
+            Ok(None) => Err("the computer found no move".to_string()),
+            Err(err) => Err(format!("the computer player failed: {err}")),
+        };
+        if let Err(message) = played {
+            tracing::error!("game {}: {message}", live.saved.id);
+            live.driver = None;
+            live.thinking = false;
+        }
+        self.resized(&live);
+        slot.announce(&live);
+        live.driver.is_some()
+    }
+
+    /// Tells the memory cap a game's new size.
+    fn resized(&self, live: &Live) {
+        self.games().resize(&live.saved.id, live.bytes());
     }
 
     /// Plays a move and commits it; on any failure nothing changes.
@@ -626,18 +780,12 @@ impl App {
         })?;
         live.saved.record.moves.push(played.clone());
         live.saved.updated = now();
-        let (finished, winner, resigned) = live.state();
         let ply = live.saved.record.moves.len() - 1;
         let stored = self.store().append_moves(
             &live.saved.id,
             ply,
             std::slice::from_ref(&played),
-            &GameState {
-                finished,
-                winner: winner.as_deref(),
-                resigned: resigned.as_deref(),
-                updated: live.saved.updated,
-            },
+            &live.state(),
         );
         if let Err(err) = stored {
             live.current = before;
@@ -649,127 +797,181 @@ impl App {
         Ok(played)
     }
 
-    /// A human's move, then (within the answer wait) the computer's reply.
+    /// A person's move, then (within the answer wait) the computer's reply.
     pub async fn play(
         self: &Arc<Self>,
         id: &str,
         text: &str,
         token: &str,
-    ) -> Result<Value, ApiError> {
-        let slot = self.slot(id)?;
+    ) -> Result<Shown, ApiError> {
+        let slot = self.slot_async(id).await?;
         let mut follower = slot.follow();
-        {
-            let mut live = slot.lock();
-            let mover = live
-                .current
-                .to_move()
-                .filter(|_| !live.finished())
-                .ok_or_else(|| ApiError::conflict("the game is over"))?;
-            if let Seat::Computer(_) = live.saved.record.players.seat(mover) {
-                return Err(ApiError::conflict(format!(
-                    "it is the computer's turn ({mover})"
-                )));
-            }
-            if live.seat_of(token) != Some(mover) {
-                return Err(ApiError::new(
-                    StatusCode::FORBIDDEN,
-                    format!("it is {mover}'s turn, and this request does not hold {mover}'s token"),
-                ));
-            }
-            let permit = match live.saved.record.players.seat(mover.opponent()) {
-                Seat::Computer(_) => Some(self.permit()?),
-                Seat::Human => None,
-            };
-            self.apply(&mut live, text)?;
-            if let Some(permit) = permit.filter(|_| live.computer_to_move().is_some()) {
-                live.thinking = true;
-                slot.announce(&live);
-                drop(live);
-                self.spawn_driver(&slot, permit);
-            } else {
-                slot.announce(&live);
-            }
-        }
-        let _ = tokio::time::timeout(
-            self.limits.answer_wait,
-            follower.wait_for(|beat| !beat.thinking),
-        )
+        let permit = match slot.against_the_computer() {
+            true => Some(self.permit().await?),
+            false => None,
+        };
+        let (text, token) = (text.to_string(), token.to_string());
+        let moved = Arc::clone(&slot);
+        self.run(move |app| app.play_now(&moved, &text, &token, permit))
+            .await?;
+        self.wait_for_change(self.limits.answer_wait, async {
+            let _ = follower.wait_for(|beat| !beat.thinking).await;
+        })
         .await;
-        self.snapshot(&slot, None)
+        self.run(move |app| app.snapshot(&slot, None)).await
+    }
+
+    fn play_now(
+        self: &Arc<Self>,
+        slot: &Arc<Slot>,
+        text: &str,
+        token: &str,
+        permit: Option<OwnedSemaphorePermit>,
+    ) -> Result<(), ApiError> {
+        let mut live = slot.lock();
+        let mover = live
+            .current
+            .to_move()
+            .filter(|_| !live.finished() && !live.deleted)
+            .ok_or_else(|| ApiError::conflict("the game is over"))?;
+        if let Seat::Computer(_) = live.saved.record.players.seat(mover) {
+            return Err(ApiError::conflict(format!(
+                "it is the computer's turn ({mover})"
+            )));
+        }
+        if live.seat_of(token) != Some(mover) {
+            return Err(ApiError::forbidden(format!(
+                "it is {mover}'s turn, and this request does not hold {mover}'s token"
+            )));
+        }
+        self.apply(&mut live, text)?;
+        self.resized(&live);
+        slot.announce(&live);
+        drop(live);
+        if let Some(permit) = permit {
+            self.kick(slot, permit);
+        }
+        Ok(())
+    }
+
+    async fn slot_async(self: &Arc<Self>, id: &str) -> Result<Arc<Slot>, ApiError> {
+        let id = id.to_string();
+        self.run(move |app| app.slot(&id)).await
     }
 
     /// Waits until the game changes from `version` (or the follow wait passes).
-    pub async fn follow(&self, id: &str, version: u64) -> Result<Value, ApiError> {
-        let slot = self.slot(id)?;
+    pub async fn follow(self: &Arc<Self>, id: &str, version: u64) -> Result<Shown, ApiError> {
+        let slot = self.slot_async(id).await?;
         let mut follower = slot.follow();
-        let _ = tokio::time::timeout(
-            self.limits.follow_wait,
-            follower.wait_for(|beat| beat.version != version),
-        )
+        self.wait_for_change(self.limits.follow_wait, async {
+            let _ = follower.wait_for(|beat| beat.version != version).await;
+        })
         .await;
-        self.snapshot(&slot, None)
+        self.run(move |app| app.snapshot(&slot, None)).await
+    }
+
+    /// Records a change of the game's state that is not a move (resignation, stop).
+    fn save_state(&self, live: &mut Live) -> Result<(), ApiError> {
+        live.saved.updated = now();
+        self.store().set_state(&live.saved.id, &live.state())?;
+        live.version += 1;
+        Ok(())
     }
 
     /// Resigns for the seat the token opens.
-    pub fn resign(&self, id: &str, token: &str) -> Result<Value, ApiError> {
+    pub fn resign(&self, id: &str, token: &str) -> Result<Shown, ApiError> {
         let slot = self.slot(id)?;
         {
             let mut live = slot.lock();
-            let player = self.seat(&live, token)?;
+            let player = seat(&live, token)?;
             if live.finished() {
                 return Err(ApiError::conflict("the game is over"));
             }
             live.saved.record.resigned = Some(player);
-            live.saved.updated = now();
-            let (finished, winner, resigned) = live.state();
-            let stored = self.store().set_state(
-                &live.saved.id,
-                &GameState {
-                    finished,
-                    winner: winner.as_deref(),
-                    resigned: resigned.as_deref(),
-                    updated: live.saved.updated,
-                },
-            );
-            if let Err(err) = stored {
+            if let Err(err) = self.save_state(&mut live) {
                 live.saved.record.resigned = None;
-                return Err(err.into());
+                return Err(err);
             }
-            live.version += 1;
+            live.halt();
             slot.announce(&live);
         }
         self.snapshot(&slot, None)
     }
 
-    fn seat(&self, live: &Live, token: &str) -> Result<Player, ApiError> {
-        live.seat_of(token).ok_or_else(|| {
-            ApiError::new(
-                StatusCode::FORBIDDEN,
-                "this request holds the token of neither seat",
-            )
-        })
-    }
-
-    /// Takes back moves. Against the computer: the asking player's last move and the
-    /// computer's replies. Between two people: the last move, once both have asked.
-    pub fn undo(&self, id: &str, token: &str) -> Result<Value, ApiError> {
+    /// Stops the game for good with the owner's token: any computer thinking in it stops,
+    /// and it is over without a winner.
+    pub fn stop(&self, id: &str, token: &str) -> Result<Shown, ApiError> {
         let slot = self.slot(id)?;
         {
             let mut live = slot.lock();
-            let player = self.seat(&live, token)?;
-            if live.saved.record.resigned.is_some() {
-                return Err(ApiError::conflict("the game ended by resignation"));
+            owner(&live, token)?;
+            if live.finished() {
+                return Err(ApiError::conflict("the game is over"));
             }
-            if live.thinking {
-                return Err(ApiError::conflict(
-                    "the computer is thinking; undo after its move",
-                ));
+            live.saved.stopped = true;
+            if let Err(err) = self.save_state(&mut live) {
+                live.saved.stopped = false;
+                return Err(err);
+            }
+            live.halt();
+            slot.announce(&live);
+        }
+        self.snapshot(&slot, None)
+    }
+
+    /// Deletes the game with the owner's token, from the database and from memory;
+    /// a computer thinking in it stops.
+    pub fn delete(&self, id: &str, token: &str) -> Result<Value, ApiError> {
+        let missing = || ApiError::not_found(format!("no game {id:?}"));
+        let resident = self.games().get(id);
+        let stored_owner = match &resident {
+            Some(slot) => slot.lock().saved.owner.clone(),
+            None => self.store().owner(id)?.ok_or_else(missing)?,
+        };
+        if !same_secret(&stored_owner, token) {
+            return Err(ApiError::forbidden(
+                "this request does not hold the game's owner token",
+            ));
+        }
+        {
+            let mut games = self.games();
+            self.deletions.fetch_add(1, Ordering::SeqCst);
+            games.remove(id);
+            if !self.store().delete(id)? {
+                return Err(missing());
+            }
+        }
+        if let Some(slot) = resident {
+            let mut live = slot.lock();
+            live.halt();
+            live.deleted = true;
+            live.version += 1;
+            slot.announce(&live);
+        }
+        Ok(json!({ "deleted": id }))
+    }
+
+    /// Takes back moves. Against the computer: the asking player's last move and the
+    /// computer's replies (stopping the computer if it is thinking). Between two people:
+    /// the last move, once both have asked.
+    pub fn undo(&self, id: &str, token: &str) -> Result<Shown, ApiError> {
+        let slot = self.slot(id)?;
+        {
+            let mut live = slot.lock();
+            let player = seat(&live, token)?;
+            if live.saved.record.resigned.is_some() || live.saved.stopped {
+                return Err(ApiError::conflict("the game is over"));
             }
             let moves = live.saved.record.moves.len();
             let keep = match live.saved.record.players.seat(player.opponent()) {
                 Seat::Computer(_) => {
+                    if live.finished() {
+                        return Err(ApiError::conflict(
+                            "the game is over: there is no taking back against the computer",
+                        ));
+                    }
                     // The ply of the player's last move: replay to find who moved when.
-                    let movers = self.movers(&live.saved.record)?;
+                    let movers = movers(live.start.game.as_ref(), &live.saved.record.moves)?;
                     movers
                         .iter()
                         .rposition(|&m| m == player)
@@ -789,132 +991,147 @@ impl App {
                     moves - 1
                 }
             };
-            let mut record = live.saved.record.clone();
-            record.moves.truncate(keep);
-            let current = self.build(&record, usize::MAX)?;
+            let current = replay(live.start.game.as_ref(), &live.saved.record.moves[..keep])?;
             let updated = now();
             self.store().truncate_moves(
                 &live.saved.id,
                 keep,
                 &GameState {
                     finished: false,
+                    stopped: false,
                     winner: None,
                     resigned: None,
                     updated,
                 },
             )?;
-            live.saved.record = record;
+            live.halt();
+            live.saved.record.moves.truncate(keep);
             live.saved.updated = updated;
             live.current = current;
             live.undo_request = None;
             live.version += 1;
+            self.resized(&live);
             slot.announce(&live);
         }
         self.snapshot(&slot, None)
     }
 
-    /// Who made each move of a record.
-    fn movers(&self, record: &Record) -> Result<Vec<Player>, ApiError> {
-        let mut game = self.build(record, 0)?;
-        let mut movers = Vec::with_capacity(record.moves.len());
-        for mv in &record.moves {
-            movers.push(game.to_move().unwrap_or(Player::X));
-            game.play(mv)
-                .map_err(|e| ApiError::internal(format!("replay failed: {e}")))?;
-        }
-        Ok(movers)
-    }
-
-    /// The computer's suggestion for the player to move.
-    pub async fn hint(&self, id: &str, level: Option<Level>) -> Result<Value, ApiError> {
-        let slot = self.slot(id)?;
-        let (game, level, seed) = {
-            let live = slot.lock();
-            if live.finished() {
-                return Err(ApiError::conflict("the game is over"));
-            }
-            let level = match level {
-                Some(level) => level,
-                None => self
-                    .registry
-                    .get(&live.saved.record.game)
-                    .map_or(Level::Medium, |k| k.hint_level),
-            };
-            self.check_level(Seat::Computer(level))?;
-            let seed = Rng::derive(live.saved.seed ^ 0x4849_4e54, live.version);
-            (live.current.clone_box(), level, seed)
-        };
-        let permit = self.permit()?;
-        // The search stops when this request ends, answered, timed out or dropped.
+    /// The computer's suggestion for the player to move, searched until the answer wait;
+    /// the search stops as soon as this request ends (answered, timed out or dropped on
+    /// a client's disconnect).
+    pub async fn hint(self: &Arc<Self>, id: &str, level: Option<Level>) -> Result<Value, ApiError> {
+        let id = id.to_string();
+        let (game, level, seed) = self
+            .run(move |app| {
+                let slot = app.slot(&id)?;
+                let live = slot.lock();
+                if live.finished() {
+                    return Err(ApiError::conflict("the game is over"));
+                }
+                let level = match level {
+                    Some(level) => level,
+                    None => app
+                        .registry
+                        .get(&live.saved.record.game)
+                        .map_or(Level::Medium, |k| k.hint_level),
+                };
+                app.check_level(Seat::Computer(level))?;
+                let seed = Rng::derive(live.saved.seed ^ 0x4849_4e54, live.version);
+                Ok((live.current.clone_box(), level, seed))
+            })
+            .await?;
+        let permit = self.permit().await?;
         let cancel = Cancel::new();
         let _stop_when_done = cancel.on_drop();
-        let budget = self
-            .search_budget(self.limits.answer_wait)
-            .with_cancel(cancel);
+        let searching = self.searches.start(&cancel);
+        let budget = self.search_budget(self.limits.answer_wait, &cancel);
         let task = tokio::task::spawn_blocking(move || {
-            let _permit = permit;
+            let (_permit, _searching) = (permit, searching);
             game.computer_move(level, seed, &budget)
         });
         match tokio::time::timeout(self.limits.answer_wait, task).await {
             Ok(Ok(Some(mv))) => Ok(json!({ "move": mv, "level": level.to_string() })),
             Ok(Ok(None)) => Err(ApiError::conflict("there is no move")),
-            Ok(Err(err)) => Err(ApiError::internal(format!("the hint failed: {err}"))),
+            Ok(Err(err)) => Err(ApiError::internal("the hint failed", err)),
             Err(_) => Err(ApiError::new(
                 StatusCode::REQUEST_TIMEOUT,
                 format!(
                     "the hint at level {level} took longer than {} s; ask a lower level",
-                    self.limits.answer_wait.as_secs()
+                    self.limits.answer_wait.as_secs_f64()
                 ),
             )),
         }
     }
 
-    /// The game as the API shows it; at `ply`, the position after that many moves.
-    pub fn snapshot(&self, slot: &Slot, ply: Option<usize>) -> Result<Value, ApiError> {
+    /// The game as the API shows it; at `ply`, the position after that many moves
+    /// (replayed without holding the game).
+    pub fn snapshot(&self, slot: &Slot, ply: Option<usize>) -> Result<Shown, ApiError> {
         let live = slot.lock();
+        if live.deleted {
+            return Err(ApiError::not_found(format!("no game {:?}", live.saved.id)));
+        }
         let record = &live.saved.record;
-        let replayed;
-        let (game, at): (&dyn Match, usize) = match ply {
-            Some(ply) if ply < record.moves.len() => {
-                replayed = self.build(record, ply)?;
-                (replayed.as_ref(), ply)
-            }
-            _ => (live.current.as_ref(), record.moves.len()),
+        let at = ply.filter(|&p| p < record.moves.len());
+        let Some(at) = at else {
+            let game = live.current.as_ref();
+            let finished = live.finished();
+            let shown = self.shown(&live, game, record.moves.len(), finished, live.winner());
+            return Ok(shown);
         };
+        let (start, moves) = (Arc::clone(&live.start), record.moves[..at].to_vec());
+        drop(live);
+        let game = replay(start.game.as_ref(), &moves)?;
+        let live = slot.lock();
+        let outcome = game.outcome();
+        Ok(self.shown(
+            &live,
+            game.as_ref(),
+            at,
+            outcome.is_some(),
+            outcome.and_then(|o| o.winner),
+        ))
+    }
+
+    fn shown(
+        &self,
+        live: &Live,
+        game: &dyn Match,
+        at: usize,
+        finished: bool,
+        winner: Option<Player>,
+    ) -> Shown {
+        let record = &live.saved.record;
         let latest = at == record.moves.len();
-        let finished = if latest {
-            live.finished()
-        } else {
-            game.outcome().is_some()
-        };
-        let winner = if latest {
-            live.winner()
-        } else {
-            game.outcome().and_then(|o| o.winner)
-        };
-        Ok(json!({
-            "id": live.saved.id,
-            "game": record.game,
-            "title": self.registry.get(&record.game).map_or("", |k| k.title),
-            "board": record.board,
-            "options": record.options,
-            "players": record.players,
-            "moves": record.moves,
-            "ply": at,
-            "to_move": if finished { None } else { game.to_move() },
-            "legal_moves": if finished || !latest { Vec::new() } else { game.legal_moves() },
-            "status": if finished { "over" } else { "playing" },
-            "winner": winner,
-            "margin": if latest && record.resigned.is_some() { None } else { game.outcome().map(|o| o.margin) },
-            "resigned": if latest { record.resigned } else { None },
-            "thinking": live.thinking,
-            "undo_request": live.undo_request,
-            "view": game.view(),
-            "layout": live.layout,
-            "version": live.version,
-            "created": live.saved.created,
-            "updated": live.saved.updated,
-        }))
+        Shown {
+            game: json!({
+                "id": live.saved.id,
+                "game": record.game,
+                "title": self.registry.get(&record.game).map_or("", |k| k.title),
+                "board": record.board,
+                "options": record.options,
+                "players": record.players,
+                "moves": record.moves,
+                "ply": at,
+                "to_move": if finished { None } else { game.to_move() },
+                "legal_moves": if finished || !latest { Vec::new() } else { game.legal_moves() },
+                "status": if finished { "over" } else { "playing" },
+                "winner": winner,
+                "margin": if latest && (record.resigned.is_some() || live.saved.stopped) {
+                    None
+                } else {
+                    game.outcome().map(|o| o.margin)
+                },
+                "resigned": if latest { record.resigned } else { None },
+                "stopped": latest && live.saved.stopped,
+                "thinking": live.thinking,
+                "undo_request": live.undo_request,
+                "view": game.view(),
+                "version": live.version,
+                "created": live.saved.created,
+                "updated": live.saved.updated,
+            }),
+            start: Arc::clone(&live.start),
+        }
     }
 
     /// The game's record, for export.
@@ -922,17 +1139,82 @@ impl App {
         let slot = self.slot(id)?;
         let live = slot.lock();
         let mut value = serde_json::to_value(&live.saved.record)
-            .map_err(|e| ApiError::internal(e.to_string()))?;
+            .map_err(|e| ApiError::internal("the record failed", e))?;
         value["format"] = json!("crosscap-record");
         value["version"] = json!(1);
         value["winner"] = json!(live.winner());
         Ok(value)
     }
 
-    /// The saved games, most recent first.
-    pub fn list(&self) -> Result<Value, ApiError> {
+    /// The saved games, most recent first: at most `limit` (and never more than the
+    /// listing limit) after skipping `offset`, and how many there are in all.
+    pub fn list(&self, limit: Option<usize>, offset: usize) -> Result<Value, ApiError> {
+        let limit = limit
+            .unwrap_or(self.limits.max_listed)
+            .min(self.limits.max_listed);
         let store = self.store();
-        let games = store.list(self.limits.max_listed)?;
-        Ok(json!({ "games": games, "total": store.count()? }))
+        let games = store.list(limit, offset)?;
+        Ok(json!({
+            "games": games,
+            "total": store.count()?,
+            "limit": limit,
+            "offset": offset,
+        }))
     }
+
+    /// What the server is doing: searches running, games in memory and their estimated
+    /// bytes, boards shared, resident memory (where the system tells it), uptime.
+    pub fn status(&self) -> Value {
+        let (games, bytes) = {
+            let games = self.games();
+            (games.count(), games.bytes())
+        };
+        json!({
+            "searches_running": self.searches.lock().len(),
+            "games_in_memory": games,
+            "games_bytes": bytes,
+            "starts_in_memory": self.starts.count(),
+            "resident_bytes": resident_bytes(),
+            "uptime_seconds": self.started.elapsed().as_secs(),
+        })
+    }
+}
+
+/// The seat a token opens, or a 403.
+fn seat(live: &Live, token: &str) -> Result<Player, ApiError> {
+    live.seat_of(token)
+        .ok_or_else(|| ApiError::forbidden("this request holds the token of neither seat"))
+}
+
+/// Checks the owner's token, or a 403.
+fn owner(live: &Live, token: &str) -> Result<(), ApiError> {
+    if same_secret(&live.saved.owner, token) {
+        Ok(())
+    } else {
+        Err(ApiError::forbidden(
+            "this request does not hold the game's owner token",
+        ))
+    }
+}
+
+/// A copy of `start` with `moves` played; a refused move is named with its number.
+fn replay(start: &dyn Match, moves: &[String]) -> Result<Box<dyn Match>, ApiError> {
+    let mut game = start.clone_box();
+    for (i, mv) in moves.iter().enumerate() {
+        game.play(mv)
+            .map_err(|e| ApiError::bad_request(format!("move {} ({mv:?}): {e}", i + 1)))?;
+    }
+    Ok(game)
+}
+
+/// Who made each move, replaying from `start`.
+fn movers(start: &dyn Match, moves: &[String]) -> Result<Vec<Player>, ApiError> {
+    let mut game = start.clone_box();
+    let mut movers = Vec::with_capacity(moves.len());
+    for mv in moves {
+        movers.push(game.to_move().unwrap_or(Player::X));
+        game.play(mv)
+            .map_err(|e| ApiError::internal("a saved game no longer replays", e))?;
+    }
+    Ok(movers)
 }

@@ -71,6 +71,13 @@ impl Players {
             Player::O => self.o,
         }
     }
+
+    /// Whether the computer plays either colour.
+    pub fn any_computer(&self) -> bool {
+        [self.x, self.o]
+            .iter()
+            .any(|seat| matches!(seat, Seat::Computer(_)))
+    }
 }
 
 /// A whole game, as exported and imported.

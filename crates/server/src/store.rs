@@ -9,10 +9,14 @@ use serde_json::Value;
 
 use crate::record::{Players, Record};
 
-/// A database error, with what was being done.
+/// A database failure, or a saved game whose row cannot be read back.
 #[derive(Debug, thiserror::Error)]
-#[error("database: {0}")]
-pub struct StoreError(#[from] rusqlite::Error);
+pub enum StoreError {
+    #[error("database: {0}")]
+    Database(#[from] rusqlite::Error),
+    #[error("saved game {id} is damaged: its {field} cannot be read")]
+    Damaged { id: String, field: &'static str },
+}
 
 /// A saved game: its record and what the server adds to it.
 #[derive(Clone, Debug)]
@@ -22,6 +26,10 @@ pub struct Saved {
     pub seed: u64,
     /// The secret of each human seat, X then O (empty for a computer seat).
     pub tokens: [String; 2],
+    /// The secret that stops or deletes the game (empty for games saved before owners).
+    pub owner: String,
+    /// Stopped by its owner: over, without a winner.
+    pub stopped: bool,
     pub created: i64,
     pub updated: i64,
 }
@@ -69,6 +77,13 @@ CREATE TABLE IF NOT EXISTS moves (
 CREATE INDEX IF NOT EXISTS games_by_update ON games(updated);
 ";
 
+/// Changes to the schema above, in order; `PRAGMA user_version` counts those applied, so
+/// a database written by an older build is brought up to date when opened.
+const MIGRATIONS: &[&str] = &["
+ALTER TABLE games ADD COLUMN owner_token TEXT NOT NULL DEFAULT '';
+ALTER TABLE games ADD COLUMN stopped INTEGER NOT NULL DEFAULT 0;
+"];
+
 impl Store {
     /// Opens (or creates) `crosscap.sqlite3` in `dir`.
     pub fn open(dir: &Path) -> Result<Store, StoreError> {
@@ -88,6 +103,8 @@ impl Store {
         conn.pragma_update(None, "foreign_keys", "ON")?;
         conn.busy_timeout(std::time::Duration::from_secs(5))?;
         conn.execute_batch(SCHEMA)?;
+        let mut conn = conn;
+        migrate(&mut conn)?;
         Ok(Store { conn })
     }
 
@@ -109,8 +126,8 @@ impl Store {
         let r = &saved.record;
         tx.execute(
             "INSERT INTO games (id, game, board, options, players, seed, token_x, token_o,
-                                resigned, finished, winner, created, updated)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13)",
+                                resigned, finished, winner, created, updated, owner_token)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
             params![
                 saved.id,
                 r.game,
@@ -125,6 +142,7 @@ impl Store {
                 winner,
                 saved.created,
                 saved.updated,
+                saved.owner,
             ],
         )?;
         for (ply, mv) in r.moves.iter().enumerate() {
@@ -182,13 +200,34 @@ impl Store {
         Ok(())
     }
 
+    /// Deletes a game and its moves; false when there was no such game.
+    pub fn delete(&mut self, id: &str) -> Result<bool, StoreError> {
+        let tx = self.conn.transaction()?;
+        tx.execute("DELETE FROM moves WHERE game_id = ?1", params![id])?;
+        let deleted = tx.execute("DELETE FROM games WHERE id = ?1", params![id])?;
+        tx.commit()?;
+        Ok(deleted > 0)
+    }
+
+    /// A game's owner token (empty for games saved before owners), or `None`.
+    pub fn owner(&self, id: &str) -> Result<Option<String>, StoreError> {
+        Ok(self
+            .conn
+            .query_row(
+                "SELECT owner_token FROM games WHERE id = ?1",
+                params![id],
+                |r| r.get(0),
+            )
+            .optional()?)
+    }
+
     /// A saved game, or `None`.
     pub fn load(&self, id: &str) -> Result<Option<Saved>, StoreError> {
         let row = self
             .conn
             .query_row(
                 "SELECT game, board, options, players, seed, token_x, token_o, resigned,
-                        created, updated FROM games WHERE id = ?1",
+                        created, updated, owner_token, stopped FROM games WHERE id = ?1",
                 params![id],
                 |r| {
                     Ok((
@@ -202,6 +241,8 @@ impl Store {
                         r.get::<_, Option<String>>(7)?,
                         r.get::<_, i64>(8)?,
                         r.get::<_, i64>(9)?,
+                        r.get::<_, String>(10)?,
+                        r.get::<_, bool>(11)?,
                     ))
                 },
             )
@@ -217,6 +258,8 @@ impl Store {
             resigned,
             created,
             updated,
+            owner,
+            stopped,
         )) = row
         else {
             return Ok(None);
@@ -227,46 +270,57 @@ impl Store {
         let moves = stmt
             .query_map(params![id], |r| r.get::<_, String>(0))?
             .collect::<Result<Vec<String>, _>>()?;
-        let corrupt = |what: &str| {
-            rusqlite::Error::InvalidColumnType(0, what.to_string(), rusqlite::types::Type::Text)
+        let damaged = |field| StoreError::Damaged {
+            id: id.to_string(),
+            field,
         };
         Ok(Some(Saved {
             id: id.to_string(),
             record: Record {
                 game,
                 board,
-                options: serde_json::from_str::<Value>(&options).map_err(|_| corrupt("options"))?,
-                players: serde_json::from_str(&players).map_err(|_| corrupt("players"))?,
+                options: serde_json::from_str::<Value>(&options).map_err(|_| damaged("options"))?,
+                players: serde_json::from_str(&players).map_err(|_| damaged("players"))?,
                 moves,
                 resigned: resigned.and_then(|p| p.parse().ok()),
             },
             seed: seed as u64,
             tokens: [token_x, token_o],
+            owner,
+            stopped,
             created,
             updated,
         }))
     }
 
-    /// The ids of the games not yet finished, to resume after a restart.
-    pub fn unfinished(&self) -> Result<Vec<String>, StoreError> {
-        let mut stmt = self
-            .conn
-            .prepare("SELECT id FROM games WHERE finished = 0 ORDER BY created")?;
-        let ids = stmt
-            .query_map([], |r| r.get(0))?
-            .collect::<Result<Vec<String>, _>>()?;
-        Ok(ids)
+    /// The games not yet finished with a computer seat, oldest first, to resume after a
+    /// restart (games whose players cannot be read are left out).
+    pub fn unfinished_with_computer(&self) -> Result<Vec<String>, StoreError> {
+        let mut stmt = self.conn.prepare(
+            "SELECT id, players FROM games WHERE finished = 0 AND stopped = 0 ORDER BY created",
+        )?;
+        let rows = stmt
+            .query_map([], |r| Ok((r.get::<_, String>(0)?, r.get::<_, String>(1)?)))?
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(rows
+            .into_iter()
+            .filter(|(_, players)| {
+                serde_json::from_str::<Players>(players).is_ok_and(|p| p.any_computer())
+            })
+            .map(|(id, _)| id)
+            .collect())
     }
 
-    /// The most recently played games first.
-    pub fn list(&self, limit: usize) -> Result<Vec<Summary>, StoreError> {
+    /// The most recently played games first: `limit` of them after skipping `offset`.
+    pub fn list(&self, limit: usize, offset: usize) -> Result<Vec<Summary>, StoreError> {
         let mut stmt = self.conn.prepare(
             "SELECT g.id, g.game, g.board, g.players, g.finished, g.winner, g.created, g.updated,
                     (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id)
-             FROM games g ORDER BY g.updated DESC, g.created DESC LIMIT ?1",
+             FROM games g ORDER BY g.updated DESC, g.created DESC, g.id LIMIT ?1 OFFSET ?2",
         )?;
+        let as_sql = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
         let rows = stmt
-            .query_map(params![limit as i64], |r| {
+            .query_map(params![as_sql(limit), as_sql(offset)], |r| {
                 let players: String = r.get(3)?;
                 Ok(Summary {
                     id: r.get(0)?,
@@ -293,9 +347,22 @@ impl Store {
     }
 }
 
+/// Brings the schema up to date, one migration per transaction.
+fn migrate(conn: &mut Connection) -> Result<(), StoreError> {
+    let applied: usize = conn.query_row("PRAGMA user_version", [], |r| r.get(0))?;
+    for (done, migration) in MIGRATIONS.iter().enumerate().skip(applied) {
+        let tx = conn.transaction()?;
+        tx.execute_batch(migration)?;
+        tx.pragma_update(None, "user_version", done + 1)?;
+        tx.commit()?;
+    }
+    Ok(())
+}
+
 /// What changes on a game row with each move, undo or resignation.
 pub struct GameState<'a> {
     pub finished: bool,
+    pub stopped: bool,
     pub winner: Option<&'a str>,
     pub resigned: Option<&'a str>,
     pub updated: i64,
@@ -307,13 +374,15 @@ fn update_state(
     state: &GameState<'_>,
 ) -> Result<(), StoreError> {
     tx.execute(
-        "UPDATE games SET finished = ?2, winner = ?3, resigned = ?4, updated = ?5 WHERE id = ?1",
+        "UPDATE games SET finished = ?2, winner = ?3, resigned = ?4, updated = ?5, stopped = ?6
+         WHERE id = ?1",
         params![
             id,
             state.finished,
             state.winner,
             state.resigned,
-            state.updated
+            state.updated,
+            state.stopped
         ],
     )?;
     Ok(())

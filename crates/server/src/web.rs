@@ -11,6 +11,11 @@ const FILES: &[(&str, &str, &str)] = &[
         include_str!("web/index.html"),
     ),
     (
+        "favicon.svg",
+        "image/svg+xml",
+        include_str!("web/favicon.svg"),
+    ),
+    (
         "style.css",
         "text/css; charset=utf-8",
         include_str!("web/style.css"),

@@ -169,6 +169,7 @@ fn open_session(driver: &Driver) -> Session<'_> {
         &format!("{}/session", driver.base),
         Some(json!({ "capabilities": { "alwaysMatch": {
             "browserName": "chrome",
+            "goog:loggingPrefs": { "browser": "ALL" },
             "goog:chromeOptions": {
                 "binary": chromium,
                 "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
@@ -184,6 +185,19 @@ fn open_session(driver: &Driver) -> Session<'_> {
 }
 
 impl Session<'_> {
+    /// The errors in the browser's console since the last call (a refused script or
+    /// style, a missing favicon, a failed request, an exception).
+    fn console_errors(&self) -> Vec<String> {
+        let entries = self.command("POST", "/se/log", Some(json!({ "type": "browser" })));
+        entries
+            .as_array()
+            .expect("a list of log entries")
+            .iter()
+            .filter(|e| e["level"] == "SEVERE")
+            .map(|e| e["message"].as_str().unwrap_or_default().to_string())
+            .collect()
+    }
+
     /// Saves a screenshot as target/screenshots/NAME.png.
     fn screenshot(&self, name: &str) {
         let png = base64_decode(self.command("GET", "/screenshot", None).as_str().unwrap());
@@ -243,6 +257,8 @@ fn projective_hex_against_the_computer_in_a_real_browser() {
         "the winning loop is drawn"
     );
 
+    // The page works under its Content-Security-Policy and has a favicon.
+    assert_eq!(session.console_errors(), Vec::<String>::new());
     session.screenshot("projective-hex-taylor-2");
     session.command("DELETE", "", None);
 }

@@ -3,10 +3,13 @@
 use std::io::Write;
 use std::net::SocketAddr;
 use std::path::PathBuf;
+use std::time::Duration;
 
 use anyhow::Context;
 use clap::Args;
 use crosscap_server::{Config, Limits, default_data_dir, serve_blocking};
+
+const MIB: usize = 1024 * 1024;
 
 #[derive(Args, Debug)]
 pub struct ServeArgs {
@@ -16,14 +19,46 @@ pub struct ServeArgs {
     /// Where saved games are kept (default: the platform's data directory).
     #[arg(long)]
     pub data_dir: Option<PathBuf>,
+    /// A Host name the server answers, e.g. `games.example.org` or `192.168.1.20:8080`
+    /// (repeatable). Bound to loopback, loopback names are answered too; bound elsewhere
+    /// without this flag, every name is.
+    #[arg(long = "allowed-host", value_name = "HOST")]
+    pub allowed_hosts: Vec<String>,
+    /// Longest a computer move may think, in seconds (1 to 3600).
+    #[arg(long, value_name = "SECONDS", default_value_t = 60,
+          value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub max_think: u64,
+    /// Most memory one search (a computer move or a hint) may hold, in MiB (1 to 65536).
+    #[arg(long, value_name = "MIB", default_value_t = 256,
+          value_parser = clap::value_parser!(u64).range(1..=65536))]
+    pub max_search_mib: u64,
+    /// Estimated memory of the games kept in memory, in MiB (1 to 65536); idle games
+    /// beyond it are reloaded from the database when asked for.
+    #[arg(long, value_name = "MIB", default_value_t = 256,
+          value_parser = clap::value_parser!(u64).range(1..=65536))]
+    pub max_games_mib: u64,
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
+    // One line per request and every error on stderr; stdout keeps the address lines.
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_max_level(tracing_subscriber::filter::LevelFilter::INFO)
+        .with_target(false)
+        .with_ansi(false)
+        .try_init();
     let data_dir = args.data_dir.unwrap_or_else(default_data_dir);
+    let mib = |n: u64| usize::try_from(n).map_or(usize::MAX, |n| n.saturating_mul(MIB));
     let config = Config {
         addr: args.addr,
+        allowed_hosts: args.allowed_hosts,
         data_dir: data_dir.clone(),
-        limits: Limits::default(),
+        limits: Limits {
+            max_think: Duration::from_secs(args.max_think),
+            max_search_bytes: mib(args.max_search_mib),
+            max_games_bytes: mib(args.max_games_mib),
+            ..Limits::default()
+        },
     };
     serve_blocking(config, |server| {
         // Written without `println!`: a closed stdout must not stop the server.
@@ -32,7 +67,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
         let _ = writeln!(out, "Crosscap is serving on http://{addr}/");
         let _ = writeln!(
             out,
-            "saved games: {} ({} unfinished resumed); stop with Ctrl-C",
+            "saved games: {} ({} unfinished with a computer player resumed); stop with Ctrl-C",
             data_dir.display(),
             server.resumed()
         );

@@ -21,11 +21,20 @@ impl Drop for Served {
 }
 
 fn serve(data_dir: &Path) -> Served {
+    serve_with(data_dir, &[])
+}
+
+/// A server with more flags; its log (stderr) goes to `serve.log` beside the data
+/// directory.
+fn serve_with(data_dir: &Path, flags: &[&str]) -> Served {
+    std::fs::create_dir_all(data_dir).expect("a data directory");
+    let log = std::fs::File::create(log_path(data_dir)).expect("a log file");
     let mut child = Command::new(env!("CARGO_BIN_EXE_crosscap"))
         .args(["serve", "--addr", "127.0.0.1:0", "--data-dir"])
         .arg(data_dir)
+        .args(flags)
         .stdout(Stdio::piped())
-        .stderr(Stdio::null())
+        .stderr(log)
         .spawn()
         .expect("the binary runs");
     let mut line = String::new();
@@ -41,6 +50,10 @@ fn serve(data_dir: &Path) -> Served {
     Served { child, base }
 }
 
+fn log_path(data_dir: &Path) -> PathBuf {
+    data_dir.with_extension("log")
+}
+
 fn scratch(name: &str) -> PathBuf {
     let dir = std::env::temp_dir().join(format!("crosscap-cli-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
@@ -48,7 +61,15 @@ fn scratch(name: &str) -> PathBuf {
 }
 
 fn call(method: &str, url: &str, body: Option<Value>) -> (u16, Value) {
-    let request = ureq::request(method, url).timeout(Duration::from_secs(30));
+    call_as(method, url, body, None)
+}
+
+/// A request with this Host header (or ureq's own).
+fn call_as(method: &str, url: &str, body: Option<Value>, host: Option<&str>) -> (u16, Value) {
+    let mut request = ureq::request(method, url).timeout(Duration::from_secs(30));
+    if let Some(host) = host {
+        request = request.set("Host", host);
+    }
     let result = match body {
         Some(body) => request.send_json(body),
         None => request.call(),
@@ -73,7 +94,21 @@ impl Served {
     fn post(&self, path: &str, body: Value) -> (u16, Value) {
         call("POST", &format!("{}{path}", self.base), Some(body))
     }
+
+    /// Follows a game until it has more than `moves` moves.
+    fn until_moves(&self, id: &str, moves: usize, deadline: Duration) -> Value {
+        let started = Instant::now();
+        let mut seen = self.get(&format!("/api/games/{id}"));
+        while seen["moves"].as_array().unwrap().len() <= moves {
+            assert!(started.elapsed() < deadline, "{}", seen["moves"]);
+            let version = seen["version"].as_u64().unwrap();
+            seen = self.get(&format!("/api/games/{id}?wait={version}"));
+        }
+        seen
+    }
 }
+
+const GIB: u64 = 1 << 30;
 
 #[test]
 fn a_restarted_server_continues_the_game() {
@@ -124,13 +159,7 @@ fn sigkill_mid_game_loses_no_committed_move() {
     );
     assert_eq!(status, 201, "{game}");
     let id = game["id"].as_str().unwrap();
-    let started = Instant::now();
-    let mut seen = server.get(&format!("/api/games/{id}"));
-    while seen["moves"].as_array().unwrap().len() < 3 {
-        assert!(started.elapsed() < Duration::from_secs(20), "{seen}");
-        let version = seen["version"].as_u64().unwrap();
-        seen = server.get(&format!("/api/games/{id}?wait={version}"));
-    }
+    let seen = server.until_moves(id, 2, Duration::from_secs(20));
     assert_eq!(seen["status"], "playing", "killed mid-game");
     drop(server); // SIGKILL, whatever it was doing
 
@@ -154,6 +183,125 @@ fn sigkill_mid_game_loses_no_committed_move() {
         state = server.get(&format!("/api/games/{id}?wait={version}"));
     }
     assert!(state["winner"].is_string());
+}
+
+#[test]
+fn the_largest_board_between_two_computers_survives_kills_within_its_limits() {
+    // Projective Hex on taylor:40 (4,800 cells), ai:hard against ai:hard: each search
+    // within 1 s and 32 MiB here. The game resumes after a SIGKILL and the server stays
+    // small; before, such a game grew without bound and took the server down at every start.
+    let dir = scratch("taylor40");
+    let flags = ["--max-think", "1", "--max-search-mib", "32"];
+    let server = serve_with(&dir, &flags);
+    let (status, game) = server.post(
+        "/api/games",
+        json!({ "game": "projective-hex", "board": "taylor:40", "seed": 3,
+                "players": { "X": "ai:hard", "O": "ai:hard" } }),
+    );
+    assert_eq!(status, 201, "{}", game["error"]);
+    let id = game["id"].as_str().unwrap();
+    let seen = server.until_moves(id, 1, Duration::from_secs(30));
+    let status = server.get("/api/status");
+    assert!(status["resident_bytes"].as_u64().unwrap() < GIB, "{status}");
+    drop(server); // SIGKILL mid-game
+
+    let server = serve_with(&dir, &flags);
+    let status = server.get("/api/status");
+    assert!(status["resident_bytes"].as_u64().unwrap() < GIB, "{status}");
+    let before = seen["moves"].as_array().unwrap().len();
+    let resumed = server.until_moves(id, before, Duration::from_secs(30));
+    assert_eq!(resumed["status"], "playing");
+    let status = server.get("/api/status");
+    assert!(status["resident_bytes"].as_u64().unwrap() < GIB, "{status}");
+}
+
+#[test]
+fn ctrl_c_stops_the_computers_and_the_waits_at_once() {
+    // A computer thinking for up to 60 s and a follower waiting up to 25 s: on Ctrl-C the
+    // search is cancelled and the wait ends, so the server exits well before either.
+    let dir = scratch("interrupt");
+    let mut server = serve(&dir);
+    let (status, game) = server.post(
+        "/api/games",
+        json!({ "game": "projective-hex", "board": "taylor:8", "seed": 4,
+                "players": { "X": "ai:expert", "O": "ai:expert" } }),
+    );
+    assert_eq!(status, 201, "{game}");
+    let follow = format!(
+        "{}/api/games/{}?wait=999",
+        server.base,
+        game["id"].as_str().unwrap()
+    );
+    let follower = std::thread::spawn(move || call("GET", &follow, None).0);
+    std::thread::sleep(Duration::from_millis(300));
+    let interrupted = Command::new("kill")
+        .args(["-INT", &server.child.id().to_string()])
+        .status()
+        .expect("kill runs");
+    assert!(interrupted.success());
+    let started = Instant::now();
+    let exit = loop {
+        if let Some(exit) = server.child.try_wait().expect("the server is ours") {
+            break exit;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(15),
+            "the server is still running"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    assert!(exit.success(), "{exit}");
+    assert_eq!(follower.join().unwrap(), 200, "the follower is answered");
+}
+
+#[test]
+fn a_second_server_on_the_same_directory_exits_2_naming_it() {
+    let dir = scratch("locked");
+    let _first = serve(&dir);
+    let second = crate::crosscap(&[
+        "serve",
+        "--addr",
+        "127.0.0.1:0",
+        "--data-dir",
+        dir.to_str().unwrap(),
+    ]);
+    second.assert_user_error(dir.to_str().unwrap());
+    assert_eq!(second.stderr.lines().count(), 1, "{}", second.stderr);
+}
+
+#[test]
+fn allowed_hosts_are_answered_and_requests_are_logged_without_tokens() {
+    let dir = scratch("hosts");
+    let server = serve_with(&dir, &["--allowed-host", "games.example.org"]);
+    let catalog = format!("{}/api/catalog", server.base);
+    assert_eq!(
+        call_as("GET", &catalog, None, Some("games.example.org")).0,
+        200
+    );
+    assert_eq!(
+        call_as("GET", &catalog, None, None).0,
+        200,
+        "loopback names too"
+    );
+    let (status, answer) = call_as("GET", &catalog, None, Some("evil.example"));
+    assert_eq!(status, 421, "{answer}");
+    let (status, game) = server.post("/api/games", json!({ "game": "nim", "board": "1 2" }));
+    assert_eq!(status, 201);
+    let token = game["tokens"]["X"].as_str().unwrap();
+    let id = game["id"].as_str().unwrap();
+    let (status, _) = server.post(
+        &format!("/api/games/{id}/moves"),
+        json!({ "move": "2:0", "token": token }),
+    );
+    assert_eq!(status, 200);
+    drop(server);
+    let log = std::fs::read_to_string(log_path(&dir)).unwrap();
+    assert!(log.contains("GET /api/catalog 421"), "{log}");
+    assert!(
+        log.contains(&format!("POST /api/games/{id}/moves 200")),
+        "{log}"
+    );
+    assert!(!log.contains(token), "{log}");
 }
 
 #[test]

@@ -227,6 +227,7 @@ function seatText(state, seat, mine) {
 
 function statusText(state) {
   if (state.status === "over") {
+    if (state.stopped) return "The game was stopped by its owner.";
     if (!state.winner) return "The game is over: a draw.";
     const how = state.resigned ? ` (${state.resigned} resigned)` : "";
     return `${state.winner} wins${how}.`;
@@ -255,13 +256,14 @@ async function gamePage(id) {
   const hintButton = el("button", { id: "hint" }, "Hint");
   const undoButton = el("button", { id: "undo" }, "Undo");
   const resignButton = el("button", { id: "resign" }, "Resign");
+  const stopButton = el("button", { id: "stop", title: "End the game without a winner (its owner only)" }, "Stop");
   const exportLink = el("a", { href: `/api/games/${id}/record`, download: `crosscap-${id}.json` }, "Export record");
   const invite = el("div", { class: "invite" });
 
   main.append(el("div", { class: "play" },
     el("div", {}, title, players, status, error, boardBox, legalBox),
     el("aside", { class: "side" },
-      el("div", { class: "controls" }, hintButton, undoButton, resignButton),
+      el("div", { class: "controls" }, hintButton, undoButton, resignButton, stopButton),
       el("p", {}, exportLink),
       el("h3", {}, "Moves"), moves,
       el("div", { class: "replay" }, el("label", {}, "Replay: ", replayLabel), slider),
@@ -299,6 +301,10 @@ async function gamePage(id) {
     const seat = mine[state.to_move] ? state.to_move : (mine.X ? "X" : "O");
     act(() => api("POST", `/games/${id}/resign`, { token: mine[seat] }));
   });
+  stopButton.addEventListener("click", () => {
+    if (!confirm("Stop this game for good?")) return;
+    act(() => api("POST", `/games/${id}/stop`, { token: mine.owner }));
+  });
   slider.addEventListener("input", () => act(async () => {
     const ply = Number(slider.value);
     if (ply >= state.moves.length) { viewing = null; return state; }
@@ -318,6 +324,7 @@ async function gamePage(id) {
     hintButton.disabled = !myTurn();
     undoButton.disabled = !anyToken() || state.moves.length === 0 || state.thinking || !!state.resigned;
     resignButton.disabled = !anyToken() || state.status !== "playing";
+    stopButton.hidden = !mine.owner || state.status !== "playing";
     slider.max = state.moves.length;
     slider.value = viewing ? viewing.ply : state.moves.length;
     replayLabel.textContent = `${slider.value} / ${state.moves.length}`;

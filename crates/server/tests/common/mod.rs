@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crosscap_server::{App, Limits, Registry, Store, api};
+use crosscap_server::{App, HostPolicy, Limits, Registry, Store, api};
 use serde_json::{Value, json};
 
 /// A server running on its own runtime thread for the rest of the test process.
@@ -15,9 +15,26 @@ pub struct TestServer {
     pub app: Arc<App>,
 }
 
-/// Starts a server over a fresh in-memory database.
+/// Starts a server over a fresh in-memory database, answering loopback host names.
 pub fn start(limits: Limits) -> TestServer {
+    start_over(
+        Store::in_memory().expect("an in-memory database"),
+        limits,
+        &[],
+        false,
+    )
+}
+
+/// Starts a server over `store`; `as_if_remote` makes it answer Host names as a server
+/// bound to a network address would (it still listens on loopback only).
+pub fn start_over(
+    store: Store,
+    limits: Limits,
+    allowed_hosts: &[String],
+    as_if_remote: bool,
+) -> TestServer {
     let (tx, rx) = std::sync::mpsc::channel();
+    let allowed_hosts = allowed_hosts.to_vec();
     std::thread::spawn(move || {
         let runtime = tokio::runtime::Builder::new_multi_thread()
             .worker_threads(2)
@@ -25,19 +42,20 @@ pub fn start(limits: Limits) -> TestServer {
             .build()
             .expect("a runtime");
         runtime.block_on(async move {
-            let app = App::new(
-                Registry::standard(),
-                Store::in_memory().expect("an in-memory database"),
-                limits,
-                Some(scratch_dir("boards")),
-            );
+            let app = App::new(Registry::standard(), store, limits);
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
                 .await
                 .expect("a free port");
             let addr = listener.local_addr().expect("an address");
             tx.send((format!("http://{addr}"), Arc::clone(&app)))
                 .expect("the test waits");
-            axum::serve(listener, api::router(app))
+            let policy_addr = if as_if_remote {
+                std::net::SocketAddr::from(([0, 0, 0, 0], addr.port()))
+            } else {
+                addr
+            };
+            let hosts = HostPolicy::for_addr(policy_addr, &allowed_hosts);
+            api::serve(listener, app, hosts, std::future::pending())
                 .await
                 .expect("the server runs");
         });
@@ -83,6 +101,10 @@ impl TestServer {
 
     pub fn post(&self, path: &str, body: Value) -> (u16, Value) {
         call("POST", &self.url(path), Some(body))
+    }
+
+    pub fn delete(&self, path: &str, body: Value) -> (u16, Value) {
+        call("DELETE", &self.url(path), Some(body))
     }
 
     /// Creates a game and asserts 201.

@@ -1,0 +1,87 @@
+//! The server's bounds: every request, search and cache is held within one of these.
+
+use std::time::Duration;
+
+use serde::Serialize;
+
+/// Limits that keep the server healthy; a request over one gets a 4xx naming it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Limits {
+    /// Largest request body.
+    pub max_body_bytes: usize,
+    /// Longest board, graph or surface text (a pasted board file included).
+    pub max_board_chars: usize,
+    /// Most legal moves in a starting position: the measure of board size every game shares.
+    pub max_legal_moves: usize,
+    /// Largest drawing description of a position.
+    pub max_view_bytes: usize,
+    /// Most moves in one game.
+    pub max_moves: usize,
+    /// Games whose computer player (or hint) may compute at the same time (0: a server
+    /// without computer players).
+    pub computing_at_once: usize,
+    /// How long a request that needs the computer waits for a free place among the games
+    /// computing at once before it is refused (429): a search that just stopped frees
+    /// its place within this time.
+    #[serde(serialize_with = "as_seconds")]
+    pub permit_wait: Duration,
+    /// How long a request waits for the computer before answering with `thinking: true`
+    /// (the page then follows the game until the move arrives); also a hint's deadline.
+    #[serde(serialize_with = "as_seconds")]
+    pub answer_wait: Duration,
+    /// How long a follower's request waits for a change before answering unchanged.
+    #[serde(serialize_with = "as_seconds")]
+    pub follow_wait: Duration,
+    /// Longest a computer move may think, whatever its level.
+    #[serde(serialize_with = "as_seconds")]
+    pub max_think: Duration,
+    /// Most memory one search (a computer move or a hint) may hold in its tables and trees.
+    pub max_search_bytes: usize,
+    /// Largest `mcts:N` and `flatmc:N` levels.
+    pub max_mcts_iterations: u64,
+    pub max_flatmc_playouts: u32,
+    /// Most games listed at once.
+    pub max_listed: usize,
+    /// Estimated bytes of the games kept in memory; the least recently used idle games
+    /// beyond it are dropped and reloaded from the database when asked for.
+    pub max_games_bytes: usize,
+    /// Games one client address may create (or import) at once, then one per
+    /// `create_period` (a burst of 0 turns the limit off).
+    pub create_burst: u32,
+    #[serde(serialize_with = "as_seconds")]
+    pub create_period: Duration,
+    /// Hints one client address may ask for at once, then one per `hint_period`.
+    pub hint_burst: u32,
+    #[serde(serialize_with = "as_seconds")]
+    pub hint_period: Duration,
+}
+
+fn as_seconds<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_f64(d.as_secs_f64())
+}
+
+impl Default for Limits {
+    fn default() -> Self {
+        Limits {
+            max_body_bytes: 256 * 1024,
+            max_board_chars: 64 * 1024,
+            max_legal_moves: 5_000,
+            max_view_bytes: 4 * 1024 * 1024,
+            max_moves: 20_000,
+            computing_at_once: std::thread::available_parallelism().map_or(2, |n| n.get()),
+            permit_wait: Duration::from_secs(2),
+            answer_wait: Duration::from_secs(20),
+            follow_wait: Duration::from_secs(25),
+            max_think: Duration::from_secs(60),
+            max_search_bytes: 256 * 1024 * 1024,
+            max_mcts_iterations: 1_000_000,
+            max_flatmc_playouts: 20_000,
+            max_listed: 500,
+            max_games_bytes: 256 * 1024 * 1024,
+            create_burst: 30,
+            create_period: Duration::from_secs(1),
+            hint_burst: 10,
+            hint_period: Duration::from_secs(2),
+        }
+    }
+}

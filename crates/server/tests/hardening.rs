@@ -1,0 +1,518 @@
+//! Regressions of issue 18 on an in-process server: requests that exhausted or wedged the
+//! server, searches nobody waited for, games and boards that stayed in memory, owner
+//! tokens, rate limits, Host names, headers and error messages. Limits are set small so
+//! that each test takes a second or two.
+
+mod common;
+
+use std::time::{Duration, Instant};
+
+use common::{TestServer, call, start, start_over};
+use crosscap_server::{Limits, Store};
+use serde_json::{Value, json};
+
+/// Limits for tests that wait on searches: short waits, no rate limits.
+fn quick() -> Limits {
+    Limits {
+        answer_wait: Duration::from_millis(800),
+        computing_at_once: 2,
+        create_burst: 0,
+        hint_burst: 0,
+        ..Limits::default()
+    }
+}
+
+/// Polls the status until `done` holds of it (or fails after 10 s).
+fn status_until(server: &TestServer, what: &str, done: impl Fn(&Value) -> bool) -> Value {
+    let started = Instant::now();
+    loop {
+        let (_, status) = server.get("/api/status");
+        if done(&status) {
+            return status;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(10),
+            "{what}: {status}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn oversized_boards_are_refused_before_any_work() {
+    let server = start(quick());
+    for body in [
+        json!({"game": "edge-nim", "board": "star:99999"}),
+        json!({"game": "edge-nim", "board": "complete:1414"}),
+        json!({"game": "edge-nim", "board": "P2", "options": {"tokens": "4294967295"}}),
+        json!({"game": "sandpile", "board": "K65536,2"}),
+    ] {
+        let (status, answer) = server.post("/api/games", body.clone());
+        assert!((400..500).contains(&status), "{body}: {status} {answer}");
+        assert!(answer["error"].is_string(), "{answer}");
+    }
+    let (status, _) = server.get("/api/status");
+    assert_eq!(status, 200, "the server is still up");
+}
+
+#[test]
+fn timed_out_hints_stop_and_free_their_places() {
+    let server = start(quick());
+    // Far beyond the perfect solver in 0.8 s, and its fallback's playouts are short
+    // enough (a cancel binds between two playouts) to stop at once.
+    let game = server.create(json!({"game": "sandpile", "board": "path:1000"}));
+    let id = game["id"].as_str().unwrap().to_string();
+    let hints: Vec<_> = (0..2)
+        .map(|_| {
+            let url = server.url(&format!("/api/games/{id}/hint?level=perfect"));
+            std::thread::spawn(move || call("GET", &url, None))
+        })
+        .collect();
+    for hint in hints {
+        let (status, answer) = hint.join().unwrap();
+        assert_eq!(status, 408, "{answer}");
+    }
+    // Both places are free again at once: a computer game starts.
+    let computer = server.create(json!({
+        "game": "nim", "board": "3 4 5", "players": {"X": "ai:random", "O": "human"}
+    }));
+    let (_, moved) = server.get(&format!(
+        "/api/games/{}?wait=0",
+        computer["id"].as_str().unwrap()
+    ));
+    assert_eq!(moved["moves"].as_array().unwrap().len(), 1, "{moved}");
+    status_until(&server, "the searches stop", |s| s["searches_running"] == 0);
+}
+
+#[test]
+fn a_client_that_hangs_up_stops_its_hint() {
+    let server = start(Limits {
+        answer_wait: Duration::from_secs(60),
+        ..quick()
+    });
+    let game = server.create(json!({"game": "sandpile", "board": "path:1000"}));
+    let id = game["id"].as_str().unwrap();
+    let gone = ureq::get(&server.url(&format!("/api/games/{id}/hint?level=perfect")))
+        .timeout(Duration::from_millis(300))
+        .call();
+    assert!(gone.is_err(), "the client gives up first");
+    status_until(&server, "the hint stops with its request", |s| {
+        s["searches_running"] == 0
+    });
+}
+
+#[test]
+fn the_owner_stops_and_deletes_a_computer_game() {
+    let server = start(Limits {
+        max_think: Duration::from_secs(30),
+        ..quick()
+    });
+    let game = server.create(json!({
+        "game": "projective-hex", "board": "taylor:8", "seed": 1,
+        "players": {"X": "ai:expert", "O": "ai:expert"}
+    }));
+    let id = game["id"].as_str().unwrap();
+    let owner = game["tokens"]["owner"].as_str().expect("an owner token");
+    assert_eq!(owner.len(), 32);
+    status_until(&server, "the computer thinks", |s| {
+        s["searches_running"] == 1
+    });
+
+    let (status, _) = server.post(&format!("/api/games/{id}/stop"), json!({"token": "nope"}));
+    assert_eq!(status, 403);
+    let (status, stopped) = server.post(&format!("/api/games/{id}/stop"), json!({"token": owner}));
+    assert_eq!(status, 200, "{stopped}");
+    assert_eq!(stopped["status"], "over");
+    assert_eq!(stopped["stopped"], true);
+    assert_eq!(stopped["thinking"], false);
+    assert_eq!(stopped["winner"], Value::Null);
+    status_until(&server, "the search stops", |s| s["searches_running"] == 0);
+    let (_, later) = server.get(&format!("/api/games/{id}"));
+    assert_eq!(later["moves"], stopped["moves"], "no move after the stop");
+
+    let (status, _) = server.delete(&format!("/api/games/{id}"), json!({"token": "nope"}));
+    assert_eq!(status, 403);
+    let (status, answer) = server.delete(&format!("/api/games/{id}"), json!({"token": owner}));
+    assert_eq!(status, 200, "{answer}");
+    let (status, _) = server.get(&format!("/api/games/{id}"));
+    assert_eq!(status, 404);
+    let (_, list) = server.get("/api/games");
+    assert_eq!(list["total"], 0);
+}
+
+#[test]
+fn deleting_a_thinking_game_stops_its_computer() {
+    let server = start(Limits {
+        max_think: Duration::from_secs(30),
+        ..quick()
+    });
+    let game = server.create(json!({
+        "game": "projective-hex", "board": "taylor:8", "seed": 2,
+        "players": {"X": "ai:expert", "O": "ai:expert"}
+    }));
+    let id = game["id"].as_str().unwrap();
+    status_until(&server, "the computer thinks", |s| {
+        s["searches_running"] == 1
+    });
+    let (status, _) = server.delete(
+        &format!("/api/games/{id}"),
+        json!({"token": game["tokens"]["owner"]}),
+    );
+    assert_eq!(status, 200);
+    status_until(&server, "the search stops", |s| {
+        s["searches_running"] == 0 && s["games_in_memory"] == 0
+    });
+}
+
+#[test]
+fn undo_and_resignation_stop_a_thinking_computer() {
+    let server = start(Limits {
+        max_think: Duration::from_secs(30),
+        ..quick()
+    });
+    for action in ["undo", "resign"] {
+        let game = server.create(json!({
+            "game": "projective-hex", "board": "taylor:8", "seed": 3,
+            "players": {"X": "human", "O": "ai:expert"}
+        }));
+        let id = game["id"].as_str().unwrap();
+        let thinking = server.play(&game, "a1");
+        assert_eq!(
+            thinking["thinking"], true,
+            "{action}: the reply takes longer"
+        );
+        let (status, after) = server.post(
+            &format!("/api/games/{id}/{action}"),
+            json!({"token": game["tokens"]["X"]}),
+        );
+        assert_eq!(status, 200, "{action}: {after}");
+        assert_eq!(after["thinking"], false, "{action}");
+        if action == "undo" {
+            assert_eq!(after["moves"], json!([]), "X's move is taken back");
+        }
+        status_until(&server, action, |s| s["searches_running"] == 0);
+        let (_, later) = server.get(&format!("/api/games/{id}"));
+        assert_eq!(
+            later["moves"], after["moves"],
+            "{action}: no reply after it"
+        );
+    }
+}
+
+#[test]
+fn idle_games_leave_memory_and_come_back() {
+    let server = start(Limits {
+        max_games_bytes: 16 * 1024,
+        ..quick()
+    });
+    let games: Vec<Value> = (0..40)
+        .map(|i| {
+            let game = server.create(json!({"game": "nim", "board": format!("{} 4 5", i % 9 + 1)}));
+            server.play(&game, "3:0");
+            game
+        })
+        .collect();
+    let (_, status) = server.get("/api/status");
+    let in_memory = status["games_in_memory"].as_u64().unwrap();
+    assert!(in_memory < 40, "{status}");
+    assert!(
+        status["games_bytes"].as_u64().unwrap() <= 64 * 1024,
+        "{status}"
+    );
+    for game in &games {
+        let (status, again) = server.get(&format!("/api/games/{}", game["id"].as_str().unwrap()));
+        assert_eq!(status, 200);
+        assert_eq!(again["moves"], json!(["3:0"]));
+    }
+    // A game reloaded from the database still takes its seats' moves.
+    let reloaded = server.play(&games[0], "2:0");
+    assert_eq!(reloaded["moves"], json!(["3:0", "2:0"]));
+}
+
+#[test]
+fn games_on_one_board_share_its_start() {
+    let server = start(quick());
+    for _ in 0..5 {
+        server.create(json!({"game": "projective-hex", "board": "taylor:6"}));
+    }
+    server.create(json!({"game": "projective-hex", "board": "taylor:5"}));
+    let (_, status) = server.get("/api/status");
+    assert_eq!(status["starts_in_memory"], 2, "{status}");
+    assert_eq!(status["games_in_memory"], 6, "{status}");
+}
+
+#[test]
+fn pasted_boards_are_never_written_to_disk() {
+    let dir = common::scratch_dir("pasted");
+    let server = start_over(Store::open(&dir).unwrap(), quick(), &[], false);
+    let n3 = include_str!("../../euler-getter/boards/n3.json");
+    let game = server.create(json!({"game": "euler-getter", "board": n3}));
+    assert!(game["layout"]["cells"].is_array(), "{game}");
+    let (status, answer) = server.post(
+        "/api/games",
+        json!({"game": "euler-getter", "board": "{\"faces\": [[0, 1, 2]]}"}),
+    );
+    assert_eq!(status, 400, "{answer}");
+    let files: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert!(
+        files.iter().all(|f| f.starts_with("crosscap.sqlite3")),
+        "only the database: {files:?}"
+    );
+}
+
+#[test]
+fn rate_limits_per_address_answer_429_with_json() {
+    let server = start(Limits {
+        create_burst: 3,
+        create_period: Duration::from_secs(3600),
+        hint_burst: 2,
+        hint_period: Duration::from_secs(3600),
+        ..quick()
+    });
+    let body = json!({"game": "nim", "board": "1 2"});
+    for _ in 0..3 {
+        server.create(body.clone());
+    }
+    let (status, answer) = server.post("/api/games", body.clone());
+    assert_eq!(status, 429, "{answer}");
+    assert!(
+        answer["error"].as_str().unwrap().contains("too many games"),
+        "{answer}"
+    );
+    let (status, _) = server.post("/api/games/import", json!({"game": "nim", "board": "1"}));
+    assert_eq!(status, 429, "imports count as creations");
+
+    let (_, list) = server.get("/api/games");
+    let id = list["games"][0]["id"].as_str().unwrap();
+    for _ in 0..2 {
+        let (status, answer) = server.get(&format!("/api/games/{id}/hint"));
+        assert_eq!(status, 200, "{answer}");
+    }
+    let (status, answer) = server.get(&format!("/api/games/{id}/hint"));
+    assert_eq!(status, 429, "{answer}");
+    let (status, _) = server.get(&format!("/api/games/{id}"));
+    assert_eq!(status, 200, "other requests are not limited");
+}
+
+/// A GET with this Host header: the status and the body.
+fn get_as(server: &TestServer, host: &str, path: &str) -> (u16, Value) {
+    let result = ureq::get(&server.url(path)).set("Host", host).call();
+    let response = match result {
+        Ok(r) | Err(ureq::Error::Status(_, r)) => r,
+        Err(err) => panic!("{err}"),
+    };
+    let status = response.status();
+    let text = response.into_string().unwrap();
+    (
+        status,
+        serde_json::from_str(&text).unwrap_or(Value::String(text)),
+    )
+}
+
+#[test]
+fn a_loopback_server_answers_loopback_host_names_only() {
+    let server = start(quick());
+    let port = server.base.rsplit(':').next().unwrap().to_string();
+    for host in [
+        format!("localhost:{port}"),
+        format!("127.0.0.1:{port}"),
+        format!("[::1]:{port}"),
+    ] {
+        assert_eq!(get_as(&server, &host, "/api/catalog").0, 200, "{host}");
+    }
+    for host in [
+        format!("evil.example:{port}"),
+        "rebound.example".to_string(),
+    ] {
+        let (status, answer) = get_as(&server, &host, "/api/catalog");
+        assert_eq!(status, 421, "{host}");
+        assert!(
+            answer["error"].as_str().unwrap().contains("host"),
+            "{answer}"
+        );
+        assert_eq!(get_as(&server, &host, "/").0, 421, "the page too");
+    }
+}
+
+#[test]
+fn a_network_server_answers_its_allowed_hosts_or_any() {
+    // The README's remote play: `serve --addr 0.0.0.0:8080`, a friend opens the
+    // invitation link by the machine's address on the network.
+    let open = start_over(Store::in_memory().unwrap(), quick(), &[], true);
+    assert_eq!(get_as(&open, "192.168.1.20:8080", "/api/catalog").0, 200);
+    let named = start_over(
+        Store::in_memory().unwrap(),
+        quick(),
+        &["games.example.org".to_string()],
+        true,
+    );
+    assert_eq!(get_as(&named, "games.example.org", "/api/catalog").0, 200);
+    assert_eq!(get_as(&named, "192.168.1.20:8080", "/api/catalog").0, 421);
+}
+
+#[test]
+fn every_answer_carries_the_security_headers() {
+    let server = start(quick());
+    let port = server.base.rsplit(':').next().unwrap().to_string();
+    let hosts = [format!("127.0.0.1:{port}"), "evil.example".to_string()];
+    for (host, path) in [
+        (&hosts[0], "/"),
+        (&hosts[0], "/static/app.js"),
+        (&hosts[0], "/api/catalog"),
+        (&hosts[0], "/api/games/0000000000000000"),
+        (&hosts[1], "/api/catalog"),
+    ] {
+        let response = match ureq::get(&server.url(path)).set("Host", host).call() {
+            Ok(r) | Err(ureq::Error::Status(_, r)) => r,
+            Err(err) => panic!("{err}"),
+        };
+        let csp = response
+            .header("content-security-policy")
+            .unwrap_or_default();
+        assert!(csp.contains("frame-ancestors 'none'"), "{path}: {csp}");
+        assert!(csp.contains("script-src 'self'"), "{path}: {csp}");
+        assert_eq!(response.header("x-content-type-options"), Some("nosniff"));
+        assert_eq!(response.header("x-frame-options"), Some("DENY"));
+        assert_eq!(response.header("referrer-policy"), Some("no-referrer"));
+    }
+    let icon = ureq::get(&server.url("/favicon.ico")).call().unwrap();
+    assert_eq!(icon.content_type(), "image/svg+xml");
+    assert!(icon.into_string().unwrap().starts_with("<svg"));
+}
+
+#[test]
+fn errors_are_plain_sentences_on_one_line() {
+    let dir = common::scratch_dir("errors");
+    // Games leave memory as soon as they are idle: each request reads the database.
+    let limits = Limits {
+        max_games_bytes: 1,
+        ..quick()
+    };
+    let server = start_over(Store::open(&dir).unwrap(), limits, &[], false);
+
+    // Control characters in echoed input come back escaped.
+    let (status, answer) = server.post(
+        "/api/games",
+        json!({"game": "edge-nim", "board": "C4\u{1b}[31m\nx"}),
+    );
+    assert_eq!(status, 400);
+    let error = answer["error"].as_str().unwrap();
+    assert!(!error.chars().any(char::is_control), "{error:?}");
+    let game = server.create(json!({"game": "nim", "board": "1 2"}));
+    let id = game["id"].as_str().unwrap();
+    let (status, answer) = server.post(
+        &format!("/api/games/{id}/moves"),
+        json!({"move": "\u{1b}[2J1:0\r", "token": game["tokens"]["X"]}),
+    );
+    assert_eq!(status, 400);
+    assert!(
+        !answer["error"]
+            .as_str()
+            .unwrap()
+            .chars()
+            .any(char::is_control),
+        "{answer}"
+    );
+
+    // A damaged row answers a plain sentence: no database text, no path.
+    let other = server.create(json!({"game": "nim", "board": "2 2"}));
+    let damaged = other["id"].as_str().unwrap();
+    let conn = rusqlite::Connection::open(dir.join("crosscap.sqlite3")).unwrap();
+    conn.execute("UPDATE games SET players = 7 WHERE id = ?1", [damaged])
+        .unwrap();
+    server.create(json!({"game": "nim", "board": "3"})); // the damaged game leaves memory
+    let (status, answer) = server.get(&format!("/api/games/{damaged}"));
+    assert_eq!(status, 500, "{answer}");
+    let error = answer["error"].as_str().unwrap();
+    assert!(error.contains("damaged"), "{error}");
+    for leak in [
+        "Invalid column",
+        "database:",
+        "sqlite",
+        dir.to_str().unwrap(),
+    ] {
+        assert!(!error.contains(leak), "{error}");
+    }
+}
+
+#[test]
+fn no_undo_against_the_computer_once_the_game_is_over() {
+    let server = start(quick());
+    let game = server.create(json!({
+        "game": "nim", "board": "1", "players": {"X": "human", "O": "ai:random"}
+    }));
+    let over = server.play(&game, "1:0");
+    assert_eq!(over["status"], "over");
+    let id = game["id"].as_str().unwrap();
+    let (status, answer) = server.post(
+        &format!("/api/games/{id}/undo"),
+        json!({"token": game["tokens"]["X"]}),
+    );
+    assert_eq!(status, 409, "{answer}");
+    let (_, after) = server.get(&format!("/api/games/{id}"));
+    assert_eq!(after["moves"], json!(["1:0"]));
+}
+
+#[test]
+fn the_listing_pages_and_the_status_counts() {
+    let server = start(Limits {
+        max_listed: 3,
+        ..quick()
+    });
+    for heaps in ["1", "2", "3", "4", "5"] {
+        server.create(json!({"game": "nim", "board": heaps}));
+    }
+    let (_, first) = server.get("/api/games");
+    assert_eq!(first["total"], 5);
+    assert_eq!(
+        first["games"].as_array().unwrap().len(),
+        3,
+        "max_listed bounds a page"
+    );
+    let (_, page) = server.get("/api/games?limit=2&offset=3");
+    let boards: Vec<&str> = page["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["board"].as_str().unwrap())
+        .collect();
+    assert_eq!(boards.len(), 2);
+    let (_, all) = server.get("/api/games?limit=100&offset=0");
+    assert_eq!(all["limit"], 3);
+    let (status, _) = server.get("/api/games?limit=-1");
+    assert_eq!(status, 400);
+    let (_, status) = server.get("/api/status");
+    assert_eq!(status["games_in_memory"], 5);
+    assert!(status["games_bytes"].as_u64().unwrap() > 0);
+    assert!(status["uptime_seconds"].is_u64());
+    if cfg!(target_os = "linux") {
+        assert!(
+            status["resident_bytes"].as_u64().unwrap() > 1_000_000,
+            "{status}"
+        );
+    }
+}
+
+#[test]
+fn tokens_and_ids_look_random() {
+    let server = start(quick());
+    let a = server.create(json!({"game": "nim", "board": "1 2"}));
+    let b = server.create(json!({"game": "nim", "board": "1 2"}));
+    for game in [&a, &b] {
+        assert_eq!(game["id"].as_str().unwrap().len(), 16);
+        for seat in ["X", "O", "owner"] {
+            let token = game["tokens"][seat].as_str().unwrap();
+            assert_eq!(token.len(), 32);
+            assert!(token.bytes().all(|c| c.is_ascii_hexdigit()));
+        }
+    }
+    let all: Vec<&str> = [&a, &b]
+        .iter()
+        .flat_map(|g| ["X", "O", "owner"].map(|s| g["tokens"][s].as_str().unwrap()))
+        .collect();
+    let distinct: std::collections::HashSet<_> = all.iter().collect();
+    assert_eq!(distinct.len(), all.len());
+}
