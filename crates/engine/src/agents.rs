@@ -80,17 +80,23 @@ impl<G: Game> Agent<G> for FlatMonteCarlo {
                 if played > 0.0 && meter.tick() {
                     break;
                 }
-                played += 1.0;
                 let mut g = game.clone();
                 g.play(&mv);
-                let outcome = g.playout(&mut self.rng);
+                let Some(outcome) = g.playout(&mut self.rng, &mut meter) else {
+                    break;
+                };
+                played += 1.0;
                 wins += match outcome.winner {
                     Some(w) if w == mover => 1.0,
                     Some(_) => 0.0,
                     None => 0.5,
                 };
             }
-            let rate = wins / played;
+            let rate = if played > 0.0 {
+                wins / played
+            } else {
+                f64::NEG_INFINITY
+            };
             if best.as_ref().is_none_or(|(b, _)| rate > *b) {
                 best = Some((rate, mv));
             }

@@ -194,9 +194,13 @@ pub struct Meter {
     start: Instant,
     deadline: Option<Instant>,
     nodes: u64,
-    /// The tick count at which the limits are next checked.
+    /// The node cap (`u64::MAX` for none).
+    node_cap: u64,
+    /// Ticks and polls so far: the clock and the flag are read every `stride` of them.
+    work: u64,
+    /// The work count at which the limits are next checked.
     next_check: u64,
-    /// Ticks between checks, doubled while checks come too often, halved when too rarely.
+    /// Work between checks, doubled while checks come too often, halved when too rarely.
     stride: u64,
     last_check: Instant,
     exhausted: Option<Exhausted>,
@@ -210,6 +214,8 @@ impl Meter {
             start,
             deadline: budget.max_time.and_then(|t| start.checked_add(t)),
             nodes: 0,
+            node_cap: budget.max_nodes.unwrap_or(u64::MAX),
+            work: 0,
             next_check: 0,
             stride: 1,
             last_check: start,
@@ -219,11 +225,24 @@ impl Meter {
         meter
     }
 
-    /// Counts one unit of work; true once the search must stop (and from then on).
+    /// Counts one unit of work (a node); true once the search must stop (and from then
+    /// on).
     #[inline]
     pub fn tick(&mut self) -> bool {
         self.nodes += 1;
-        self.nodes >= self.next_check && self.check()
+        if self.nodes > self.node_cap {
+            self.exhausted.get_or_insert(Exhausted::Nodes);
+            return true;
+        }
+        self.poll()
+    }
+
+    /// A step inside one unit of work that may be long (a move of a playout): checks the
+    /// time and the cancel flag as often as ticks do, without counting a node.
+    #[inline]
+    pub fn poll(&mut self) -> bool {
+        self.work += 1;
+        self.work >= self.next_check && self.check()
     }
 
     /// Checks the clock and the cancel flag now, whatever the stride; true once the
@@ -232,7 +251,7 @@ impl Meter {
         if self.exhausted.is_some() {
             return true;
         }
-        if self.budget.max_nodes.is_some_and(|max| self.nodes > max) {
+        if self.nodes > self.node_cap {
             self.exhausted = Some(Exhausted::Nodes);
             return true;
         }
@@ -257,11 +276,7 @@ impl Meter {
     }
 
     fn schedule(&mut self) {
-        let by_stride = self.nodes.saturating_add(self.stride);
-        self.next_check = match self.budget.max_nodes {
-            Some(max) => by_stride.min(max.saturating_add(1)),
-            None => by_stride,
-        };
+        self.next_check = self.work.saturating_add(self.stride);
     }
 
     /// Reports that the search holds `bytes` bytes that it cannot give back; true (and
@@ -347,6 +362,20 @@ mod tests {
             "a time limit binds on slow ticks ({ticks} ticks)"
         );
         assert_eq!(meter.exhausted(), Some(Exhausted::Time));
+    }
+
+    #[test]
+    fn polls_check_the_limits_without_counting_nodes() {
+        let cancel = Cancel::new();
+        let mut meter = Budget::nodes(1).with_cancel(cancel.clone()).meter();
+        for _ in 0..10_000 {
+            assert!(!meter.poll());
+        }
+        assert_eq!(meter.nodes(), 0);
+        cancel.cancel();
+        let polls = (0..100_000).take_while(|_| !meter.poll()).count();
+        assert!(polls < 100_000, "a cancel binds on polls");
+        assert_eq!(meter.exhausted(), Some(Exhausted::Cancelled));
     }
 
     #[test]

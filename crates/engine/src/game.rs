@@ -6,6 +6,7 @@ use std::str::FromStr;
 
 use serde::{Deserialize, Serialize};
 
+use crate::budget::Meter;
 use crate::rng::Rng;
 
 /// One of the two players. `X` moves first in every Crosscap game.
@@ -141,12 +142,17 @@ pub trait Game: Clone + Send + Sync {
         }
     }
 
-    /// Plays random moves to the end and returns the outcome. Games override this with a
-    /// faster playout where they have one (e.g. fill the board, then score once).
-    fn playout(&mut self, rng: &mut Rng) -> Outcome {
+    /// Plays random moves to the end and returns the outcome, or `None` when `meter` runs
+    /// out first (it is polled at every move, so a cancel binds even when one playout is
+    /// long). Games override this with a faster playout where they have one (e.g. fill the
+    /// board, then score once).
+    fn playout(&mut self, rng: &mut Rng, meter: &mut Meter) -> Option<Outcome> {
         loop {
             if let Some(outcome) = self.outcome() {
-                return outcome;
+                return Some(outcome);
+            }
+            if meter.poll() {
+                return None;
             }
             match self.random_move(rng) {
                 Some(mv) => self.play(&mv),

@@ -9,13 +9,14 @@ use std::mem::size_of;
 use std::time::Duration;
 
 use crate::agents::Agent;
-use crate::budget::Budget;
+use crate::budget::{Budget, Meter};
 use crate::game::{Game, Outcome, Player};
 use crate::rng::Rng;
 
 /// How playouts are run from a leaf to the end of the game.
 pub trait PlayoutPolicy<G: Game>: Send {
-    fn playout(&mut self, game: &mut G, rng: &mut Rng) -> Outcome;
+    /// The outcome of a playout from `game`, `None` when `meter` ran out first.
+    fn playout(&mut self, game: &mut G, rng: &mut Rng, meter: &mut Meter) -> Option<Outcome>;
 
     /// The same playout, also appending every move played, with the player who made it, to
     /// `record` (RAVE needs them). The default plays [`Game::random_move`]s one at a time;
@@ -24,11 +25,15 @@ pub trait PlayoutPolicy<G: Game>: Send {
         &mut self,
         game: &mut G,
         rng: &mut Rng,
+        meter: &mut Meter,
         record: &mut Vec<(Player, G::Move)>,
-    ) -> Outcome {
+    ) -> Option<Outcome> {
         loop {
             if let Some(outcome) = game.outcome() {
-                return outcome;
+                return Some(outcome);
+            }
+            if meter.poll() {
+                return None;
             }
             let mover = game.to_move();
             let mv = game
@@ -46,8 +51,8 @@ pub trait PlayoutPolicy<G: Game>: Send {
 pub struct RandomPlayout;
 
 impl<G: Game> PlayoutPolicy<G> for RandomPlayout {
-    fn playout(&mut self, game: &mut G, rng: &mut Rng) -> Outcome {
-        game.playout(rng)
+    fn playout(&mut self, game: &mut G, rng: &mut Rng, meter: &mut Meter) -> Option<Outcome> {
+        game.playout(rng, meter)
     }
 }
 
@@ -270,13 +275,17 @@ impl<G: Game, P: PlayoutPolicy<G>> Mcts<G, P> {
             let node = self.descend(&mut tree, &mut state, &mut path, &mut record);
             let nodes = &mut tree.nodes;
             let outcome = match (state.outcome(), nodes[node].proven) {
-                (Some(o), _) => o,
-                (None, Some(winner)) if self.config.prove => Outcome::win(winner),
+                (Some(o), _) => Some(o),
+                (None, Some(winner)) if self.config.prove => Some(Outcome::win(winner)),
                 (None, _) if self.config.rave() => {
                     self.policy
-                        .playout_recorded(&mut state, &mut self.rng, &mut record)
+                        .playout_recorded(&mut state, &mut self.rng, &mut meter, &mut record)
                 }
-                (None, _) => self.policy.playout(&mut state, &mut self.rng),
+                (None, _) => self.policy.playout(&mut state, &mut self.rng, &mut meter),
+            };
+            // A playout cut short by the budget counts for nothing.
+            let Some(outcome) = outcome else {
+                break;
             };
             for &n in &path {
                 nodes[n].visits += 1.0;
@@ -548,7 +557,11 @@ impl<G: Game, P: PlayoutPolicy<G>> Agent<G> for Mcts<G, P> {
         if game.outcome().is_some() {
             return None;
         }
-        self.search(game, budget).into_iter().next().map(|s| s.mv)
+        match self.search(game, budget).into_iter().next() {
+            Some(best) => Some(best.mv),
+            // Stopped before any playout ended: still a legal move.
+            None => game.random_move(&mut self.rng),
+        }
     }
 }
 
@@ -628,17 +641,17 @@ mod tests {
 
     #[test]
     fn the_tree_stays_within_its_memory_and_still_answers() {
-        // 40 heaps of 40: 1,600 moves at the root, a wide tree at every node.
-        let game = nim(&[40; 40]);
+        // 20 heaps of 30: 600 moves at the root, a wide tree at every node.
+        let game = nim(&[30; 20]);
         for config in configs() {
-            let cap = 2 * 1024 * 1024;
-            let mut mcts = Mcts::new(SearchLimit::Iterations(3_000), config, 9);
+            let cap = 512 * 1024;
+            let mut mcts = Mcts::new(SearchLimit::Iterations(1_500), config, 9);
             let stats = mcts.search(&game, &Budget::unlimited().with_memory(cap));
             assert!(!stats.is_empty(), "{config:?}");
             let bytes = mcts.last_tree_bytes();
             assert!(cap / 2 < bytes && bytes <= cap, "{config:?}: {bytes} bytes");
             let total: u64 = stats.iter().map(|s| s.visits).sum();
-            assert_eq!(total, 3_000, "the iterations go on once the tree is full");
+            assert_eq!(total, 1_500, "the iterations go on once the tree is full");
         }
     }
 
@@ -650,6 +663,55 @@ mod tests {
         let mv = mcts.choose(&nim(&[5, 6, 7]), &Budget::unlimited().with_cancel(cancel));
         assert!(mv.is_some());
         assert!(mcts.last_tree_bytes() > 0);
+    }
+
+    /// A game whose playouts never end in practice: a trillion forced moves.
+    #[derive(Clone)]
+    struct Countdown(u64);
+
+    impl Game for Countdown {
+        type Move = bool;
+        fn to_move(&self) -> Player {
+            if self.0.is_multiple_of(2) {
+                Player::X
+            } else {
+                Player::O
+            }
+        }
+        fn legal_moves(&self) -> Vec<bool> {
+            if self.0 == 0 {
+                vec![]
+            } else {
+                vec![true, false]
+            }
+        }
+        fn play(&mut self, _: &bool) {
+            self.0 -= 1;
+        }
+        fn outcome(&self) -> Option<Outcome> {
+            (self.0 == 0).then(|| Outcome::win(Player::X))
+        }
+        fn position_hash(&self) -> u64 {
+            self.0
+        }
+    }
+
+    #[test]
+    fn a_time_limit_binds_inside_an_endless_playout() {
+        for config in configs() {
+            let mut mcts = Mcts::new(SearchLimit::Iterations(10), config, 1);
+            let clock = std::time::Instant::now();
+            let budget = Budget::time(Duration::from_millis(50));
+            let mv = mcts.choose(&Countdown(1_000_000_000_000), &budget);
+            assert!(mv.is_some(), "{config:?}: a move all the same");
+            assert!(clock.elapsed() < Duration::from_secs(5), "{config:?}");
+        }
+        let mut flat = crate::agents::FlatMonteCarlo::new(100, 1);
+        let budget = Budget::time(Duration::from_millis(50));
+        assert!(
+            flat.choose(&Countdown(1_000_000_000_000), &budget)
+                .is_some()
+        );
     }
 
     #[test]

@@ -17,11 +17,12 @@ fn playouts(c: &mut Criterion) {
         SwapRule(None),
     );
     let mut rng = Rng::new(1);
+    let mut meter = Budget::unlimited().meter();
     group.bench_function("random playout goldberg:4", |b| {
-        b.iter(|| start.clone().playout(&mut rng))
+        b.iter(|| start.clone().playout(&mut rng, &mut meter))
     });
     let mut full = start.clone();
-    full.playout(&mut rng);
+    full.playout(&mut rng, &mut meter);
     group.bench_function("recount both regions goldberg:4", |b| {
         b.iter(|| {
             full.counts_from_scratch(Player::X).chi() + full.counts_from_scratch(Player::O).chi()

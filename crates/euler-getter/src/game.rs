@@ -5,7 +5,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::Arc;
 
-use crosscap_engine::{Game, MoveError, Notation, Outcome, Player, Rng};
+use crosscap_engine::{Game, Meter, MoveError, Notation, Outcome, Player, Rng};
 use crosscap_topology::Symmetries;
 
 use crate::EulerGetterError;
@@ -416,12 +416,13 @@ impl Game for EulerGetter {
         })
     }
 
-    /// Uniformly random moves to the end, without building move lists.
-    fn playout(&mut self, rng: &mut Rng) -> Outcome {
+    /// Uniformly random moves to the end, without building move lists: one stone per
+    /// cell, no step long enough to poll the meter.
+    fn playout(&mut self, rng: &mut Rng, _meter: &mut Meter) -> Option<Outcome> {
         while let Some(mv) = self.random_move(rng) {
             self.play(&mv);
         }
-        self.final_outcome()
+        Some(self.final_outcome())
     }
 }
 
@@ -573,7 +574,7 @@ mod tests {
         for spec in &boards() {
             let mut normal = game(spec, SwapRule(None));
             let mut rng = crosscap_engine::Rng::new(5);
-            normal.playout(&mut rng);
+            normal.playout(&mut rng, &mut Budget::unlimited().meter());
             let mut reverse = normal.clone();
             reverse.rule = Rule::Reverse;
             let (n, r) = (normal.outcome().unwrap(), reverse.outcome().unwrap());

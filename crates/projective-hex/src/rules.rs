@@ -3,7 +3,7 @@
 
 use std::sync::{Arc, OnceLock};
 
-use crosscap_engine::{Game, MoveError, Notation, Outcome, Player, Rng};
+use crosscap_engine::{Game, Meter, MoveError, Notation, Outcome, Player, Rng};
 use crosscap_topology::{Board, Symmetries};
 use serde::{Deserialize, Serialize};
 
@@ -679,8 +679,9 @@ impl Game for ProjectiveHex {
         unreachable!("fewer empty cells than counted")
     }
 
-    fn playout(&mut self, rng: &mut Rng) -> Outcome {
-        self.fill_playout(rng, None)
+    /// One fill of the board: no step long enough to poll the meter.
+    fn playout(&mut self, rng: &mut Rng, _meter: &mut Meter) -> Option<Outcome> {
+        Some(self.fill_playout(rng, None))
     }
 }
 

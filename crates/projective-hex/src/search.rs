@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use crosscap_engine::agents::{FlatMonteCarlo, RandomAgent};
 use crosscap_engine::mcts::{Mcts, MctsConfig, PlayoutPolicy, SearchLimit};
 use crosscap_engine::solver::{Budget, SolveError, Solver};
-use crosscap_engine::{Agent, Game, Level, Outcome, Player, Rng};
+use crosscap_engine::{Agent, Game, Level, Meter, Outcome, Player, Rng};
 use serde::Serialize;
 
 use crate::exact::{BitSolver, SharedTable, masks};
@@ -181,8 +181,9 @@ impl<const LOOKAHEAD: bool> Game for Focused<LOOKAHEAD> {
         self.0.random_move(rng)
     }
 
-    fn playout(&mut self, rng: &mut Rng) -> Outcome {
-        self.0.fill_playout(rng, None)
+    /// One fill of the board: no step long enough to poll the meter.
+    fn playout(&mut self, rng: &mut Rng, _meter: &mut Meter) -> Option<Outcome> {
+        Some(self.0.fill_playout(rng, None))
     }
 }
 
@@ -191,17 +192,23 @@ impl<const LOOKAHEAD: bool> Game for Focused<LOOKAHEAD> {
 pub struct FillPlayout;
 
 impl PlayoutPolicy<Playing> for FillPlayout {
-    fn playout(&mut self, game: &mut Playing, rng: &mut Rng) -> Outcome {
-        game.0.fill_playout(rng, None)
+    fn playout(
+        &mut self,
+        game: &mut Playing,
+        rng: &mut Rng,
+        _meter: &mut Meter,
+    ) -> Option<Outcome> {
+        Some(game.0.fill_playout(rng, None))
     }
 
     fn playout_recorded(
         &mut self,
         game: &mut Playing,
         rng: &mut Rng,
+        _meter: &mut Meter,
         record: &mut Vec<(Player, Move)>,
-    ) -> Outcome {
-        game.0.fill_playout(rng, Some(record))
+    ) -> Option<Outcome> {
+        Some(game.0.fill_playout(rng, Some(record)))
     }
 }
 
