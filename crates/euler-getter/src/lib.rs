@@ -54,7 +54,7 @@ pub enum EulerGetterError {
     TooLarge { spec: String, cells: usize },
     #[error(transparent)]
     Limits(#[from] TooLarge),
-    #[error("bad position: {0}")]
+    #[error(transparent)]
     Position(#[from] PositionError),
     #[error("unknown rule {0:?}: expected normal or reverse")]
     UnknownRule(String),
