@@ -18,7 +18,7 @@ pub mod position;
 pub mod table;
 
 pub use analysis::{Analysis, TheoremCheck, analyse, check_tetrahedron};
-pub use play::{EdgeNimGame, agent, new_match};
+pub use play::{EdgeNimGame, agent, new_game, new_match};
 pub use position::{EdgeNim, EdgeNimMove, edge_names, parse_assignments, parse_tokens};
 pub use table::{GrundyValues, PTable};
 
@@ -53,6 +53,8 @@ pub enum EdgeNimError {
     ValueOverflow(usize),
     #[error("bad option: {0}")]
     BadOption(String),
+    #[error("unknown option {name:?}: Edge-Nim takes {known}")]
+    UnknownOption { name: String, known: String },
     #[error(transparent)]
     Limits(#[from] crosscap_engine::session::TooLarge),
 }

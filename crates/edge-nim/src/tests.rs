@@ -362,6 +362,12 @@ fn a_match_plays_and_the_perfect_computer_wins() {
         ),
         ("C4", json!({"tokens": "1,2"}), "4 edges but 2"),
         ("arcs:0>1", json!({}), "undirected"),
+        (
+            "C4",
+            json!({"token": "1"}),
+            "unknown option \"token\": Edge-Nim takes tokens",
+        ),
+        ("C4", json!(["tokens"]), "must be a JSON object"),
     ] {
         let error = new_match(
             board,
