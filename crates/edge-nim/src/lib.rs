@@ -45,8 +45,14 @@ pub enum EdgeNimError {
     TooLarge { positions: u128 },
     #[error("the position has up to {moves} moves, more than the {limit} that can be listed")]
     TooManyMoves { moves: u128, limit: u128 },
-    #[error("a table of {positions} positions needs {mebibytes} MiB, over the 4 GiB limit")]
-    TooMuchMemory { positions: u128, mebibytes: u64 },
+    #[error(
+        "a table of {positions} positions needs {mebibytes} MiB, over the limit of {limit} MiB"
+    )]
+    TooMuchMemory {
+        positions: u128,
+        mebibytes: u64,
+        limit: u64,
+    },
     #[error("{0} vertices have moves of their own; tables handle at most 63")]
     TooManyVertices(usize),
     #[error("Grundy values reach {0}, beyond what the tables track")]

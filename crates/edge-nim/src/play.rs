@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 use crate::EdgeNimError;
 use crate::analysis::analyse;
 use crate::position::{EdgeNim, parse_tokens};
+use crate::table::MEMORY_LIMIT;
 
 /// Edge-Nim as a two-player game.
 pub type EdgeNimGame = NormalPlay<EdgeNim>;
@@ -46,7 +47,8 @@ impl Agent<EdgeNimGame> for TableAgent {
         if moves.is_empty() {
             return None;
         }
-        match analyse(&game.position) {
+        let max_memory = budget.max_memory.map_or(MEMORY_LIMIT, |bytes| bytes as u64);
+        match analyse(&game.position, max_memory) {
             Ok(analysis) if !analysis.winning_moves.is_empty() => {
                 let i = self.rng.below(analysis.winning_moves.len());
                 Some(analysis.winning_moves[i].clone())

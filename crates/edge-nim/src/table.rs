@@ -22,7 +22,7 @@ use rayon::prelude::*;
 
 use crate::EdgeNimError;
 
-/// Tables refuse to use more memory than this.
+/// The memory cap of callers without one of their own (the web server's perfect player).
 pub const MEMORY_LIMIT: u64 = 4 << 30;
 /// Grundy tables track values below `64 * MAX_VALUE_WORDS`.
 const MAX_VALUE_WORDS: usize = 16;
@@ -232,11 +232,13 @@ fn total_positions(bounds: &[u32]) -> u128 {
     bounds.iter().map(|&b| u128::from(b) + 1).product()
 }
 
-fn check_memory(bytes: u128, positions: usize) -> Result<(), EdgeNimError> {
-    if bytes > u128::from(MEMORY_LIMIT) {
+/// Refuses a table of `positions` positions that needs `bytes` bytes, over `max_memory`.
+fn check_memory(bytes: u128, positions: usize, max_memory: u64) -> Result<(), EdgeNimError> {
+    if bytes > u128::from(max_memory) {
         return Err(EdgeNimError::TooMuchMemory {
             positions: positions as u128,
             mebibytes: (bytes >> 20) as u64,
+            limit: max_memory >> 20,
         });
     }
     Ok(())
@@ -278,10 +280,12 @@ pub struct PTable {
 }
 
 impl PTable {
-    /// The P-positions among all positions with `tokens[e] <= bounds[e]` for every edge.
+    /// The P-positions among all positions with `tokens[e] <= bounds[e]` for every edge,
+    /// refused before any work when the table would need more than `max_memory` bytes.
     pub fn compute(
         graph: &Graph,
         bounds: &[u32],
+        max_memory: u64,
         progress: Progress,
     ) -> Result<PTable, EdgeNimError> {
         let layout = Layout::new(graph, bounds)?;
@@ -289,6 +293,7 @@ impl PTable {
         check_memory(
             layout.total as u128 / 8 + 2 * (layout.slab() * cell_bytes) as u128,
             layout.total,
+            max_memory,
         )?;
         let bits: Vec<AtomicU64> = (0..layout.total.div_ceil(64))
             .map(|_| AtomicU64::new(0))
@@ -366,10 +371,12 @@ pub struct GrundyValues {
 }
 
 impl GrundyValues {
-    /// The Grundy values of all positions with `tokens[e] <= bounds[e]` for every edge.
+    /// The Grundy values of all positions with `tokens[e] <= bounds[e]` for every edge,
+    /// refused before any work when the table would need more than `max_memory` bytes.
     pub fn compute(
         graph: &Graph,
         bounds: &[u32],
+        max_memory: u64,
         progress: Progress,
     ) -> Result<GrundyValues, EdgeNimError> {
         let layout = Layout::new(graph, bounds)?;
@@ -380,6 +387,7 @@ impl GrundyValues {
         check_memory(
             layout.total as u128 * 2 + (2 * layout.slab() * kept * words * 8) as u128,
             layout.total,
+            max_memory,
         )?;
         let cells: Vec<AtomicU64> = Cells::with_len(2 * layout.slab() * kept * words);
         let values: Vec<AtomicU16> = Cells::with_len(layout.total);
@@ -426,6 +434,11 @@ impl GrundyValues {
     /// The number of positions in the box.
     pub fn positions(&self) -> u64 {
         self.layout.total as u64
+    }
+
+    /// Bytes the values take.
+    pub fn bytes(&self) -> u64 {
+        (self.values.len() * std::mem::size_of::<u16>()) as u64
     }
 
     /// The Grundy value of `tokens` (inside the box); `None` outside the box.

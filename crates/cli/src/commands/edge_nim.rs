@@ -14,6 +14,7 @@ use crosscap_engine::{Level, NormalPlay};
 use crosscap_graphs::{Graph, read_graph6_lines};
 use serde::Serialize;
 
+use crate::limits::DEFAULT_MAX_MEMORY;
 use crate::output::{Output, Table, TableFormat, grundy_text, progress_bar};
 use crate::terminal::{ArenaArgs, PlayArgs, play_in_terminal, run_arena};
 
@@ -144,7 +145,7 @@ pub fn run(cmd: EdgeNimCommand, out: &Output) -> anyhow::Result<()> {
     match cmd {
         EdgeNimCommand::Value { position } => {
             let pos = read_position(&position)?;
-            let analysis = analyse(&pos)?;
+            let analysis = analyse(&pos, DEFAULT_MAX_MEMORY as u64)?;
             let report = ValueReport {
                 graph: pos.graph().spec().to_string(),
                 edges: edge_names(pos.graph()),
@@ -202,7 +203,7 @@ pub fn run(cmd: EdgeNimCommand, out: &Output) -> anyhow::Result<()> {
             }
             let total = u64::from(max + 1).pow(5);
             let bar = progress_bar(total, "positions");
-            let check = check_tetrahedron(max, &|n| bar.inc(n))?;
+            let check = check_tetrahedron(max, DEFAULT_MAX_MEMORY as u64, &|n| bar.inc(n))?;
             bar.finish_and_clear();
             let report = TheoremReport {
                 max,
@@ -356,7 +357,7 @@ fn p_report(graph: &Graph, args: &TableArgs) -> anyhow::Result<PReport> {
     let (bounds, fixed) = table_bounds(graph, args)?;
     let total: u64 = bounds.iter().map(|&b| u64::from(b) + 1).product();
     let bar = progress_bar(total, "positions");
-    let table = PTable::compute(graph, &bounds, &|n| bar.inc(n))?;
+    let table = PTable::compute(graph, &bounds, DEFAULT_MAX_MEMORY as u64, &|n| bar.inc(n))?;
     bar.finish_and_clear();
     let (count, positions) = if args.count && fixed.is_empty() {
         (table.count(), None)
@@ -380,7 +381,7 @@ fn grundy_report(graph: &Graph, args: &TableArgs) -> anyhow::Result<GrundyReport
     let (bounds, fixed) = table_bounds(graph, args)?;
     let total: u64 = bounds.iter().map(|&b| u64::from(b) + 1).product();
     let bar = progress_bar(total, "positions");
-    let table = GrundyValues::compute(graph, &bounds, &|n| bar.inc(n))?;
+    let table = GrundyValues::compute(graph, &bounds, DEFAULT_MAX_MEMORY as u64, &|n| bar.inc(n))?;
     bar.finish_and_clear();
     let mut histogram = Vec::new();
     let mut positions = Vec::new();
