@@ -424,6 +424,18 @@ impl Game for Sandpile {
 
     /// Symmetric positions hash alike (the least hash over the board's automorphisms), so
     /// the solver and the sequence searches visit each position once up to symmetry.
+    /// The per-vertex and per-class vectors and the last move's cascade, which grow with
+    /// the graph (the board is shared).
+    fn memory_bytes(&self) -> usize {
+        std::mem::size_of::<Self>()
+            + self.scores.capacity() * std::mem::size_of::<u32>()
+            + (self.owners.capacity() + self.erupted.capacity())
+                * std::mem::size_of::<Option<Player>>()
+            + self.last.as_ref().map_or(0, |last| {
+                last.reached.capacity() * std::mem::size_of::<usize>()
+            })
+    }
+
     fn position_hash(&self) -> u64 {
         let canonical = self
             .board

@@ -49,7 +49,8 @@ use crosscap_engine::{Agent, Level, Player};
 use crosscap_graphs::{Graph, GraphError};
 
 pub use analysis::{
-    Analysis, ClassifyRow, MinTopple, analyse, classify, classify_all, min_topple, min_topple_game,
+    Analysis, ClassifyRow, MinTopple, PerfectPlay, Sequences, analyse, classify, classify_all,
+    min_topple, min_topple_game, perfect_play, sequences,
 };
 pub use board::{Board, Cascade, ClosedClass, Scratch};
 pub use game::{LastMove, Sandpile};

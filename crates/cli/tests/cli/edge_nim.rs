@@ -271,6 +271,7 @@ fn bad_graphs_and_tokens_are_user_errors() {
     .assert_user_error("--fix");
     crosscap(&["edge-nim", "p-positions", "--graph", "K4", "--max", "400"])
         .assert_user_error("positions");
+    // Over the setup limits the server has too (119160 moves), refused before any is listed.
     crosscap(&["edge-nim", "play", "--graph", "K4", "--tokens", "*=30"])
-        .assert_user_error("too many for the game-tree agents");
+        .assert_user_error("the board is too large: 119160 legal moves (at most 5000)");
 }

@@ -27,6 +27,21 @@ impl Run {
             .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}", self.stdout))
     }
 
+    /// The stdout of a `--json` run whose search ran out of budget: exit status 3 and a
+    /// document saying `"status": "unknown"` and which limit ran out.
+    pub fn unknown_json(&self, reason: &str) -> serde_json::Value {
+        assert_eq!(
+            self.code, 3,
+            "stdout: {} stderr: {}",
+            self.stdout, self.stderr
+        );
+        let v: serde_json::Value = serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}", self.stdout));
+        assert_eq!(v["status"], "unknown", "{v}");
+        assert_eq!(v["reason"], reason, "{v}");
+        v
+    }
+
     /// Asserts a usage or input error: exit code 2 and one line on stderr naming `needle`.
     pub fn assert_user_error(&self, needle: &str) {
         assert_eq!(

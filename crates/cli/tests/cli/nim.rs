@@ -30,7 +30,8 @@ fn solve_agrees_with_value() {
 fn bad_heaps_are_user_errors() {
     crosscap(&["nim", "value", "three"]).assert_user_error("three");
     crosscap(&["nim", "value", "-1"]).assert_user_error("-1");
-    crosscap(&["nim", "solve", "60", "60"]).assert_user_error("too many");
+    crosscap(&["nim", "solve", "3000", "3000"])
+        .assert_user_error("6000 legal moves (at most 5000)");
     crosscap(&["nim", "arena", "3", "--a", "godlike"]).assert_user_error("godlike");
 }
 
