@@ -38,9 +38,14 @@ pub fn analyse(position: &EdgeNim, max_memory: u64) -> Result<Analysis, EdgeNimE
     let mut component_of_edge = HashMap::new();
     let mut used = 0;
     for (i, part) in components.iter().enumerate() {
-        let positions: u128 = part.tokens().iter().map(|&t| u128::from(t) + 1).product();
+        let positions = part.tokens().iter().fold(1u128, |product, &t| {
+            product.saturating_mul(u128::from(t) + 1)
+        });
         if positions > ANALYSIS_LIMIT {
-            return Err(EdgeNimError::TooLarge { positions });
+            return Err(EdgeNimError::TooLarge {
+                positions,
+                limit: ANALYSIS_LIMIT,
+            });
         }
         let table = GrundyValues::compute(part.graph(), part.tokens(), max_memory - used, &|_| {})?;
         used += table.bytes();

@@ -41,8 +41,11 @@ pub enum EdgeNimError {
     UnknownEdge { name: String, edges: String },
     #[error("edge `{0}` is given twice")]
     DuplicateEdge(String),
-    #[error("{positions} positions are too many to tabulate")]
-    TooLarge { positions: u128 },
+    #[error(
+        "{} positions are too many to tabulate (at most {limit})",
+        count_text(*positions)
+    )]
+    TooLarge { positions: u128, limit: u128 },
     #[error("the position has up to {moves} moves, more than the {limit} that can be listed")]
     TooManyMoves { moves: u128, limit: u128 },
     #[error(
@@ -63,6 +66,15 @@ pub enum EdgeNimError {
     UnknownOption { name: String, known: String },
     #[error(transparent)]
     Limits(#[from] crosscap_engine::session::TooLarge),
+}
+
+/// A count made with saturating arithmetic, `u128::MAX` standing for "more than that".
+fn count_text(count: u128) -> String {
+    if count == u128::MAX {
+        "more than 10^38".to_string()
+    } else {
+        count.to_string()
+    }
 }
 
 #[cfg(test)]

@@ -24,6 +24,8 @@ use crate::EdgeNimError;
 
 /// The memory cap of callers without one of their own (the web server's perfect player).
 pub const MEMORY_LIMIT: u64 = 4 << 30;
+/// The most positions a table has, whatever the memory allows.
+pub const MAX_POSITIONS: u128 = 1 << 40;
 /// Grundy tables track values below `64 * MAX_VALUE_WORDS`.
 const MAX_VALUE_WORDS: usize = 16;
 
@@ -60,9 +62,10 @@ impl Layout {
         for c in (0..edges.len()).rev() {
             strides[c] = total as usize;
             total *= u128::from(bounds[edges[c]]) + 1;
-            if total > 1 << 40 {
+            if total > MAX_POSITIONS {
                 return Err(EdgeNimError::TooLarge {
                     positions: total_positions(bounds),
+                    limit: MAX_POSITIONS,
                 });
             }
         }
@@ -228,8 +231,11 @@ impl Layout {
     }
 }
 
+/// The positions of a box, `u128::MAX` standing for any number too large to hold.
 fn total_positions(bounds: &[u32]) -> u128 {
-    bounds.iter().map(|&b| u128::from(b) + 1).product()
+    bounds
+        .iter()
+        .fold(1, |product, &b| product.saturating_mul(u128::from(b) + 1))
 }
 
 /// Refuses a table of `positions` positions that needs `bytes` bytes, over `max_memory`.

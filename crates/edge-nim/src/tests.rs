@@ -284,6 +284,13 @@ fn tables_refuse_what_they_cannot_hold() {
     let k4 = graph("K4");
     let huge = PTable::compute(&k4, &[1000; 6], MEMORY_LIMIT, &quiet).unwrap_err();
     assert!(huge.to_string().contains("too many to tabulate"), "{huge}");
+    // Products of user numbers saturate: this box has more than 10^38 positions.
+    let overflowing = vec![u32::MAX; 10];
+    let error = PTable::compute(&graph("K5"), &overflowing, MEMORY_LIMIT, &quiet).unwrap_err();
+    assert!(
+        error.to_string().contains("more than 10^38 positions"),
+        "{error}"
+    );
     let big =
         PTable::compute(&k4, &[250, 250, 250, 250, 250, 0], MEMORY_LIMIT, &quiet).unwrap_err();
     assert!(

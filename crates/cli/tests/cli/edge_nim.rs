@@ -170,6 +170,29 @@ fn grundy_table_and_its_histogram() {
     );
 }
 
+/// Tables listed row by row stop at 1000000 rows, refused before any work; `--count`
+/// still counts them (the tetrahedron to 10 has 11^6 = 1771561 positions).
+#[test]
+fn tables_too_long_to_list_are_counted() {
+    let table = |count: bool| {
+        let mut args = vec![
+            "--json",
+            "edge-nim",
+            "grundy-table",
+            "--graph",
+            "tetrahedron",
+            "--max",
+            "10",
+        ];
+        if count {
+            args.push("--count");
+        }
+        crosscap(&args)
+    };
+    table(false).assert_user_error("1771561 positions, more than the 1000000 rows");
+    assert_eq!(table(true).json()["count"], 1_771_561);
+}
+
 #[test]
 fn graph6_lines_on_stdin_give_one_table_each() {
     // K3 and the path on three vertices, as nauty's geng writes them.

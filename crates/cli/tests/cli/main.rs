@@ -1,5 +1,6 @@
 //! Integration tests: each runs the real `crosscap` binary.
 
+mod bad_inputs;
 mod board;
 mod edge_nim;
 mod euler_getter;
