@@ -28,9 +28,10 @@ pub fn setup_limits() -> SetupLimits {
 }
 
 /// The budget of a computer move in `play` and `arena`: the level sets the work, this
-/// bounds the memory and the time.
-pub fn move_budget() -> Budget {
-    Budget::time(MOVE_TIME).with_memory(DEFAULT_MAX_MEMORY)
+/// bounds the memory and the time. `at_once` moves are thought at the same time (an
+/// arena plays a game per thread) and share the memory.
+pub fn move_budget(at_once: usize) -> Budget {
+    Budget::time(MOVE_TIME).with_memory(DEFAULT_MAX_MEMORY / at_once.max(1))
 }
 
 /// The budget flags of every command that searches. Each command sets the default of

@@ -130,7 +130,7 @@ fn play_game<G: Notation>(
             }
         } else {
             let mv = computer
-                .choose(&game, &move_budget())
+                .choose(&game, &move_budget(1))
                 .context("the computer found no move")?;
             writeln!(out, "{mover} plays {}", game.format_move(&mv))?;
             game.play(&mv);
@@ -154,7 +154,7 @@ pub fn run_arena<G: Notation + 'static>(
         &b,
         args.games,
         args.seed,
-        &move_budget(),
+        &move_budget(rayon::current_num_threads()),
         &|| bar.inc(1),
     );
     bar.finish_and_clear();
