@@ -50,9 +50,10 @@ pub enum SandpileCommand {
     },
     /// Reads graph6 lines on stdin (e.g. from `geng -c 6`) and prints one row per graph:
     /// perfect-play winner, predetermined winner, minimum topple (chip-firing and game).
-    /// Each graph has its own budget (--max-seconds for its four searches).
+    /// Each graph has its own budget (--max-seconds for its four searches, --max-memory for
+    /// each), so that the answers do not depend on how many graphs are searched at once.
     #[command(
-        mut_arg("max_seconds", default_seconds("10")),
+        mut_arg("max_seconds", default_seconds("60")),
         mut_arg("max_nodes", positions)
     )]
     Classify {
@@ -82,9 +83,10 @@ pub enum SandpileCommand {
 }
 
 /// The sandpile's searches count positions (moves played): `--max-nodes`, also
-/// `--max-positions`, 5,000,000 per search unless given.
+/// `--max-positions`, 20,000,000 per search unless given (the connected graphs on 7
+/// vertices need at most 6 to 8 million).
 fn positions(arg: Arg) -> Arg {
-    arg.default_value("5000000").visible_alias("max-positions")
+    arg.default_value("20000000").visible_alias("max-positions")
 }
 
 /// A graph and an optional mid-game position on it.
