@@ -41,7 +41,7 @@ pub struct BudgetArgs {
     /// Give up after this many seconds (a number above 0, at most 1000000).
     #[arg(long, value_parser = parse_seconds)]
     max_seconds: Duration,
-    /// Give up after this many nodes (the search's unit of work) [default: no limit].
+    /// Give up after this many nodes, the search's unit of work (no limit unless given).
     #[arg(long)]
     max_nodes: Option<u64>,
     #[command(flatten)]

@@ -86,7 +86,9 @@ pub enum SandpileCommand {
 /// `--max-positions`, 20,000,000 per search unless given (the connected graphs on 7
 /// vertices need at most 6 to 8 million).
 fn positions(arg: Arg) -> Arg {
-    arg.default_value("20000000").visible_alias("max-positions")
+    arg.default_value("20000000")
+        .visible_alias("max-positions")
+        .help("Give up after this many positions (moves played) in each search")
 }
 
 /// A graph and an optional mid-game position on it.
