@@ -64,6 +64,15 @@ pub enum SandpileError {
     EmptyGraph(String),
     #[error("graph `{0}`: a closed class's firing period overflows; use a smaller digraph")]
     TooComplex(String),
+    #[error(
+        "graph `{spec}`: a closed class of {vertices} vertices with more arcs in than out at \
+         some vertex; the toppling period is found for at most {max}"
+    )]
+    LargeUnbalancedClass {
+        spec: String,
+        vertices: usize,
+        max: usize,
+    },
     #[error("position `{text}`: {reason}")]
     BadPosition { text: String, reason: String },
     #[error("option {name}: {reason}")]
