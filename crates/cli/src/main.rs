@@ -7,7 +7,10 @@ mod terminal;
 
 use std::process::ExitCode;
 
+use clap::error::ErrorKind;
 use clap::{Parser, Subcommand};
+
+use crate::output::Answer;
 
 /// Play, solve and explain combinatorial games on surfaces and graphs.
 #[derive(Parser)]
@@ -48,8 +51,23 @@ enum Command {
     Serve(commands::serve::ServeArgs),
 }
 
+/// Exit statuses: 0 a complete answer, 2 bad input (one line on stderr), 3 an answer
+/// whose search ran out of budget (what was found is printed, `"status": "unknown"`).
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        // Help and version go to stdout; a missing subcommand prints the help.
+        Err(err)
+            if !err.use_stderr()
+                || err.kind() == ErrorKind::DisplayHelpOnMissingArgumentOrSubcommand =>
+        {
+            err.exit()
+        }
+        Err(err) => {
+            eprintln!("{}", output::usage_error_line(&err.render().to_string()));
+            return ExitCode::from(2);
+        }
+    };
     let out = output::Output::new(cli.json);
     let result = match cli.command {
         Command::Nim(cmd) => commands::nim::run(cmd, &out),
@@ -59,10 +77,11 @@ fn main() -> ExitCode {
         Command::Manifold(cmd) => commands::manifold::run(cmd, &out),
         Command::ProjectiveHex(cmd) => commands::projective_hex::run(cmd, &out),
         Command::Sandpile(cmd) => commands::sandpile::run(cmd, &out),
-        Command::Serve(args) => commands::serve::run(args),
+        Command::Serve(args) => commands::serve::run(args).map(|()| Answer::Complete),
     };
     match result {
-        Ok(()) => ExitCode::SUCCESS,
+        Ok(Answer::Complete) => ExitCode::SUCCESS,
+        Ok(Answer::Unknown) => ExitCode::from(3),
         Err(err) => {
             eprintln!("error: {}", output::one_line(&err));
             ExitCode::from(2)

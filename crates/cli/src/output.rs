@@ -3,6 +3,7 @@
 
 use std::io::{IsTerminal, Write};
 
+use crosscap_engine::{Exhausted, SolveError};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
@@ -16,12 +17,23 @@ impl Output {
         Output { json }
     }
 
-    /// Prints `value` as JSON with `--json`, else the text made by `text`.
+    /// Prints `value` as JSON with `--json`, else the text made by `text`: a complete
+    /// answer.
     pub fn emit<T: Serialize>(
         &self,
         value: &T,
         text: impl FnOnce() -> String,
-    ) -> anyhow::Result<()> {
+    ) -> anyhow::Result<Answer> {
+        self.emit_status(value, Status::Solved, text)
+    }
+
+    /// Prints an answer whose `status` says whether every part of it is known.
+    pub fn emit_status<T: Serialize>(
+        &self,
+        value: &T,
+        status: Status,
+        text: impl FnOnce() -> String,
+    ) -> anyhow::Result<Answer> {
         let mut text = if self.json {
             serde_json::to_string_pretty(value)?
         } else {
@@ -30,7 +42,124 @@ impl Output {
         if !text.ends_with('\n') {
             text.push('\n');
         }
-        write_stdout(&text)
+        write_stdout(&text)?;
+        Ok(match status {
+            Status::Solved => Answer::Complete,
+            Status::Unknown { .. } => Answer::Unknown,
+        })
+    }
+}
+
+/// How a command ended, beyond errors: exit status 0, or 3 when a search's budget ran out
+/// before the whole answer was known (what was found is still printed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Answer {
+    Complete,
+    Unknown,
+}
+
+/// Whether a search (or one part of an answer) finished: `solved`, or `unknown` with the
+/// limit that ran out. In JSON it is the `status` field and, when unknown, `reason`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "status", rename_all = "lowercase")]
+pub enum Status {
+    Solved,
+    Unknown { reason: Exhausted },
+}
+
+impl Status {
+    /// The status of an answer made of parts: solved when every part is, else unknown for
+    /// the first part's reason.
+    pub fn of_parts(parts: impl IntoIterator<Item = Status>) -> Status {
+        parts
+            .into_iter()
+            .find(|part| *part != Status::Solved)
+            .unwrap_or(Status::Solved)
+    }
+
+    /// "solved", or "unknown: the time limit ran out (--max-seconds)".
+    pub fn text(&self) -> String {
+        match self {
+            Status::Solved => "solved".to_string(),
+            Status::Unknown { reason } => format!("unknown: {}", ran_out(*reason)),
+        }
+    }
+}
+
+/// One part of an answer (or the whole of a one-part answer): the status and either what
+/// the search found or, when it ran out, the nodes it searched and the time it took. In
+/// JSON the fields of both are those of the part itself.
+#[derive(Clone, Debug, Serialize)]
+pub struct Part<T> {
+    #[serde(flatten)]
+    pub status: Status,
+    #[serde(flatten)]
+    ran_out: Option<RanOut>,
+    #[serde(flatten)]
+    pub answer: Option<T>,
+}
+
+/// What a search that ran out had spent.
+#[derive(Clone, Copy, Debug, Serialize)]
+struct RanOut {
+    nodes: u64,
+    millis: f64,
+}
+
+impl<T> Part<T> {
+    pub fn of(result: Result<T, SolveError>) -> Part<T> {
+        match result {
+            Ok(answer) => Part {
+                status: Status::Solved,
+                ran_out: None,
+                answer: Some(answer),
+            },
+            Err(SolveError::Unknown {
+                nodes,
+                elapsed,
+                reason,
+            }) => Part {
+                status: Status::Unknown { reason },
+                ran_out: Some(RanOut {
+                    nodes,
+                    millis: elapsed.as_secs_f64() * 1000.0,
+                }),
+                answer: None,
+            },
+        }
+    }
+
+    /// The same part with its answer (if any) turned into another.
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Part<U> {
+        Part {
+            status: self.status,
+            ran_out: self.ran_out,
+            answer: self.answer.map(f),
+        }
+    }
+
+    /// The answer in words, or "`what` is unknown: " and why.
+    pub fn text(&self, what: &str, answer: impl FnOnce(&T) -> String) -> String {
+        match (&self.answer, &self.ran_out) {
+            (Some(found), _) => answer(found),
+            (None, Some(spent)) => format!(
+                "{what} is {} after {} nodes in {:.1} ms",
+                self.status.text(),
+                spent.nodes,
+                spent.millis
+            ),
+            (None, None) => format!("{what} is {}", self.status.text()),
+        }
+    }
+}
+
+/// The limit that ran out, in words naming the flag that sets it.
+fn ran_out(reason: Exhausted) -> String {
+    match reason {
+        Exhausted::Nodes => "the node limit ran out (--max-nodes)".to_string(),
+        Exhausted::Time => "the time limit ran out (--max-seconds)".to_string(),
+        Exhausted::Memory => "the memory limit ran out (--max-memory)".to_string(),
+        Exhausted::Cancelled => "the search was cancelled".to_string(),
     }
 }
 
@@ -71,9 +200,35 @@ pub fn grundy_text(grundy: u32, winning_moves: &[String]) -> String {
     )
 }
 
-/// An error and its causes on one line.
+/// An error and its causes on one line, control characters escaped (input echoed in a
+/// message must not drive the terminal).
 pub fn one_line(err: &anyhow::Error) -> String {
-    format!("{err:#}").replace('\n', " ")
+    escape_controls(&format!("{err:#}").replace('\n', " "))
+}
+
+/// `text` with every control character written as a Rust escape (`\u{1b}`).
+pub fn escape_controls(text: &str) -> String {
+    text.chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_default().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
+}
+
+/// A command-line parsing error as one line: clap's message and tip without the usage
+/// lines that follow them.
+pub fn usage_error_line(rendered: &str) -> String {
+    let kept: Vec<&str> = rendered
+        .lines()
+        .map(str::trim)
+        .take_while(|line| !line.starts_with("Usage:") && !line.starts_with("For more information"))
+        .filter(|line| !line.is_empty())
+        .collect();
+    escape_controls(&kept.join(" "))
 }
 
 /// Table formats for research output.
@@ -228,6 +383,38 @@ mod tests {
         assert_eq!(
             sample().render(TableFormat::Markdown),
             "| g | moves |\n| --- | --- |\n| 1 | c, d |\n"
+        );
+    }
+
+    #[test]
+    fn control_characters_are_escaped() {
+        assert_eq!(escape_controls("C4\u{1b}[31m\t"), "C4\\u{1b}[31m\\t");
+    }
+
+    #[test]
+    fn usage_errors_lose_their_usage_lines() {
+        let rendered = "error: unexpected argument '--maxx' found\n\n  tip: a similar argument \
+                        exists: '--max'\n\nUsage: crosscap nim p-positions --max <MAX>\n\n\
+                        For more information, try '--help'.\n";
+        assert_eq!(
+            usage_error_line(rendered),
+            "error: unexpected argument '--maxx' found tip: a similar argument exists: '--max'"
+        );
+    }
+
+    #[test]
+    fn an_answer_is_solved_when_every_part_is() {
+        let unknown = Status::Unknown {
+            reason: Exhausted::Time,
+        };
+        assert_eq!(
+            Status::of_parts([Status::Solved, Status::Solved]),
+            Status::Solved
+        );
+        assert_eq!(Status::of_parts([Status::Solved, unknown]), unknown);
+        assert_eq!(
+            serde_json::to_value(unknown).unwrap(),
+            serde_json::json!({"status": "unknown", "reason": "time"})
         );
     }
 

@@ -5,20 +5,22 @@ use std::io::{BufRead, Write};
 
 use anyhow::Context;
 use clap::Args;
-use crosscap_engine::arena::{ArenaReport, arena};
+use crosscap_engine::arena::arena;
 use crosscap_engine::{Agent, Level, Notation, Player};
 
-use crate::output::{Output, ignore_closed_stdout, progress_bar};
+use crate::limits::{move_budget, parse_games, parse_level, parse_player};
+use crate::output::{Answer, Output, ignore_closed_stdout, progress_bar};
 
 /// Options of every `play` command.
 #[derive(Args, Debug, Clone)]
 pub struct PlayArgs {
     /// The colour you play (X moves first).
-    #[arg(long, default_value = "X")]
+    #[arg(long, default_value = "X", value_parser = parse_player)]
     pub colour: Player,
-    /// The computer's level: easy, medium, hard, expert, perfect, random, flatmc:N, mcts:N
-    /// [default: perfect in games solved exactly (Nim, manifold), else medium].
-    #[arg(long)]
+    /// The computer's level: easy, medium, hard, expert, perfect, random, flatmc:N (N up to
+    /// 20000), mcts:N (N up to 1000000) [default: perfect in games solved exactly (Nim,
+    /// manifold), else medium].
+    #[arg(long, value_parser = parse_level)]
     pub level: Option<Level>,
     /// Seed of the computer's randomness.
     #[arg(long, default_value_t = 1)]
@@ -35,14 +37,14 @@ impl PlayArgs {
 /// Options of every `arena` command.
 #[derive(Args, Debug, Clone)]
 pub struct ArenaArgs {
-    /// Agent A's level.
-    #[arg(long = "a", default_value = "medium")]
+    /// Agent A's level (as `play --level`).
+    #[arg(long = "a", default_value = "medium", value_parser = parse_level)]
     pub a: Level,
     /// Agent B's level.
-    #[arg(long = "b", default_value = "random")]
+    #[arg(long = "b", default_value = "random", value_parser = parse_level)]
     pub b: Level,
-    /// Number of games; A plays X in even-numbered games.
-    #[arg(long, default_value_t = 100)]
+    /// Number of games, 1 to 1000000; A plays X in even-numbered games.
+    #[arg(long, default_value = "100", value_parser = parse_games)]
     pub games: usize,
     /// Seed of the run.
     #[arg(long, default_value_t = 1)]
@@ -57,7 +59,7 @@ pub fn play_in_terminal<G: Notation>(
     human: Player,
     computer: Box<dyn Agent<G>>,
     render: &dyn Fn(&G) -> String,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<Answer> {
     let stdin = std::io::stdin();
     let played = play_game(
         game,
@@ -67,7 +69,7 @@ pub fn play_in_terminal<G: Notation>(
         &mut stdin.lock(),
         &mut std::io::stdout(),
     );
-    ignore_closed_stdout(played)
+    ignore_closed_stdout(played).map(|()| Answer::Complete)
 }
 
 /// The game loop of [`play_in_terminal`], reading the human's lines from `input` and
@@ -128,7 +130,7 @@ fn play_game<G: Notation>(
             }
         } else {
             let mv = computer
-                .choose(&game, &crate::limits::move_budget())
+                .choose(&game, &move_budget(1))
                 .context("the computer found no move")?;
             writeln!(out, "{mover} plays {}", game.format_move(&mv))?;
             game.play(&mv);
@@ -142,7 +144,7 @@ pub fn run_arena<G: Notation + 'static>(
     make_agent: &(dyn Fn(Level, u64) -> Box<dyn Agent<G>> + Sync),
     args: &ArenaArgs,
     out: &Output,
-) -> anyhow::Result<ArenaReport> {
+) -> anyhow::Result<Answer> {
     let bar = progress_bar(args.games as u64, "games");
     let a = |seed| make_agent(args.a, seed);
     let b = |seed| make_agent(args.b, seed);
@@ -152,7 +154,7 @@ pub fn run_arena<G: Notation + 'static>(
         &b,
         args.games,
         args.seed,
-        &crate::limits::move_budget(),
+        &move_budget(rayon::current_num_threads()),
         &|| bar.inc(1),
     );
     bar.finish_and_clear();
@@ -174,8 +176,7 @@ pub fn run_arena<G: Notation + 'static>(
             report.b_ms_per_move,
             report.seed
         )
-    })?;
-    Ok(report)
+    })
 }
 
 #[cfg(test)]

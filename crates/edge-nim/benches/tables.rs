@@ -6,6 +6,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
+use crosscap_edge_nim::table::MEMORY_LIMIT;
 use crosscap_edge_nim::{EdgeNim, GrundyValues, PTable, check_tetrahedron};
 use crosscap_engine::GrundyTable;
 use crosscap_graphs::Graph;
@@ -22,17 +23,25 @@ fn tetrahedron_tables(c: &mut Criterion) {
         .warm_up_time(Duration::from_secs(1))
         .measurement_time(Duration::from_secs(5));
     group.bench_function(format!("p-positions 0..{max}"), |b| {
-        b.iter(|| PTable::compute(&graph, &[max; 6], &|_| {}).unwrap().count())
+        b.iter(|| {
+            PTable::compute(&graph, &[max; 6], MEMORY_LIMIT, &|_| {})
+                .unwrap()
+                .count()
+        })
     });
     group.bench_function("grundy values 0..11", |b| {
-        b.iter(|| GrundyValues::compute(&graph, &[11; 6], &|_| {}).unwrap())
+        b.iter(|| GrundyValues::compute(&graph, &[11; 6], MEMORY_LIMIT, &|_| {}).unwrap())
     });
     group.bench_function("check-tetrahedron 15", |b| {
-        b.iter(|| check_tetrahedron(15, &|_| {}).unwrap())
+        b.iter(|| check_tetrahedron(15, MEMORY_LIMIT, &|_| {}).unwrap())
     });
     // The baseline: the engine's memoised brute force on a box small enough for it.
     group.bench_function("p-positions 0..3 (table)", |b| {
-        b.iter(|| PTable::compute(&graph, &[3; 6], &|_| {}).unwrap().count())
+        b.iter(|| {
+            PTable::compute(&graph, &[3; 6], MEMORY_LIMIT, &|_| {})
+                .unwrap()
+                .count()
+        })
     });
     group.bench_function("p-positions 0..3 (engine GrundyTable)", |b| {
         let shared = Arc::new(graph.clone());

@@ -24,8 +24,8 @@ pub struct Analysis {
 
 /// The Grundy value and every winning move of `position`: each component (connected part
 /// of the edges with tokens) gets a Grundy table of the positions below it, and the values
-/// add by nim-sum.
-pub fn analyse(position: &EdgeNim) -> Result<Analysis, EdgeNimError> {
+/// add by nim-sum. The tables together stay within `max_memory` bytes.
+pub fn analyse(position: &EdgeNim, max_memory: u64) -> Result<Analysis, EdgeNimError> {
     let moves = position.move_count_bound();
     if moves > MOVE_LIMIT {
         return Err(EdgeNimError::TooManyMoves {
@@ -36,12 +36,19 @@ pub fn analyse(position: &EdgeNim) -> Result<Analysis, EdgeNimError> {
     let components = position.components();
     let mut tables = Vec::new();
     let mut component_of_edge = HashMap::new();
+    let mut used = 0;
     for (i, part) in components.iter().enumerate() {
-        let positions: u128 = part.tokens().iter().map(|&t| u128::from(t) + 1).product();
+        let positions = part.tokens().iter().fold(1u128, |product, &t| {
+            product.saturating_mul(u128::from(t) + 1)
+        });
         if positions > ANALYSIS_LIMIT {
-            return Err(EdgeNimError::TooLarge { positions });
+            return Err(EdgeNimError::TooLarge {
+                positions,
+                limit: ANALYSIS_LIMIT,
+            });
         }
-        let table = GrundyValues::compute(part.graph(), part.tokens(), &|_| {})?;
+        let table = GrundyValues::compute(part.graph(), part.tokens(), max_memory - used, &|_| {})?;
+        used += table.bytes();
         let value = table
             .value(part.tokens())
             .expect("the position is in its own box");
@@ -124,13 +131,18 @@ pub fn symmetries_fixing_a(graph: &Graph) -> Vec<Vec<usize>> {
         .collect()
 }
 
-/// Checks the theorem on every position with `a = 0` and the other edges from 0 to `max`.
-pub fn check_tetrahedron(max: u32, progress: Progress) -> Result<TheoremCheck, EdgeNimError> {
+/// Checks the theorem on every position with `a = 0` and the other edges from 0 to `max`,
+/// with a table of at most `max_memory` bytes.
+pub fn check_tetrahedron(
+    max: u32,
+    max_memory: u64,
+    progress: Progress,
+) -> Result<TheoremCheck, EdgeNimError> {
     let graph = Graph::from_spec("tetrahedron")?;
     debug_assert_eq!(crate::edge_names(&graph), ["a", "b", "c", "A", "B", "C"]);
     let mut bounds = vec![max; 6];
     bounds[graph.edge_index("a").expect("a tetrahedron edge")] = 0;
-    let table = PTable::compute(&graph, &bounds, progress)?;
+    let table = PTable::compute(&graph, &bounds, max_memory, progress)?;
     let symmetries = symmetries_fixing_a(&graph);
     let mut counterexample = None;
     let mut tokens = vec![0u32; 6];

@@ -18,7 +18,7 @@ pub mod position;
 pub mod table;
 
 pub use analysis::{Analysis, TheoremCheck, analyse, check_tetrahedron};
-pub use play::{EdgeNimGame, agent, new_match};
+pub use play::{EdgeNimGame, agent, new_game, new_match};
 pub use position::{EdgeNim, EdgeNimMove, edge_names, parse_assignments, parse_tokens};
 pub use table::{GrundyValues, PTable};
 
@@ -41,20 +41,40 @@ pub enum EdgeNimError {
     UnknownEdge { name: String, edges: String },
     #[error("edge `{0}` is given twice")]
     DuplicateEdge(String),
-    #[error("{positions} positions are too many to tabulate")]
-    TooLarge { positions: u128 },
+    #[error(
+        "{} positions are too many to tabulate (at most {limit})",
+        count_text(*positions)
+    )]
+    TooLarge { positions: u128, limit: u128 },
     #[error("the position has up to {moves} moves, more than the {limit} that can be listed")]
     TooManyMoves { moves: u128, limit: u128 },
-    #[error("a table of {positions} positions needs {mebibytes} MiB, over the 4 GiB limit")]
-    TooMuchMemory { positions: u128, mebibytes: u64 },
+    #[error(
+        "a table of {positions} positions needs {mebibytes} MiB, over the limit of {limit} MiB"
+    )]
+    TooMuchMemory {
+        positions: u128,
+        mebibytes: u64,
+        limit: u64,
+    },
     #[error("{0} vertices have moves of their own; tables handle at most 63")]
     TooManyVertices(usize),
     #[error("Grundy values reach {0}, beyond what the tables track")]
     ValueOverflow(usize),
     #[error("bad option: {0}")]
     BadOption(String),
+    #[error("unknown option {name:?}: Edge-Nim takes {known}")]
+    UnknownOption { name: String, known: String },
     #[error(transparent)]
     Limits(#[from] crosscap_engine::session::TooLarge),
+}
+
+/// A count made with saturating arithmetic, `u128::MAX` standing for "more than that".
+fn count_text(count: u128) -> String {
+    if count == u128::MAX {
+        "more than 10^38".to_string()
+    } else {
+        count.to_string()
+    }
 }
 
 #[cfg(test)]

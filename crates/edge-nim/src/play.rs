@@ -12,6 +12,7 @@ use serde_json::{Value, json};
 use crate::EdgeNimError;
 use crate::analysis::analyse;
 use crate::position::{EdgeNim, parse_tokens};
+use crate::table::MEMORY_LIMIT;
 
 /// Edge-Nim as a two-player game.
 pub type EdgeNimGame = NormalPlay<EdgeNim>;
@@ -46,7 +47,8 @@ impl Agent<EdgeNimGame> for TableAgent {
         if moves.is_empty() {
             return None;
         }
-        match analyse(&game.position) {
+        let max_memory = budget.max_memory.map_or(MEMORY_LIMIT, |bytes| bytes as u64);
+        match analyse(&game.position, max_memory) {
             Ok(analysis) if !analysis.winning_moves.is_empty() => {
                 let i = self.rng.below(analysis.winning_moves.len());
                 Some(analysis.winning_moves[i].clone())
@@ -92,17 +94,47 @@ pub fn view(game: &EdgeNimGame) -> Value {
     })
 }
 
+/// The options [`new_match`] takes.
+pub const OPTIONS: &[&str] = &["tokens"];
+
+/// A new game from `tokens`: the one setup that the command line and [`new_match`] go
+/// through. A position with more moves than `limits` allows (by
+/// [`EdgeNim::move_count_bound`]) is refused before any move is listed.
+pub fn new_game(
+    graph: Arc<Graph>,
+    tokens: Vec<u32>,
+    limits: &SetupLimits,
+) -> Result<EdgeNimGame, EdgeNimError> {
+    let position = EdgeNim::new(graph, tokens)?;
+    limits.check_moves(position.move_count_bound())?;
+    Ok(NormalPlay::new(position))
+}
+
 /// A match for the web server. `board` is a graph spec (e.g. `tetrahedron`, `C4`,
 /// `edges:0-1,1-2`); `options` may give `"tokens"`, a token text (`"a=3,b=1"`,
 /// `"3,1,0,2,0,1"`, `"*=2"`) or an array of counts in edge order; without it (or with an
-/// empty text) every edge has 3 tokens.
-/// A position with more moves than `limits` allows (by [`EdgeNim::move_count_bound`]) is
-/// refused before any move is listed.
+/// empty text) every edge has 3 tokens. Any other option is refused.
 pub fn new_match(
     board: &str,
     options: &Value,
     limits: &SetupLimits,
 ) -> Result<Box<dyn Match>, EdgeNimError> {
+    match options {
+        Value::Null => {}
+        Value::Object(map) => {
+            if let Some(unknown) = map.keys().find(|k| !OPTIONS.contains(&k.as_str())) {
+                return Err(EdgeNimError::UnknownOption {
+                    name: unknown.clone(),
+                    known: OPTIONS.join(", "),
+                });
+            }
+        }
+        other => {
+            return Err(EdgeNimError::BadOption(format!(
+                "the options must be a JSON object, not {other}"
+            )));
+        }
+    }
     let graph = Arc::new(Graph::from_spec(board)?);
     let tokens = match options.get("tokens") {
         None | Some(Value::Null) => vec![DEFAULT_TOKENS; graph.edge_count()],
@@ -124,10 +156,8 @@ pub fn new_match(
             )));
         }
     };
-    let position = EdgeNim::new(graph, tokens)?;
-    limits.check_moves(position.move_count_bound())?;
     Ok(Box::new(GameMatch::new(
-        NormalPlay::new(position),
+        new_game(graph, tokens, limits)?,
         "edge-nim",
         agent,
         view,

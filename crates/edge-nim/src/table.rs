@@ -22,8 +22,10 @@ use rayon::prelude::*;
 
 use crate::EdgeNimError;
 
-/// Tables refuse to use more memory than this.
+/// The memory cap of callers without one of their own (the web server's perfect player).
 pub const MEMORY_LIMIT: u64 = 4 << 30;
+/// The most positions a table has, whatever the memory allows.
+pub const MAX_POSITIONS: u128 = 1 << 40;
 /// Grundy tables track values below `64 * MAX_VALUE_WORDS`.
 const MAX_VALUE_WORDS: usize = 16;
 
@@ -60,9 +62,10 @@ impl Layout {
         for c in (0..edges.len()).rev() {
             strides[c] = total as usize;
             total *= u128::from(bounds[edges[c]]) + 1;
-            if total > 1 << 40 {
+            if total > MAX_POSITIONS {
                 return Err(EdgeNimError::TooLarge {
                     positions: total_positions(bounds),
+                    limit: MAX_POSITIONS,
                 });
             }
         }
@@ -228,15 +231,20 @@ impl Layout {
     }
 }
 
+/// The positions of a box, `u128::MAX` standing for any number too large to hold.
 fn total_positions(bounds: &[u32]) -> u128 {
-    bounds.iter().map(|&b| u128::from(b) + 1).product()
+    bounds
+        .iter()
+        .fold(1, |product, &b| product.saturating_mul(u128::from(b) + 1))
 }
 
-fn check_memory(bytes: u128, positions: usize) -> Result<(), EdgeNimError> {
-    if bytes > u128::from(MEMORY_LIMIT) {
+/// Refuses a table of `positions` positions that needs `bytes` bytes, over `max_memory`.
+fn check_memory(bytes: u128, positions: usize, max_memory: u64) -> Result<(), EdgeNimError> {
+    if bytes > u128::from(max_memory) {
         return Err(EdgeNimError::TooMuchMemory {
             positions: positions as u128,
             mebibytes: (bytes >> 20) as u64,
+            limit: max_memory >> 20,
         });
     }
     Ok(())
@@ -278,10 +286,12 @@ pub struct PTable {
 }
 
 impl PTable {
-    /// The P-positions among all positions with `tokens[e] <= bounds[e]` for every edge.
+    /// The P-positions among all positions with `tokens[e] <= bounds[e]` for every edge,
+    /// refused before any work when the table would need more than `max_memory` bytes.
     pub fn compute(
         graph: &Graph,
         bounds: &[u32],
+        max_memory: u64,
         progress: Progress,
     ) -> Result<PTable, EdgeNimError> {
         let layout = Layout::new(graph, bounds)?;
@@ -289,6 +299,7 @@ impl PTable {
         check_memory(
             layout.total as u128 / 8 + 2 * (layout.slab() * cell_bytes) as u128,
             layout.total,
+            max_memory,
         )?;
         let bits: Vec<AtomicU64> = (0..layout.total.div_ceil(64))
             .map(|_| AtomicU64::new(0))
@@ -366,10 +377,12 @@ pub struct GrundyValues {
 }
 
 impl GrundyValues {
-    /// The Grundy values of all positions with `tokens[e] <= bounds[e]` for every edge.
+    /// The Grundy values of all positions with `tokens[e] <= bounds[e]` for every edge,
+    /// refused before any work when the table would need more than `max_memory` bytes.
     pub fn compute(
         graph: &Graph,
         bounds: &[u32],
+        max_memory: u64,
         progress: Progress,
     ) -> Result<GrundyValues, EdgeNimError> {
         let layout = Layout::new(graph, bounds)?;
@@ -380,6 +393,7 @@ impl GrundyValues {
         check_memory(
             layout.total as u128 * 2 + (2 * layout.slab() * kept * words * 8) as u128,
             layout.total,
+            max_memory,
         )?;
         let cells: Vec<AtomicU64> = Cells::with_len(2 * layout.slab() * kept * words);
         let values: Vec<AtomicU16> = Cells::with_len(layout.total);
@@ -426,6 +440,11 @@ impl GrundyValues {
     /// The number of positions in the box.
     pub fn positions(&self) -> u64 {
         self.layout.total as u64
+    }
+
+    /// Bytes the values take.
+    pub fn bytes(&self) -> u64 {
+        (self.values.len() * std::mem::size_of::<u16>()) as u64
     }
 
     /// The Grundy value of `tokens` (inside the box); `None` outside the box.

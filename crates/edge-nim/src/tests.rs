@@ -9,6 +9,7 @@ use serde_json::json;
 use super::*;
 use crate::analysis::{symmetries_fixing_a, theorem_says_p};
 use crate::circular_nim::CircularNim;
+use crate::table::MEMORY_LIMIT;
 
 fn graph(spec: &str) -> Arc<Graph> {
     Arc::new(Graph::from_spec(spec).unwrap())
@@ -151,7 +152,7 @@ fn disjoint_unions_add_by_nim_sum() {
         let mut table = GrundyTable::new();
         let separate = table.grundy(&triangle) ^ GrundyTable::new().grundy(&path);
         assert_eq!(GrundyTable::new().grundy(&union), separate);
-        assert_eq!(analyse(&union).unwrap().grundy, separate);
+        assert_eq!(analyse(&union, MEMORY_LIMIT).unwrap().grundy, separate);
         let live = tokens.iter().filter(|&&t| t > 0).count();
         let parts = union.components().len();
         assert!(parts <= 2 && (parts == 1 || live >= 2));
@@ -166,8 +167,8 @@ fn tables_agree_with_brute_force_on_random_graphs() {
         let bounds: Vec<u32> = (0..g.edge_count())
             .map(|_| rng.below(if g.edge_count() > 5 { 2 } else { 4 }) as u32)
             .collect();
-        let p_table = PTable::compute(&g, &bounds, &quiet).unwrap();
-        let values = GrundyValues::compute(&g, &bounds, &quiet).unwrap();
+        let p_table = PTable::compute(&g, &bounds, MEMORY_LIMIT, &quiet).unwrap();
+        let values = GrundyValues::compute(&g, &bounds, MEMORY_LIMIT, &quiet).unwrap();
         let mut brute = GrundyTable::new();
         let mut p_count = 0;
         let all = box_positions(&bounds);
@@ -199,7 +200,7 @@ fn analysis_agrees_with_brute_force() {
         let tokens: Vec<u32> = (0..g.edge_count()).map(|_| rng.below(3) as u32).collect();
         let pos = EdgeNim::new(g, tokens).unwrap();
         let mut brute = GrundyTable::new();
-        let analysis = analyse(&pos).unwrap();
+        let analysis = analyse(&pos, MEMORY_LIMIT).unwrap();
         assert_eq!(analysis.grundy, brute.grundy(&pos));
         assert_eq!(analysis.winning_moves, brute.winning_moves(&pos));
         assert_eq!(analysis.winning_moves.is_empty(), analysis.grundy == 0);
@@ -209,9 +210,9 @@ fn analysis_agrees_with_brute_force() {
 #[test]
 fn star_is_won_in_one_move_and_a_single_edge_is_a_nim_heap() {
     // At a star's hub every non-empty position can be emptied at once.
-    let star = PTable::compute(&graph("K1,3"), &[3, 3, 3], &quiet).unwrap();
+    let star = PTable::compute(&graph("K1,3"), &[3, 3, 3], MEMORY_LIMIT, &quiet).unwrap();
     assert_eq!(star.count(), 1);
-    let edge = GrundyValues::compute(&graph("P2"), &[40], &quiet).unwrap();
+    let edge = GrundyValues::compute(&graph("P2"), &[40], MEMORY_LIMIT, &quiet).unwrap();
     assert!(edge.iter().all(|(tokens, value)| value == tokens[0]));
     assert_eq!(edge.value(&[41]), None);
 }
@@ -224,23 +225,23 @@ fn seed_example_position_is_losing() {
     assert_eq!(symmetries.len(), 4);
     let tokens = parse_tokens(&g, "a=0,b=4,C=7,B=2,c=9,A=6").unwrap();
     assert!(theorem_says_p(&symmetries, &tokens));
-    let table = PTable::compute(&g, &tokens, &quiet).unwrap();
+    let table = PTable::compute(&g, &tokens, MEMORY_LIMIT, &quiet).unwrap();
     assert_eq!(table.is_p(&tokens), Some(true));
     let pos = EdgeNim::new(g, tokens).unwrap();
-    let analysis = analyse(&pos).unwrap();
+    let analysis = analyse(&pos, MEMORY_LIMIT).unwrap();
     assert_eq!((analysis.grundy, analysis.winning_moves.len()), (0, 0));
 }
 
 #[test]
 fn tetrahedron_theorem_holds_to_seven_and_needs_b_at_most_c() {
-    let check = check_tetrahedron(7, &quiet).unwrap();
+    let check = check_tetrahedron(7, MEMORY_LIMIT, &quiet).unwrap();
     assert_eq!(check.positions, 8u64.pow(5));
     assert_eq!(check.counterexample, None);
     // Condition 2 matters: some positions meet conditions 1 and 3 with b > c, and no
     // symmetric image meets all three; they are N-positions.
     let g = graph("tetrahedron");
     let symmetries = symmetries_fixing_a(&g);
-    let table = PTable::compute(&g, &[0, 7, 7, 7, 7, 7], &quiet).unwrap();
+    let table = PTable::compute(&g, &[0, 7, 7, 7, 7, 7], MEMORY_LIMIT, &quiet).unwrap();
     let flipped = box_positions(&[0, 7, 7, 7, 7, 7]).into_iter().find(|t| {
         let [_, b, c, big_a, big_b, big_c] = t[..] else {
             unreachable!()
@@ -254,7 +255,7 @@ fn tetrahedron_theorem_holds_to_seven_and_needs_b_at_most_c() {
 /// The seed's theorem at N = 15 (16^5 positions, about 2 s); the benchmark times it.
 #[test]
 fn tetrahedron_theorem_holds_to_fifteen() {
-    let check = check_tetrahedron(15, &quiet).unwrap();
+    let check = check_tetrahedron(15, MEMORY_LIMIT, &quiet).unwrap();
     assert_eq!(check.counterexample, None);
 }
 
@@ -262,7 +263,7 @@ fn tetrahedron_theorem_holds_to_fifteen() {
 fn edge_nim_on_c3_and_c4_is_circular_nim() {
     for (spec, max) in [("C3", 6u32), ("C4", 4)] {
         let g = graph(spec);
-        let table = PTable::compute(&g, &vec![max; g.edge_count()], &quiet).unwrap();
+        let table = PTable::compute(&g, &vec![max; g.edge_count()], MEMORY_LIMIT, &quiet).unwrap();
         let mut circular = GrundyTable::new();
         for tokens in box_positions(&vec![max; g.edge_count()]) {
             let cn = CircularNim {
@@ -281,17 +282,33 @@ fn edge_nim_on_c3_and_c4_is_circular_nim() {
 #[test]
 fn tables_refuse_what_they_cannot_hold() {
     let k4 = graph("K4");
-    let huge = PTable::compute(&k4, &[1000; 6], &quiet).unwrap_err();
+    let huge = PTable::compute(&k4, &[1000; 6], MEMORY_LIMIT, &quiet).unwrap_err();
     assert!(huge.to_string().contains("too many to tabulate"), "{huge}");
-    let big = PTable::compute(&k4, &[250, 250, 250, 250, 250, 0], &quiet).unwrap_err();
-    assert!(big.to_string().contains("over the 4 GiB limit"), "{big}");
+    // Products of user numbers saturate: this box has more than 10^38 positions.
+    let overflowing = vec![u32::MAX; 10];
+    let error = PTable::compute(&graph("K5"), &overflowing, MEMORY_LIMIT, &quiet).unwrap_err();
+    assert!(
+        error.to_string().contains("more than 10^38 positions"),
+        "{error}"
+    );
+    let big =
+        PTable::compute(&k4, &[250, 250, 250, 250, 250, 0], MEMORY_LIMIT, &quiet).unwrap_err();
+    assert!(
+        big.to_string().contains("over the limit of 4096 MiB"),
+        "{big}"
+    );
+    let capped = PTable::compute(&k4, &[15; 6], 1 << 20, &quiet).unwrap_err();
+    assert!(
+        capped.to_string().contains("over the limit of 1 MiB"),
+        "{capped}"
+    );
     let many_moves = EdgeNim::new(Arc::clone(&k4), vec![300, 300, 300, 0, 0, 0]).unwrap();
     assert!(matches!(
-        analyse(&many_moves),
+        analyse(&many_moves, MEMORY_LIMIT),
         Err(EdgeNimError::TooManyMoves { .. })
     ));
     assert!(matches!(
-        GrundyValues::compute(&k4, &[1, 2], &quiet),
+        GrundyValues::compute(&k4, &[1, 2], MEMORY_LIMIT, &quiet),
         Err(EdgeNimError::TokenCount { .. })
     ));
 }
@@ -328,7 +345,7 @@ fn a_match_plays_and_the_perfect_computer_wins() {
         let random = legal[rng.below(legal.len())].clone();
         m.play(&random).unwrap();
     }
-    let first = analyse(&position("tetrahedron", "a=0,b=1,c=2,A=3")).unwrap();
+    let first = analyse(&position("tetrahedron", "a=0,b=1,c=2,A=3"), MEMORY_LIMIT).unwrap();
     let winner = m.outcome().unwrap().winner.unwrap();
     assert_eq!(winner == crosscap_engine::Player::X, first.grundy != 0);
     let defaults = new_match(
@@ -362,6 +379,12 @@ fn a_match_plays_and_the_perfect_computer_wins() {
         ),
         ("C4", json!({"tokens": "1,2"}), "4 edges but 2"),
         ("arcs:0>1", json!({}), "undirected"),
+        (
+            "C4",
+            json!({"token": "1"}),
+            "unknown option \"token\": Edge-Nim takes tokens",
+        ),
+        ("C4", json!(["tokens"]), "must be a JSON object"),
     ] {
         let error = new_match(
             board,
@@ -407,8 +430,8 @@ fn an_empty_edge_is_as_if_it_were_not_there() {
         let with = EdgeNim::new(Arc::clone(&tetrahedron), tokens).unwrap();
         let without = EdgeNim::new(Arc::clone(&without_a), rest).unwrap();
         assert_eq!(
-            analyse(&with).unwrap().grundy,
-            analyse(&without).unwrap().grundy
+            analyse(&with, MEMORY_LIMIT).unwrap().grundy,
+            analyse(&without, MEMORY_LIMIT).unwrap().grundy
         );
     }
 }

@@ -223,6 +223,14 @@ impl Level {
     }
 }
 
+/// The most iterations a host should allow `mcts:N` (the server's and the CLI's default
+/// limit).
+pub const MAX_MCTS_ITERATIONS: u64 = 1_000_000;
+
+/// The most playouts per legal move a host should allow `flatmc:N` (the server's and the
+/// CLI's default limit).
+pub const MAX_FLATMC_PLAYOUTS: u32 = 20_000;
+
 /// Node budget of the `perfect` level before it falls back to `expert`.
 pub const PERFECT_NODE_BUDGET: u64 = 20_000_000;
 

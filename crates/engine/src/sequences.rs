@@ -51,7 +51,9 @@ impl ReachableResults {
 
 /// Every result reachable from `game`: a depth-first walk over all positions reachable by
 /// legal moves, each visited once, stopping early once all three results have been seen.
-/// The positions seen and those waiting count against the budget's memory.
+/// Each move played is a node of the budget (so its limits bind between two moves however
+/// many moves a position has); the positions seen and those waiting count against its
+/// memory.
 pub fn reachable_results<G: Game>(
     game: &G,
     budget: &Budget,
@@ -65,8 +67,7 @@ pub fn reachable_results<G: Game>(
     seen.insert(key(game));
     while let Some(position) = stack.pop() {
         results.positions += 1;
-        if meter.tick() || meter.over_memory(seen.len() * seen_bytes + stack.len() * position_bytes)
-        {
+        if meter.over_memory(seen.len() * seen_bytes + stack.len() * position_bytes) {
             return Err(meter.unknown());
         }
         if let Some(outcome) = position.outcome() {
@@ -81,6 +82,9 @@ pub fn reachable_results<G: Game>(
             continue;
         }
         for mv in position.legal_moves() {
+            if meter.tick() {
+                return Err(meter.unknown());
+            }
             let mut child = position.clone();
             child.play(&mv);
             if seen.insert(key(&child)) {
@@ -94,8 +98,9 @@ pub fn reachable_results<G: Game>(
 /// A shortest sequence of steps from `start` to a state satisfying `goal`, by
 /// breadth-first search over the states `successors` generates (each a step and the state
 /// it leads to, produced one at a time), states being identified by `key`. `None` when no
-/// reachable state is a goal. `budget` bounds the number of states kept, the time, and
-/// the memory, counting `state_bytes` for each state kept with its key.
+/// reachable state is a goal. Each state generated (kept or already known) is a node of
+/// `budget`, so its limits bind between two steps; its memory counts `state_bytes` for
+/// each state kept with its key.
 pub fn shortest_sequence<S, M, K, I>(
     start: S,
     key: impl Fn(&S) -> K,
@@ -121,6 +126,9 @@ where
     let mut queue = VecDeque::from([(0usize, start)]);
     while let Some((index, state)) = queue.pop_front() {
         for (step, next) in successors(&state) {
+            if meter.tick() {
+                return Err(meter.unknown());
+            }
             let next_index = parents.len();
             match index_of.entry(key(&next)) {
                 Entry::Occupied(_) => continue,
@@ -129,7 +137,7 @@ where
                 }
             }
             parents.push(Some((index, step)));
-            if meter.tick() || meter.over_memory(parents.len() * per_state) {
+            if meter.over_memory(parents.len() * per_state) {
                 return Err(meter.unknown());
             }
             if goal(&next) {
@@ -158,19 +166,18 @@ pub fn shortest_line<G: Game>(
     shortest_sequence(
         game.clone(),
         key,
+        // One child at a time, so that the budget binds between two of them.
         |position: &G| {
-            if position.outcome().is_some() {
-                return Vec::new();
-            }
-            position
-                .legal_moves()
-                .into_iter()
-                .map(|mv| {
-                    let mut child = position.clone();
-                    child.play(&mv);
-                    (mv, child)
-                })
-                .collect()
+            let position = position.clone();
+            let moves = match position.outcome() {
+                Some(_) => Vec::new(),
+                None => position.legal_moves(),
+            };
+            moves.into_iter().map(move |mv| {
+                let mut child = position.clone();
+                child.play(&mv);
+                (mv, child)
+            })
         },
         goal,
         game.memory_bytes(),
@@ -210,6 +217,48 @@ mod tests {
     #[test]
     fn a_tiny_budget_gives_up() {
         assert!(reachable_results(&nim(&[5, 5, 5]), &Budget::nodes(3)).is_err());
+    }
+
+    thread_local! {
+        static PLAYED: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+    }
+
+    /// Nim that counts the moves played on this thread: how far a search went.
+    #[derive(Clone)]
+    struct Counted(NormalPlay<Nim>);
+
+    impl Game for Counted {
+        type Move = crate::nim::NimMove;
+        fn to_move(&self) -> Player {
+            self.0.to_move()
+        }
+        fn legal_moves(&self) -> Vec<Self::Move> {
+            self.0.legal_moves()
+        }
+        fn play(&mut self, mv: &Self::Move) {
+            PLAYED.with(|played| played.set(played.get() + 1));
+            self.0.play(mv);
+        }
+        fn outcome(&self) -> Option<crate::game::Outcome> {
+            self.0.outcome()
+        }
+        fn position_hash(&self) -> u64 {
+            self.0.position_hash()
+        }
+    }
+
+    #[test]
+    fn the_node_cap_binds_between_two_moves_of_a_position() {
+        // Every position of one heap of 1000 has up to 1000 moves: a cap of 10 nodes
+        // stops after about 10 moves played, not 10 positions of 1000 moves each.
+        let wide = Counted(nim(&[1000]));
+        PLAYED.with(|played| played.set(0));
+        assert!(reachable_results(&wide, &Budget::nodes(10)).is_err());
+        assert!(PLAYED.with(|played| played.get()) <= 11);
+        PLAYED.with(|played| played.set(0));
+        let never = |_: &Counted| false;
+        assert!(shortest_line(&wide, never, &Budget::nodes(10)).is_err());
+        assert!(PLAYED.with(|played| played.get()) <= 11);
     }
 
     #[test]

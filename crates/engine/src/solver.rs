@@ -53,6 +53,10 @@ pub struct Solver<G: Game> {
     /// Nodes of the calls before the current one.
     nodes: u64,
     meter: Meter,
+    /// Bytes held along the line being searched: a position and a move list per level.
+    /// They count against the memory cap apart from the table (which replaces entries to
+    /// stay within it), so a search whose line alone outgrows the cap stops.
+    line_bytes: usize,
     _game: std::marker::PhantomData<fn(G)>,
 }
 
@@ -63,6 +67,7 @@ impl<G: Game> Solver<G> {
             meter: budget.meter(),
             budget,
             nodes: 0,
+            line_bytes: 0,
             _game: std::marker::PhantomData,
         }
     }
@@ -136,6 +141,7 @@ impl<G: Game> Solver<G> {
     fn start_call(&mut self) {
         self.nodes += self.meter.nodes();
         self.meter = self.budget.meter();
+        self.line_bytes = 0;
     }
 
     /// `Unknown` when the budget ran out during this call.
@@ -184,6 +190,11 @@ impl<G: Game> Solver<G> {
         beta = beta.min(upper);
 
         let mut moves = game.legal_moves();
+        let level_bytes = game.memory_bytes() + moves.len() * std::mem::size_of::<G::Move>();
+        self.line_bytes += level_bytes;
+        if self.meter.over_memory(self.line_bytes) {
+            return 0;
+        }
         game.order_moves(&mut moves);
         if let Some(first) = remembered
             && let Some(i) = moves.iter().position(|m| *m == first)
@@ -207,6 +218,7 @@ impl<G: Game> Solver<G> {
                 break;
             }
         }
+        self.line_bytes -= level_bytes;
         let (lower, upper) = if best <= alpha {
             (lower, best.min(upper))
         } else if best >= beta {

@@ -7,7 +7,9 @@ use crosscap_engine::arena::arena;
 use crosscap_engine::mcts::{Mcts, MctsConfig, SearchLimit};
 use crosscap_engine::nim::Nim;
 use crosscap_engine::solver::{Budget, Solver, brute_force_value, solve};
-use crosscap_engine::{Agent, Game, Level, NormalPlay, Outcome, Player, Rng, SolveError, nim_sum};
+use crosscap_engine::{
+    Agent, Exhausted, Game, Level, NormalPlay, Outcome, Player, Rng, SolveError, nim_sum,
+};
 
 fn nim(heaps: &[u32]) -> NormalPlay<Nim> {
     NormalPlay::new(Nim::new(heaps.to_vec()))
@@ -70,6 +72,17 @@ fn solver_reports_unknown_when_the_budget_runs_out() {
         Err(SolveError::Unknown { nodes, .. }) => assert!(nodes <= 101),
         other => panic!("expected unknown, got {other:?}"),
     }
+}
+
+#[test]
+fn a_line_longer_than_the_memory_cap_stops_the_solver() {
+    // 200 moves at the root alone are over a 1000-byte cap; the table would only replace.
+    let capped = Budget::unlimited().with_memory(1000);
+    match solve(&nim(&[200]), capped) {
+        Err(SolveError::Unknown { reason, .. }) => assert_eq!(reason, Exhausted::Memory),
+        other => panic!("expected unknown, got {other:?}"),
+    }
+    assert!(solve(&nim(&[200]), Budget::unlimited().with_memory(1 << 20)).is_ok());
 }
 
 /// A scored game: players alternately take the leftmost or rightmost number of a row;

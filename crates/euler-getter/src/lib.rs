@@ -54,7 +54,7 @@ pub enum EulerGetterError {
     TooLarge { spec: String, cells: usize },
     #[error(transparent)]
     Limits(#[from] TooLarge),
-    #[error("bad position: {0}")]
+    #[error(transparent)]
     Position(#[from] PositionError),
     #[error("unknown rule {0:?}: expected normal or reverse")]
     UnknownRule(String),
@@ -62,6 +62,8 @@ pub enum EulerGetterError {
     UnknownSwap(String),
     #[error("unknown option {0:?}: Euler Getter takes rule and swap")]
     UnknownOption(String),
+    #[error("the options must be a JSON object, not {0}")]
+    BadOptions(String),
 }
 
 /// Reads and checks a board spec (`goldberg:K`, `taylor:N`, `file:PATH`, ...).
@@ -69,10 +71,28 @@ pub fn load_board(spec: &str) -> Result<Arc<Complex>, EulerGetterError> {
     Ok(Arc::new(Complex::new(Board::from_spec(spec)?)?))
 }
 
+/// A new game on the board of `spec`, from the empty board or from `position` (stones
+/// in cell order): the one setup that the command line and [`new_match`] go through. A
+/// board with more cells than `limits` allows moves is refused before any work on it.
+pub fn new_game(
+    spec: &str,
+    rule: Rule,
+    swap: SwapRule,
+    position: Option<&str>,
+    limits: &SetupLimits,
+) -> Result<EulerGetter, EulerGetterError> {
+    let board = Board::from_spec(spec)?;
+    limits.check_moves(board.cell_count() as u128)?;
+    let complex = Arc::new(Complex::new(board)?);
+    Ok(match position {
+        Some(text) => EulerGetter::from_position(complex, text, rule, swap)?,
+        None => EulerGetter::new(complex, rule, swap),
+    })
+}
+
 /// A game for the web server. `options` is a JSON object with optional `rule`
 /// (`"normal"` or `"reverse"`, default normal) and `swap` (`"none"`, or 1, 3, 5, 7 as a
-/// number or a string, default 3).
-/// A board with more cells than `limits` allows moves is refused before any work on it.
+/// number or a string, default 3); any other option is refused.
 pub fn new_match(
     board: &str,
     options: &Value,
@@ -80,24 +100,25 @@ pub fn new_match(
 ) -> Result<Box<dyn Match>, EulerGetterError> {
     let mut rule = Rule::default();
     let mut swap = SwapRule::default();
-    if let Some(map) = options.as_object() {
-        for (key, value) in map {
-            let text = match value {
-                Value::String(s) => s.clone(),
-                other => other.to_string(),
-            };
-            match key.as_str() {
-                "rule" => rule = text.parse()?,
-                "swap" => swap = text.parse()?,
-                other => return Err(EulerGetterError::UnknownOption(other.to_string())),
+    match options {
+        Value::Null => {}
+        Value::Object(map) => {
+            for (key, value) in map {
+                let text = match value {
+                    Value::String(s) => s.clone(),
+                    other => other.to_string(),
+                };
+                match key.as_str() {
+                    "rule" => rule = text.parse()?,
+                    "swap" => swap = text.parse()?,
+                    other => return Err(EulerGetterError::UnknownOption(other.to_string())),
+                }
             }
         }
+        other => return Err(EulerGetterError::BadOptions(other.to_string())),
     }
-    let board = Board::from_spec(board)?;
-    limits.check_moves(board.cell_count() as u128)?;
-    let game = EulerGetter::new(Arc::new(Complex::new(board)?), rule, swap);
     Ok(Box::new(GameMatch::new(
-        game,
+        new_game(board, rule, swap, None, limits)?,
         "euler-getter",
         player::agent,
         view,
@@ -231,6 +252,7 @@ mod tests {
             (json!({ "rule": "sideways" }), "sideways"),
             (json!({ "swap": 2 }), "swap"),
             (json!({ "colour": "X" }), "colour"),
+            (json!(["rule"]), "must be a JSON object"),
         ] {
             let err = new_match(
                 "goldberg:1",

@@ -20,7 +20,7 @@ pub fn read_graph6_lines(input: impl BufRead) -> impl Iterator<Item = Result<Gra
             Ok(line) if line.trim().is_empty() => None,
             Ok(line) => Some(parse(&line).map_err(|error| GraphError::AtLine {
                 line: index + 1,
-                source: Box::new(error),
+                error: Box::new(error),
             })),
         })
 }

@@ -60,12 +60,9 @@ pub enum GraphError {
     BadEdge { edge: String, reason: String },
     #[error("graph6 `{text}`: {reason}")]
     Graph6 { text: String, reason: String },
-    #[error("line {line}: {source}")]
-    AtLine {
-        line: usize,
-        #[source]
-        source: Box<GraphError>,
-    },
+    // The cause is part of the message (not a source), so that error chains print it once.
+    #[error("line {line}: {error}")]
+    AtLine { line: usize, error: Box<GraphError> },
     #[error("reading graph6 input: {0}")]
     Io(String),
 }

@@ -248,6 +248,8 @@ fn graph6_lines_from_a_reader() {
         error.to_string().starts_with("line 2: graph6 `C!`"),
         "{error}"
     );
+    // The cause is in the message, not a source too: a chain printer shows it once.
+    assert!(std::error::Error::source(error).is_none());
 }
 
 #[test]

@@ -18,7 +18,7 @@ pub mod surface;
 pub mod table;
 
 pub use moves::{Letter, Move, Pieces, parse_move, surface_moves};
-pub use play::{ManifoldGame, PerfectPlayer, agent, new_match, playable_position, view};
+pub use play::{ManifoldGame, PerfectPlayer, agent, new_game, new_match, playable_position, view};
 pub use series::{PeriodProof, Periodicity, Series, detect_period, prove_periods};
 pub use surface::{MAX_GENUS, Manifold, Surface};
 pub use table::{TableEntry, TableRow, table};

@@ -83,8 +83,6 @@ pub fn playable_position(board: &str) -> Result<Manifold, ManifoldError> {
 /// A game for the web server. `board` is the starting 2-manifold, e.g. `n5 o2`. The game
 /// has no options: `options` must be `null` or `{}` (anything else is refused, so that a
 /// misspelt option does not pass unnoticed).
-/// A position with more moves than `limits` allows is refused (its genus is bounded by
-/// [`MAX_PLAY_GENUS`] first, so counting its moves is cheap).
 pub fn new_match(
     board: &str,
     options: &Value,
@@ -106,14 +104,22 @@ pub fn new_match(
             )));
         }
     }
-    let position = playable_position(board)?;
-    limits.check_moves(position.moves().len() as u128)?;
     Ok(Box::new(GameMatch::new(
-        NormalPlay::new(position),
+        new_game(board, limits)?,
         "manifold",
         agent,
         view,
     )))
+}
+
+/// A new game from the 2-manifold `board` (e.g. `n5 o2`): the one setup that the command
+/// line and [`new_match`] go through. A position with more moves than `limits` allows is
+/// refused (its genus is bounded by [`MAX_PLAY_GENUS`] first, so counting its moves is
+/// cheap).
+pub fn new_game(board: &str, limits: &SetupLimits) -> Result<ManifoldGame, ManifoldError> {
+    let position = playable_position(board)?;
+    limits.check_moves(position.moves().len() as u128)?;
+    Ok(NormalPlay::new(position))
 }
 
 /// What a page needs to draw a position: each surface with its orientability, genus and

@@ -52,12 +52,11 @@ pub enum HexError {
 }
 
 /// A game for the web server. `board` is a board spec (`taylor:N`, `goldberg:K`,
-/// `file:...`; empty means `taylor:3`). Options (a JSON object, all optional):
+/// `file:...`; empty means `taylor:3`). Options (a JSON object, all optional; any other
+/// is refused):
 /// - `"opening"`: `"standard"` (default), `"swap"` or `"cut-and-choose"`;
 /// - `"position"`: a start position string (stones in cell order, `.` empty);
 /// - `"moves"`: moves to replay first, in notation.
-///
-/// A board with more cells than `limits` allows moves is refused before any work on it.
 pub fn new_match(
     board: &str,
     options: &Value,
@@ -93,34 +92,55 @@ pub fn new_match(
             .parse()?,
         None => Opening::Standard,
     };
-    let board = Board::from_spec(spec)?;
-    limits.check_moves(board.cell_count() as u128)?;
-    let geometry = Arc::new(Geometry::new(board)?);
-    let mut game = match option("position") {
-        Some(v) => ProjectiveHex::from_position_text(
-            geometry,
+    let position = match option("position") {
+        Some(v) => Some(
             v.as_str()
                 .ok_or_else(|| bad("position", "expected a string"))?,
-        )?,
-        None => ProjectiveHex::new(geometry, opening),
+        ),
+        None => None,
     };
-    if let Some(v) = option("moves") {
-        let moves = v
+    let moves = match option("moves") {
+        Some(v) => v
             .as_array()
-            .ok_or_else(|| bad("moves", "expected a list of moves"))?;
-        for mv in moves {
-            let text = mv
-                .as_str()
-                .ok_or_else(|| bad("moves", "expected a list of strings"))?;
-            game.play_text(text)?;
-        }
-    }
+            .ok_or_else(|| bad("moves", "expected a list of moves"))?
+            .iter()
+            .map(|mv| {
+                mv.as_str()
+                    .ok_or_else(|| bad("moves", "expected a list of strings"))
+            })
+            .collect::<Result<Vec<&str>, HexError>>()?,
+        None => Vec::new(),
+    };
     Ok(Box::new(GameMatch::new(
-        game,
+        new_game(spec, opening, position, &moves, limits)?,
         "projective-hex",
         agent,
         view,
     )))
+}
+
+/// A new game on the board of `spec` under `opening`, from the empty board or from
+/// `position` (stones in cell order), then `moves` played: the one setup that the command
+/// line and [`new_match`] go through. A board with more cells than `limits` allows moves
+/// is refused before any work on it.
+pub fn new_game(
+    spec: &str,
+    opening: Opening,
+    position: Option<&str>,
+    moves: &[&str],
+    limits: &SetupLimits,
+) -> Result<ProjectiveHex, HexError> {
+    let board = Board::from_spec(spec)?;
+    limits.check_moves(board.cell_count() as u128)?;
+    let geometry = Arc::new(Geometry::new(board)?);
+    let mut game = match position {
+        Some(text) => ProjectiveHex::from_position_text(geometry, text)?,
+        None => ProjectiveHex::new(geometry, opening),
+    };
+    for text in moves {
+        game.play_text(text)?;
+    }
+    Ok(game)
 }
 
 /// What a page needs to draw a position: the board and its layout, the stones, whose turn,

@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 use crosscap_engine::agents::{FlatMonteCarlo, RandomAgent};
 use crosscap_engine::mcts::{Mcts, MctsConfig, PlayoutPolicy, SearchLimit};
 use crosscap_engine::solver::{Budget, SolveError, Solver};
-use crosscap_engine::{Agent, Game, Level, Meter, Outcome, Player, Rng};
+use crosscap_engine::{Agent, Exhausted, Game, Level, Meter, Outcome, Player, Rng};
 use serde::Serialize;
 
 use crate::exact::{BitSolver, SharedTable, masks};
@@ -516,8 +516,13 @@ pub struct OpeningResult {
     pub winner: Option<Player>,
     /// The second player's winning replies (empty when the first move wins).
     pub winning_replies: Vec<String>,
+    /// Nodes and thread time of the class's replies (those cut short included).
     pub nodes: u64,
     pub millis: f64,
+    /// The limit that ran out on one of the class's replies, when one did: the class is
+    /// then unknown, with no winner and no winning replies.
+    #[serde(skip)]
+    pub unknown: Option<Exhausted>,
 }
 
 /// The classes of a position's moves that the symmetries keeping the position map onto
@@ -560,9 +565,10 @@ struct ReplyJob {
     reply: Move,
 }
 
-/// What a [`ReplyJob`] found: the reply's value for the player who made it.
+/// What a [`ReplyJob`] found: the reply's value for the player who made it, or the limit
+/// that ran out first.
 struct ReplyValue {
-    value: i32,
+    value: Result<i32, Exhausted>,
     nodes: u64,
     elapsed: Duration,
 }
@@ -574,13 +580,14 @@ struct ReplyValue {
 /// storing positions in one shared table (so each finds what the others solved, and the
 /// nodes counted vary a little from run to run; the answers do not). On taylor:3 the
 /// corner class alone used to set the wall time; split into its 26 replies, it spreads
-/// over every core. The budget applies to each reply. `on_done` is called with the cells
-/// of each class once all its replies are solved (for a progress bar).
+/// over every core. The budget applies to each reply; a reply that runs out leaves its
+/// class unknown and the other classes are still solved. `on_done` is called with the
+/// cells of each class once all its replies are done (for a progress bar).
 pub fn all_openings(
     start: &ProjectiveHex,
     budget: &Budget,
     on_done: &(dyn Fn(usize) + Sync),
-) -> Result<Vec<OpeningResult>, SolveError> {
+) -> Vec<OpeningResult> {
     let orbits = start.geometry().symmetries().cell_orbits();
     let openings: Vec<ProjectiveHex> = orbits
         .iter()
@@ -604,7 +611,7 @@ pub fn all_openings(
     }
     let values = solve_replies(&openings, &jobs, budget, &|opening| {
         on_done(orbits[opening].len())
-    })?;
+    });
     let results = openings.iter().enumerate().map(|(opening, game)| {
         let first = orbits[opening][0];
         let cells = orbits[opening]
@@ -620,6 +627,7 @@ pub fn all_openings(
                 winning_replies: Vec::new(),
                 nodes: 0,
                 millis: 0.0,
+                unknown: None,
             };
         };
         let mine: Vec<(&ReplyJob, &ReplyValue)> = jobs
@@ -627,7 +635,30 @@ pub fn all_openings(
             .zip(&values)
             .filter(|(job, _)| job.opening == opening)
             .collect();
-        let best = mine.iter().map(|(_, v)| v.value).max().unwrap_or(-1);
+        let nodes = mine.iter().map(|(_, v)| v.nodes).sum();
+        let millis = mine
+            .iter()
+            .map(|(_, v)| v.elapsed.as_secs_f64() * 1000.0)
+            .sum();
+        let solved: Result<Vec<(&ReplyJob, i32)>, Exhausted> = mine
+            .iter()
+            .map(|(job, v)| v.value.map(|value| (*job, value)))
+            .collect();
+        let solved = match solved {
+            Ok(solved) => solved,
+            Err(reason) => {
+                return OpeningResult {
+                    cells,
+                    sides,
+                    winner: None,
+                    winning_replies: Vec::new(),
+                    nodes,
+                    millis,
+                    unknown: Some(reason),
+                };
+            }
+        };
+        let best = solved.iter().map(|&(_, v)| v).max().unwrap_or(-1);
         let winner = match best {
             1.. => Some(replier),
             0 => None,
@@ -635,9 +666,10 @@ pub fn all_openings(
         };
         let value_of = |reply: &Move| {
             let stands_for = classes[opening].representative(reply);
-            mine.iter()
+            solved
+                .iter()
                 .find(|(job, _)| job.reply == stands_for)
-                .map(|(_, v)| v.value)
+                .map(|&(_, v)| v)
         };
         let winning_replies = if winner == Some(replier) {
             game.legal_moves()
@@ -653,25 +685,23 @@ pub fn all_openings(
             sides,
             winner,
             winning_replies,
-            nodes: mine.iter().map(|(_, v)| v.nodes).sum(),
-            millis: mine
-                .iter()
-                .map(|(_, v)| v.elapsed.as_secs_f64() * 1000.0)
-                .sum(),
+            nodes,
+            millis,
+            unknown: None,
         }
     });
-    Ok(results.collect())
+    results.collect()
 }
 
 /// Solves the jobs on the threads of the rayon pool, each thread taking the next job
-/// left; `class_done` is called with an opening once all its jobs are solved. Stops at
-/// the first job whose budget runs out.
+/// left; `class_done` is called with an opening once all its jobs are done (solved or cut
+/// short by the budget, which each job has to itself).
 fn solve_replies(
     openings: &[ProjectiveHex],
     jobs: &[ReplyJob],
     budget: &Budget,
     class_done: &(dyn Fn(usize) + Sync),
-) -> Result<Vec<ReplyValue>, SolveError> {
+) -> Vec<ReplyValue> {
     let left: Vec<AtomicUsize> = (0..openings.len())
         .map(|opening| AtomicUsize::new(jobs.iter().filter(|j| j.opening == opening).count()))
         .collect();
@@ -681,38 +711,27 @@ fn solve_replies(
         }
     }
     let Some(first) = jobs.first() else {
-        return Ok(Vec::new());
+        return Vec::new();
     };
     // One table for every thread: each finds the positions the others solved.
     let geometry = openings[first.opening].geometry();
     let table = SharedTable::for_board(geometry, budget.max_memory);
     let next = AtomicUsize::new(0);
     let values: Mutex<Vec<Option<ReplyValue>>> = Mutex::new(jobs.iter().map(|_| None).collect());
-    let failure: Mutex<Option<SolveError>> = Mutex::new(None);
     let worker = || {
         let mut analyser = Analyser::sharing(budget.clone(), geometry, table.as_ref());
         loop {
             let index = next.fetch_add(1, Ordering::Relaxed);
             let Some(job) = jobs.get(index) else { break };
-            if failure.lock().expect("no panics").is_some() {
-                break;
-            }
             let (start, nodes_before) = (Instant::now(), analyser.nodes());
-            match analyser.move_value(&openings[job.opening], &job.reply, budget.clone()) {
-                Ok(value) => {
-                    values.lock().expect("no panics")[index] = Some(ReplyValue {
-                        value,
-                        nodes: analyser.nodes() - nodes_before,
-                        elapsed: start.elapsed(),
-                    });
-                    if left[job.opening].fetch_sub(1, Ordering::AcqRel) == 1 {
-                        class_done(job.opening);
-                    }
-                }
-                Err(error) => {
-                    failure.lock().expect("no panics").get_or_insert(error);
-                    break;
-                }
+            let value = analyser.move_value(&openings[job.opening], &job.reply, budget.clone());
+            values.lock().expect("no panics")[index] = Some(ReplyValue {
+                value: value.map_err(|SolveError::Unknown { reason, .. }| reason),
+                nodes: analyser.nodes() - nodes_before,
+                elapsed: start.elapsed(),
+            });
+            if left[job.opening].fetch_sub(1, Ordering::AcqRel) == 1 {
+                class_done(job.opening);
             }
         }
     };
@@ -721,13 +740,10 @@ fn solve_replies(
             scope.spawn(|_| worker());
         }
     });
-    if let Some(error) = failure.into_inner().expect("no panics") {
-        return Err(error);
-    }
-    Ok(values
+    values
         .into_inner()
         .expect("no panics")
         .into_iter()
-        .map(|value| value.expect("every job is solved when none failed"))
-        .collect())
+        .map(|value| value.expect("every job is done"))
+        .collect()
 }

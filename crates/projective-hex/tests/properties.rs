@@ -253,9 +253,10 @@ fn openings_split_into_replies_agree_with_whole_analyses() {
     ] {
         let g = geometry(spec);
         let start = ProjectiveHex::new(g.clone(), opening);
-        let results = all_openings(&start, &Budget::unlimited(), &|_| {}).unwrap();
+        let results = all_openings(&start, &Budget::unlimited(), &|_| {});
         assert_eq!(results.len(), g.board().symmetries().cell_orbits().len());
         for result in results {
+            assert_eq!(result.unknown, None, "{spec}: nothing stops the search");
             let mut game = start.clone();
             let first = g.board().cell_index(&result.cells[0]).unwrap();
             game.play(&Move::Cell(first as u32));
@@ -273,4 +274,24 @@ fn openings_split_into_replies_agree_with_whole_analyses() {
             assert_eq!(result.winning_replies, replies, "{spec} {opening:?}");
         }
     }
+}
+
+/// A class one of whose replies runs out of budget is unknown, and the call still returns
+/// every class (it used to fail on the first reply that ran out).
+#[test]
+fn openings_whose_replies_run_out_are_unknown_and_all_are_returned() {
+    let g = geometry("goldberg:2");
+    let start = ProjectiveHex::new(g.clone(), Opening::Standard);
+    let results = all_openings(&start, &Budget::nodes(1), &|_| {});
+    assert_eq!(results.len(), g.board().symmetries().cell_orbits().len());
+    for result in &results {
+        assert_eq!(result.unknown, Some(crosscap_engine::Exhausted::Nodes));
+        assert_eq!(result.winner, None);
+    }
+    let solved = all_openings(&start, &Budget::nodes(1_000_000), &|_| {});
+    assert!(
+        solved
+            .iter()
+            .all(|r| r.unknown.is_none() && r.winner.is_some())
+    );
 }

@@ -5,6 +5,7 @@ use std::time::Duration;
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use crosscap_engine::Rng;
+use crosscap_engine::session::SetupLimits;
 use crosscap_engine::solver::Budget;
 use crosscap_graphs::Graph;
 use crosscap_sandpile::{Board, Scratch, classify_all};
@@ -45,7 +46,14 @@ fn benches(c: &mut Criterion) {
         .map(|line| Graph::from_graph6(line).expect("geng output"))
         .collect();
     group.bench_function("classify_connected_6", |b| {
-        b.iter(|| classify_all(graphs.clone(), &Budget::unlimited(), &|| {}))
+        b.iter(|| {
+            classify_all(
+                graphs.clone(),
+                &Budget::unlimited(),
+                &SetupLimits::default(),
+                &|| {},
+            )
+        })
     });
     group.finish();
 }

@@ -6,9 +6,11 @@
 
 use std::cell::RefCell;
 use std::sync::Arc;
+use std::time::Instant;
 
 use crosscap_engine::sequences::{reachable_results, shortest_line, shortest_sequence};
-use crosscap_engine::solver::{Budget, Solver};
+use crosscap_engine::session::SetupLimits;
+use crosscap_engine::solver::{Budget, SolveError, Solver};
 use crosscap_engine::{Game, Player};
 use crosscap_graphs::Graph;
 use rayon::prelude::*;
@@ -17,25 +19,37 @@ use serde::Serialize;
 use crate::board::{Board, Scratch};
 use crate::{Sandpile, SandpileError};
 
-/// Who wins a position with perfect play, and what can happen at all.
+/// Who wins a position with perfect play.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Analysis {
+pub struct PerfectPlay {
     /// The winner with perfect play (`None`: a draw).
     pub winner: Option<Player>,
     /// The moves that achieve it for the player to move.
     pub best_moves: Vec<usize>,
+    /// Nodes the exact solver visited.
+    pub nodes: u64,
+}
+
+/// What can happen at all, over every legal play sequence.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Sequences {
     /// Whether every legal play sequence ends with the same result.
     pub predetermined: bool,
     /// Every result some play sequence reaches (`None`: a draw), X first.
     pub possible_winners: Vec<Option<Player>>,
     /// Positions in the game tree (up to symmetry) visited to find them.
     pub positions: u64,
-    /// Nodes the exact solver visited.
-    pub solver_nodes: u64,
 }
 
-/// Solves `game` exactly and enumerates the results reachable from it.
-pub fn analyse(game: &Sandpile, budget: &Budget) -> Result<Analysis, SandpileError> {
+/// The two answers of [`analyse`], each found or cut short by the budget on its own.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Analysis {
+    pub perfect_play: Result<PerfectPlay, SolveError>,
+    pub sequences: Result<Sequences, SolveError>,
+}
+
+/// The winner with perfect play, by the engine's exact solver.
+pub fn perfect_play(game: &Sandpile, budget: &Budget) -> Result<PerfectPlay, SolveError> {
     let solution = Solver::new(budget.clone()).solve(game)?;
     let winner = match game.outcome() {
         Some(outcome) => outcome.winner,
@@ -43,15 +57,34 @@ pub fn analyse(game: &Sandpile, budget: &Budget) -> Result<Analysis, SandpileErr
         None if solution.value < 0 => Some(game.to_move().opponent()),
         None => None,
     };
-    let reachable = reachable_results(game, budget)?;
-    Ok(Analysis {
+    Ok(PerfectPlay {
         winner,
         best_moves: solution.best_moves,
+        nodes: solution.nodes,
+    })
+}
+
+/// The results reachable from `game` over every play sequence.
+pub fn sequences(game: &Sandpile, budget: &Budget) -> Result<Sequences, SolveError> {
+    let reachable = reachable_results(game, budget)?;
+    Ok(Sequences {
         predetermined: reachable.predetermined().is_some(),
         possible_winners: reachable.winners(),
         positions: reachable.positions,
-        solver_nodes: solution.nodes,
     })
+}
+
+/// Solves `game` exactly and enumerates the results reachable from it. The budget's time
+/// covers both searches (the second gets what the first left), its node and memory caps
+/// apply to each; one running out does not keep the other from answering.
+pub fn analyse(game: &Sandpile, budget: &Budget) -> Analysis {
+    let start = Instant::now();
+    let perfect_play = perfect_play(game, budget);
+    let sequences = sequences(game, &budget.less(0, start.elapsed()));
+    Analysis {
+        perfect_play,
+        sequences,
+    }
 }
 
 /// The fewest chips, placed one at a time on any vertices (colours ignored) with toppling
@@ -66,7 +99,7 @@ pub struct MinTopple {
 /// reachable by single placements (up to symmetry; chips on sinks ignored, as they never
 /// move), to the first placement that sets a closed class toppling for ever. `None` when
 /// no number of chips does (every chip drains into a sink).
-pub fn min_topple(board: &Board, budget: &Budget) -> Result<Option<MinTopple>, SandpileError> {
+pub fn min_topple(board: &Board, budget: &Budget) -> Result<Option<MinTopple>, SolveError> {
     let n = board.vertex_count();
     let scratch = &RefCell::new(Scratch::default());
     let start = (vec![0u32; n], false);
@@ -103,49 +136,51 @@ pub fn min_topple(board: &Board, budget: &Budget) -> Result<Option<MinTopple>, S
 /// Question 4 under the game's own rules (alternate moves, each player only on unclaimed
 /// or own vertices, play stopping when the game ends): a shortest line of moves whose last
 /// move sets a cascade toppling for ever; `None` when every game ends before one can.
-pub fn min_topple_game(
-    game: &Sandpile,
-    budget: &Budget,
-) -> Result<Option<Vec<usize>>, SandpileError> {
-    Ok(shortest_line(game, Sandpile::last_move_erupted, budget)?)
+pub fn min_topple_game(game: &Sandpile, budget: &Budget) -> Result<Option<Vec<usize>>, SolveError> {
+    shortest_line(game, Sandpile::last_move_erupted, budget)
 }
 
-/// One row of `classify`: a graph and the answers to the seed's questions.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+/// One row of `classify`: a graph and the answers to the seed's questions, each found or
+/// cut short by the budget on its own.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ClassifyRow {
     pub graph6: String,
     pub vertices: usize,
     pub edges: usize,
-    /// The winner with perfect play (`None`: a draw).
-    pub winner: Option<Player>,
-    pub predetermined: bool,
-    pub possible_winners: Vec<Option<Player>>,
+    /// Questions 1 and 2: the winner with perfect play, and what every sequence reaches.
+    pub analysis: Analysis,
     /// Question 4 as chip-firing (`None`: never).
-    pub min_topple: Option<usize>,
+    pub min_topple: Result<Option<usize>, SolveError>,
     /// Question 4 under the game's rules (`None`: never).
-    pub min_topple_game: Option<usize>,
-    pub positions: u64,
+    pub min_topple_game: Result<Option<usize>, SolveError>,
 }
 
-/// Classifies one undirected graph.
-pub fn classify(graph: Graph, budget: &Budget) -> Result<ClassifyRow, SandpileError> {
+/// Classifies one undirected graph, refused over `limits` like any game's setup. The
+/// budget's time covers the graph's four searches, its node and memory caps apply to each.
+pub fn classify(
+    graph: Graph,
+    budget: &Budget,
+    limits: &SetupLimits,
+) -> Result<ClassifyRow, SandpileError> {
+    let start = Instant::now();
+    let left = || budget.less(0, start.elapsed());
     let graph6 = graph
         .to_graph6()
         .unwrap_or_else(|| graph.spec().to_string());
     let (vertices, edges) = (graph.vertex_count(), graph.edge_count());
+    limits.check_moves(vertices as u128)?;
     let board = Arc::new(Board::new(graph)?);
     let game = Sandpile::new(Arc::clone(&board));
-    let analysis = analyse(&game, budget)?;
+    let analysis = analyse(&game, budget);
+    let min_topple = min_topple(&board, &left()).map(|found| found.map(|m| m.chips));
+    let min_topple_game = min_topple_game(&game, &left()).map(|line| line.map(|l| l.len()));
     Ok(ClassifyRow {
         graph6,
         vertices,
         edges,
-        winner: analysis.winner,
-        predetermined: analysis.predetermined,
-        possible_winners: analysis.possible_winners,
-        min_topple: min_topple(&board, budget)?.map(|m| m.chips),
-        min_topple_game: min_topple_game(&game, budget)?.map(|line| line.len()),
-        positions: analysis.positions,
+        analysis,
+        min_topple,
+        min_topple_game,
     })
 }
 
@@ -153,12 +188,13 @@ pub fn classify(graph: Graph, budget: &Budget) -> Result<ClassifyRow, SandpileEr
 pub fn classify_all(
     graphs: Vec<Graph>,
     budget: &Budget,
+    limits: &SetupLimits,
     done: &(dyn Fn() + Sync),
 ) -> Vec<Result<ClassifyRow, SandpileError>> {
     graphs
         .into_par_iter()
         .map(|graph| {
-            let row = classify(graph, budget);
+            let row = classify(graph, budget, limits);
             done();
             row
         })

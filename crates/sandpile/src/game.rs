@@ -422,12 +422,16 @@ impl Game for Sandpile {
         self.outcome
     }
 
+    /// The per-vertex and per-class vectors and the last move's cascade, which grow with
+    /// the graph (the board is shared).
     fn memory_bytes(&self) -> usize {
-        use std::mem::size_of;
-        size_of::<Self>()
-            + self.scores.len() * size_of::<u32>()
-            + self.owners.len() * size_of::<Option<Player>>()
-            + self.erupted.len() * size_of::<Option<Player>>()
+        std::mem::size_of::<Self>()
+            + self.scores.capacity() * std::mem::size_of::<u32>()
+            + (self.owners.capacity() + self.erupted.capacity())
+                * std::mem::size_of::<Option<Player>>()
+            + self.last.as_ref().map_or(0, |last| {
+                last.reached.capacity() * std::mem::size_of::<usize>()
+            })
     }
 
     /// Symmetric positions hash alike (the least hash over the board's automorphisms), so

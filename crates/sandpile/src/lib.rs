@@ -49,7 +49,8 @@ use crosscap_engine::{Agent, Level, Player};
 use crosscap_graphs::{Graph, GraphError};
 
 pub use analysis::{
-    Analysis, ClassifyRow, MinTopple, analyse, classify, classify_all, min_topple, min_topple_game,
+    Analysis, ClassifyRow, MinTopple, PerfectPlay, Sequences, analyse, classify, classify_all,
+    min_topple, min_topple_game, perfect_play, sequences,
 };
 pub use board::{Board, Cascade, ClosedClass, Scratch};
 pub use game::{LastMove, Sandpile};
@@ -63,10 +64,23 @@ pub enum SandpileError {
     EmptyGraph(String),
     #[error("graph `{0}`: a closed class's firing period overflows; use a smaller digraph")]
     TooComplex(String),
+    #[error(
+        "graph `{spec}`: a closed class of {vertices} vertices with more arcs in than out at \
+         some vertex; the toppling period is found for at most {max}"
+    )]
+    LargeUnbalancedClass {
+        spec: String,
+        vertices: usize,
+        max: usize,
+    },
     #[error("position `{text}`: {reason}")]
     BadPosition { text: String, reason: String },
     #[error("option {name}: {reason}")]
     BadOption { name: String, reason: String },
+    #[error("unknown option {name:?}: the sandpile game takes {known}")]
+    UnknownOption { name: String, known: String },
+    #[error("O can only move first from a given position (X moves first on the empty board)")]
+    OFirst,
     #[error(transparent)]
     Search(#[from] SolveError),
     #[error(transparent)]
@@ -83,18 +97,55 @@ pub fn agent(level: Level, seed: u64) -> Box<dyn Agent<Sandpile>> {
     standard_agent(level, config, seed)
 }
 
+/// The options [`new_match`] takes.
+pub const OPTIONS: &[&str] = &["position", "to_move"];
+
+/// A new game on the graph of `spec`, from the empty board or from `position` (see
+/// [`Sandpile::from_position`]) with `to_move` to move: the one setup that the command
+/// line and [`new_match`] go through. A graph with more vertices than `limits` allows
+/// moves is refused before the board is built.
+pub fn new_game(
+    spec: &str,
+    position: Option<&str>,
+    to_move: Player,
+    limits: &SetupLimits,
+) -> Result<Sandpile, SandpileError> {
+    let graph = Graph::from_spec(spec)?;
+    limits.check_moves(graph.vertex_count() as u128)?;
+    let board = Arc::new(Board::new(graph)?);
+    match position {
+        Some(text) => Sandpile::from_position(board, text, to_move),
+        None if to_move == Player::X => Ok(Sandpile::new(board)),
+        None => Err(SandpileError::OFirst),
+    }
+}
+
 /// A match for the web server. `board` is a graph spec (`grid:5x5`, `C6`, `arcs:0>1,1>0`,
 /// …). Options: `"position"` (a mid-game position such as `"X1,O0,.,X2"`, see
-/// [`Sandpile::from_position`]) and `"to_move"` (`"X"` or `"O"`, default X).
-/// A graph with more vertices than `limits` allows moves is refused before any work on it.
+/// [`Sandpile::from_position`]) and `"to_move"` (`"X"` or `"O"`, default X); any other
+/// option is refused.
 pub fn new_match(
     board: &str,
     options: &serde_json::Value,
     limits: &SetupLimits,
 ) -> Result<Box<dyn Match>, SandpileError> {
-    let graph = Graph::from_spec(board)?;
-    limits.check_moves(graph.vertex_count() as u128)?;
-    let board = Arc::new(Board::new(graph)?);
+    match options {
+        serde_json::Value::Null => {}
+        serde_json::Value::Object(map) => {
+            if let Some(unknown) = map.keys().find(|k| !OPTIONS.contains(&k.as_str())) {
+                return Err(SandpileError::UnknownOption {
+                    name: unknown.clone(),
+                    known: OPTIONS.join(", "),
+                });
+            }
+        }
+        other => {
+            return Err(SandpileError::BadOption {
+                name: "options".into(),
+                reason: format!("expected a JSON object, got {other}"),
+            });
+        }
+    }
     let option = |name: &str| -> Result<Option<&str>, SandpileError> {
         match options.get(name) {
             None | Some(serde_json::Value::Null) => Ok(None),
@@ -112,16 +163,7 @@ pub fn new_match(
             reason: format!("`{text}` is not X or O"),
         })?,
     };
-    let game = match option("position")? {
-        Some(text) => Sandpile::from_position(board, text, to_move)?,
-        None if to_move == Player::X => Sandpile::new(board),
-        None => {
-            return Err(SandpileError::BadOption {
-                name: "to_move".into(),
-                reason: "O can only move first from a given position".into(),
-            });
-        }
-    };
+    let game = new_game(board, option("position")?, to_move, limits)?;
     Ok(Box::new(GameMatch::new(
         game,
         "sandpile",
@@ -199,6 +241,15 @@ mod tests {
             )
             .is_err()
         );
+        let unknown = new_match("P4", &json!({"to-move": "O"}), &SetupLimits::default())
+            .err()
+            .unwrap()
+            .to_string();
+        assert_eq!(
+            unknown,
+            "unknown option \"to-move\": the sandpile game takes position, to_move"
+        );
+        assert!(new_match("P4", &json!("X0,.,.,."), &SetupLimits::default()).is_err());
     }
 
     #[test]

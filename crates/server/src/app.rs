@@ -1044,7 +1044,10 @@ impl App {
         let cancel = Cancel::new();
         let _stop_when_done = cancel.on_drop();
         let searching = self.searches.start(&cancel);
-        let budget = self.search_budget(self.limits.answer_wait, &cancel);
+        // The deadline is the request's: at `answer_wait` it answers 408 and the guard
+        // cancels the search (a search cut short by its own clock would answer a move it
+        // did not finish looking for).
+        let budget = self.search_budget(self.limits.max_think, &cancel);
         let task = tokio::task::spawn_blocking(move || {
             let (_permit, _searching) = (permit, searching);
             game.computer_move(level, seed, &budget)

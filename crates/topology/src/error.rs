@@ -25,8 +25,15 @@ pub enum TopologyError {
     InlineJson { cause: serde_json::Error },
     #[error("the pasted board is over {max} bytes")]
     InlineTooLarge { max: u64 },
+    // The cause is part of the message (not a source), so that error chains print it once.
     #[error("invalid board: {0}")]
-    Invalid(#[from] ComplexError),
+    Invalid(ComplexError),
+}
+
+impl From<ComplexError> for TopologyError {
+    fn from(cause: ComplexError) -> Self {
+        TopologyError::Invalid(cause)
+    }
 }
 
 /// Why a list of faces is not a cell complex of a closed surface.
@@ -77,6 +84,22 @@ pub enum PositionError {
         expected: usize,
         missing: String,
     },
-    #[error("X has {x} stones and O has {o}: X must have as many stones as O or one more")]
+    #[error("the position has {x} X stones and {o} O stones: X must have as many as O or one more")]
     BadCounts { x: usize, o: usize },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_invalid_board_prints_its_cause_once() {
+        // Once in the message, not a source too (chains printed the cause twice).
+        let error = TopologyError::from(ComplexError::Disconnected { components: 2 });
+        assert_eq!(
+            error.to_string(),
+            "invalid board: the board is not connected: it falls into 2 pieces"
+        );
+        assert!(std::error::Error::source(&error).is_none());
+    }
 }

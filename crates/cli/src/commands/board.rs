@@ -9,7 +9,7 @@ use crosscap_engine::Player;
 use crosscap_topology::{Board, SvgOptions};
 use serde::Serialize;
 
-use crate::output::{Output, Table, TableFormat};
+use crate::output::{Answer, Output, Table, TableFormat};
 
 /// The board spec every `board` command takes.
 #[derive(Args, Debug)]
@@ -218,7 +218,7 @@ fn info_text(report: &InfoReport, cells: bool, format: TableFormat) -> String {
     text
 }
 
-pub fn run(cmd: BoardCommand, out: &Output) -> anyhow::Result<()> {
+pub fn run(cmd: BoardCommand, out: &Output) -> anyhow::Result<Answer> {
     match cmd {
         BoardCommand::Show {
             spec,

@@ -7,14 +7,16 @@ use std::sync::Arc;
 use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
 use crosscap_edge_nim::{
-    EdgeNim, GrundyValues, PTable, agent, analyse, check_tetrahedron, edge_names, parse_assignments,
+    EdgeNim, EdgeNimGame, GrundyValues, PTable, agent, analyse, check_tetrahedron, edge_names,
+    new_game, parse_assignments, parse_tokens,
 };
 use crosscap_engine::impartial_notation::ImpartialNotation;
 use crosscap_engine::{Level, NormalPlay};
 use crosscap_graphs::{Graph, read_graph6_lines};
 use serde::Serialize;
 
-use crate::output::{Output, Table, TableFormat, grundy_text, progress_bar};
+use crate::limits::{MemoryArgs, setup_limits};
+use crate::output::{Answer, Output, Table, TableFormat, grundy_text, progress_bar};
 use crate::terminal::{ArenaArgs, PlayArgs, play_in_terminal, run_arena};
 
 #[derive(Subcommand, Debug)]
@@ -23,6 +25,8 @@ pub enum EdgeNimCommand {
     Value {
         #[command(flatten)]
         position: PositionArgs,
+        #[command(flatten)]
+        memory: MemoryArgs,
     },
     /// Every P-position with each edge from 0 to MAX (fixed edges at their value).
     PPositions {
@@ -37,9 +41,11 @@ pub enum EdgeNimCommand {
     /// Checks the seed's theorem on the tetrahedron with edge a empty: P exactly when, up
     /// to the symmetries fixing a, b + C = B + c, b <= c and A xor b xor B = 0.
     CheckTetrahedron {
-        /// Largest number of tokens on each of b, c, A, B, C.
+        /// Largest number of tokens on each of b, c, A, B, C (at most 63).
         #[arg(long)]
         max: u32,
+        #[command(flatten)]
+        memory: MemoryArgs,
     },
     /// Plays Edge-Nim in the terminal against the computer.
     Play {
@@ -82,12 +88,14 @@ pub struct TableArgs {
     /// Edges held at a value, e.g. a=0 (the table still covers the positions below).
     #[arg(long)]
     fix: Option<String>,
-    /// Print only counts (for tables too large to list).
+    /// Print only counts (for tables too large to list: at most 1000000 rows are listed).
     #[arg(long)]
     count: bool,
     /// Table format for text output.
     #[arg(long, value_enum, default_value_t = TableFormat::Text)]
     format: TableFormat,
+    #[command(flatten)]
+    memory: MemoryArgs,
 }
 
 #[derive(Serialize)]
@@ -137,14 +145,15 @@ struct TheoremReport {
     counterexample: Option<crosscap_edge_nim::analysis::Counterexample>,
 }
 
-/// Largest number of moves from the start that `play` and `arena` accept.
-const MAX_START_MOVES: u128 = 100_000;
+/// The most rows a table lists (`--count` counts any number).
+const MAX_ROWS: u64 = 1_000_000;
 
-pub fn run(cmd: EdgeNimCommand, out: &Output) -> anyhow::Result<()> {
+pub fn run(cmd: EdgeNimCommand, out: &Output) -> anyhow::Result<Answer> {
     match cmd {
-        EdgeNimCommand::Value { position } => {
-            let pos = read_position(&position)?;
-            let analysis = analyse(&pos)?;
+        EdgeNimCommand::Value { position, memory } => {
+            let (graph, tokens) = read_position(&position)?;
+            let pos = EdgeNim::new(graph, tokens)?;
+            let analysis = analyse(&pos, memory.bytes())?;
             let report = ValueReport {
                 graph: pos.graph().spec().to_string(),
                 edges: edge_names(pos.graph()),
@@ -196,13 +205,13 @@ pub fn run(cmd: EdgeNimCommand, out: &Output) -> anyhow::Result<()> {
                 histogram.render(table.format)
             })
         }
-        EdgeNimCommand::CheckTetrahedron { max } => {
+        EdgeNimCommand::CheckTetrahedron { max, memory } => {
             if max > 63 {
                 bail!("--max {max} is too large: the table allows at most 63");
             }
             let total = u64::from(max + 1).pow(5);
             let bar = progress_bar(total, "positions");
-            let check = check_tetrahedron(max, &|n| bar.inc(n))?;
+            let check = check_tetrahedron(max, memory.bytes(), &|n| bar.inc(n))?;
             bar.finish_and_clear();
             let report = TheoremReport {
                 max,
@@ -226,37 +235,30 @@ pub fn run(cmd: EdgeNimCommand, out: &Output) -> anyhow::Result<()> {
                 ),
             })
         }
-        EdgeNimCommand::Play { position, play } => {
-            let game = playable(&position)?;
-            play_in_terminal(
-                game,
-                play.colour,
-                agent(play.level_or(Level::Medium), play.seed),
-                &render,
-            )
-        }
+        EdgeNimCommand::Play { position, play } => play_in_terminal(
+            playable(&position)?,
+            play.colour,
+            agent(play.level_or(Level::Medium), play.seed),
+            &render,
+        ),
         EdgeNimCommand::Arena { position, arena } => {
-            let game = playable(&position)?;
-            run_arena(&game, &agent, &arena, out).map(|_| ())
+            run_arena(&playable(&position)?, &agent, &arena, out)
         }
     }
 }
 
-fn read_position(args: &PositionArgs) -> anyhow::Result<EdgeNim> {
+/// The graph and the token counts of `--graph` and `--tokens`.
+fn read_position(args: &PositionArgs) -> anyhow::Result<(Arc<Graph>, Vec<u32>)> {
     let graph = Arc::new(Graph::from_spec(&args.graph)?);
-    EdgeNim::parse(graph, &args.tokens).with_context(|| format!("--tokens {}", args.tokens))
+    let tokens =
+        parse_tokens(&graph, &args.tokens).with_context(|| format!("--tokens {}", args.tokens))?;
+    Ok((graph, tokens))
 }
 
-fn playable(args: &PositionArgs) -> anyhow::Result<NormalPlay<EdgeNim>> {
-    let pos = read_position(args)?;
-    let moves = pos.move_count_bound();
-    if moves > MAX_START_MOVES {
-        bail!(
-            "the position has up to {moves} moves, too many for the game-tree agents (at \
-             most {MAX_START_MOVES}); use fewer tokens"
-        );
-    }
-    Ok(NormalPlay::new(pos))
+/// The game of `play` and `arena`, set up as the server sets it up.
+fn playable(args: &PositionArgs) -> anyhow::Result<EdgeNimGame> {
+    let (graph, tokens) = read_position(args)?;
+    Ok(new_game(graph, tokens, &setup_limits())?)
 }
 
 /// The graph of a spec, or every graph6 line on stdin for `-`.
@@ -279,7 +281,7 @@ fn emit_all<T: Serialize + HasGraph>(
     spec: &str,
     reports: &[T],
     text: impl Fn(&T) -> String,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<Answer> {
     if spec.trim() != "-" {
         return out.emit(&reports[0], || text(&reports[0]));
     }
@@ -338,6 +340,8 @@ fn keeps(fixed: &[(usize, u32)], tokens: &[u32]) -> bool {
     fixed.iter().all(|&(e, v)| tokens[e] == v)
 }
 
+/// Positions in the table: every edge from 0 to its bound, fixed edges at their value
+/// (saturating: a table too large to count is refused when it is built).
 fn positions_in_table(bounds: &[u32], fixed: &[(usize, u32)]) -> u64 {
     bounds
         .iter()
@@ -349,22 +353,35 @@ fn positions_in_table(bounds: &[u32], fixed: &[(usize, u32)]) -> u64 {
                 u64::from(b) + 1
             }
         })
-        .product()
+        .fold(1, u64::saturating_mul)
+}
+
+/// Positions in the box below the bounds, the work of building the table (saturating).
+fn box_positions(bounds: &[u32]) -> u64 {
+    bounds
+        .iter()
+        .map(|&b| u64::from(b) + 1)
+        .fold(1, u64::saturating_mul)
 }
 
 fn p_report(graph: &Graph, args: &TableArgs) -> anyhow::Result<PReport> {
     let (bounds, fixed) = table_bounds(graph, args)?;
-    let total: u64 = bounds.iter().map(|&b| u64::from(b) + 1).product();
-    let bar = progress_bar(total, "positions");
-    let table = PTable::compute(graph, &bounds, &|n| bar.inc(n))?;
+    let bar = progress_bar(box_positions(&bounds), "positions");
+    let table = PTable::compute(graph, &bounds, args.memory.bytes(), &|n| bar.inc(n))?;
     bar.finish_and_clear();
-    let (count, positions) = if args.count && fixed.is_empty() {
-        (table.count(), None)
+    let count = if fixed.is_empty() {
+        table.count()
     } else {
-        let kept: Vec<Vec<u32>> = table.p_positions().filter(|t| keeps(&fixed, t)).collect();
-        let count = kept.len() as u64;
-        (count, (!args.count).then_some(kept))
+        table.p_positions().filter(|t| keeps(&fixed, t)).count() as u64
     };
+    if !args.count && count > MAX_ROWS {
+        bail!(
+            "the table has {count} P-positions, more than the {MAX_ROWS} rows listed at \
+             most; --count counts them"
+        );
+    }
+    let positions =
+        (!args.count).then(|| table.p_positions().filter(|t| keeps(&fixed, t)).collect());
     Ok(PReport {
         graph: graph.spec().to_string(),
         edges: edge_names(graph),
@@ -378,9 +395,15 @@ fn p_report(graph: &Graph, args: &TableArgs) -> anyhow::Result<PReport> {
 
 fn grundy_report(graph: &Graph, args: &TableArgs) -> anyhow::Result<GrundyReport> {
     let (bounds, fixed) = table_bounds(graph, args)?;
-    let total: u64 = bounds.iter().map(|&b| u64::from(b) + 1).product();
-    let bar = progress_bar(total, "positions");
-    let table = GrundyValues::compute(graph, &bounds, &|n| bar.inc(n))?;
+    let rows = positions_in_table(&bounds, &fixed);
+    if !args.count && rows > MAX_ROWS {
+        bail!(
+            "the table has {rows} positions, more than the {MAX_ROWS} rows listed at most; \
+             --count counts them by value"
+        );
+    }
+    let bar = progress_bar(box_positions(&bounds), "positions");
+    let table = GrundyValues::compute(graph, &bounds, args.memory.bytes(), &|n| bar.inc(n))?;
     bar.finish_and_clear();
     let mut histogram = Vec::new();
     let mut positions = Vec::new();

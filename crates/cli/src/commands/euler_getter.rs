@@ -3,16 +3,16 @@
 use std::sync::Arc;
 use std::time::Duration;
 
-use anyhow::Context;
 use clap::{Args, Subcommand};
 use crosscap_engine::mcts::SearchLimit;
 use crosscap_engine::solver::{Budget, Solver};
 use crosscap_engine::{Game, Level, Notation, Player};
-use crosscap_euler_getter::{EulerGetter, Rule, SwapRule, load_board, player};
+use crosscap_euler_getter::{EulerGetter, Rule, SwapRule, new_game, player};
 use serde::Serialize;
 use serde_json::{Value, json};
 
-use crate::output::{Output, Table, TableFormat, progress_bar};
+use crate::limits::{BudgetArgs, default_seconds, parse_think_ms, setup_limits};
+use crate::output::{Answer, Output, Part, Status, Table, TableFormat, progress_bar};
 use crate::terminal::{ArenaArgs, PlayArgs, play_in_terminal, run_arena};
 
 #[derive(Subcommand, Debug)]
@@ -27,6 +27,7 @@ pub enum EulerGetterCommand {
         position: String,
     },
     /// Solves a position exactly: the minimax margin chi X - chi O and the optimal moves.
+    #[command(mut_arg("max_seconds", default_seconds("600")))]
     Solve {
         #[command(flatten)]
         board: BoardArgs,
@@ -37,7 +38,8 @@ pub enum EulerGetterCommand {
         budget: BudgetArgs,
     },
     /// Solves the empty board of each given board and checks the claim "the first player
-    /// wins whenever the number of cells is even".
+    /// wins whenever the number of cells is even" (each board with its own budget).
+    #[command(mut_arg("max_seconds", default_seconds("600")))]
     Survey {
         /// Boards to solve, e.g. `--board goldberg:1 --board taylor:2`.
         #[arg(long = "board", required = true)]
@@ -60,9 +62,10 @@ pub enum EulerGetterCommand {
         board: BoardArgs,
         #[command(flatten)]
         play: PlayArgs,
-        /// Give the computer this many milliseconds per move (MCTS), instead of --level.
-        #[arg(long)]
-        think_ms: Option<u64>,
+        /// Give the computer this many milliseconds per move (MCTS, 1 to 3600000), instead
+        /// of --level.
+        #[arg(long, value_parser = parse_think_ms)]
+        think_ms: Option<Duration>,
     },
     /// Plays two computer levels against each other, colours alternating.
     Arena {
@@ -87,37 +90,18 @@ pub struct BoardArgs {
     swap: String,
 }
 
-/// How long the exact solver may search.
-#[derive(Args, Debug, Clone)]
-pub struct BudgetArgs {
-    /// Give up after this many seconds (0: no limit).
-    #[arg(long, default_value_t = 600)]
-    max_seconds: u64,
-    /// Give up after this many nodes (default: no limit).
-    #[arg(long)]
-    max_nodes: Option<u64>,
-}
-
-impl BudgetArgs {
-    fn budget(&self) -> Budget {
-        Budget {
-            max_nodes: self.max_nodes,
-            max_time: (self.max_seconds > 0).then(|| Duration::from_secs(self.max_seconds)),
-            max_memory: Some(crate::limits::DEFAULT_MAX_MEMORY),
-            cancel: None,
-        }
-    }
-}
-
 impl BoardArgs {
+    /// The game, set up as the server sets it up.
     fn game(&self, position: Option<&str>) -> anyhow::Result<EulerGetter> {
         let rule: Rule = self.rule.parse()?;
         let swap: SwapRule = self.swap.parse()?;
-        let complex = load_board(&self.board)?;
-        Ok(match position {
-            Some(text) => EulerGetter::from_position(complex, text, rule, swap)?,
-            None => EulerGetter::new(complex, rule, swap),
-        })
+        Ok(new_game(
+            &self.board,
+            rule,
+            swap,
+            position,
+            &setup_limits(),
+        )?)
     }
 }
 
@@ -145,6 +129,14 @@ struct SolveReport {
     rule: String,
     swap: String,
     to_move: Option<String>,
+    symmetries: usize,
+    #[serde(flatten)]
+    solved: Part<Solved>,
+}
+
+/// What the solver found.
+#[derive(Serialize)]
+struct Solved {
     winner: Option<String>,
     /// The minimax value of chi X - chi O at the end (X maximises it under the normal
     /// rule, minimises it under the reverse rule).
@@ -153,9 +145,18 @@ struct SolveReport {
     winning_moves: Vec<String>,
     /// Every move that achieves the minimax margin.
     optimal_moves: Vec<String>,
-    symmetries: usize,
     nodes: u64,
     millis: f64,
+}
+
+#[derive(Serialize)]
+struct SurveyReport {
+    rule: String,
+    swap: String,
+    /// `solved` when every board is.
+    #[serde(flatten)]
+    status: Status,
+    boards: Vec<SurveyRow>,
 }
 
 #[derive(Serialize)]
@@ -163,12 +164,19 @@ struct SurveyRow {
     board: String,
     cells: usize,
     surface: String,
-    winner: String,
+    #[serde(flatten)]
+    solved: Part<SurveyAnswer>,
+}
+
+/// A board's answer to the claim.
+#[derive(Serialize)]
+struct SurveyAnswer {
+    winner: &'static str,
     margin: i32,
     claim: &'static str,
 }
 
-pub fn run(cmd: EulerGetterCommand, out: &Output) -> anyhow::Result<()> {
+pub fn run(cmd: EulerGetterCommand, out: &Output) -> anyhow::Result<Answer> {
     match cmd {
         EulerGetterCommand::Score { board, position } => {
             let game = board.game(Some(&position))?;
@@ -181,27 +189,27 @@ pub fn run(cmd: EulerGetterCommand, out: &Output) -> anyhow::Result<()> {
             budget,
         } => {
             let game = board.game(position.as_deref())?;
-            let report = solve(&game, budget.budget())?;
-            out.emit(&report, || {
+            let report = solve(&game, budget.budget());
+            out.emit_status(&report, report.solved.status, || {
                 let mover = report.to_move.as_deref().unwrap_or("nobody");
+                let answer = report.solved.text("the margin", |s| {
+                    format!(
+                        "{} wins, margin chi X - chi O = {}\noptimal moves for {mover}: {}\n\
+                         {} nodes in {:.1} ms",
+                        s.winner.as_deref().unwrap_or("nobody"),
+                        s.margin,
+                        if s.optimal_moves.is_empty() {
+                            "none (the game is over)".to_string()
+                        } else {
+                            s.optimal_moves.join(" ")
+                        },
+                        s.nodes,
+                        s.millis,
+                    )
+                });
                 format!(
-                    "{} ({} cells, {} rule, swap {}): {} wins, margin chi X - chi O = {}\n\
-                     optimal moves for {}: {}\n{} nodes in {:.1} ms ({} symmetries)\n",
-                    report.board,
-                    report.cells,
-                    report.rule,
-                    report.swap,
-                    report.winner.as_deref().unwrap_or("nobody"),
-                    report.margin,
-                    mover,
-                    if report.optimal_moves.is_empty() {
-                        "none (the game is over)".to_string()
-                    } else {
-                        report.optimal_moves.join(" ")
-                    },
-                    report.nodes,
-                    report.millis,
-                    report.symmetries
+                    "{} ({} cells, {} rule, swap {}, {} symmetries): {answer}\n",
+                    report.board, report.cells, report.rule, report.swap, report.symmetries
                 )
             })
         }
@@ -221,38 +229,50 @@ pub fn run(cmd: EulerGetterCommand, out: &Output) -> anyhow::Result<()> {
                     swap: swap.clone(),
                 };
                 let game = args.game(None)?;
-                let solved = solve(&game, budget.budget())?;
-                let first_wins = solved.winner.as_deref() == Some("X");
+                let report = solve(&game, budget.budget());
+                let even = report.cells.is_multiple_of(2);
                 rows.push(SurveyRow {
                     board: spec.clone(),
-                    cells: solved.cells,
+                    cells: report.cells,
                     surface: game.complex().board().surface().to_string(),
-                    winner: if first_wins { "first" } else { "second" }.to_string(),
-                    margin: solved.margin,
-                    claim: match (solved.cells % 2 == 0, first_wins) {
-                        (true, true) => "holds",
-                        (true, false) => "fails",
-                        (false, _) => "n/a (odd)",
-                    },
+                    solved: report.solved.map(|s| {
+                        let first_wins = s.winner.as_deref() == Some("X");
+                        SurveyAnswer {
+                            winner: if first_wins { "first" } else { "second" },
+                            margin: s.margin,
+                            claim: match (even, first_wins) {
+                                (true, true) => "holds",
+                                (true, false) => "fails",
+                                (false, _) => "n/a (odd)",
+                            },
+                        }
+                    }),
                 });
                 bar.inc(1);
             }
             bar.finish_and_clear();
             let mut table = Table::new(&["board", "cells", "surface", "winner", "margin", "claim"]);
             for row in &rows {
+                let (winner, margin, claim) = match &row.solved.answer {
+                    Some(a) => (a.winner.to_string(), a.margin.to_string(), a.claim),
+                    None => ("unknown".to_string(), "unknown".to_string(), "unknown"),
+                };
                 table.push(vec![
                     row.board.clone(),
                     row.cells.to_string(),
                     row.surface.clone(),
-                    row.winner.clone(),
-                    row.margin.to_string(),
-                    row.claim.to_string(),
+                    winner,
+                    margin,
+                    claim.to_string(),
                 ]);
             }
-            out.emit(
-                &json!({ "rule": rule, "swap": swap, "boards": rows }),
-                || table.render(format),
-            )
+            let report = SurveyReport {
+                rule,
+                swap,
+                status: Status::of_parts(rows.iter().map(|row| row.solved.status)),
+                boards: rows,
+            };
+            out.emit_status(&report, report.status, || table.render(format))
         }
         EulerGetterCommand::Play {
             board,
@@ -261,28 +281,46 @@ pub fn run(cmd: EulerGetterCommand, out: &Output) -> anyhow::Result<()> {
         } => {
             let game = board.game(None)?;
             let computer = match think_ms {
-                Some(ms) => player::mcts(SearchLimit::Time(Duration::from_millis(ms)), play.seed),
+                Some(time) => player::mcts(SearchLimit::Time(time), play.seed),
                 None => player::agent(play.level_or(Level::Medium), play.seed),
             };
             play_in_terminal(game, play.colour, computer, &render)
         }
         EulerGetterCommand::Arena { board, arena } => {
-            let game = board.game(None)?;
-            run_arena(&game, &player::agent, &arena, out).map(|_| ())
+            run_arena(&board.game(None)?, &player::agent, &arena, out)
         }
     }
 }
 
 /// Solves `game` with symmetry-aware hashing.
-fn solve(game: &EulerGetter, budget: Budget) -> anyhow::Result<SolveReport> {
+fn solve(game: &EulerGetter, budget: Budget) -> SolveReport {
     let complex = game.complex().clone();
     let board = complex.board();
     let symmetries = Arc::new(board.symmetries());
     let count = symmetries.len();
     let searched = game.clone().with_symmetries(symmetries);
-    let solution = Solver::new(budget)
+    let over = game.outcome().is_some();
+    let solved = Solver::new(budget)
         .solve(&searched)
-        .with_context(|| format!("solving {}", board.spec()))?;
+        .map(|solution| solved(game, &searched, solution));
+    SolveReport {
+        board: board.spec().to_string(),
+        cells: board.cell_count(),
+        position: board.format_position(&game.owners()),
+        rule: game.rule().to_string(),
+        swap: game.swap_rule().to_string(),
+        to_move: (!over).then(|| game.to_move().to_string()),
+        symmetries: count,
+        solved: Part::of(solved),
+    }
+}
+
+/// The solver's answer in the game's terms.
+fn solved(
+    game: &EulerGetter,
+    searched: &EulerGetter,
+    solution: crosscap_engine::Solution<crosscap_euler_getter::Move>,
+) -> Solved {
     let (winner, x_value) = match searched.outcome() {
         Some(outcome) => (outcome.winner, outcome.margin),
         None => {
@@ -304,14 +342,7 @@ fn solve(game: &EulerGetter, budget: Budget) -> anyhow::Result<SolveReport> {
         .iter()
         .map(|m| game.format_move(m))
         .collect();
-    let over = game.outcome().is_some();
-    Ok(SolveReport {
-        board: board.spec().to_string(),
-        cells: board.cell_count(),
-        position: board.format_position(&game.owners()),
-        rule: game.rule().to_string(),
-        swap: game.swap_rule().to_string(),
-        to_move: (!over).then(|| game.to_move().to_string()),
+    Solved {
         winner: winner.map(|w| w.to_string()),
         margin,
         winning_moves: if solution.value > 0 {
@@ -320,10 +351,9 @@ fn solve(game: &EulerGetter, budget: Budget) -> anyhow::Result<SolveReport> {
             Vec::new()
         },
         optimal_moves: names,
-        symmetries: count,
         nodes: solution.nodes,
         millis: solution.elapsed.as_secs_f64() * 1000.0,
-    })
+    }
 }
 
 fn score_report(game: &EulerGetter) -> ScoreReport {

@@ -5,14 +5,15 @@ use std::time::Instant;
 
 use anyhow::bail;
 use clap::Subcommand;
-use crosscap_engine::{Impartial, Level, NormalPlay};
+use crosscap_engine::{Impartial, Level};
 use crosscap_manifold::{
     MAX_GENUS, Manifold, ManifoldGame, Periodicity, Series, Surface, TableRow, agent,
-    detect_period, playable_position, prove_periods, table,
+    detect_period, new_game, prove_periods, table,
 };
 use serde::Serialize;
 
-use crate::output::{Output, Table, TableFormat, progress_bar};
+use crate::limits::setup_limits;
+use crate::output::{Answer, Output, Table, TableFormat, progress_bar};
 use crate::terminal::{ArenaArgs, PlayArgs, play_in_terminal, run_arena};
 
 #[derive(Subcommand, Debug)]
@@ -113,7 +114,7 @@ struct SeriesReport {
 /// Winning moves printed as text before the list is cut short (JSON has them all).
 const TEXT_MOVES: usize = 30;
 
-pub fn run(cmd: ManifoldCommand, out: &Output) -> anyhow::Result<()> {
+pub fn run(cmd: ManifoldCommand, out: &Output) -> anyhow::Result<Answer> {
     match cmd {
         ManifoldCommand::Value { surfaces, all } => {
             let position: Manifold = surfaces.join(" ").parse()?;
@@ -192,19 +193,18 @@ pub fn run(cmd: ManifoldCommand, out: &Output) -> anyhow::Result<()> {
             };
             out.emit(&report, || series_text(&report))
         }
-        ManifoldCommand::Play { surfaces, play } => {
-            let position = playable_position(&surfaces.join(" "))?;
-            play_in_terminal(
-                NormalPlay::new(position),
-                play.colour,
-                agent(play.level_or(Level::Perfect), play.seed),
-                &render,
-            )
-        }
-        ManifoldCommand::Arena { surfaces, arena } => {
-            let position = playable_position(&surfaces.join(" "))?;
-            run_arena(&NormalPlay::new(position), &agent, &arena, out).map(|_| ())
-        }
+        ManifoldCommand::Play { surfaces, play } => play_in_terminal(
+            new_game(&surfaces.join(" "), &setup_limits())?,
+            play.colour,
+            agent(play.level_or(Level::Perfect), play.seed),
+            &render,
+        ),
+        ManifoldCommand::Arena { surfaces, arena } => run_arena(
+            &new_game(&surfaces.join(" "), &setup_limits())?,
+            &agent,
+            &arena,
+            out,
+        ),
     }
 }
 

@@ -5,11 +5,12 @@ use clap::Subcommand;
 use crosscap_engine::agents::standard_agent;
 use crosscap_engine::mcts::MctsConfig;
 use crosscap_engine::nim::{Nim, format_move};
-use crosscap_engine::solver::{Budget, solve};
-use crosscap_engine::{Agent, GrundyTable, Level, NormalPlay};
+use crosscap_engine::solver::solve;
+use crosscap_engine::{Agent, GrundyTable, Level, NormalPlay, nim_sum};
 use serde::Serialize;
 
-use crate::output::{Output, Table, TableFormat, grundy_text};
+use crate::limits::{BudgetArgs, default_seconds, setup_limits};
+use crate::output::{Answer, Output, Part, Table, TableFormat, grundy_text};
 use crate::terminal::{ArenaArgs, PlayArgs, play_in_terminal, run_arena};
 
 #[derive(Subcommand, Debug)]
@@ -21,18 +22,25 @@ pub enum NimCommand {
         heaps: Vec<u32>,
     },
     /// Solves a position with the engine's exact solver (a check on the Grundy theory).
+    #[command(mut_arg("max_seconds", default_seconds("60")))]
     Solve {
         #[arg(required = true)]
         heaps: Vec<u32>,
+        #[command(flatten)]
+        budget: BudgetArgs,
     },
-    /// Every P-position of K heaps with sizes up to N (each listed once, heaps ascending).
+    /// Every P-position of K heaps with sizes up to N (each listed once, heaps ascending);
+    /// at most 1000000 rows are listed, `--count` counts any number.
     PPositions {
-        /// Number of heaps.
+        /// Number of heaps, 1 to 6.
         #[arg(long, default_value_t = 3)]
         heaps: usize,
-        /// Largest heap size.
+        /// Largest heap size, at most 255.
         #[arg(long)]
         max: u32,
+        /// Print only the number of P-positions.
+        #[arg(long)]
+        count: bool,
         /// Table format for text output.
         #[arg(long, value_enum, default_value_t = TableFormat::Text)]
         format: TableFormat,
@@ -65,27 +73,38 @@ struct ValueReport {
 struct PPositionsReport {
     heaps: usize,
     max: u32,
-    count: usize,
-    positions: Vec<Vec<u32>>,
+    count: u64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    positions: Option<Vec<Vec<u32>>>,
 }
 
 #[derive(Serialize)]
 struct SolveReport {
     heaps: Vec<u32>,
-    winner: String,
+    #[serde(flatten)]
+    solved: Part<Solved>,
+}
+
+#[derive(Serialize)]
+struct Solved {
+    /// `first` or `second`.
+    winner: &'static str,
     winning_moves: Vec<String>,
     nodes: u64,
     millis: f64,
 }
 
-/// Largest total of counters the generic searches accept: beyond it, use `value`.
-const MAX_SEARCH_COUNTERS: u64 = 64;
+/// The most heaps and the largest heap of `p-positions`.
+const MAX_TABLE_HEAPS: usize = 6;
+const MAX_TABLE_HEAP: u32 = 255;
+/// The most rows `p-positions` lists (`--count` counts any number).
+const MAX_ROWS: u64 = 1_000_000;
 
 fn nim_agent(level: Level, seed: u64) -> Box<dyn Agent<NormalPlay<Nim>>> {
     standard_agent(level, MctsConfig::default(), seed)
 }
 
-pub fn run(cmd: NimCommand, out: &Output) -> anyhow::Result<()> {
+pub fn run(cmd: NimCommand, out: &Output) -> anyhow::Result<Answer> {
     match cmd {
         NimCommand::Value { heaps } => {
             let nim = Nim::new(heaps.clone());
@@ -108,18 +127,14 @@ pub fn run(cmd: NimCommand, out: &Output) -> anyhow::Result<()> {
                 grundy_text(report.grundy, &report.winning_moves)
             })
         }
-        NimCommand::Solve { heaps } => {
-            check_search_size(&heaps)?;
-            let game = NormalPlay::new(Nim::new(heaps.clone()));
-            let solution = solve(&game, Budget::unlimited())?;
-            let winner = if solution.value > 0 {
-                "first"
-            } else {
-                "second"
-            };
-            let report = SolveReport {
-                heaps,
-                winner: winner.to_string(),
+        NimCommand::Solve { heaps, budget } => {
+            let game = new_game(heaps.clone())?;
+            let solved = solve(&game, budget.budget()).map(|solution| Solved {
+                winner: if solution.value > 0 {
+                    "first"
+                } else {
+                    "second"
+                },
                 winning_moves: if solution.value > 0 {
                     solution.best_moves.iter().map(format_move).collect()
                 } else {
@@ -127,79 +142,120 @@ pub fn run(cmd: NimCommand, out: &Output) -> anyhow::Result<()> {
                 },
                 nodes: solution.nodes,
                 millis: solution.elapsed.as_secs_f64() * 1000.0,
+            });
+            let report = SolveReport {
+                heaps,
+                solved: Part::of(solved),
             };
-            out.emit(&report, || {
-                format!(
-                    "the {} player wins; winning moves: {}\n{} nodes in {:.1} ms\n",
-                    report.winner,
-                    report.winning_moves.join(" "),
-                    report.nodes,
-                    report.millis
-                )
+            out.emit_status(&report, report.solved.status, || {
+                report.solved.text("the winner", |s| {
+                    format!(
+                        "the {} player wins; winning moves: {}\n{} nodes in {:.1} ms\n",
+                        s.winner,
+                        s.winning_moves.join(" "),
+                        s.nodes,
+                        s.millis
+                    )
+                })
             })
         }
-        NimCommand::PPositions { heaps, max, format } => {
-            if heaps == 0 || heaps > 6 || max > 255 {
-                bail!("p-positions takes 1 to 6 heaps of at most 255 counters");
+        NimCommand::PPositions {
+            heaps,
+            max,
+            count,
+            format,
+        } => {
+            if heaps == 0 || heaps > MAX_TABLE_HEAPS || max > MAX_TABLE_HEAP {
+                bail!(
+                    "p-positions takes 1 to {MAX_TABLE_HEAPS} heaps of at most {MAX_TABLE_HEAP} \
+                     counters (--heaps {heaps} --max {max})"
+                );
             }
-            let positions = p_positions(heaps, max);
-            let headers: Vec<String> = (1..=heaps).map(|i| format!("heap {i}")).collect();
-            let mut table = Table::new(&headers.iter().map(String::as_str).collect::<Vec<_>>());
-            for p in &positions {
-                table.push(p.iter().map(u32::to_string).collect());
+            let total = count_p_positions(heaps, max);
+            if !count && total > MAX_ROWS {
+                bail!(
+                    "--heaps {heaps} --max {max} has {total} P-positions, more than the \
+                     {MAX_ROWS} rows listed at most; --count counts them"
+                );
             }
+            let positions = (!count).then(|| p_positions(heaps, max));
             let report = PPositionsReport {
                 heaps,
                 max,
-                count: positions.len(),
+                count: total,
                 positions,
             };
-            out.emit(&report, || table.render(format))
+            out.emit(&report, || match &report.positions {
+                Some(positions) => {
+                    let headers: Vec<String> = (1..=heaps).map(|i| format!("heap {i}")).collect();
+                    let mut table =
+                        Table::new(&headers.iter().map(String::as_str).collect::<Vec<_>>());
+                    for p in positions {
+                        table.push(p.iter().map(u32::to_string).collect());
+                    }
+                    table.render(format)
+                }
+                None => format!("{} P-positions\n", report.count),
+            })
         }
-        NimCommand::Play { heaps, play } => {
-            let game = NormalPlay::new(Nim::new(heaps));
-            play_in_terminal(
-                game,
-                play.colour,
-                nim_agent(play.level_or(Level::Perfect), play.seed),
-                &|g| render(g),
-            )
-        }
-        NimCommand::Arena { heaps, arena } => {
-            check_search_size(&heaps)?;
-            let game = NormalPlay::new(Nim::new(heaps));
-            run_arena(&game, &nim_agent, &arena, out).map(|_| ())
-        }
+        NimCommand::Play { heaps, play } => play_in_terminal(
+            new_game(heaps)?,
+            play.colour,
+            nim_agent(play.level_or(Level::Perfect), play.seed),
+            &|g| render(g),
+        ),
+        NimCommand::Arena { heaps, arena } => run_arena(&new_game(heaps)?, &nim_agent, &arena, out),
     }
 }
 
-/// Every ascending tuple of `heaps` sizes in `0..=max` whose Grundy value, computed by the
-/// engine, is 0.
-fn p_positions(heaps: usize, max: u32) -> Vec<Vec<u32>> {
-    let mut table = GrundyTable::new();
-    let mut found = Vec::new();
-    let mut tuple = vec![0u32; heaps];
-    loop {
-        if table.grundy(&Nim::new(tuple.clone())) == 0 {
-            found.push(tuple.clone());
+/// A game of Nim within the setup limits every game has (one legal move per counter).
+fn new_game(heaps: Vec<u32>) -> anyhow::Result<NormalPlay<Nim>> {
+    setup_limits().check_moves(heaps.iter().map(|&h| u128::from(h)).sum())?;
+    Ok(NormalPlay::new(Nim::new(heaps)))
+}
+
+/// How many ascending tuples of `heaps` sizes in `0..=max` have nim-sum 0: multisets
+/// counted value by value (how many of each size, and the nim-sum so far).
+fn count_p_positions(heaps: usize, max: u32) -> u64 {
+    let sums = (max as usize + 1).next_power_of_two();
+    // ways[k][x]: multisets of k sizes below the current one with nim-sum x.
+    let mut ways = vec![vec![0u64; sums]; heaps + 1];
+    ways[0][0] = 1;
+    for size in 0..=max as usize {
+        let mut next = vec![vec![0u64; sums]; heaps + 1];
+        for (k, row) in ways.iter().enumerate() {
+            for (x, &n) in row.iter().enumerate().filter(|(_, n)| **n > 0) {
+                for copies in 0..=heaps - k {
+                    let sum = if copies % 2 == 1 { x ^ size } else { x };
+                    next[k + copies][sum] += n;
+                }
+            }
         }
-        // Next ascending tuple: bump the last entry that can grow, reset the rest to it.
-        let Some(i) = (0..heaps).rev().find(|&i| tuple[i] < max) else {
+        ways = next;
+    }
+    ways[heaps][0]
+}
+
+/// Every ascending tuple of `heaps` sizes in `0..=max` whose nim-sum (the Grundy value of
+/// Nim) is 0: each ascending tuple of the first `heaps - 1` sizes with the one last size
+/// that makes the sum 0, when it is at least the size before it and at most `max`.
+fn p_positions(heaps: usize, max: u32) -> Vec<Vec<u32>> {
+    let mut found = Vec::new();
+    let mut prefix = vec![0u32; heaps - 1];
+    loop {
+        let last = nim_sum(prefix.iter().copied());
+        if last <= max && prefix.last().is_none_or(|&before| last >= before) {
+            let mut tuple = prefix.clone();
+            tuple.push(last);
+            found.push(tuple);
+        }
+        // Next ascending prefix: bump the last entry that can grow, reset the rest to it.
+        let Some(i) = (0..prefix.len()).rev().find(|&i| prefix[i] < max) else {
             return found;
         };
-        let v = tuple[i] + 1;
-        tuple[i..].iter_mut().for_each(|t| *t = v);
+        let v = prefix[i] + 1;
+        prefix[i..].iter_mut().for_each(|t| *t = v);
     }
-}
-
-fn check_search_size(heaps: &[u32]) -> anyhow::Result<()> {
-    let total: u64 = heaps.iter().map(|&h| h as u64).sum();
-    if total > MAX_SEARCH_COUNTERS {
-        bail!(
-            "{total} counters is too many for a full game-tree search (at most {MAX_SEARCH_COUNTERS})"
-        );
-    }
-    Ok(())
 }
 
 fn render(game: &NormalPlay<Nim>) -> String {
@@ -217,4 +273,42 @@ fn render(game: &NormalPlay<Nim>) -> String {
         })
         .collect::<Vec<_>>()
         .join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every ascending tuple with nim-sum 0, the slow way.
+    fn brute_force(heaps: usize, max: u32) -> Vec<Vec<u32>> {
+        let mut all = vec![Vec::new()];
+        for _ in 0..heaps {
+            all = all
+                .into_iter()
+                .flat_map(|t: Vec<u32>| {
+                    let from = t.last().copied().unwrap_or(0);
+                    (from..=max).map(move |v| [t.clone(), vec![v]].concat())
+                })
+                .collect();
+        }
+        all.retain(|t| nim_sum(t.iter().copied()) == 0);
+        all
+    }
+
+    #[test]
+    fn p_positions_and_their_count_agree_with_brute_force() {
+        for heaps in 1..=4 {
+            for max in [0, 1, 2, 5, 9] {
+                let expected = brute_force(heaps, max);
+                assert_eq!(p_positions(heaps, max), expected, "{heaps} heaps to {max}");
+                assert_eq!(count_p_positions(heaps, max), expected.len() as u64);
+            }
+        }
+    }
+
+    #[test]
+    fn the_largest_table_is_counted_at_once() {
+        // About 1.6e9 rows: too many to list, counted exactly (checked by a second method).
+        assert_eq!(count_p_positions(6, 255), 1_618_935_552);
+    }
 }

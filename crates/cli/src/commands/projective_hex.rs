@@ -1,19 +1,16 @@
 //! `crosscap projective-hex`: who has won, exact solving, play and arena.
 
-use std::sync::Arc;
-use std::time::Duration;
-
-use anyhow::{Context, bail};
+use anyhow::bail;
 use clap::{Args, Subcommand};
 use crosscap_engine::solver::Budget;
 use crosscap_engine::{Game, Level, Notation, Player};
 use crosscap_projective_hex::{
-    Analyser, Geometry, Opening, OpeningResult, ProjectiveHex, agent, all_openings,
+    Analyser, Opening, OpeningResult, ProjectiveHex, agent, all_openings, new_game,
 };
-use crosscap_topology::Board;
 use serde::Serialize;
 
-use crate::output::{Output, Table, TableFormat, progress_bar};
+use crate::limits::{BudgetArgs, default_seconds, setup_limits};
+use crate::output::{Answer, Output, Part, Status, Table, TableFormat, progress_bar};
 use crate::terminal::{ArenaArgs, PlayArgs, play_in_terminal, run_arena};
 
 #[derive(Subcommand, Debug)]
@@ -23,7 +20,9 @@ pub enum ProjectiveHexCommand {
         #[command(flatten)]
         game: GameArgs,
     },
-    /// Who wins with perfect play, and every winning move.
+    /// Who wins with perfect play, and every winning move. The budget applies to the
+    /// position, or with --all-openings to each reply to a first move.
+    #[command(mut_arg("max_seconds", default_seconds("600")))]
     Solve {
         #[command(flatten)]
         game: GameArgs,
@@ -31,14 +30,8 @@ pub enum ProjectiveHexCommand {
         /// the classes in parallel).
         #[arg(long)]
         all_openings: bool,
-        /// Give up after this many search nodes (per solved position, or per reply to a first
-        /// move with --all-openings).
-        #[arg(long)]
-        max_nodes: Option<u64>,
-        /// Give up after this many seconds (per solved position, or per reply to a first move
-        /// with --all-openings).
-        #[arg(long)]
-        max_seconds: Option<f64>,
+        #[command(flatten)]
+        budget: BudgetArgs,
         /// Table format of the openings for text output.
         #[arg(long, value_enum, default_value_t = TableFormat::Text)]
         format: TableFormat,
@@ -77,20 +70,22 @@ pub struct GameArgs {
 }
 
 impl GameArgs {
+    /// The game, set up as the server sets it up.
     fn game(&self) -> anyhow::Result<ProjectiveHex> {
         let opening: Opening = self.opening.parse()?;
-        let board = Board::from_spec(&self.board)?;
-        let geometry = Arc::new(Geometry::new(board)?);
-        let mut game = match &self.position {
-            Some(text) => ProjectiveHex::from_position_text(geometry, text)?,
-            None => ProjectiveHex::new(geometry, opening),
-        };
-        if let Some(moves) = &self.moves {
-            for text in moves.split([' ', ',']).filter(|t| !t.trim().is_empty()) {
-                game.play_text(text)?;
-            }
-        }
-        Ok(game)
+        let moves: Vec<&str> = self
+            .moves
+            .iter()
+            .flat_map(|moves| moves.split([' ', ',']))
+            .filter(|t| !t.trim().is_empty())
+            .collect();
+        Ok(new_game(
+            &self.board,
+            opening,
+            self.position.as_deref(),
+            &moves,
+            &setup_limits(),
+        )?)
     }
 }
 
@@ -108,6 +103,13 @@ struct SolveReport {
     board: String,
     position: String,
     to_move: Option<Player>,
+    #[serde(flatten)]
+    solved: Part<Solved>,
+}
+
+/// What the analysis found.
+#[derive(Serialize)]
+struct Solved {
     winner: Option<Player>,
     winning_moves: Vec<String>,
     nodes: u64,
@@ -118,12 +120,26 @@ struct SolveReport {
 struct OpeningsReport {
     board: String,
     cells: usize,
+    /// `solved` when every class is.
+    #[serde(flatten)]
+    status: Status,
+    /// X when some first move is proved to win, O when every class is solved and none
+    /// wins; null otherwise.
     winner: Option<Player>,
     winning_moves: Vec<String>,
     classes: usize,
-    openings: Vec<OpeningResult>,
+    openings: Vec<OpeningRow>,
     nodes: u64,
     millis: f64,
+}
+
+/// One class of first moves with its own status.
+#[derive(Serialize)]
+struct OpeningRow {
+    #[serde(flatten)]
+    status: Status,
+    #[serde(flatten)]
+    result: OpeningResult,
 }
 
 fn cell_names(game: &ProjectiveHex, cells: &[usize]) -> Vec<String> {
@@ -137,7 +153,7 @@ fn player_text(player: Option<Player>) -> String {
     player.map_or("nobody".to_string(), |p| p.to_string())
 }
 
-pub fn run(cmd: ProjectiveHexCommand, out: &Output) -> anyhow::Result<()> {
+pub fn run(cmd: ProjectiveHexCommand, out: &Output) -> anyhow::Result<Answer> {
     match cmd {
         ProjectiveHexCommand::Winner { game } => {
             let game = game.game()?;
@@ -156,23 +172,9 @@ pub fn run(cmd: ProjectiveHexCommand, out: &Output) -> anyhow::Result<()> {
         ProjectiveHexCommand::Solve {
             game,
             all_openings: openings,
-            max_nodes,
-            max_seconds,
+            budget,
             format,
         } => {
-            let max_time = match max_seconds {
-                Some(s) if !(s > 0.0 && s.is_finite()) => {
-                    bail!("--max-seconds must be a positive number of seconds")
-                }
-                Some(s) => Some(Duration::from_secs_f64(s)),
-                None => None,
-            };
-            let budget = Budget {
-                max_nodes,
-                max_time,
-                max_memory: Some(crate::limits::DEFAULT_MAX_MEMORY),
-                cancel: None,
-            };
             let start = game.game()?;
             if openings {
                 if start.history().len() + start.stones().iter().flatten().count() > 0
@@ -180,119 +182,143 @@ pub fn run(cmd: ProjectiveHexCommand, out: &Output) -> anyhow::Result<()> {
                 {
                     bail!("--all-openings analyses the empty board under the standard opening");
                 }
-                solve_openings(&start, budget, format, out)
-            } else {
-                let analysis = Analyser::new(budget).analyse(&start)?;
-                let report = SolveReport {
-                    board: start.board().spec().to_string(),
-                    position: start.board().format_position(start.stones()),
-                    to_move: analysis.to_move,
-                    winner: analysis.winner,
-                    winning_moves: analysis
-                        .best_moves
-                        .iter()
-                        .filter(|_| {
-                            analysis.winner.is_some() && analysis.winner == analysis.to_move
-                        })
-                        .map(|m| start.format_move(m))
-                        .collect(),
-                    nodes: analysis.nodes,
-                    millis: analysis.elapsed.as_secs_f64() * 1000.0,
-                };
-                out.emit(&report, || {
-                    let mut text = match (report.to_move, report.winner) {
-                        (None, w) => format!("the game is over: {} won\n", player_text(w)),
-                        (Some(m), Some(w)) if m == w => format!(
-                            "{m} to move wins; winning moves: {}\n",
-                            report.winning_moves.join(" ")
-                        ),
-                        (Some(m), Some(w)) => format!("{m} to move loses: {w} wins\n"),
-                        (Some(m), None) => format!("{m} to move: a draw with perfect play\n"),
-                    };
-                    text += &format!("{} nodes in {:.1} ms\n", report.nodes, report.millis);
-                    text
-                })
+                return solve_openings(&start, &budget.budget(), format, out);
             }
+            let analysis = Analyser::new(budget.budget()).analyse(&start);
+            let to_move = start.outcome().is_none().then(|| start.to_move());
+            let report = SolveReport {
+                board: start.board().spec().to_string(),
+                position: start.board().format_position(start.stones()),
+                to_move,
+                solved: Part::of(analysis.map(|analysis| {
+                    Solved {
+                        winner: analysis.winner,
+                        winning_moves: analysis
+                            .best_moves
+                            .iter()
+                            .filter(|_| analysis.winner.is_some() && analysis.winner == to_move)
+                            .map(|m| start.format_move(m))
+                            .collect(),
+                        nodes: analysis.nodes,
+                        millis: analysis.elapsed.as_secs_f64() * 1000.0,
+                    }
+                })),
+            };
+            out.emit_status(&report, report.solved.status, || {
+                report.solved.text("the winner", |s| {
+                    let verdict = match (report.to_move, s.winner) {
+                        (None, w) => format!("the game is over: {} won", player_text(w)),
+                        (Some(m), Some(w)) if m == w => format!(
+                            "{m} to move wins; winning moves: {}",
+                            s.winning_moves.join(" ")
+                        ),
+                        (Some(m), Some(w)) => format!("{m} to move loses: {w} wins"),
+                        (Some(m), None) => format!("{m} to move: a draw with perfect play"),
+                    };
+                    format!("{verdict}\n{} nodes in {:.1} ms", s.nodes, s.millis)
+                }) + "\n"
+            })
         }
-        ProjectiveHexCommand::Play { game, play } => {
-            let game = game.game()?;
-            play_in_terminal(
-                game,
-                play.colour,
-                agent(play.level_or(Level::Medium), play.seed),
-                &render,
-            )
-        }
+        ProjectiveHexCommand::Play { game, play } => play_in_terminal(
+            game.game()?,
+            play.colour,
+            agent(play.level_or(Level::Medium), play.seed),
+            &render,
+        ),
         ProjectiveHexCommand::Arena { game, arena } => {
             let game = game.game()?;
             if game.outcome().is_some() {
                 bail!("the game is already over");
             }
-            run_arena(&game, &agent, &arena, out).map(|_| ())
+            run_arena(&game, &agent, &arena, out)
         }
     }
 }
 
 fn solve_openings(
     start: &ProjectiveHex,
-    budget: Budget,
+    budget: &Budget,
     format: TableFormat,
     out: &Output,
-) -> anyhow::Result<()> {
+) -> anyhow::Result<Answer> {
     let clock = std::time::Instant::now();
     let bar = progress_bar(start.stones().len() as u64, "openings");
-    let results = all_openings(start, &budget, &|cells| bar.inc(cells as u64))
-        .context("the search budget ran out")?;
+    let results = all_openings(start, budget, &|cells| bar.inc(cells as u64));
     bar.finish_and_clear();
     let winning_moves: Vec<String> = results
         .iter()
         .filter(|r| r.winner == Some(Player::X))
         .flat_map(|r| r.cells.iter().cloned())
         .collect();
+    let rows: Vec<OpeningRow> = results
+        .into_iter()
+        .map(|result| OpeningRow {
+            status: match result.unknown {
+                Some(reason) => Status::Unknown { reason },
+                None => Status::Solved,
+            },
+            result,
+        })
+        .collect();
+    let status = Status::of_parts(rows.iter().map(|row| row.status));
     let report = OpeningsReport {
         board: start.board().spec().to_string(),
         cells: start.stones().len(),
-        winner: Some(if winning_moves.is_empty() {
-            Player::O
-        } else {
-            Player::X
-        }),
+        status,
+        winner: match (winning_moves.is_empty(), status) {
+            (false, _) => Some(Player::X),
+            (true, Status::Solved) => Some(Player::O),
+            (true, Status::Unknown { .. }) => None,
+        },
         winning_moves,
-        classes: results.len(),
-        nodes: results.iter().map(|r| r.nodes).sum(),
+        classes: rows.len(),
+        nodes: rows.iter().map(|r| r.result.nodes).sum(),
         millis: clock.elapsed().as_secs_f64() * 1000.0,
-        openings: results,
+        openings: rows,
     };
     let mut table = Table::new(&["opening", "sides", "cells", "winner", "O's winning replies"]);
-    for r in &report.openings {
+    for row in &report.openings {
+        let r = &row.result;
+        let (winner, replies) = match row.status {
+            Status::Solved if r.winning_replies.is_empty() => {
+                (player_text(r.winner), "none".to_string())
+            }
+            Status::Solved => (player_text(r.winner), r.winning_replies.join(" ")),
+            Status::Unknown { .. } => ("unknown".to_string(), "unknown".to_string()),
+        };
         table.push(vec![
             r.cells[0].clone(),
             r.sides.to_string(),
             r.cells.len().to_string(),
-            player_text(r.winner),
-            if r.winning_replies.is_empty() {
-                "none".to_string()
-            } else {
-                r.winning_replies.join(" ")
-            },
+            winner,
+            replies,
         ]);
     }
-    out.emit(&report, || {
+    out.emit_status(&report, report.status, || {
         let mut text = table.render(format);
         if format == TableFormat::Text {
+            let verdict = match report.winner {
+                Some(w) => format!("{w} wins"),
+                None => "the winner is unknown".to_string(),
+            };
             text += &format!(
-                "{}: {} wins; winning first moves: {}\n{} classes of openings, {} nodes in {:.1} ms\n",
+                "{}: {verdict}; winning first moves: {}\n{} classes of openings, {} nodes in {:.1} ms\n",
                 report.board,
-                player_text(report.winner),
-                if report.winning_moves.is_empty() {
-                    "none".to_string()
-                } else {
-                    report.winning_moves.join(" ")
+                match (report.winning_moves.is_empty(), report.status) {
+                    (false, _) => report.winning_moves.join(" "),
+                    (true, Status::Solved) => "none".to_string(),
+                    (true, Status::Unknown { .. }) => "none proved".to_string(),
                 },
                 report.classes,
                 report.nodes,
                 report.millis
             );
+            if let Status::Unknown { .. } = report.status {
+                text += &format!(
+                    "some classes are {} (per reply)\n",
+                    report.status.text()
+                );
+            }
         }
         text
     })

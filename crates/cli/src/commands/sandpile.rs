@@ -3,26 +3,30 @@
 
 use std::collections::BTreeMap;
 use std::io::IsTerminal;
-use std::sync::Arc;
+use std::time::Instant;
 
 use anyhow::Context;
-use clap::{Args, Subcommand};
-use crosscap_engine::solver::Budget;
+use clap::{Arg, Args, Subcommand};
 use crosscap_engine::{Game, Level, Player};
 use crosscap_graphs::read_graph6_lines;
 use crosscap_sandpile::{
-    Board, ClassifyRow, Sandpile, SandpileError, agent, analyse, classify_all, min_topple,
-    min_topple_game,
+    ClassifyRow, PerfectPlay, Sandpile, Sequences, agent, analyse, classify_all, min_topple,
+    min_topple_game, new_game,
 };
 use serde::Serialize;
 
-use crate::output::{Output, Table, TableFormat, progress_bar};
+use crate::limits::{BudgetArgs, default_seconds, parse_player, setup_limits};
+use crate::output::{Answer, Output, Part, Status, Table, TableFormat, progress_bar};
 use crate::terminal::{ArenaArgs, PlayArgs, play_in_terminal, run_arena};
 
 #[derive(Subcommand, Debug)]
 pub enum SandpileCommand {
     /// The winner with perfect play, whether every play sequence has the same winner, and
-    /// the winning moves.
+    /// the winning moves (two searches, sharing --max-seconds).
+    #[command(
+        mut_arg("max_seconds", default_seconds("10")),
+        mut_arg("max_nodes", positions)
+    )]
     Solve {
         #[command(flatten)]
         position: PositionArgs,
@@ -30,7 +34,12 @@ pub enum SandpileCommand {
         budget: BudgetArgs,
     },
     /// The fewest chips after which toppling never stops, with a placement sequence: as
-    /// chip-firing (chips anywhere, colours ignored) and under the game's own rules.
+    /// chip-firing (chips anywhere, colours ignored) and under the game's own rules (two
+    /// searches, sharing --max-seconds).
+    #[command(
+        mut_arg("max_seconds", default_seconds("10")),
+        mut_arg("max_nodes", positions)
+    )]
     MinTopple {
         /// The graph: path:N, cycle:N, complete:N, star:M, bipartite:M,N, grid:RxC,
         /// wheel:N, petersen, P5, C4, K4, K1,3, edges:0-1,1-2, arcs:0>1,1>0, g6:<graph6>.
@@ -41,6 +50,12 @@ pub enum SandpileCommand {
     },
     /// Reads graph6 lines on stdin (e.g. from `geng -c 6`) and prints one row per graph:
     /// perfect-play winner, predetermined winner, minimum topple (chip-firing and game).
+    /// Each graph has its own budget (--max-seconds for its four searches, --max-memory for
+    /// each), so that the answers do not depend on how many graphs are searched at once.
+    #[command(
+        mut_arg("max_seconds", default_seconds("60")),
+        mut_arg("max_nodes", positions)
+    )]
     Classify {
         /// Table format for text output.
         #[arg(long, value_enum, default_value_t = TableFormat::Text)]
@@ -67,11 +82,21 @@ pub enum SandpileCommand {
     },
 }
 
+/// The sandpile's searches count positions (moves played): `--max-nodes`, also
+/// `--max-positions`, 20,000,000 per search unless given (the connected graphs on 7
+/// vertices need at most 6 to 8 million).
+fn positions(arg: Arg) -> Arg {
+    arg.default_value("20000000")
+        .visible_alias("max-positions")
+        .help("Give up after this many positions (moves played) in each search")
+}
+
 /// A graph and an optional mid-game position on it.
 #[derive(Args, Debug, Clone)]
 pub struct PositionArgs {
     /// The graph: path:N, cycle:N, complete:N, star:M, bipartite:M,N, grid:RxC, wheel:N,
-    /// petersen, P5, C4, K4, K1,3, edges:0-1,1-2, arcs:0>1,1>0, g6:<graph6>.
+    /// petersen, P5, C4, K4, K1,3, edges:0-1,1-2, arcs:0>1,1>0, g6:<graph6> (at most
+    /// 5000 vertices).
     #[arg(long)]
     graph: String,
     /// A mid-game position, one entry per vertex: `.`, X<score>, O<score>, X* or O*
@@ -79,33 +104,19 @@ pub struct PositionArgs {
     #[arg(long)]
     position: Option<String>,
     /// The player to move in `--position`.
-    #[arg(long, default_value = "X")]
+    #[arg(long, default_value = "X", value_parser = parse_player)]
     to_move: Player,
 }
 
 impl PositionArgs {
+    /// The game, set up as the server sets it up.
     fn game(&self) -> anyhow::Result<Sandpile> {
-        let board = Arc::new(Board::from_spec(&self.graph)?);
-        Ok(match &self.position {
-            Some(text) => Sandpile::from_position(board, text, self.to_move)?,
-            None if self.to_move == Player::X => Sandpile::new(board),
-            None => anyhow::bail!("--to-move O needs a --position (X moves first)"),
-        })
-    }
-}
-
-/// Limits of the exact searches.
-#[derive(Args, Debug, Clone)]
-pub struct BudgetArgs {
-    /// Give up after this many positions per search (every connected graph on 7 vertices
-    /// needs at most about 2 million).
-    #[arg(long, default_value_t = 5_000_000)]
-    max_positions: u64,
-}
-
-impl BudgetArgs {
-    fn budget(&self) -> Budget {
-        Budget::nodes(self.max_positions).with_memory(crate::limits::DEFAULT_MAX_MEMORY)
+        Ok(new_game(
+            &self.graph,
+            self.position.as_deref(),
+            self.to_move,
+            &setup_limits(),
+        )?)
     }
 }
 
@@ -114,12 +125,66 @@ struct SolveReport {
     graph: String,
     position: String,
     to_move: Option<Player>,
+    /// `solved` when both parts are.
+    #[serde(flatten)]
+    status: Status,
+    perfect_play: Part<PerfectPlayReport>,
+    sequences: Part<SequencesReport>,
+}
+
+/// The winner with perfect play.
+#[derive(Serialize)]
+struct PerfectPlayReport {
+    /// X, O or draw.
     winner: String,
-    predetermined: bool,
-    possible_winners: Vec<String>,
+    /// The player to move's winning moves (empty when they do not win).
     winning_moves: Vec<String>,
+    /// Nodes the exact solver searched.
+    nodes: u64,
+}
+
+impl PerfectPlayReport {
+    fn new(game: &Sandpile, found: PerfectPlay) -> Self {
+        let mover_wins = game.outcome().is_none() && found.winner == Some(game.to_move());
+        let graph = game.board().graph();
+        PerfectPlayReport {
+            winner: result_name(found.winner),
+            winning_moves: if mover_wins {
+                found
+                    .best_moves
+                    .iter()
+                    .map(|&v| graph.vertex_name(v))
+                    .collect()
+            } else {
+                Vec::new()
+            },
+            nodes: found.nodes,
+        }
+    }
+}
+
+/// What every play sequence can lead to.
+#[derive(Serialize)]
+struct SequencesReport {
+    predetermined: bool,
+    /// X, O or draw.
+    possible_winners: Vec<String>,
+    /// Positions (up to symmetry) visited.
     positions: u64,
-    solver_nodes: u64,
+}
+
+impl From<Sequences> for SequencesReport {
+    fn from(found: Sequences) -> Self {
+        SequencesReport {
+            predetermined: found.predetermined,
+            possible_winners: found
+                .possible_winners
+                .iter()
+                .map(|w| result_name(*w))
+                .collect(),
+            positions: found.positions,
+        }
+    }
 }
 
 #[derive(Serialize)]
@@ -127,25 +192,103 @@ struct MinToppleReport {
     graph: String,
     vertices: usize,
     edges: usize,
-    /// Chip-firing: the fewest chips (null: toppling always stops).
+    /// `solved` when both parts are.
+    #[serde(flatten)]
+    status: Status,
+    chip_firing: Part<ChipFiring>,
+    game_rules: Part<GameLine>,
+}
+
+/// Question 4 as chip-firing.
+#[derive(Serialize)]
+struct ChipFiring {
+    /// The fewest chips (null: toppling always stops).
     chips: Option<usize>,
     placements: Vec<String>,
-    /// Under the game's rules: the fewest moves (null: every game ends first, or unknown).
-    game_moves: Option<usize>,
-    game_line: Vec<String>,
-    /// Whether the game-rules search finished (it ranges over colours too, so it runs out
-    /// of budget on graphs where the chip-firing search still finishes).
-    game_search_complete: bool,
+}
+
+/// Question 4 under the game's rules.
+#[derive(Serialize)]
+struct GameLine {
+    /// The fewest moves (null: every game ends first).
+    moves: Option<usize>,
+    line: Vec<String>,
 }
 
 #[derive(Serialize)]
 struct ClassifyReport {
     graphs: usize,
-    rows: Vec<ClassifyRow>,
+    /// `solved` when every row is.
+    #[serde(flatten)]
+    status: Status,
+    rows: Vec<RowReport>,
     summary: Vec<SummaryRow>,
 }
 
-/// Counts over the graphs with one number of vertices.
+/// One graph of `classify`: each answer with its own status.
+#[derive(Serialize)]
+struct RowReport {
+    graph6: String,
+    vertices: usize,
+    edges: usize,
+    /// `solved` when all four answers are.
+    #[serde(flatten)]
+    status: Status,
+    perfect_play: Part<WinnerReport>,
+    sequences: Part<SequencesReport>,
+    min_topple: Part<ChipCount>,
+    min_topple_game: Part<MoveCount>,
+}
+
+/// The chip-firing minimum alone (null: never).
+#[derive(Serialize)]
+struct ChipCount {
+    chips: Option<usize>,
+}
+
+/// The game-rules minimum alone (null: never).
+#[derive(Serialize)]
+struct MoveCount {
+    moves: Option<usize>,
+}
+
+/// The winner with perfect play from the empty board.
+#[derive(Serialize)]
+struct WinnerReport {
+    /// X, O or draw.
+    winner: String,
+    nodes: u64,
+}
+
+impl RowReport {
+    fn new(row: ClassifyRow) -> Self {
+        let perfect_play = Part::of(row.analysis.perfect_play.map(|found| WinnerReport {
+            winner: result_name(found.winner),
+            nodes: found.nodes,
+        }));
+        let sequences = Part::of(row.analysis.sequences.map(SequencesReport::from));
+        let min_topple = Part::of(row.min_topple.map(|chips| ChipCount { chips }));
+        let min_topple_game = Part::of(row.min_topple_game.map(|moves| MoveCount { moves }));
+        RowReport {
+            graph6: row.graph6,
+            vertices: row.vertices,
+            edges: row.edges,
+            status: Status::of_parts([
+                perfect_play.status,
+                sequences.status,
+                min_topple.status,
+                min_topple_game.status,
+            ]),
+            perfect_play,
+            sequences,
+            min_topple,
+            min_topple_game,
+        }
+    }
+}
+
+/// Counts over the graphs with one number of vertices (answers that ran out are counted
+/// in `unknown` only).
 #[derive(Serialize, Default, Clone)]
 struct SummaryRow {
     vertices: usize,
@@ -157,112 +300,60 @@ struct SummaryRow {
     min_topple_equals_edges: usize,
     game_min_topple_differs: usize,
     game_never_topples: usize,
+    /// Graphs with an answer that ran out of budget.
+    unknown: usize,
 }
 
 fn result_name(winner: Option<Player>) -> String {
     winner.map_or("draw".to_string(), |p| p.to_string())
 }
 
-pub fn run(cmd: SandpileCommand, out: &Output) -> anyhow::Result<()> {
+pub fn run(cmd: SandpileCommand, out: &Output) -> anyhow::Result<Answer> {
     match cmd {
         SandpileCommand::Solve { position, budget } => {
             let game = position.game()?;
-            let analysis = analyse(&game, &budget.budget())
-                .with_context(|| format!("solving {}", position.graph))?;
-            let graph = game.board().graph();
+            let analysis = analyse(&game, &budget.budget());
+            let perfect_play = Part::of(
+                analysis
+                    .perfect_play
+                    .map(|found| PerfectPlayReport::new(&game, found)),
+            );
+            let sequences = Part::of(analysis.sequences.map(SequencesReport::from));
             let report = SolveReport {
-                graph: graph.spec().to_string(),
+                graph: game.board().graph().spec().to_string(),
                 position: game.position_text(),
                 to_move: game.outcome().is_none().then(|| game.to_move()),
-                winner: result_name(analysis.winner),
-                predetermined: analysis.predetermined,
-                possible_winners: analysis
-                    .possible_winners
-                    .iter()
-                    .map(|w| result_name(*w))
-                    .collect(),
-                winning_moves: if game.outcome().is_none()
-                    && analysis.winner == Some(game.to_move())
-                {
-                    analysis
-                        .best_moves
-                        .iter()
-                        .map(|&v| graph.vertex_name(v))
-                        .collect()
-                } else {
-                    Vec::new()
-                },
-                positions: analysis.positions,
-                solver_nodes: analysis.solver_nodes,
+                status: Status::of_parts([perfect_play.status, sequences.status]),
+                perfect_play,
+                sequences,
             };
-            out.emit(&report, || {
-                let who = match report.winner.as_str() {
-                    "draw" => "the game is a draw with perfect play".to_string(),
-                    w => format!("{w} wins with perfect play"),
-                };
-                let whatever = if report.predetermined {
-                    "whatever is played".to_string()
-                } else {
-                    format!("(possible results: {})", report.possible_winners.join(", "))
-                };
-                format!(
-                    "{}: {who} {whatever}\nwinning moves: {}\n{} positions, {} solver nodes\n",
-                    report.graph,
-                    if report.winning_moves.is_empty() {
-                        "none".to_string()
-                    } else {
-                        report.winning_moves.join(" ")
-                    },
-                    report.positions,
-                    report.solver_nodes
-                )
-            })
+            out.emit_status(&report, report.status, || solve_text(&report))
         }
         SandpileCommand::MinTopple { graph, budget } => {
-            let board = Arc::new(Board::from_spec(&graph)?);
-            let chip_firing = min_topple(&board, &budget.budget())
-                .with_context(|| format!("searching chip placements on {graph}"))?;
-            let game = Sandpile::new(Arc::clone(&board));
-            let (game_line, game_search_complete) = match min_topple_game(&game, &budget.budget()) {
-                Ok(line) => (line, true),
-                Err(SandpileError::Search(_)) => (None, false),
-                Err(err) => return Err(err.into()),
-            };
-            let g = board.graph();
+            let game = new_game(&graph, None, Player::X, &setup_limits())?;
+            let start = Instant::now();
+            let budget = budget.budget();
+            let g = game.board().graph();
             let names = |vs: &[usize]| vs.iter().map(|&v| g.vertex_name(v)).collect::<Vec<_>>();
+            let chip_firing = Part::of(min_topple(game.board(), &budget).map(|found| ChipFiring {
+                chips: found.as_ref().map(|m| m.chips),
+                placements: found.as_ref().map_or(Vec::new(), |m| names(&m.placements)),
+            }));
+            let game_rules = Part::of(
+                min_topple_game(&game, &budget.less(0, start.elapsed())).map(|found| GameLine {
+                    moves: found.as_ref().map(Vec::len),
+                    line: found.as_deref().map_or(Vec::new(), names),
+                }),
+            );
             let report = MinToppleReport {
                 graph: g.spec().to_string(),
                 vertices: g.vertex_count(),
                 edges: g.edge_count(),
-                chips: chip_firing.as_ref().map(|m| m.chips),
-                placements: chip_firing
-                    .as_ref()
-                    .map_or(Vec::new(), |m| names(&m.placements)),
-                game_moves: game_line.as_ref().map(Vec::len),
-                game_line: game_line.as_deref().map_or(Vec::new(), names),
-                game_search_complete,
+                status: Status::of_parts([chip_firing.status, game_rules.status]),
+                chip_firing,
+                game_rules,
             };
-            out.emit(&report, || {
-                let chips = match report.chips {
-                    Some(k) => format!(
-                        "toppling never stops after {k} chips ({} edges), placed on {}",
-                        report.edges,
-                        report.placements.join(" ")
-                    ),
-                    None => "toppling always stops: every chip drains into a sink".to_string(),
-                };
-                let game = match report.game_moves {
-                    Some(k) => format!("{k} moves: {}", report.game_line.join(" ")),
-                    None if report.game_search_complete => {
-                        "never: every game ends before".to_string()
-                    }
-                    None => "unknown: the search ran out of budget (--max-positions)".to_string(),
-                };
-                format!(
-                    "{}: {chips}\nunder the game's rules: {game}\n",
-                    report.graph
-                )
-            })
+            out.emit_status(&report, report.status, || min_topple_text(&report))
         }
         SandpileCommand::Classify {
             format,
@@ -274,19 +365,23 @@ pub fn run(cmd: SandpileCommand, out: &Output) -> anyhow::Result<()> {
                 .collect::<Result<Vec<_>, _>>()
                 .context("reading graph6 on stdin")?;
             let bar = progress_bar(graphs.len() as u64, "graphs");
-            let rows = classify_all(graphs, &budget.budget(), &|| bar.inc(1));
+            let rows = classify_all(graphs, &budget.budget(), &setup_limits(), &|| bar.inc(1));
             bar.finish_and_clear();
             let rows = rows
                 .into_iter()
                 .enumerate()
-                .map(|(i, row)| row.with_context(|| format!("graph on line {}", i + 1)))
+                .map(|(i, row)| {
+                    row.map(RowReport::new)
+                        .with_context(|| format!("graph on line {}", i + 1))
+                })
                 .collect::<anyhow::Result<Vec<_>>>()?;
             let report = ClassifyReport {
                 graphs: rows.len(),
+                status: Status::of_parts(rows.iter().map(|row| row.status)),
                 summary: summarise(&rows),
                 rows,
             };
-            out.emit(&report, || {
+            out.emit_status(&report, report.status, || {
                 if summary {
                     summary_table(&report.summary).render(format)
                 } else {
@@ -295,27 +390,78 @@ pub fn run(cmd: SandpileCommand, out: &Output) -> anyhow::Result<()> {
             })
         }
         SandpileCommand::Play { position, play } => {
-            let game = position.game()?;
             let colour = std::io::stdout().is_terminal();
             play_in_terminal(
-                game,
+                position.game()?,
                 play.colour,
                 agent(play.level_or(Level::Medium), play.seed),
                 &|g: &Sandpile| g.render(colour),
             )
         }
         SandpileCommand::Arena { position, arena } => {
-            let game = position.game()?;
-            run_arena(&game, &agent, &arena, out).map(|_| ())
+            run_arena(&position.game()?, &agent, &arena, out)
         }
     }
 }
 
-fn option_cell(value: Option<usize>) -> String {
+fn solve_text(report: &SolveReport) -> String {
+    let play = report
+        .perfect_play
+        .text("the winner with perfect play", |p| {
+            let who = match p.winner.as_str() {
+                "draw" => "the game is a draw with perfect play".to_string(),
+                w => format!("{w} wins with perfect play"),
+            };
+            let moves = if p.winning_moves.is_empty() {
+                "none".to_string()
+            } else {
+                p.winning_moves.join(" ")
+            };
+            format!("{who}\nwinning moves: {moves} ({} solver nodes)", p.nodes)
+        });
+    let sequences = report
+        .sequences
+        .text("what every play sequence reaches", |s| {
+            let results = if s.predetermined {
+                format!("{} whatever is played", s.possible_winners.join(", "))
+            } else {
+                format!("possible results: {}", s.possible_winners.join(", "))
+            };
+            format!("{results} ({} positions)", s.positions)
+        });
+    format!("{}: {play}\n{sequences}\n", report.graph)
+}
+
+fn min_topple_text(report: &MinToppleReport) -> String {
+    let chips = report
+        .chip_firing
+        .text("the chip-firing minimum", |c| match c.chips {
+            Some(k) => format!(
+                "toppling never stops after {k} chips ({} edges), placed on {}",
+                report.edges,
+                c.placements.join(" ")
+            ),
+            None => "toppling always stops: every chip drains into a sink".to_string(),
+        });
+    let game = report
+        .game_rules
+        .text("the minimum under the game's rules", |g| match g.moves {
+            Some(k) => format!("under the game's rules: {k} moves: {}", g.line.join(" ")),
+            None => "under the game's rules: never, every game ends before".to_string(),
+        });
+    format!("{}: {chips}\n{game}\n", report.graph)
+}
+
+/// A table cell: the answer, or `unknown` when its search ran out.
+fn cell<T>(part: &Part<T>, text: impl FnOnce(&T) -> String) -> String {
+    part.answer.as_ref().map_or("unknown".to_string(), text)
+}
+
+fn never_or(value: Option<usize>) -> String {
     value.map_or("never".to_string(), |v| v.to_string())
 }
 
-fn rows_table(rows: &[ClassifyRow]) -> Table {
+fn rows_table(rows: &[RowReport]) -> Table {
     let mut table = Table::new(&[
         "graph6",
         "vertices",
@@ -330,31 +476,40 @@ fn rows_table(rows: &[ClassifyRow]) -> Table {
             row.graph6.clone(),
             row.vertices.to_string(),
             row.edges.to_string(),
-            result_name(row.winner),
-            if row.predetermined { "yes" } else { "no" }.to_string(),
-            option_cell(row.min_topple),
-            option_cell(row.min_topple_game),
+            cell(&row.perfect_play, |p| p.winner.clone()),
+            cell(&row.sequences, |s| {
+                if s.predetermined { "yes" } else { "no" }.to_string()
+            }),
+            cell(&row.min_topple, |m| never_or(m.chips)),
+            cell(&row.min_topple_game, |m| never_or(m.moves)),
         ]);
     }
     table
 }
 
-fn summarise(rows: &[ClassifyRow]) -> Vec<SummaryRow> {
+fn summarise(rows: &[RowReport]) -> Vec<SummaryRow> {
     let mut by_size: BTreeMap<usize, SummaryRow> = BTreeMap::new();
     for row in rows {
         let s = by_size.entry(row.vertices).or_default();
         s.vertices = row.vertices;
         s.graphs += 1;
-        s.predetermined += row.predetermined as usize;
-        match row.winner {
-            Some(Player::X) => s.first_player_wins += 1,
-            Some(Player::O) => s.second_player_wins += 1,
-            None => s.draws += 1,
+        s.unknown += (row.status != Status::Solved) as usize;
+        if let Some(sequences) = &row.sequences.answer {
+            s.predetermined += sequences.predetermined as usize;
         }
-        s.min_topple_equals_edges += (row.min_topple == Some(row.edges)) as usize;
-        s.game_min_topple_differs +=
-            (row.min_topple_game.is_some() && row.min_topple_game != row.min_topple) as usize;
-        s.game_never_topples += row.min_topple_game.is_none() as usize;
+        match row.perfect_play.answer.as_ref().map(|p| p.winner.as_str()) {
+            Some("X") => s.first_player_wins += 1,
+            Some("O") => s.second_player_wins += 1,
+            Some(_) => s.draws += 1,
+            None => {}
+        }
+        let chips = row.min_topple.answer.as_ref().map(|m| m.chips);
+        let moves = row.min_topple_game.answer.as_ref().map(|m| m.moves);
+        s.min_topple_equals_edges += (chips == Some(Some(row.edges))) as usize;
+        if let (Some(chips), Some(moves)) = (chips, moves) {
+            s.game_min_topple_differs += (moves.is_some() && moves != chips) as usize;
+        }
+        s.game_never_topples += (moves == Some(None)) as usize;
     }
     by_size.into_values().collect()
 }
@@ -370,6 +525,7 @@ fn summary_table(summary: &[SummaryRow]) -> Table {
         "min topple = edges",
         "game min differs",
         "game never topples",
+        "unknown",
     ]);
     for s in summary {
         table.push(
@@ -383,6 +539,7 @@ fn summary_table(summary: &[SummaryRow]) -> Table {
                 s.min_topple_equals_edges,
                 s.game_min_topple_differs,
                 s.game_never_topples,
+                s.unknown,
             ]
             .iter()
             .map(usize::to_string)

@@ -198,5 +198,5 @@ fn malformed_specs_and_positions_are_user_errors() {
         .assert_user_error("cell b1 is missing");
     crosscap(&["board", "show", "taylor:2", "--position", "..Q"]).assert_user_error("'Q'");
     crosscap(&["board", "svg", "taylor:2", "--position", "OO.........."])
-        .assert_user_error("X has 0 stones and O has 2");
+        .assert_user_error("the position has 0 X stones and 2 O stones");
 }

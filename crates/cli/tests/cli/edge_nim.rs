@@ -170,6 +170,29 @@ fn grundy_table_and_its_histogram() {
     );
 }
 
+/// Tables listed row by row stop at 1000000 rows, refused before any work; `--count`
+/// still counts them (the tetrahedron to 10 has 11^6 = 1771561 positions).
+#[test]
+fn tables_too_long_to_list_are_counted() {
+    let table = |count: bool| {
+        let mut args = vec![
+            "--json",
+            "edge-nim",
+            "grundy-table",
+            "--graph",
+            "tetrahedron",
+            "--max",
+            "10",
+        ];
+        if count {
+            args.push("--count");
+        }
+        crosscap(&args)
+    };
+    table(false).assert_user_error("1771561 positions, more than the 1000000 rows");
+    assert_eq!(table(true).json()["count"], 1_771_561);
+}
+
 #[test]
 fn graph6_lines_on_stdin_give_one_table_each() {
     // K3 and the path on three vertices, as nauty's geng writes them.
@@ -271,6 +294,7 @@ fn bad_graphs_and_tokens_are_user_errors() {
     .assert_user_error("--fix");
     crosscap(&["edge-nim", "p-positions", "--graph", "K4", "--max", "400"])
         .assert_user_error("positions");
+    // Over the setup limits the server has too (119160 moves), refused before any is listed.
     crosscap(&["edge-nim", "play", "--graph", "K4", "--tokens", "*=30"])
-        .assert_user_error("too many for the game-tree agents");
+        .assert_user_error("the board is too large: 119160 legal moves (at most 5000)");
 }

@@ -222,6 +222,8 @@ fn the_survey_checks_the_even_cells_claim() {
     assert_eq!(rows[0]["cells"], 6);
     assert_eq!(rows[0]["winner"], "first");
     assert_eq!(rows[0]["claim"], "holds");
+    assert_eq!(rows[0]["status"], "solved");
+    assert_eq!(v["status"], "solved");
     let md = crosscap(&[
         "euler-getter",
         "survey",
@@ -236,6 +238,53 @@ fn the_survey_checks_the_even_cells_claim() {
         "{}",
         md.stdout
     );
+}
+
+/// A solve whose budget runs out is an answer (exit 3, JSON with the limit, nodes and
+/// time); in a survey each board has its status and the boards solved are still given.
+#[test]
+fn a_budget_that_runs_out_is_an_unknown_answer() {
+    let solve = crosscap(&[
+        "--json",
+        "euler-getter",
+        "solve",
+        "--board",
+        "goldberg:2",
+        "--swap",
+        "none",
+        "--max-nodes",
+        "1000",
+    ])
+    .unknown_json("nodes");
+    assert!(solve["nodes"].as_u64().unwrap() > 1000, "{solve}");
+    assert_eq!(solve["cells"], 21);
+    let survey = crosscap(&[
+        "--json",
+        "euler-getter",
+        "survey",
+        "--board",
+        "goldberg:1",
+        "--board",
+        "goldberg:2",
+        "--max-nodes",
+        "1000",
+    ])
+    .unknown_json("nodes");
+    let rows = survey["boards"].as_array().unwrap();
+    assert_eq!(rows[0]["status"], "solved");
+    assert_eq!(rows[0]["claim"], "holds");
+    assert_eq!(rows[1]["status"], "unknown");
+    assert_eq!(rows[1]["reason"], "nodes");
+    let text = crosscap(&[
+        "euler-getter",
+        "survey",
+        "--board",
+        "goldberg:2",
+        "--max-nodes",
+        "1000",
+    ]);
+    assert_eq!(text.code, 3);
+    assert!(text.stdout.contains("unknown"), "{}", text.stdout);
 }
 
 #[test]

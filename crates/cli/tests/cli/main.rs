@@ -1,5 +1,6 @@
 //! Integration tests: each runs the real `crosscap` binary.
 
+mod bad_inputs;
 mod board;
 mod edge_nim;
 mod euler_getter;
@@ -25,6 +26,21 @@ impl Run {
         assert_eq!(self.code, 0, "stderr: {}", self.stderr);
         serde_json::from_str(&self.stdout)
             .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}", self.stdout))
+    }
+
+    /// The stdout of a `--json` run whose search ran out of budget: exit status 3 and a
+    /// document saying `"status": "unknown"` and which limit ran out.
+    pub fn unknown_json(&self, reason: &str) -> serde_json::Value {
+        assert_eq!(
+            self.code, 3,
+            "stdout: {} stderr: {}",
+            self.stdout, self.stderr
+        );
+        let v: serde_json::Value = serde_json::from_str(&self.stdout)
+            .unwrap_or_else(|e| panic!("stdout is not JSON ({e}): {}", self.stdout));
+        assert_eq!(v["status"], "unknown", "{v}");
+        assert_eq!(v["reason"], reason, "{v}");
+        v
     }
 
     /// Asserts a usage or input error: exit code 2 and one line on stderr naming `needle`.

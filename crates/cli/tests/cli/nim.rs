@@ -30,7 +30,8 @@ fn solve_agrees_with_value() {
 fn bad_heaps_are_user_errors() {
     crosscap(&["nim", "value", "three"]).assert_user_error("three");
     crosscap(&["nim", "value", "-1"]).assert_user_error("-1");
-    crosscap(&["nim", "solve", "60", "60"]).assert_user_error("too many");
+    crosscap(&["nim", "solve", "3000", "3000"])
+        .assert_user_error("6000 legal moves (at most 5000)");
     crosscap(&["nim", "arena", "3", "--a", "godlike"]).assert_user_error("godlike");
 }
 
@@ -91,4 +92,46 @@ fn p_positions_of_three_heaps() {
         md.stdout,
         "| heap 1 | heap 2 |\n| --- | --- |\n| 0 | 0 |\n| 1 | 1 |\n"
     );
+}
+
+/// Inside the documented limits (6 heaps of 255) the table has about 1.6e9 rows: listing
+/// it is refused before any work, and `--count` counts it at once.
+#[test]
+fn p_positions_too_many_to_list_are_counted() {
+    crosscap(&["nim", "p-positions", "--heaps", "6", "--max", "255"])
+        .assert_user_error("1618935552 P-positions, more than the 1000000 rows");
+    let v = crosscap(&[
+        "--json",
+        "nim",
+        "p-positions",
+        "--heaps",
+        "6",
+        "--max",
+        "255",
+        "--count",
+    ])
+    .json();
+    assert_eq!(v["count"], 1_618_935_552u64);
+    assert_eq!(v.get("positions"), None);
+    let listed = crosscap(&["--json", "nim", "p-positions", "--heaps", "3", "--max", "3"]);
+    assert_eq!(listed.json()["count"], 5);
+}
+
+/// A search that runs out is an answer: exit 3 and JSON saying which limit ran out.
+#[test]
+fn a_solve_that_runs_out_is_unknown() {
+    let v = crosscap(&[
+        "--json",
+        "nim",
+        "solve",
+        "7",
+        "7",
+        "7",
+        "7",
+        "--max-nodes",
+        "50",
+    ])
+    .unknown_json("nodes");
+    assert!(v["nodes"].as_u64().unwrap() > 50, "{v}");
+    assert_eq!(v.get("winner"), None, "{v}");
 }

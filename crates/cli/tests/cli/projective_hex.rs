@@ -237,14 +237,66 @@ fn taylor_3_every_opening_wins() {
     assert_eq!(v["winning_moves"].as_array().unwrap().len(), 27, "{v}");
 }
 
-/// For one position, and for every opening (where it applies to each reply, solved on
-/// its own: the first reply to run out stops them all).
+/// A search that runs out is an answer (exit 3, JSON with the limit, the nodes and the
+/// time), for one position and for every opening, where the budget applies to each reply
+/// and every class is reported with its own status (the first reply to run out used to
+/// stop them all, and print no JSON).
 #[test]
 fn the_budget_can_run_out() {
-    for board in ["taylor:4", "taylor:3 --all-openings"] {
-        let mut args = vec!["projective-hex", "solve", "--max-nodes", "100", "--board"];
-        args.extend(board.split(' '));
-        crosscap(&args).assert_user_error("budget");
+    let one = crosscap(&[
+        "--json",
+        "projective-hex",
+        "solve",
+        "--max-nodes",
+        "100",
+        "--board",
+        "taylor:4",
+    ])
+    .unknown_json("nodes");
+    assert!(one["nodes"].as_u64().unwrap() > 100, "{one}");
+    assert!(one["millis"].is_number(), "{one}");
+    assert_eq!(one["winner"], serde_json::Value::Null, "{one}");
+    let all = crosscap(&[
+        "--json",
+        "projective-hex",
+        "solve",
+        "--max-nodes",
+        "100",
+        "--all-openings",
+    ])
+    .unknown_json("nodes");
+    let openings = all["openings"].as_array().unwrap();
+    assert_eq!(
+        openings.len(),
+        6,
+        "every class of taylor:3 is reported: {all}"
+    );
+    assert!(openings.iter().all(|o| o["status"] == "unknown"), "{all}");
+    let text = crosscap(&[
+        "projective-hex",
+        "solve",
+        "--max-nodes",
+        "100",
+        "--all-openings",
+    ]);
+    assert_eq!(text.code, 3, "{}", text.stderr);
+    assert!(
+        text.stdout.contains("the winner is unknown"),
+        "{}",
+        text.stdout
+    );
+}
+
+/// `--max-seconds` is a positive number of seconds up to 1000000: `1e30` used to panic.
+#[test]
+fn seconds_out_of_range_are_refused() {
+    for seconds in ["1e30", "0", "-1", "NaN", "inf"] {
+        crosscap(&[
+            "projective-hex",
+            "solve",
+            &format!("--max-seconds={seconds}"),
+        ])
+        .assert_user_error("expected a number of seconds above 0, at most 1000000");
     }
 }
 

@@ -4,29 +4,41 @@ use crate::{crosscap, crosscap_with_input};
 const CONNECTED_4: &str = "CF\nCU\nCV\nC]\nC^\nC~\n";
 
 fn solve(graph: &str) -> serde_json::Value {
-    crosscap(&["--json", "sandpile", "solve", "--graph", graph]).json()
+    let v = crosscap(&["--json", "sandpile", "solve", "--graph", graph]).json();
+    assert_eq!(v["status"], "solved", "{v}");
+    v
 }
 
 #[test]
 fn solve_gives_the_seeds_facts() {
     let p2 = solve("P2");
-    assert_eq!(p2["winner"], "X");
-    assert_eq!(p2["predetermined"], true);
+    assert_eq!(p2["perfect_play"]["winner"], "X");
+    assert_eq!(p2["sequences"]["predetermined"], true);
     let p3 = solve("P3");
-    assert_eq!(p3["winner"], "O");
-    assert_eq!(p3["predetermined"], true);
-    assert_eq!(p3["possible_winners"], serde_json::json!(["O"]));
+    assert_eq!(p3["perfect_play"]["winner"], "O");
+    assert_eq!(p3["sequences"]["predetermined"], true);
+    assert_eq!(
+        p3["sequences"]["possible_winners"],
+        serde_json::json!(["O"])
+    );
     let c3 = solve("C3");
-    assert_eq!(c3["predetermined"], false);
-    assert_eq!(c3["possible_winners"], serde_json::json!(["X", "O"]));
-    assert_eq!(c3["winner"], "X");
-    assert_eq!(c3["winning_moves"], serde_json::json!(["0", "1", "2"]));
-    assert_eq!(p3["winning_moves"], serde_json::json!([]));
-    assert!(c3["positions"].as_u64().unwrap() > 1);
+    assert_eq!(c3["perfect_play"]["status"], "solved");
+    assert_eq!(c3["sequences"]["predetermined"], false);
+    assert_eq!(
+        c3["sequences"]["possible_winners"],
+        serde_json::json!(["X", "O"])
+    );
+    assert_eq!(c3["perfect_play"]["winner"], "X");
+    assert_eq!(
+        c3["perfect_play"]["winning_moves"],
+        serde_json::json!(["0", "1", "2"])
+    );
+    assert_eq!(p3["perfect_play"]["winning_moves"], serde_json::json!([]));
+    assert!(c3["sequences"]["positions"].as_u64().unwrap() > 1);
     for (m, winner) in [(3, "X"), (4, "O"), (5, "X")] {
         let star = solve(&format!("K1,{m}"));
-        assert_eq!(star["winner"], winner, "K1,{m}");
-        assert_eq!(star["predetermined"], true, "K1,{m}");
+        assert_eq!(star["perfect_play"]["winner"], winner, "K1,{m}");
+        assert_eq!(star["sequences"]["predetermined"], true, "K1,{m}");
     }
 }
 
@@ -48,13 +60,69 @@ fn solve_a_mid_game_position_as_text() {
     assert!(run.stdout.contains("winning moves:"), "{}", run.stdout);
 }
 
+/// A search that runs out is an answer: exit 3, the part that ran out `unknown` with its
+/// limit, nodes and time, and the other part still solved.
+#[test]
+fn a_solve_whose_budget_runs_out_reports_each_part() {
+    let run = crosscap(&[
+        "--json",
+        "sandpile",
+        "solve",
+        "--graph",
+        "grid:3x3",
+        "--max-positions",
+        "300",
+    ]);
+    let v = run.unknown_json("nodes");
+    assert_eq!(v["perfect_play"]["status"], "unknown", "{v}");
+    assert_eq!(v["perfect_play"]["reason"], "nodes", "{v}");
+    assert!(v["perfect_play"]["nodes"].as_u64().unwrap() > 300, "{v}");
+    assert!(v["perfect_play"]["millis"].is_number(), "{v}");
+    assert!(v["sequences"]["status"].is_string(), "{v}");
+    let text = crosscap(&[
+        "sandpile",
+        "solve",
+        "--graph",
+        "grid:3x3",
+        "--max-nodes",
+        "300",
+    ]);
+    assert_eq!(text.code, 3, "{}", text.stderr);
+    assert!(
+        text.stdout.contains(
+            "the winner with perfect play is unknown: the node limit ran out (--max-nodes)"
+        ),
+        "{}",
+        text.stdout
+    );
+}
+
+/// path:2000 used to run for minutes under `--max-positions 20000` (each placement of a
+/// long game topples up to about a million times); the positions now count moves played
+/// and the searches share a deadline. Small here: path:300, where the same holds.
+#[test]
+fn a_long_path_stops_at_its_budget() {
+    let v = crosscap(&[
+        "--json",
+        "sandpile",
+        "solve",
+        "--graph",
+        "path:300",
+        "--max-positions",
+        "2000",
+    ])
+    .unknown_json("nodes");
+    assert!(v["perfect_play"]["nodes"].as_u64().unwrap() <= 2001, "{v}");
+}
+
 #[test]
 fn min_topple_is_the_edge_count_with_a_placement_sequence() {
     let v = crosscap(&["--json", "sandpile", "min-topple", "--graph", "C4"]).json();
-    assert_eq!(v["chips"], 4);
+    assert_eq!(v["status"], "solved");
+    assert_eq!(v["chip_firing"]["chips"], 4);
     assert_eq!(v["edges"], 4);
-    assert_eq!(v["placements"].as_array().unwrap().len(), 4);
-    assert!(v["game_moves"].as_u64().unwrap() >= 4);
+    assert_eq!(v["chip_firing"]["placements"].as_array().unwrap().len(), 4);
+    assert!(v["game_rules"]["moves"].as_u64().unwrap() >= 4);
     let dag = crosscap(&[
         "--json",
         "sandpile",
@@ -63,8 +131,8 @@ fn min_topple_is_the_edge_count_with_a_placement_sequence() {
         "arcs:0>1,1>2",
     ])
     .json();
-    assert_eq!(dag["chips"], serde_json::Value::Null);
-    assert_eq!(v["game_search_complete"], true);
+    assert_eq!(dag["chip_firing"]["chips"], serde_json::Value::Null);
+    assert_eq!(dag["chip_firing"]["status"], "solved");
     // A budget too small for the game-rules search still gives the chip-firing answer.
     let partial = crosscap(&[
         "--json",
@@ -73,11 +141,13 @@ fn min_topple_is_the_edge_count_with_a_placement_sequence() {
         "--graph",
         "grid:3x3",
         "--max-positions",
-        "3000",
+        "30000",
     ])
-    .json();
-    assert_eq!(partial["chips"], 12);
-    assert_eq!(partial["game_search_complete"], false);
+    .unknown_json("nodes");
+    assert_eq!(partial["chip_firing"]["status"], "solved");
+    assert_eq!(partial["chip_firing"]["chips"], 12);
+    assert_eq!(partial["game_rules"]["status"], "unknown");
+    assert_eq!(partial["game_rules"]["reason"], "nodes");
     let text = crosscap(&["sandpile", "min-topple", "--graph", "K1,3"]);
     assert!(text.stdout.contains("3 chips (3 edges)"), "{}", text.stdout);
 }
@@ -86,14 +156,16 @@ fn min_topple_is_the_edge_count_with_a_placement_sequence() {
 fn classify_reads_graph6_on_stdin() {
     let v = crosscap_with_input(&["--json", "sandpile", "classify"], CONNECTED_4).json();
     assert_eq!(v["graphs"], 6);
+    assert_eq!(v["status"], "solved");
     let rows = v["rows"].as_array().unwrap();
     // CF is K1,3: the first player wins whatever is played; C~ is K4 with 6 edges.
     assert_eq!(rows[0]["graph6"], "CF");
-    assert_eq!(rows[0]["winner"], "X");
-    assert_eq!(rows[0]["predetermined"], true);
+    assert_eq!(rows[0]["perfect_play"]["winner"], "X");
+    assert_eq!(rows[0]["sequences"]["predetermined"], true);
     assert_eq!(rows[5]["edges"], 6);
     for row in rows {
-        assert_eq!(row["min_topple"], row["edges"], "{row}");
+        assert_eq!(row["status"], "solved", "{row}");
+        assert_eq!(row["min_topple"]["chips"], row["edges"], "{row}");
     }
     assert_eq!(v["summary"][0]["graphs"], 6);
     let csv = crosscap_with_input(&["sandpile", "classify", "--format", "csv"], CONNECTED_4);
@@ -114,6 +186,35 @@ fn classify_reads_graph6_on_stdin() {
     );
 }
 
+/// A graph whose searches run out does not stop the others: each row has its status.
+#[test]
+fn classify_reports_each_graph_with_its_status() {
+    let run = crosscap_with_input(
+        &["--json", "sandpile", "classify", "--max-nodes", "40"],
+        "BW\nC~\n",
+    );
+    let v = run.unknown_json("nodes");
+    let rows = v["rows"].as_array().unwrap();
+    assert_eq!(rows[0]["status"], "solved", "P3 fits in 40 positions: {v}");
+    assert_eq!(rows[0]["perfect_play"]["winner"], "O");
+    assert_eq!(rows[1]["status"], "unknown", "K4 does not: {v}");
+    assert_eq!(v["summary"][0]["unknown"], 0);
+    assert_eq!(v["summary"][1]["unknown"], 1);
+    let csv = crosscap_with_input(
+        &[
+            "sandpile",
+            "classify",
+            "--format",
+            "csv",
+            "--max-nodes",
+            "40",
+        ],
+        "C~\n",
+    );
+    assert_eq!(csv.code, 3);
+    assert!(csv.stdout.contains("unknown"), "{}", csv.stdout);
+}
+
 #[test]
 fn bad_input_gives_clear_errors() {
     crosscap(&["sandpile", "solve", "--graph", "grid:3"]).assert_user_error("grid:3");
@@ -122,16 +223,12 @@ fn bad_input_gives_clear_errors() {
     crosscap(&["sandpile", "solve", "--graph", "P3", "--position", "X5,.,."])
         .assert_user_error("topples at 1");
     crosscap(&["sandpile", "solve", "--graph", "P3", "--to-move", "O"])
-        .assert_user_error("--position");
-    crosscap(&[
-        "sandpile",
-        "solve",
-        "--graph",
-        "grid:6x6",
-        "--max-positions",
-        "1000",
-    ])
-    .assert_user_error("budget");
+        .assert_user_error("O can only move first from a given position");
+    // Over the setup limits (as the server's): refused before the board is built.
+    crosscap(&["sandpile", "solve", "--graph", "K65536,2"])
+        .assert_user_error("65538 legal moves (at most 5000)");
+    crosscap(&["sandpile", "min-topple", "--graph", "grid:316x316"])
+        .assert_user_error("99856 legal moves (at most 5000)");
     crosscap_with_input(&["sandpile", "classify"], "CF\nnot graph6!\n").assert_user_error("line 2");
 }
 

@@ -1,47 +1,74 @@
 use std::collections::BTreeSet;
 
+use crosscap_engine::session::SetupLimits;
 use crosscap_engine::solver::brute_force_value;
 use crosscap_engine::{Notation, Rng};
 
 use super::*;
 
-fn analyse_spec(spec: &str) -> Analysis {
-    analyse(&Sandpile::from_spec(spec).unwrap(), &Budget::unlimited()).unwrap()
+/// Both answers of `analyse`, which no budget stops.
+fn analyse_all(game: &Sandpile) -> (PerfectPlay, Sequences) {
+    let a = analyse(game, &Budget::unlimited());
+    (a.perfect_play.unwrap(), a.sequences.unwrap())
+}
+
+fn analyse_spec(spec: &str) -> (PerfectPlay, Sequences) {
+    analyse_all(&Sandpile::from_spec(spec).unwrap())
 }
 
 #[test]
 fn seed_p2_is_a_first_player_win() {
-    let a = analyse_spec("P2");
-    assert_eq!(a.winner, Some(Player::X));
-    assert!(a.predetermined);
+    let (play, sequences) = analyse_spec("P2");
+    assert_eq!(play.winner, Some(Player::X));
+    assert!(sequences.predetermined);
 }
 
 #[test]
 fn seed_p3_is_a_second_player_win_whatever_is_played() {
-    let a = analyse_spec("P3");
-    assert_eq!(a.winner, Some(Player::O));
-    assert!(a.predetermined);
-    assert_eq!(a.possible_winners, vec![Some(Player::O)]);
+    let (play, sequences) = analyse_spec("P3");
+    assert_eq!(play.winner, Some(Player::O));
+    assert!(sequences.predetermined);
+    assert_eq!(sequences.possible_winners, vec![Some(Player::O)]);
 }
 
 #[test]
 fn seed_c3_can_be_won_by_either_player() {
-    let a = analyse_spec("C3");
-    assert!(!a.predetermined);
-    assert_eq!(a.possible_winners, vec![Some(Player::X), Some(Player::O)]);
+    let (_, sequences) = analyse_spec("C3");
+    assert!(!sequences.predetermined);
+    assert_eq!(
+        sequences.possible_winners,
+        vec![Some(Player::X), Some(Player::O)]
+    );
 }
 
 #[test]
 fn seed_stars_go_to_the_first_player_when_odd_and_the_second_when_even() {
     for m in 1..=6 {
-        let a = analyse_spec(&format!("K1,{m}"));
+        let (play, sequences) = analyse_spec(&format!("K1,{m}"));
         let expected = if m % 2 == 1 { Player::X } else { Player::O };
-        assert_eq!(a.winner, Some(expected), "K1,{m}");
+        assert_eq!(play.winner, Some(expected), "K1,{m}");
         assert!(
-            a.predetermined,
+            sequences.predetermined,
             "K1,{m}: the winner is the same whatever is played"
         );
     }
+}
+
+#[test]
+fn a_search_that_runs_out_leaves_the_other_answer() {
+    // C3 needs more than two solver nodes; the sequences get a budget of their own.
+    let game = Sandpile::from_spec("C3").unwrap();
+    let a = analyse(&game, &Budget::nodes(2));
+    assert!(a.perfect_play.is_err());
+    let wide = analyse(&game, &Budget::nodes(1_000));
+    assert!(wide.perfect_play.is_ok() && wide.sequences.is_ok());
+    let row = classify(
+        Graph::from_spec("C3").unwrap(),
+        &Budget::nodes(2),
+        &SetupLimits::default(),
+    )
+    .unwrap();
+    assert!(row.analysis.perfect_play.is_err() && row.min_topple.is_err());
 }
 
 /// A seeded random graph on up to `max_n` vertices: undirected (maybe disconnected, maybe
@@ -104,17 +131,17 @@ fn the_solver_and_the_sequence_search_agree_with_brute_force_on_random_graphs() 
             continue;
         }
         checked += 1;
-        let a = analyse(&game, &Budget::unlimited()).unwrap();
+        let (play, sequences) = analyse_all(&game);
         let value = brute_force_value(&game);
         let expected = match value {
             v if v > 0 => Some(Player::X),
             v if v < 0 => Some(Player::O),
             _ => None,
         };
-        assert_eq!(a.winner, expected, "{spec}");
+        assert_eq!(play.winner, expected, "{spec}");
         let mut found = BTreeSet::new();
         brute_force_winners(&game, &mut found);
-        let mut possible: Vec<_> = a.possible_winners.clone();
+        let mut possible: Vec<_> = sequences.possible_winners.clone();
         possible.sort();
         assert_eq!(possible, found.into_iter().collect::<Vec<_>>(), "{spec}");
     }
@@ -273,38 +300,51 @@ fn min_topple_under_the_games_rules() {
 
 #[test]
 fn classify_reports_a_graph6_line() {
-    let row = classify(Graph::from_graph6("Bw").unwrap(), &Budget::unlimited()).unwrap();
+    let limits = SetupLimits::default();
+    let row = classify(
+        Graph::from_graph6("Bw").unwrap(),
+        &Budget::unlimited(),
+        &limits,
+    )
+    .unwrap();
     assert_eq!((row.vertices, row.edges), (3, 3));
     assert_eq!(row.graph6, "Bw");
-    assert!(!row.predetermined);
-    assert_eq!(row.min_topple, Some(3));
+    assert!(!row.analysis.sequences.unwrap().predetermined);
+    assert_eq!(row.min_topple, Ok(Some(3)));
     let rows = classify_all(
         ["BW", "CF", "C~"]
             .iter()
             .map(|g| Graph::from_graph6(g).unwrap())
             .collect(),
         &Budget::unlimited(),
+        &limits,
         &|| {},
     );
     let rows: Vec<ClassifyRow> = rows.into_iter().map(Result::unwrap).collect();
     // BW is P3, CF is K1,3: both predetermined, second and first player.
-    assert_eq!(rows[0].winner, Some(Player::O));
-    assert!(rows[0].predetermined);
-    assert_eq!(rows[1].winner, Some(Player::X));
-    assert!(rows[1].predetermined);
+    for (row, winner) in rows.iter().zip([Player::O, Player::X]) {
+        let (play, sequences) = (&row.analysis.perfect_play, &row.analysis.sequences);
+        assert_eq!(play.as_ref().unwrap().winner, Some(winner));
+        assert!(sequences.as_ref().unwrap().predetermined);
+    }
     assert_eq!(rows[2].edges, 6);
-    assert_eq!(rows[2].min_topple, Some(6));
+    assert_eq!(rows[2].min_topple, Ok(Some(6)));
+    let too_big = classify(
+        Graph::from_spec("path:5001").unwrap(),
+        &Budget::unlimited(),
+        &limits,
+    );
+    assert!(matches!(too_big, Err(SandpileError::Limits(_))));
 }
 
 #[test]
 fn the_best_moves_win() {
     // K1,3: X wins whatever; on P4 check that a best move keeps the solver's value.
     let game = Sandpile::from_spec("P4").unwrap();
-    let a = analyse(&game, &Budget::unlimited()).unwrap();
-    for mv in &a.best_moves {
+    let (play, _) = analyse_all(&game);
+    for mv in &play.best_moves {
         let mut child = game.clone();
         child.play_text(&child.format_move(mv)).unwrap();
-        let after = analyse(&child, &Budget::unlimited()).unwrap();
-        assert_eq!(after.winner, a.winner);
+        assert_eq!(analyse_all(&child).0.winner, play.winner);
     }
 }
