@@ -63,6 +63,11 @@ pub enum SandpileError {
     EmptyGraph(String),
     #[error("graph `{0}`: a closed class's firing period overflows; use a smaller digraph")]
     TooComplex(String),
+    #[error(
+        "a closed class of {vertices} vertices has arcs in and out that differ; firing periods \
+         are computed for at most {max}"
+    )]
+    ClassTooLarge { vertices: usize, max: usize },
     #[error("position `{}`: {reason}", .text.escape_debug())]
     BadPosition { text: String, reason: String },
     #[error("option {name}: {reason}")]
