@@ -7,7 +7,8 @@ use proptest::prelude::*;
 use proptest::sample::select;
 
 /// Pieces spliced into valid inputs: numbers at and past every integer type's edge,
-/// control characters (a terminal escape among them), separators, and non-ASCII text.
+/// control characters (a terminal escape among them, raw and as JSON escapes that decode
+/// to one), separators, and non-ASCII text.
 const SPLICES: &[&str] = &[
     "0",
     "-1",
@@ -21,6 +22,8 @@ const SPLICES: &[&str] = &[
     "1e30",
     "NaN",
     "\u{1b}[31m",
+    "\\u001b",
+    "\\n",
     "\n",
     "\r\n",
     "\t",
