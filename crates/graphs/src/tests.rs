@@ -283,6 +283,7 @@ fn bad_specs_name_the_bad_part() {
         ("path:100001", "too large"),
         ("grid:1000x1000", "too large"),
         ("edges:0-100000", "too large"),
+        ("arcs:18446744073709551615>1", "too large"),
         ("path:99999999999999999999999", "is not a number"),
         ("g6:C", "4 vertices need 1 bytes of edge data, found 0"),
         ("g6:C~~", "found 2"),
