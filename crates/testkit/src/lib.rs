@@ -6,19 +6,28 @@
 use proptest::prelude::*;
 use proptest::sample::select;
 
-/// Pieces spliced into valid inputs: numbers at and past every integer type's edge,
-/// control characters (a terminal escape among them, raw and as JSON escapes that decode
-/// to one), separators, and non-ASCII text.
-const SPLICES: &[&str] = &[
+/// Numbers at and past the edges of the integer types, which replace numbers of valid
+/// inputs or are spliced into them.
+const NUMBERS: &[&str] = &[
     "0",
     "-1",
     "255",
+    "256",
+    "65535",
     "65536",
     "4294967295",
     "4294967296",
+    "9223372036854775807",
     "9223372036854775808",
+    "18446744073709551615",
     "18446744073709551616",
     "99999999999999999999999999999999",
+];
+
+/// Other pieces spliced into valid inputs: numbers in other forms, control characters (a
+/// terminal escape among them, raw and as JSON escapes that decode to one), separators,
+/// and non-ASCII text.
+const SPLICES: &[&str] = &[
     "1e30",
     "NaN",
     "\u{1b}[31m",
@@ -49,6 +58,8 @@ const SPLICES: &[&str] = &[
 #[derive(Clone, Debug)]
 enum Edit {
     Insert(usize, &'static str),
+    /// Replaces the i-th run of digits (or inserts when there is none).
+    Number(usize, &'static str),
     Remove(usize, usize),
     Replace(usize, char),
     Repeat(usize, usize, usize),
@@ -57,11 +68,13 @@ enum Edit {
 
 fn edit() -> impl Strategy<Value = Edit> {
     prop_oneof![
-        (any::<usize>(), select(SPLICES)).prop_map(|(at, s)| Edit::Insert(at, s)),
-        (any::<usize>(), 1..8usize).prop_map(|(at, n)| Edit::Remove(at, n)),
-        (any::<usize>(), any::<char>()).prop_map(|(at, c)| Edit::Replace(at, c)),
-        (any::<usize>(), 1..8usize, 1..64usize).prop_map(|(at, n, k)| Edit::Repeat(at, n, k)),
-        any::<usize>().prop_map(Edit::Truncate),
+        1 => (any::<usize>(), select(SPLICES)).prop_map(|(at, s)| Edit::Insert(at, s)),
+        1 => (any::<usize>(), select(NUMBERS)).prop_map(|(at, s)| Edit::Insert(at, s)),
+        2 => (any::<usize>(), select(NUMBERS)).prop_map(|(i, n)| Edit::Number(i, n)),
+        1 => (any::<usize>(), 1..8usize).prop_map(|(at, n)| Edit::Remove(at, n)),
+        1 => (any::<usize>(), any::<char>()).prop_map(|(at, c)| Edit::Replace(at, c)),
+        1 => (any::<usize>(), 1..8usize, 1..64usize).prop_map(|(at, n, k)| Edit::Repeat(at, n, k)),
+        1 => any::<usize>().prop_map(Edit::Truncate),
     ]
 }
 
@@ -79,6 +92,14 @@ fn apply(text: &str, edits: &[Edit]) -> String {
             Edit::Insert(i, piece) => {
                 let i = at(i);
                 chars.splice(i..i, piece.chars());
+            }
+            Edit::Number(i, number) => {
+                let runs = digit_runs(&chars);
+                let (start, end) = match runs.len() {
+                    0 => (at(i), at(i)),
+                    n => runs[i % n],
+                };
+                chars.splice(start..end, number.chars());
             }
             Edit::Remove(i, n) => {
                 let i = at(i);
@@ -103,6 +124,24 @@ fn apply(text: &str, edits: &[Edit]) -> String {
         }
     }
     chars.into_iter().collect()
+}
+
+/// Where each run of ASCII digits starts and ends.
+fn digit_runs(chars: &[char]) -> Vec<(usize, usize)> {
+    let mut runs = Vec::new();
+    let mut i = 0;
+    while i < chars.len() {
+        if chars[i].is_ascii_digit() {
+            let start = i;
+            while i < chars.len() && chars[i].is_ascii_digit() {
+                i += 1;
+            }
+            runs.push((start, i));
+        } else {
+            i += 1;
+        }
+    }
+    runs
 }
 
 /// Text for a parser whose valid inputs include `valid`: arbitrary strings, printable
@@ -148,6 +187,9 @@ mod tests {
         assert_eq!(apply("abc", &edits[3..4]), "abababab".to_string() + "c");
         assert_eq!(apply("abcdefgh", &edits[4..]), "abcde");
         assert_eq!(apply("", &edits), "");
+        let number = [Edit::Number(3, "-1")];
+        assert_eq!(apply("edges:0-12,3-4", &number), "edges:0-12,3--1");
+        assert_eq!(apply("petersen", &number), "pet-1ersen");
     }
 
     #[test]
