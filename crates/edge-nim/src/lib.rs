@@ -33,13 +33,13 @@ pub enum EdgeNimError {
     Directed(String),
     #[error("the graph has {expected} edges but {found} token counts were given")]
     TokenCount { expected: usize, found: usize },
-    #[error("`{0}` is not a token count (a whole number from 0)")]
+    #[error("`{}` is not a token count (a whole number from 0)", .0.escape_debug())]
     BadCount(String),
-    #[error("`{0}` is not EDGE=COUNT")]
+    #[error("`{}` is not EDGE=COUNT", .0.escape_debug())]
     BadItem(String),
-    #[error("there is no edge `{name}` (the edges are {edges})")]
+    #[error("there is no edge `{}` (the edges are {edges})", .name.escape_debug())]
     UnknownEdge { name: String, edges: String },
-    #[error("edge `{0}` is given twice")]
+    #[error("edge `{}` is given twice", .0.escape_debug())]
     DuplicateEdge(String),
     #[error(
         "{} positions are too many to tabulate (at most {limit})",

@@ -201,19 +201,28 @@ impl ImpartialNotation for EdgeNim {
             MoveError::malformed(text, "expected VERTEX:EDGE=COUNT,…, e.g. 1:a=0,b=2")
         })?;
         let v = g.vertex_index(vertex).ok_or_else(|| {
-            MoveError::illegal(text, format!("there is no vertex `{}`", vertex.trim()))
+            MoveError::illegal(
+                text,
+                format!("there is no vertex `{}`", vertex.trim().escape_debug()),
+            )
         })?;
         let mut changes: Vec<(usize, u32)> = Vec::new();
         let mut decreased = false;
         for item in list.split(',').map(str::trim).filter(|i| !i.is_empty()) {
-            let (edge, count) = item
-                .rsplit_once('=')
-                .ok_or_else(|| MoveError::malformed(text, format!("`{item}` is not EDGE=COUNT")))?;
+            let (edge, count) = item.rsplit_once('=').ok_or_else(|| {
+                MoveError::malformed(text, format!("`{}` is not EDGE=COUNT", item.escape_debug()))
+            })?;
             let e = g.edge_index(edge).ok_or_else(|| {
-                MoveError::illegal(text, format!("there is no edge `{}`", edge.trim()))
+                MoveError::illegal(
+                    text,
+                    format!("there is no edge `{}`", edge.trim().escape_debug()),
+                )
             })?;
             let count: u32 = count.trim().parse().map_err(|_| {
-                MoveError::malformed(text, format!("`{}` is not a token count", count.trim()))
+                MoveError::malformed(
+                    text,
+                    format!("`{}` is not a token count", count.trim().escape_debug()),
+                )
             })?;
             if !g.incident_edges(v).contains(&e) {
                 return Err(MoveError::illegal(

@@ -112,6 +112,26 @@ fn moves_reach_each_lower_neighbourhood_position_once() {
     }
 }
 
+/// Text echoed in a message is escaped: one line, no terminal escapes.
+#[test]
+fn messages_escape_the_text_they_echo() {
+    let g = graph("tetrahedron");
+    let p = position("tetrahedron", "a=3,b=4,c=1");
+    let errors = [
+        parse_tokens(&g, "a=1,\u{1b}[31mq=2")
+            .unwrap_err()
+            .to_string(),
+        parse_tokens(&g, "a=1,a\u{0}").unwrap_err().to_string(),
+        parse_tokens(&g, "a=1\n2,b=2").unwrap_err().to_string(),
+        p.parse_move("1\u{1b}:a=0").unwrap_err().to_string(),
+        p.parse_move("1:a\u{7}=0").unwrap_err().to_string(),
+        p.parse_move("1:a=0\u{1b},b").unwrap_err().to_string(),
+    ];
+    for error in errors {
+        assert!(!error.contains(char::is_control), "{error:?}");
+    }
+}
+
 #[test]
 fn token_lists_by_name_in_order_or_for_every_edge() {
     let g = graph("tetrahedron");

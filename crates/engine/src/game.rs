@@ -167,7 +167,7 @@ pub trait Game: Clone + Send + Sync {
 pub enum MoveError {
     #[error("cannot read move {text:?}: {reason}")]
     Malformed { text: String, reason: String },
-    #[error("illegal move {text}: {reason}")]
+    #[error("illegal move {}: {reason}", .text.escape_debug())]
     Illegal { text: String, reason: String },
     #[error("the game is over")]
     GameOver,
@@ -220,6 +220,14 @@ mod tests {
             assert_eq!(p.opponent().opponent(), p);
         }
         assert!("Z".parse::<Player>().is_err());
+    }
+
+    #[test]
+    fn move_errors_escape_the_text_they_echo() {
+        let error = MoveError::illegal("a1\u{1b}[31m\n", "no such cell").to_string();
+        assert_eq!(error, "illegal move a1\\u{1b}[31m\\n: no such cell");
+        let error = MoveError::malformed("a1\n", "no such cell").to_string();
+        assert_eq!(error, "cannot read move \"a1\\n\": no such cell");
     }
 
     #[test]

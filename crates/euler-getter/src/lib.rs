@@ -33,8 +33,9 @@ pub enum EulerGetterError {
     #[error(transparent)]
     Topology(#[from] TopologyError),
     #[error(
-        "board {spec} is not trivalent: vertex {vertex} meets {cells} cells, but Euler Getter \
-         needs exactly three at every vertex (so that borders are circles and no game is tied)"
+        "board {} is not trivalent: vertex {vertex} meets {cells} cells, but Euler Getter \
+         needs exactly three at every vertex (so that borders are circles and no game is tied)",
+        board_name(spec)
     )]
     NotTrivalent {
         spec: String,
@@ -42,15 +43,19 @@ pub enum EulerGetterError {
         cells: usize,
     },
     #[error(
-        "board {spec} is a {surface} of Euler characteristic {chi}, which is even: Euler \
-         Getter needs an odd characteristic (e.g. the projective plane), so that no game is tied"
+        "board {} is a {surface} of Euler characteristic {chi}, which is even: Euler \
+         Getter needs an odd characteristic (e.g. the projective plane), so that no game is tied",
+        board_name(spec)
     )]
     EvenCharacteristic {
         spec: String,
         surface: String,
         chi: i64,
     },
-    #[error("board {spec} has {cells} cells, more than Euler Getter handles (65535)")]
+    #[error(
+        "board {} has {cells} cells, more than Euler Getter handles (65535)",
+        board_name(spec)
+    )]
     TooLarge { spec: String, cells: usize },
     #[error(transparent)]
     Limits(#[from] TooLarge),
@@ -64,6 +69,16 @@ pub enum EulerGetterError {
     UnknownOption(String),
     #[error("the options must be a JSON object, not {0}")]
     BadOptions(String),
+}
+
+/// A board as messages name it: its spec, escaped, or for a pasted board file (the spec is
+/// the file's JSON, often many lines) those words.
+fn board_name(spec: &str) -> String {
+    if spec.trim_start().starts_with('{') {
+        "(pasted board file)".to_string()
+    } else {
+        spec.escape_debug().to_string()
+    }
 }
 
 /// Reads and checks a board spec (`goldberg:K`, `taylor:N`, `file:PATH`, ...).
@@ -243,6 +258,20 @@ mod tests {
             clock.elapsed() < std::time::Duration::from_secs(20),
             "{:?}",
             clock.elapsed()
+        );
+    }
+
+    /// A pasted board file is named in words, not by its JSON (many lines, maybe megabytes).
+    #[test]
+    fn a_refused_pasted_board_is_named_in_one_line() {
+        let tetrahedron = "{\n\"faces\": [[0,1,2],[0,2,3],[0,3,1],[1,3,2]]\n}";
+        let error = new_match(tetrahedron, &json!({}), &SetupLimits::default())
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(
+            error.starts_with("board (pasted board file) is a sphere of Euler characteristic 2"),
+            "{error}"
         );
     }
 

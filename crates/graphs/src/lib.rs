@@ -34,31 +34,34 @@ pub const MAX_EDGES: usize = 1_000_000;
 /// [`Graph::automorphisms`] stops after this many permutations.
 pub const MAX_AUTOMORPHISMS: usize = 100_000;
 
-/// Why a graph could not be built. Every message names the offending part of the input.
+/// Why a graph could not be built. Every message names the offending part of the input,
+/// escaped (control characters and line breaks as `\u{1b}`, `\n`), so a message is one line.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum GraphError {
     #[error(
-        "unknown graph spec `{0}`: expected path:N, cycle:N, complete:N, star:M, bipartite:M,N, \
+        "unknown graph spec `{}`: expected path:N, cycle:N, complete:N, star:M, bipartite:M,N, \
          grid:RxC, wheel:N, petersen, tetrahedron, P5, C4, K4, K1,3, K2,3, edges:0-1,1-2, \
-         arcs:0>1,1>2 or g6:<graph6>"
+         arcs:0>1,1>2 or g6:<graph6>",
+        .0.escape_debug()
     )]
     UnknownSpec(String),
-    #[error("graph spec `{spec}`: `{part}` is not a number")]
+    #[error("graph spec `{}`: `{}` is not a number", .spec.escape_debug(), .part.escape_debug())]
     BadNumber { spec: String, part: String },
-    #[error("graph spec `{spec}`: {reason}")]
+    #[error("graph spec `{}`: {reason}", .spec.escape_debug())]
     BadSize { spec: String, reason: String },
     #[error(
-        "graph spec `{spec}` is too large ({vertices} vertices, {edges} edges; the limits are \
-         {MAX_VERTICES} vertices and {MAX_EDGES} edges)"
+        "graph spec `{}` is too large ({vertices} vertices, {edges} edges; the limits are \
+         {MAX_VERTICES} vertices and {MAX_EDGES} edges)",
+        .spec.escape_debug()
     )]
     TooLarge {
         spec: String,
         vertices: usize,
         edges: usize,
     },
-    #[error("edge `{edge}`: {reason}")]
+    #[error("edge `{}`: {reason}", .edge.escape_debug())]
     BadEdge { edge: String, reason: String },
-    #[error("graph6 `{text}`: {reason}")]
+    #[error("graph6 `{}`: {reason}", .text.escape_debug())]
     Graph6 { text: String, reason: String },
     // The cause is part of the message (not a source), so that error chains print it once.
     #[error("line {line}: {error}")]

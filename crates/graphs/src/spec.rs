@@ -224,7 +224,7 @@ fn edge_list(spec: &str, list: &str, directed: bool) -> Result<Graph, GraphError
         if u.max(v) >= MAX_VERTICES {
             return Err(GraphError::TooLarge {
                 spec: spec.to_string(),
-                vertices: u.max(v) + 1,
+                vertices: u.max(v).saturating_add(1),
                 edges: edges.len() + 1,
             });
         }

@@ -285,6 +285,7 @@ fn bad_specs_name_the_bad_part() {
         ("path:100001", "too large"),
         ("grid:1000x1000", "too large"),
         ("edges:0-100000", "too large"),
+        ("arcs:18446744073709551615>1", "too large"),
         ("path:99999999999999999999999", "is not a number"),
         ("g6:C", "4 vertices need 1 bytes of edge data, found 0"),
         ("g6:C~~", "found 2"),
@@ -298,6 +299,22 @@ fn bad_specs_name_the_bad_part() {
     for (spec, message) in cases {
         let error = Graph::from_spec(spec).expect_err(spec).to_string();
         assert!(error.contains(message), "{spec}: {error}");
+    }
+}
+
+/// Input echoed in a message is escaped, so that a message is one line and a terminal
+/// escape in a spec does not reach the terminal.
+#[test]
+fn messages_escape_the_input_they_echo() {
+    for (spec, echoed) in [
+        ("C4\u{1b}[31m", "`C4\\u{1b}[31m`"),
+        ("path:5\n0", "`5\\n0` is not a number"),
+        ("edges:0-1,1\u{0}-2", "edge `1\\0-2`"),
+        ("g6:B\tw", "graph6 `B\\tw`"),
+    ] {
+        let error = Graph::from_spec(spec).expect_err(spec).to_string();
+        assert!(error.contains(echoed), "{spec:?}: {error}");
+        assert!(!error.contains(char::is_control), "{spec:?}: {error}");
     }
 }
 

@@ -92,7 +92,7 @@ pub fn new_match(
         Value::Null => {}
         Value::Object(map) if map.is_empty() => {}
         Value::Object(map) => {
-            let keys: Vec<&str> = map.keys().map(String::as_str).collect();
+            let keys: Vec<String> = map.keys().map(|k| k.escape_debug().to_string()).collect();
             return Err(ManifoldError::BadOptions(format!(
                 "the manifold game has no options (got {})",
                 keys.join(", ")
@@ -157,4 +157,20 @@ pub fn view(game: &ManifoldGame) -> Value {
         "surfaces": surfaces,
         "moves": moves,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Option names are echoed escaped: one line, no terminal escapes.
+    #[test]
+    fn option_names_are_escaped() {
+        let options = json!({ "swap": 1, "x\u{1b}[31m\n": 2 });
+        let error = new_match("n2", &options, &SetupLimits::default())
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(error.ends_with("(got swap, x\\u{1b}[31m\\n)"), "{error}");
+    }
 }

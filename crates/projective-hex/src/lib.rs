@@ -45,7 +45,7 @@ pub enum HexError {
     PositionSize { expected: usize, found: usize },
     #[error("a board of {cells} cells cannot be played")]
     BoardSize { cells: usize },
-    #[error("bad option {name}: {reason}")]
+    #[error("bad option {}: {reason}", .name.escape_debug())]
     Option { name: String, reason: String },
     #[error(transparent)]
     Limits(#[from] TooLarge),
@@ -252,6 +252,20 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// An option's name is echoed escaped: one line, no terminal escapes.
+    #[test]
+    fn unknown_option_names_are_escaped() {
+        let error = new_match(
+            "taylor:2",
+            &json!({ "x\u{1b}[31m\n": 1 }),
+            &crosscap_engine::session::SetupLimits::default(),
+        )
+        .err()
+        .unwrap()
+        .to_string();
+        assert!(error.contains("bad option x\\u{1b}[31m\\n:"), "{error}");
     }
 
     #[test]

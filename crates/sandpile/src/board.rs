@@ -68,7 +68,7 @@ pub struct Scratch {
 
 impl Board {
     /// Prepares `graph`; refuses the empty graph and directed graphs whose period vectors
-    /// overflow.
+    /// overflow or whose unbalanced closed classes exceed [`MAX_ELIMINATION`] vertices.
     pub fn new(graph: Graph) -> Result<Board, SandpileError> {
         let n = graph.vertex_count();
         if n == 0 {
@@ -323,12 +323,11 @@ fn strong_components(graph: &Graph) -> Vec<Vec<usize>> {
 /// numbers overflow.
 fn period_vector(graph: &Graph, class: &[usize]) -> Result<Option<Vec<u64>>, SandpileError> {
     let k = class.len();
-    let index = |v: usize| class.binary_search(&v).ok();
     let balanced = class.iter().all(|&v| {
         let inside = graph
             .in_neighbors(v)
             .iter()
-            .filter(|&&u| index(u).is_some());
+            .filter(|&&u| class.binary_search(&u).is_ok());
         inside.count() == graph.degree(v)
     });
     if !graph.is_directed() || balanced {

@@ -101,7 +101,8 @@ impl Sandpile {
                 .parse()
                 .map_err(|_| {
                     bad(format!(
-                        "vertex {name}: `{entry}` is not `.`, X<score>, O<score>, X* or O*"
+                        "vertex {name}: `{}` is not `.`, X<score>, O<score>, X* or O*",
+                        entry.escape_debug()
                     ))
                 })?;
             let rest = chars.as_str();
@@ -118,7 +119,8 @@ impl Sandpile {
             }
             let score: u32 = rest.parse().map_err(|_| {
                 bad(format!(
-                    "vertex {name}: `{entry}` is not `.`, X<score>, O<score>, X* or O*"
+                    "vertex {name}: `{}` is not `.`, X<score>, O<score>, X* or O*",
+                    entry.escape_debug()
                 ))
             })?;
             if !board.is_sink(v) && score >= board.threshold(v) {

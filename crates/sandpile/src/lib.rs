@@ -73,7 +73,7 @@ pub enum SandpileError {
         vertices: usize,
         max: usize,
     },
-    #[error("position `{text}`: {reason}")]
+    #[error("position `{}`: {reason}", .text.escape_debug())]
     BadPosition { text: String, reason: String },
     #[error("option {name}: {reason}")]
     BadOption { name: String, reason: String },
@@ -160,7 +160,7 @@ pub fn new_match(
         None => Player::X,
         Some(text) => text.parse().map_err(|_| SandpileError::BadOption {
             name: "to_move".into(),
-            reason: format!("`{text}` is not X or O"),
+            reason: format!("`{}` is not X or O", text.escape_debug()),
         })?,
     };
     let game = new_game(board, option("position")?, to_move, limits)?;
@@ -250,6 +250,22 @@ mod tests {
             "unknown option \"to-move\": the sandpile game takes position, to_move"
         );
         assert!(new_match("P4", &json!("X0,.,.,."), &SetupLimits::default()).is_err());
+    }
+
+    /// Text echoed in a message is escaped: one line, no terminal escapes.
+    #[test]
+    fn messages_escape_the_text_they_echo() {
+        for options in [
+            json!({"position": "X0,O1,.,X\u{1b}[31m0"}),
+            json!({"position": "X0,O1,.,X0\n1"}),
+            json!({"position": ".,.,.,.", "to_move": "\u{1b}[31mX"}),
+        ] {
+            let error = new_match("P4", &options, &SetupLimits::default())
+                .err()
+                .unwrap()
+                .to_string();
+            assert!(!error.contains(char::is_control), "{error:?}");
+        }
     }
 
     #[test]

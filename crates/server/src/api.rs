@@ -7,7 +7,8 @@ use std::sync::Arc;
 use axum::Json;
 use axum::Router;
 use axum::extract::rejection::{JsonRejection, QueryRejection};
-use axum::extract::{DefaultBodyLimit, Path, Query, State};
+use axum::extract::{DefaultBodyLimit, FromRequestParts, Path, Query, State};
+use axum::http::request::Parts;
 use axum::http::{StatusCode, header};
 use axum::middleware::{from_fn, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
@@ -44,6 +45,21 @@ fn body<T>(body: Result<Json<T>, JsonRejection>) -> Result<T, ApiError> {
         };
         ApiError::new(status, message)
     })
+}
+
+/// A game's id from the path; a path that cannot be one (not UTF-8) is a JSON 400 like
+/// every other rejection.
+struct GameId(String);
+
+impl<S: Send + Sync> FromRequestParts<S> for GameId {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
+        Path::<String>::from_request_parts(parts, state)
+            .await
+            .map(|Path(id)| GameId(id))
+            .map_err(|rejection| ApiError::bad_request(rejection.body_text()))
+    }
 }
 
 type Params = Result<Query<HashMap<String, String>>, QueryRejection>;
@@ -180,7 +196,7 @@ async fn import_game(
 
 /// `GET /api/games/{id}`: `?ply=N` shows the position after N moves; `?wait=V` waits
 /// until the game's version differs from V (live following by long polling).
-async fn show_game(State(app): State<Arc<App>>, Path(id): Path<String>, query: Params) -> Answer {
+async fn show_game(State(app): State<Arc<App>>, GameId(id): GameId, query: Params) -> Answer {
     let query = params(query)?;
     if let Some(version) = number::<u64>(&query, "wait")? {
         return ok(app.follow(&id, version).await?);
@@ -202,7 +218,7 @@ struct MoveRequest {
 
 async fn play_move(
     State(app): State<Arc<App>>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     request: Result<Json<MoveRequest>, JsonRejection>,
 ) -> Answer {
     let request = body(request)?;
@@ -218,7 +234,7 @@ struct SeatRequest {
 
 async fn undo(
     State(app): State<Arc<App>>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     request: Result<Json<SeatRequest>, JsonRejection>,
 ) -> Answer {
     let request = body(request)?;
@@ -227,7 +243,7 @@ async fn undo(
 
 async fn resign(
     State(app): State<Arc<App>>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     request: Result<Json<SeatRequest>, JsonRejection>,
 ) -> Answer {
     let request = body(request)?;
@@ -238,7 +254,7 @@ async fn resign(
 /// and any computer thinking in it stops.
 async fn stop(
     State(app): State<Arc<App>>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     request: Result<Json<SeatRequest>, JsonRejection>,
 ) -> Answer {
     let request = body(request)?;
@@ -248,14 +264,14 @@ async fn stop(
 /// `DELETE /api/games/{id}` with the owner's token in the body.
 async fn delete_game(
     State(app): State<Arc<App>>,
-    Path(id): Path<String>,
+    GameId(id): GameId,
     request: Result<Json<SeatRequest>, JsonRejection>,
 ) -> Answer {
     let request = body(request)?;
     ok(app.run(move |app| app.delete(&id, &request.token)).await?)
 }
 
-async fn export_record(State(app): State<Arc<App>>, Path(id): Path<String>) -> Answer {
+async fn export_record(State(app): State<Arc<App>>, GameId(id): GameId) -> Answer {
     let record = {
         let id = id.clone();
         app.run(move |app| app.record(&id)).await?
@@ -270,7 +286,7 @@ async fn export_record(State(app): State<Arc<App>>, Path(id): Path<String>) -> A
         .into_response())
 }
 
-async fn hint(State(app): State<Arc<App>>, Path(id): Path<String>, query: Params) -> Answer {
+async fn hint(State(app): State<Arc<App>>, GameId(id): GameId, query: Params) -> Answer {
     let query = params(query)?;
     let level = query
         .get("level")

@@ -14,14 +14,17 @@ pub enum TopologyError {
     // The causes are part of the message (not `#[source]`), so that error chains print them once.
     #[error("cannot read board file {path}: {cause}")]
     Io { path: String, cause: std::io::Error },
-    #[error("board file {path} is not valid board JSON: {cause}")]
+    #[error(
+        "board file {path} is not valid board JSON: {}",
+        escape_controls(cause)
+    )]
     Json {
         path: String,
         cause: serde_json::Error,
     },
     #[error("board file {path} is over {max} bytes")]
     FileTooLarge { path: String, max: u64 },
-    #[error("the pasted board is not valid board JSON: {cause}")]
+    #[error("the pasted board is not valid board JSON: {}", escape_controls(cause))]
     InlineJson { cause: serde_json::Error },
     #[error("the pasted board is over {max} bytes")]
     InlineTooLarge { max: u64 },
@@ -34,6 +37,22 @@ impl From<ComplexError> for TopologyError {
     fn from(cause: ComplexError) -> Self {
         TopologyError::Invalid(cause)
     }
+}
+
+/// A cause's message with its control characters escaped: serde echoes the name of an
+/// unknown field raw, and a message must stay one line.
+fn escape_controls(cause: &serde_json::Error) -> String {
+    cause
+        .to_string()
+        .chars()
+        .map(|c| {
+            if c.is_control() {
+                c.escape_debug().to_string()
+            } else {
+                c.to_string()
+            }
+        })
+        .collect()
 }
 
 /// Why a list of faces is not a cell complex of a closed surface.
@@ -101,5 +120,16 @@ mod tests {
             "invalid board: the board is not connected: it falls into 2 pieces"
         );
         assert!(std::error::Error::source(&error).is_none());
+    }
+
+    #[test]
+    fn json_causes_escape_the_field_names_they_echo() {
+        let error = crate::Board::from_spec("{\"faces\\u001b[31m\\n\": []}")
+            .unwrap_err()
+            .to_string();
+        assert!(
+            error.contains("unknown field `faces\\u{1b}[31m\\n`"),
+            "{error}"
+        );
     }
 }

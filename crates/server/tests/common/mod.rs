@@ -72,6 +72,19 @@ pub fn scratch_dir(name: &str) -> PathBuf {
     dir
 }
 
+/// The response, error statuses included; panics when there is none.
+pub fn answered(
+    method: &str,
+    url: &str,
+    result: Result<ureq::Response, ureq::Error>,
+) -> ureq::Response {
+    match result {
+        Ok(response) => response,
+        Err(ureq::Error::Status(_, response)) => response,
+        Err(err) => panic!("{method} {url}: {err}"),
+    }
+}
+
 /// Sends a request; answers the status and the JSON body.
 pub fn call(method: &str, url: &str, body: Option<Value>) -> (u16, Value) {
     let request = ureq::request(method, url).timeout(Duration::from_secs(60));
@@ -79,11 +92,7 @@ pub fn call(method: &str, url: &str, body: Option<Value>) -> (u16, Value) {
         Some(body) => request.send_json(body),
         None => request.call(),
     };
-    let response = match result {
-        Ok(response) => response,
-        Err(ureq::Error::Status(_, response)) => response,
-        Err(err) => panic!("{method} {url}: {err}"),
-    };
+    let response = answered(method, url, result);
     let status = response.status();
     let text = response.into_string().expect("a body");
     let value = serde_json::from_str(&text).unwrap_or(Value::String(text));

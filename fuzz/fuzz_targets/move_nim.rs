@@ -1,0 +1,19 @@
+//! Nim as the server plays it: moves in notation played through `Match::play` (so
+//! `Notation::parse_move`) on a few fixed positions, one line per move.
+#![no_main]
+
+use libfuzzer_sys::fuzz_target;
+
+use std::sync::LazyLock;
+
+use crosscap_engine::session::Match;
+use crosscap_fuzz::{play_lines, positions};
+
+static GAMES: LazyLock<Vec<Box<dyn Match>>> = LazyLock::new(|| {
+    positions(
+        crosscap_server::nim::new_match,
+        &[("3 4 5", "null"), ("1", "{}"), ("0 7 99", "{}")],
+    )
+});
+
+fuzz_target!(|data: &[u8]| play_lines(&GAMES, data));
