@@ -28,6 +28,10 @@ impl Nim {
 impl Impartial for Nim {
     type Move = NimMove;
 
+    fn memory_bytes(&self) -> usize {
+        std::mem::size_of::<Self>() + self.heaps.len() * std::mem::size_of::<u32>()
+    }
+
     fn moves(&self) -> Vec<NimMove> {
         self.heaps
             .iter()

@@ -54,8 +54,8 @@ pub struct Solver<G: Game> {
     nodes: u64,
     meter: Meter,
     /// Bytes held along the line being searched: a position and a move list per level.
-    /// They count against the memory cap apart from the table (which replaces entries to
-    /// stay within it), so a search whose line alone outgrows the cap stops.
+    /// The table keeps within three quarters of the memory cap (it replaces entries to
+    /// stay there); a search whose line outgrows what the table leaves of the cap stops.
     line_bytes: usize,
     _game: std::marker::PhantomData<fn(G)>,
 }
@@ -63,7 +63,7 @@ pub struct Solver<G: Game> {
 impl<G: Game> Solver<G> {
     pub fn new(budget: Budget) -> Self {
         Solver {
-            table: BoundedTable::new(budget.max_memory),
+            table: BoundedTable::new(budget.max_memory.map(|bytes| bytes / 4 * 3)),
             meter: budget.meter(),
             budget,
             nodes: 0,
@@ -192,7 +192,7 @@ impl<G: Game> Solver<G> {
         let mut moves = game.legal_moves();
         let level_bytes = game.memory_bytes() + moves.len() * std::mem::size_of::<G::Move>();
         self.line_bytes += level_bytes;
-        if self.meter.over_memory(self.line_bytes) {
+        if self.meter.over_memory(self.table.bytes() + self.line_bytes) {
             return 0;
         }
         game.order_moves(&mut moves);

@@ -206,6 +206,10 @@ pub fn surface_moves(surface: Surface) -> Vec<Move> {
 impl Impartial for Manifold {
     type Move = Move;
 
+    fn memory_bytes(&self) -> usize {
+        std::mem::size_of::<Self>() + self.surfaces().len() * std::mem::size_of::<Surface>()
+    }
+
     /// The moves of each distinct surface (copies of a surface have the same moves).
     fn moves(&self) -> Vec<Move> {
         let mut moves = Vec::new();
