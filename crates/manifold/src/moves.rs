@@ -207,7 +207,7 @@ impl Impartial for Manifold {
     type Move = Move;
 
     fn memory_bytes(&self) -> usize {
-        std::mem::size_of::<Self>() + self.surfaces().len() * std::mem::size_of::<Surface>()
+        std::mem::size_of::<Self>() + std::mem::size_of_val(self.surfaces())
     }
 
     /// The moves of each distinct surface (copies of a surface have the same moves).
