@@ -19,6 +19,7 @@ pub mod sequences;
 pub mod session;
 pub mod solver;
 pub mod table;
+pub mod text;
 
 pub use agents::{Agent, Level, LevelError};
 pub use budget::{Budget, Cancel, CancelOnDrop, Exhausted, Meter};

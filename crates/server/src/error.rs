@@ -1,6 +1,7 @@
 //! Error answers: a status and one plain sentence, sent as `{"error": "..."}`.
 
 use axum::http::StatusCode;
+pub use crosscap_engine::text::escape_controls;
 
 /// An error answer. The message is one line: control characters from echoed input are
 /// escaped when it is made, so no answer or log line carries them raw.
@@ -56,23 +57,6 @@ impl From<crate::store::StoreError> for ApiError {
             }
         }
     }
-}
-
-/// `text` with every control character (new lines, escape sequences) written as its
-/// Rust escape, other characters kept.
-pub fn escape_controls(text: &str) -> String {
-    if !text.chars().any(char::is_control) {
-        return text.to_string();
-    }
-    text.chars()
-        .map(|c| {
-            if c.is_control() {
-                c.escape_debug().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
 }
 
 #[cfg(test)]

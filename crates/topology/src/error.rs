@@ -1,5 +1,6 @@
 //! Typed errors: every way a spec, a board file or a position string can be wrong.
 
+use crosscap_engine::text::escape_controls;
 use thiserror::Error;
 
 /// Why a board could not be built.
@@ -16,7 +17,7 @@ pub enum TopologyError {
     Io { path: String, cause: std::io::Error },
     #[error(
         "board file {path} is not valid board JSON: {}",
-        escape_controls(cause)
+        escape_controls(&cause.to_string())
     )]
     Json {
         path: String,
@@ -24,7 +25,7 @@ pub enum TopologyError {
     },
     #[error("board file {path} is over {max} bytes")]
     FileTooLarge { path: String, max: u64 },
-    #[error("the pasted board is not valid board JSON: {}", escape_controls(cause))]
+    #[error("the pasted board is not valid board JSON: {}", escape_controls(&cause.to_string()))]
     InlineJson { cause: serde_json::Error },
     #[error("the pasted board is over {max} bytes")]
     InlineTooLarge { max: u64 },
@@ -37,22 +38,6 @@ impl From<ComplexError> for TopologyError {
     fn from(cause: ComplexError) -> Self {
         TopologyError::Invalid(cause)
     }
-}
-
-/// A cause's message with its control characters escaped: serde echoes the name of an
-/// unknown field raw, and a message must stay one line.
-fn escape_controls(cause: &serde_json::Error) -> String {
-    cause
-        .to_string()
-        .chars()
-        .map(|c| {
-            if c.is_control() {
-                c.escape_debug().to_string()
-            } else {
-                c.to_string()
-            }
-        })
-        .collect()
 }
 
 /// Why a list of faces is not a cell complex of a closed surface.
