@@ -2,6 +2,7 @@
 
 use std::time::Duration;
 
+use crosscap_engine::agents::{MAX_FLATMC_PLAYOUTS, MAX_MCTS_ITERATIONS};
 use serde::Serialize;
 
 /// Limits that keep the server healthy; a request over one gets a 4xx naming it.
@@ -74,8 +75,8 @@ impl Default for Limits {
             follow_wait: Duration::from_secs(25),
             max_think: Duration::from_secs(60),
             max_search_bytes: 256 * 1024 * 1024,
-            max_mcts_iterations: 1_000_000,
-            max_flatmc_playouts: 20_000,
+            max_mcts_iterations: MAX_MCTS_ITERATIONS,
+            max_flatmc_playouts: MAX_FLATMC_PLAYOUTS,
             max_listed: 500,
             max_games_bytes: 256 * 1024 * 1024,
             create_burst: 30,
