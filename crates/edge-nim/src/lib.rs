@@ -9,7 +9,7 @@
 //! - [`PTable`] and [`GrundyValues`] tabulate every position of a box in one pass over the
 //!   componentwise order ([`table`]), and [`analyse`] reads values and winning moves off them.
 //! - [`check_tetrahedron`] checks the seed's theorem for the tetrahedron with an empty edge.
-//! - [`new_match`] serves the game to the web server.
+//! - [`DESCRIPTOR`] is the game in the catalog the hosts offer.
 
 pub mod analysis;
 pub mod circular_nim;
@@ -18,7 +18,7 @@ pub mod position;
 pub mod table;
 
 pub use analysis::{Analysis, TheoremCheck, analyse, check_tetrahedron};
-pub use play::{EdgeNimGame, agent, new_game, new_match};
+pub use play::{DESCRIPTOR, EdgeNimGame, EdgeNimHost, agent, new_game};
 pub use position::{EdgeNim, EdgeNimMove, edge_names, parse_assignments, parse_tokens};
 pub use table::{GrundyValues, PTable};
 
@@ -62,8 +62,6 @@ pub enum EdgeNimError {
     ValueOverflow(usize),
     #[error("bad option: {0}")]
     BadOption(String),
-    #[error("unknown option {name:?}: Edge-Nim takes {known}")]
-    UnknownOption { name: String, known: String },
     #[error(transparent)]
     Limits(#[from] crosscap_engine::session::TooLarge),
 }

@@ -1,17 +1,26 @@
-//! The computer player and the web server's match.
+//! The computer player and Edge-Nim in the catalog (its description, options, view and
+//! the analysis behind `solve`).
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use crosscap_engine::agents::standard_agent;
+use crosscap_engine::catalog::{
+    self, BoardKind, GameDescriptor, GameInfo, OptionKind, OptionSpec, Setup, SetupError,
+    ValueKind, Winner,
+};
 use crosscap_engine::mcts::MctsConfig;
-use crosscap_engine::session::{GameMatch, Match, SetupLimits};
-use crosscap_engine::{Agent, Budget, Impartial, Level, NormalPlay, Rng};
+use crosscap_engine::session::{GameMatch, Hosting, Match, SetupLimits};
+use crosscap_engine::{
+    Agent, Budget, Exhausted, Game, Impartial, Level, NormalPlay, Rng, SolveError,
+};
 use crosscap_graphs::Graph;
-use serde_json::{Value, json};
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
 
 use crate::EdgeNimError;
 use crate::analysis::analyse;
-use crate::position::{EdgeNim, parse_tokens};
+use crate::position::{EdgeNim, EdgeNimMove, parse_tokens};
 use crate::table::MEMORY_LIMIT;
 
 /// Edge-Nim as a two-player game.
@@ -94,11 +103,8 @@ pub fn view(game: &EdgeNimGame) -> Value {
     })
 }
 
-/// The options [`new_match`] takes.
-pub const OPTIONS: &[&str] = &["tokens"];
-
-/// A new game from `tokens`: the one setup that the command line and [`new_match`] go
-/// through. A position with more moves than `limits` allows (by
+/// A new game from `tokens`: the one setup that the command line and the catalog's
+/// [`DESCRIPTOR`] go through. A position with more moves than `limits` allows (by
 /// [`EdgeNim::move_count_bound`]) is refused before any move is listed.
 pub fn new_game(
     graph: Arc<Graph>,
@@ -110,56 +116,134 @@ pub fn new_game(
     Ok(NormalPlay::new(position))
 }
 
-/// A match for the web server. `board` is a graph spec (e.g. `tetrahedron`, `C4`,
-/// `edges:0-1,1-2`); `options` may give `"tokens"`, a token text (`"a=3,b=1"`,
-/// `"3,1,0,2,0,1"`, `"*=2"`) or an array of counts in edge order; without it (or with an
-/// empty text) every edge has 3 tokens. Any other option is refused.
-pub fn new_match(
-    board: &str,
-    options: &Value,
-    limits: &SetupLimits,
-) -> Result<Box<dyn Match>, EdgeNimError> {
-    match options {
-        Value::Null => {}
-        Value::Object(map) => {
-            if let Some(unknown) = map.keys().find(|k| !OPTIONS.contains(&k.as_str())) {
-                return Err(EdgeNimError::UnknownOption {
-                    name: unknown.clone(),
-                    known: OPTIONS.join(", "),
-                });
-            }
-        }
-        other => {
-            return Err(EdgeNimError::BadOption(format!(
-                "the options must be a JSON object, not {other}"
-            )));
-        }
+/// Edge-Nim as the hosts offer it.
+pub struct EdgeNimHost;
+
+impl Hosting for EdgeNimHost {
+    type Game = EdgeNimGame;
+    const NAME: &'static str = "edge-nim";
+    const VALUE_KIND: ValueKind = ValueKind::Grundy;
+
+    fn agent(level: Level, seed: u64) -> Box<dyn Agent<EdgeNimGame>> {
+        agent(level, seed)
     }
-    let graph = Arc::new(Graph::from_spec(board)?);
-    let tokens = match options.get("tokens") {
-        None | Some(Value::Null) => vec![DEFAULT_TOKENS; graph.edge_count()],
-        Some(Value::String(text)) if text.trim().is_empty() => {
-            vec![DEFAULT_TOKENS; graph.edge_count()]
-        }
-        Some(Value::String(text)) => parse_tokens(&graph, text)?,
-        Some(Value::Array(items)) => items
-            .iter()
-            .map(|item| {
-                item.as_u64()
-                    .and_then(|n| u32::try_from(n).ok())
-                    .ok_or_else(|| EdgeNimError::BadCount(item.to_string()))
-            })
-            .collect::<Result<_, _>>()?,
-        Some(other) => {
-            return Err(EdgeNimError::BadOption(format!(
-                "\"tokens\" must be a text or an array of counts, not {other}"
-            )));
-        }
-    };
-    Ok(Box::new(GameMatch::new(
-        new_game(graph, tokens, limits)?,
-        "edge-nim",
-        agent,
-        view,
-    )))
+
+    fn view(game: &EdgeNimGame) -> Value {
+        view(game)
+    }
+
+    /// The tokens in edge order, as `--tokens` reads them.
+    fn position(game: &EdgeNimGame) -> String {
+        let tokens: Vec<String> = game.position.tokens().iter().map(u32::to_string).collect();
+        tokens.join(",")
+    }
+
+    /// The Grundy tables of [`analyse`], within the budget's memory; tables that would
+    /// not fit answer unknown (memory).
+    fn analyse(
+        game: &EdgeNimGame,
+        budget: &Budget,
+    ) -> Result<catalog::Analysis<EdgeNimMove>, SolveError> {
+        let clock = Instant::now();
+        let max_memory = budget.max_memory.map_or(MEMORY_LIMIT, |bytes| bytes as u64);
+        let analysis = analyse(&game.position, max_memory).map_err(|_| SolveError::Unknown {
+            nodes: 0,
+            elapsed: clock.elapsed(),
+            reason: Exhausted::Memory,
+        })?;
+        let mover = game.to_move;
+        Ok(catalog::Analysis {
+            winner: Winner::Player(if analysis.grundy == 0 {
+                mover.opponent()
+            } else {
+                mover
+            }),
+            value: i64::from(analysis.grundy),
+            value_kind: ValueKind::Grundy,
+            optimal_moves: if analysis.winning_moves.is_empty() {
+                game.legal_moves()
+            } else {
+                analysis.winning_moves.clone()
+            },
+            winning_moves: analysis.winning_moves,
+            nodes: 0,
+            extra: Map::from_iter([("grundy".to_string(), json!(analysis.grundy))]),
+        })
+    }
 }
+
+/// The options a game is started with; any other key is refused.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EdgeNimOptions {
+    /// A token text (`"a=3,b=1"`, `"3,1,0,2,0,1"`, `"*=2"`) or counts in edge order;
+    /// without it (or with an empty text) every edge has [`DEFAULT_TOKENS`].
+    #[serde(default)]
+    tokens: Value,
+}
+
+fn start(setup: &Setup, limits: &SetupLimits) -> Result<Box<dyn Match>, SetupError> {
+    let options: EdgeNimOptions = setup.typed_options(&DESCRIPTOR.info)?;
+    let game = (|| -> Result<EdgeNimGame, EdgeNimError> {
+        let graph = Arc::new(Graph::from_spec(setup.board)?);
+        let tokens = match &options.tokens {
+            Value::Null => vec![DEFAULT_TOKENS; graph.edge_count()],
+            Value::String(text) if text.trim().is_empty() => {
+                vec![DEFAULT_TOKENS; graph.edge_count()]
+            }
+            Value::String(text) => parse_tokens(&graph, text)?,
+            Value::Array(items) => items
+                .iter()
+                .map(|item| {
+                    item.as_u64()
+                        .and_then(|n| u32::try_from(n).ok())
+                        .ok_or_else(|| EdgeNimError::BadCount(item.to_string()))
+                })
+                .collect::<Result<_, _>>()?,
+            other => {
+                return Err(EdgeNimError::BadOption(format!(
+                    "\"tokens\" must be a text or an array of counts, not {other}"
+                )));
+            }
+        };
+        new_game(graph, tokens, limits)
+    })()
+    .map_err(SetupError::from_error)?;
+    Ok(GameMatch::<EdgeNimHost>::boxed(game))
+}
+
+/// Edge-Nim in the catalog.
+pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
+    info: GameInfo {
+        name: "edge-nim",
+        title: "Edge-Nim",
+        board_kind: BoardKind::Graph,
+        board_label: "graph: tetrahedron, C4, K4, P5, star:3, edges:0-1,1-2, g6:<graph6>, ...",
+        default_board: "tetrahedron",
+        example_boards: &["tetrahedron", "C3", "C4", "P4", "star:3", "K4"],
+        options: &[OptionSpec {
+            name: "tokens",
+            label: "Tokens",
+            kind: OptionKind::Text,
+            choices: &[],
+            default: "\"\"",
+            help: "tokens on the edges: counts in edge order (3,1,0,2,0,1), EDGE=COUNT \
+                   items (a=3,b=1) or *=N for every edge; empty means 3 on each edge",
+            on_form: true,
+        }],
+        hint_level: Level::Perfect,
+        play_level: Level::Perfect,
+        rules: "<p>Tokens lie on the edges of a graph. On your turn choose a vertex and \
+                remove at least one token from one or more of the edges at that vertex. \
+                Whoever takes the last token wins (the player who cannot move loses).</p>\
+                <p>Edges that share no vertex are separate Nim heaps; on the 3- and \
+                4-cycles the game is Circular Nim. Dufour, Flesch and Heubach found the losing positions of \
+                the tetrahedron when one edge is empty: with <i>a</i> = 0, the position \
+                is lost for the player to move exactly when b + C = B + c, b ≤ c and \
+                A ⊕ b ⊕ B = 0.</p>\
+                <p>On the page, pick a vertex, then how many tokens to leave on each of \
+                its edges.</p>",
+    },
+    start,
+    layout: None,
+};

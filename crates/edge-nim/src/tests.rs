@@ -11,6 +11,15 @@ use crate::analysis::{symmetries_fixing_a, theorem_says_p};
 use crate::circular_nim::CircularNim;
 use crate::table::MEMORY_LIMIT;
 
+/// A game started through the catalog's descriptor, as every host starts one.
+fn new_match(
+    board: &str,
+    options: &serde_json::Value,
+    limits: &crosscap_engine::session::SetupLimits,
+) -> Result<Box<dyn crosscap_engine::session::Match>, crosscap_engine::catalog::SetupError> {
+    (DESCRIPTOR.start)(&crosscap_engine::catalog::Setup { board, options }, limits)
+}
+
 fn graph(spec: &str) -> Arc<Graph> {
     Arc::new(Graph::from_spec(spec).unwrap())
 }
@@ -402,7 +411,7 @@ fn a_match_plays_and_the_perfect_computer_wins() {
         (
             "C4",
             json!({"token": "1"}),
-            "unknown option \"token\": Edge-Nim takes tokens",
+            "unknown field `token`, expected `tokens` (the options are tokens)",
         ),
         ("C4", json!(["tokens"]), "must be a JSON object"),
     ] {

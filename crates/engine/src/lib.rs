@@ -8,6 +8,7 @@
 pub mod agents;
 pub mod arena;
 pub mod budget;
+pub mod catalog;
 pub mod game;
 pub mod impartial;
 pub mod impartial_notation;

@@ -3,8 +3,19 @@
 //! Move notation: `HEAP:SIZE`, heaps numbered from 1, SIZE the number of counters left
 //! in that heap (e.g. `3:1` leaves one counter in the third heap).
 
-use crate::game::{MoveError, Notation};
-use crate::impartial::{Impartial, NormalPlay};
+use serde_json::{Map, Value, json};
+
+use crate::agents::{Agent, Level, standard_agent};
+use crate::budget::Budget;
+use crate::catalog::{
+    Analysis, BoardKind, GameDescriptor, GameInfo, Setup, SetupError, ValueKind, Winner,
+};
+use crate::game::{Game, MoveError, Notation};
+use crate::impartial::{Impartial, NormalPlay, nim_sum};
+use crate::mcts::MctsConfig;
+use crate::session::{GameMatch, Hosting, Match, SetupLimits, TooLarge};
+use crate::solver::SolveError;
+use crate::text::escape_controls;
 
 /// A Nim position: the heap sizes, in order.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -101,6 +112,121 @@ impl Notation for NormalPlay<Nim> {
         format_move(mv)
     }
 }
+
+/// Nim as the hosts offer it (the web server, the command line).
+pub struct NimHost;
+
+impl Hosting for NimHost {
+    type Game = NormalPlay<Nim>;
+    const NAME: &'static str = "nim";
+    const VALUE_KIND: ValueKind = ValueKind::Grundy;
+
+    fn agent(level: Level, seed: u64) -> Box<dyn Agent<Self::Game>> {
+        standard_agent(level, MctsConfig::default(), seed)
+    }
+
+    fn view(game: &Self::Game) -> Value {
+        json!({ "heaps": game.position.heaps })
+    }
+
+    fn position(game: &Self::Game) -> String {
+        let heaps: Vec<String> = game.position.heaps.iter().map(u32::to_string).collect();
+        heaps.join(" ")
+    }
+
+    /// The nim sum is the Grundy value; a winning move brings a heap to the size that
+    /// makes the sum 0.
+    fn analyse(game: &Self::Game, _budget: &Budget) -> Result<Analysis<NimMove>, SolveError> {
+        let heaps = &game.position.heaps;
+        let grundy = nim_sum(heaps.iter().copied());
+        let winning_moves: Vec<NimMove> = heaps
+            .iter()
+            .enumerate()
+            .filter(|&(_, &size)| size ^ grundy < size)
+            .map(|(heap, &size)| NimMove {
+                heap,
+                to: size ^ grundy,
+            })
+            .collect();
+        Ok(Analysis {
+            winner: Winner::Player(if grundy == 0 {
+                game.to_move.opponent()
+            } else {
+                game.to_move
+            }),
+            value: i64::from(grundy),
+            value_kind: ValueKind::Grundy,
+            optimal_moves: if winning_moves.is_empty() {
+                game.legal_moves()
+            } else {
+                winning_moves.clone()
+            },
+            winning_moves,
+            nodes: 0,
+            extra: Map::from_iter([("grundy".to_string(), json!(grundy))]),
+        })
+    }
+}
+
+/// Heap sizes such as `3 4 5` (spaces or commas).
+pub fn parse_heaps(text: &str) -> Result<Vec<u32>, SetupError> {
+    let heaps = text
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|s| !s.is_empty())
+        .map(|s| {
+            s.parse::<u32>().map_err(|_| {
+                SetupError(format!(
+                    "bad heap \"{}\": expected a number of counters",
+                    escape_controls(s)
+                ))
+            })
+        })
+        .collect::<Result<Vec<u32>, SetupError>>()?;
+    if heaps.is_empty() {
+        return Err(SetupError("name at least one heap, e.g. `3 4 5`".into()));
+    }
+    Ok(heaps)
+}
+
+/// Nim has no options.
+#[derive(serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NimOptions {}
+
+/// A game of Nim from heap sizes, refused before its moves are listed when they are
+/// more than `limits` allows (a heap of N counters has N moves).
+pub fn new_game(heaps: Vec<u32>, limits: &SetupLimits) -> Result<NormalPlay<Nim>, TooLarge> {
+    limits.check_moves(heaps.iter().map(|&h| u128::from(h)).sum())?;
+    Ok(NormalPlay::new(Nim::new(heaps)))
+}
+
+fn start(setup: &Setup, limits: &SetupLimits) -> Result<Box<dyn Match>, SetupError> {
+    let NimOptions {} = setup.typed_options(&DESCRIPTOR.info)?;
+    let game = new_game(parse_heaps(setup.board)?, limits).map_err(SetupError::from_error)?;
+    Ok(GameMatch::<NimHost>::boxed(game))
+}
+
+/// Nim in the catalog.
+pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
+    info: GameInfo {
+        name: "nim",
+        title: "Nim",
+        board_kind: BoardKind::Heaps,
+        board_label: "heap sizes",
+        default_board: "3 4 5",
+        example_boards: &["3 4 5", "1 2 3", "50 53 30 14", "7"],
+        options: &[],
+        hint_level: Level::Perfect,
+        play_level: Level::Perfect,
+        rules: "<p>Counters lie in heaps. On your turn take one or more counters from a \
+                single heap. Whoever takes the last counter wins.</p>\
+                <p>Write the heaps in binary and add them without carrying (the nim sum): \
+                the player to move loses exactly when the nim sum is 0, and a winning move \
+                makes it 0. A move is written <code>HEAP:SIZE</code>, the counters left.</p>",
+    },
+    start,
+    layout: None,
+};
 
 #[cfg(test)]
 mod tests {

@@ -4,9 +4,13 @@
 use serde::Serialize;
 use serde_json::Value;
 
+use std::time::Instant;
+
 use crate::agents::{Agent, Level};
 use crate::budget::Budget;
-use crate::game::{MoveError, Notation, Outcome, Player};
+use crate::catalog::{Analysis, Solved, Status, ValueKind, Winner, unknown};
+use crate::game::{Game, MoveError, Notation, Outcome, Player};
+use crate::solver::SolveError;
 
 /// What a host allows of the games it builds. Each game checks it in the one constructor
 /// that the CLI and the server both call, before any work that grows with the board
@@ -71,8 +75,15 @@ pub trait Match: Send + Sync {
     /// `Some` once the game is over.
     fn outcome(&self) -> Option<Outcome>;
 
-    /// The position and whatever the page needs to draw it (game-specific JSON).
+    /// What the page needs to draw the position beyond what this trait tells
+    /// (game-specific JSON).
     fn view(&self) -> Value;
+
+    /// The position in the game's own text form.
+    fn position(&self) -> String;
+
+    /// Solves the position within `budget`: the one answer shape of every game.
+    fn solve(&self, budget: &Budget) -> Solved;
 
     /// The computer's move at `level`, in notation (`None` when the game is over), found
     /// within `budget` (cut short, the best move found so far).
@@ -84,43 +95,62 @@ pub trait Match: Send + Sync {
     fn clone_box(&self) -> Box<dyn Match>;
 }
 
-/// Makes an agent for a level and seed.
-pub type AgentMaker<G> = fn(Level, u64) -> Box<dyn Agent<G>>;
+/// What a game crate supplies for its games to be hosted: a unit type implementing this
+/// (a local type, so that games played as `NormalPlay<_>` can have one too).
+pub trait Hosting: Send + Sync + 'static {
+    type Game: Notation + 'static;
+    /// The game's name, e.g. `projective-hex`.
+    const NAME: &'static str;
+    /// What the game's value counts.
+    const VALUE_KIND: ValueKind;
 
-/// The [`Match`] of any game with a notation: each game supplies its name, its agents and
-/// how to describe a position for drawing.
-pub struct GameMatch<G: Notation> {
-    pub game: G,
-    name: &'static str,
-    agents: AgentMaker<G>,
-    view: fn(&G) -> Value,
+    /// The computer player at `level`.
+    fn agent(level: Level, seed: u64) -> Box<dyn Agent<Self::Game>>;
+
+    /// What a page needs to draw the position beyond what a snapshot of the match has.
+    fn view(game: &Self::Game) -> Value;
+
+    /// The position in the game's own text form (what `--position` reads back).
+    fn position(game: &Self::Game) -> String;
+
+    /// The exact analysis of a position that is not over, within `budget`.
+    fn analyse(
+        game: &Self::Game,
+        budget: &Budget,
+    ) -> Result<Analysis<<Self::Game as Game>::Move>, SolveError>;
 }
 
-impl<G: Notation> Clone for GameMatch<G> {
+/// The [`Match`] of any hosted game.
+pub struct GameMatch<H: Hosting> {
+    pub game: H::Game,
+}
+
+impl<H: Hosting> Clone for GameMatch<H> {
     fn clone(&self) -> Self {
         GameMatch {
             game: self.game.clone(),
-            name: self.name,
-            agents: self.agents,
-            view: self.view,
         }
     }
 }
 
-impl<G: Notation> GameMatch<G> {
-    pub fn new(game: G, name: &'static str, agents: AgentMaker<G>, view: fn(&G) -> Value) -> Self {
-        GameMatch {
-            game,
-            name,
-            agents,
-            view,
-        }
+impl<H: Hosting> GameMatch<H> {
+    pub fn new(game: H::Game) -> Self {
+        GameMatch { game }
+    }
+
+    /// The match boxed, as hosts hold it.
+    pub fn boxed(game: H::Game) -> Box<dyn Match> {
+        Box::new(Self::new(game))
+    }
+
+    fn format_all(&self, moves: &[<H::Game as Game>::Move]) -> Vec<String> {
+        moves.iter().map(|m| self.game.format_move(m)).collect()
     }
 }
 
-impl<G: Notation + 'static> Match for GameMatch<G> {
+impl<H: Hosting> Match for GameMatch<H> {
     fn game(&self) -> &'static str {
-        self.name
+        H::NAME
     }
 
     fn to_move(&self) -> Option<Player> {
@@ -131,11 +161,7 @@ impl<G: Notation + 'static> Match for GameMatch<G> {
         if self.game.outcome().is_some() {
             return Vec::new();
         }
-        self.game
-            .legal_moves()
-            .iter()
-            .map(|m| self.game.format_move(m))
-            .collect()
+        self.format_all(&self.game.legal_moves())
     }
 
     fn play(&mut self, text: &str) -> Result<String, MoveError> {
@@ -148,11 +174,58 @@ impl<G: Notation + 'static> Match for GameMatch<G> {
     }
 
     fn view(&self) -> Value {
-        (self.view)(&self.game)
+        H::view(&self.game)
+    }
+
+    fn position(&self) -> String {
+        H::position(&self.game)
+    }
+
+    fn solve(&self, budget: &Budget) -> Solved {
+        let clock = Instant::now();
+        let mover = self.game.to_move();
+        let position = H::position(&self.game);
+        let to_move = self.to_move();
+        let analysis = match self.game.outcome() {
+            // A finished game needs no search: its value is its result.
+            Some(outcome) => Ok(Analysis {
+                winner: outcome.winner.map_or(Winner::Draw, Winner::Player),
+                value: match H::VALUE_KIND {
+                    ValueKind::Grundy => 0,
+                    ValueKind::Margin => i64::from(outcome.value_for(mover)),
+                },
+                value_kind: H::VALUE_KIND,
+                winning_moves: Vec::new(),
+                optimal_moves: Vec::new(),
+                nodes: 0,
+                extra: serde_json::Map::new(),
+            }),
+            None => H::analyse(&self.game, budget),
+        };
+        match analysis {
+            Ok(analysis) => Solved {
+                game: H::NAME,
+                position,
+                to_move,
+                status: Status::Solved,
+                reason: None,
+                winner: Some(analysis.winner),
+                outcome: (analysis.value_kind == ValueKind::Grundy)
+                    .then_some(if analysis.value == 0 { "P" } else { "N" }),
+                value: Some(analysis.value),
+                value_kind: analysis.value_kind,
+                winning_moves: self.format_all(&analysis.winning_moves),
+                optimal_moves: self.format_all(&analysis.optimal_moves),
+                nodes: analysis.nodes,
+                millis: clock.elapsed().as_secs_f64() * 1000.0,
+                extra: analysis.extra,
+            },
+            Err(error) => unknown(H::NAME, position, to_move, H::VALUE_KIND, &error),
+        }
     }
 
     fn computer_move(&self, level: Level, seed: u64, budget: &Budget) -> Option<String> {
-        let mut agent = (self.agents)(level, seed);
+        let mut agent = H::agent(level, seed);
         agent
             .choose(&self.game, budget)
             .map(|mv| self.game.format_move(&mv))
@@ -170,18 +243,11 @@ impl<G: Notation + 'static> Match for GameMatch<G> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::agents::standard_agent;
     use crate::impartial::NormalPlay;
-    use crate::mcts::MctsConfig;
-    use crate::nim::Nim;
+    use crate::nim::{Nim, NimHost};
 
     fn nim_match() -> Box<dyn Match> {
-        Box::new(GameMatch::new(
-            NormalPlay::new(Nim::new(vec![1, 2])),
-            "nim",
-            |level, seed| standard_agent(level, MctsConfig::default(), seed),
-            |g| serde_json::json!({ "heaps": g.position.heaps }),
-        ))
+        GameMatch::<NimHost>::boxed(NormalPlay::new(Nim::new(vec![1, 2])))
     }
 
     #[test]
@@ -200,6 +266,27 @@ mod tests {
                 .to_string()
                 .contains("more than 10^38")
         );
+    }
+
+    #[test]
+    fn solve_answers_in_the_one_shape() {
+        let solved = serde_json::to_value(nim_match().solve(&Budget::unlimited())).unwrap();
+        assert_eq!(solved["game"], "nim");
+        assert_eq!(solved["position"], "1 2");
+        assert_eq!(solved["status"], "solved");
+        assert_eq!(solved["to_move"], "X");
+        assert_eq!(solved["winner"], "X");
+        assert_eq!(solved["outcome"], "N");
+        assert_eq!(solved["value"], 3);
+        assert_eq!(solved["value_kind"], "grundy");
+        assert_eq!(solved["winning_moves"], serde_json::json!(["2:1"]));
+        assert_eq!(solved["grundy"], 3);
+        let mut lost = nim_match();
+        lost.play("2:1").unwrap();
+        let solved = serde_json::to_value(lost.solve(&Budget::unlimited())).unwrap();
+        assert_eq!(solved["winner"], "X", "O to move loses 1 1");
+        assert_eq!(solved["outcome"], "P");
+        assert_eq!(solved["optimal_moves"], serde_json::json!(["1:0", "2:0"]));
     }
 
     #[test]

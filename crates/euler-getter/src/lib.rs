@@ -8,23 +8,25 @@
 //! this and precomputes the tables that make scoring incremental and constant-time per
 //! stone. [`EulerGetter`] implements the engine's `Game` and `Notation` as a scored game
 //! (X's margin `chi X - chi O`, negated under the reverse rule), so the engine's solver
-//! gives the minimax margin. [`player`] holds the computer player, [`new_match`] builds a
-//! game for the web server.
+//! gives the minimax margin. [`player`] holds the computer player, [`host`] the game's
+//! entry in the catalog and its exact [`solve`].
 
 pub mod complex;
 pub mod game;
+pub mod host;
 pub mod player;
 pub mod region;
 
 use std::sync::Arc;
 
-use crosscap_engine::session::{GameMatch, Match, SetupLimits, TooLarge};
+use crosscap_engine::session::{SetupLimits, TooLarge};
 use crosscap_engine::{Game, Notation, Player};
 use crosscap_topology::{Board, PositionError, TopologyError};
 use serde_json::{Value, json};
 
 pub use complex::Complex;
 pub use game::{EulerGetter, Move, Rule, SwapRule};
+pub use host::{DESCRIPTOR, EulerHost, Solution, solve};
 pub use region::{Piece, RegionAnalysis, RegionCounts};
 
 /// Why a board, position or option was refused.
@@ -65,10 +67,6 @@ pub enum EulerGetterError {
     UnknownRule(String),
     #[error("unknown swap rule {0:?}: expected none, 1, 3, 5 or 7")]
     UnknownSwap(String),
-    #[error("unknown option {0:?}: Euler Getter takes rule and swap")]
-    UnknownOption(String),
-    #[error("the options must be a JSON object, not {0}")]
-    BadOptions(String),
 }
 
 /// A board as messages name it: its spec, escaped, or for a pasted board file (the spec is
@@ -87,7 +85,7 @@ pub fn load_board(spec: &str) -> Result<Arc<Complex>, EulerGetterError> {
 }
 
 /// A new game on the board of `spec`, from the empty board or from `position` (stones
-/// in cell order): the one setup that the command line and [`new_match`] go through. A
+/// in cell order): the one setup that the command line and the catalog's [`DESCRIPTOR`] go through. A
 /// board with more cells than `limits` allows moves is refused before any work on it.
 pub fn new_game(
     spec: &str,
@@ -103,41 +101,6 @@ pub fn new_game(
         Some(text) => EulerGetter::from_position(complex, text, rule, swap)?,
         None => EulerGetter::new(complex, rule, swap),
     })
-}
-
-/// A game for the web server. `options` is a JSON object with optional `rule`
-/// (`"normal"` or `"reverse"`, default normal) and `swap` (`"none"`, or 1, 3, 5, 7 as a
-/// number or a string, default 3); any other option is refused.
-pub fn new_match(
-    board: &str,
-    options: &Value,
-    limits: &SetupLimits,
-) -> Result<Box<dyn Match>, EulerGetterError> {
-    let mut rule = Rule::default();
-    let mut swap = SwapRule::default();
-    match options {
-        Value::Null => {}
-        Value::Object(map) => {
-            for (key, value) in map {
-                let text = match value {
-                    Value::String(s) => s.clone(),
-                    other => other.to_string(),
-                };
-                match key.as_str() {
-                    "rule" => rule = text.parse()?,
-                    "swap" => swap = text.parse()?,
-                    other => return Err(EulerGetterError::UnknownOption(other.to_string())),
-                }
-            }
-        }
-        other => return Err(EulerGetterError::BadOptions(other.to_string())),
-    }
-    Ok(Box::new(GameMatch::new(
-        new_game(board, rule, swap, None, limits)?,
-        "euler-getter",
-        player::agent,
-        view,
-    )))
 }
 
 /// What a page needs to draw a position: the owner of every cell, both scores with
@@ -195,15 +158,16 @@ pub fn region_json(game: &EulerGetter, player: Player) -> Value {
 mod tests {
     use super::*;
     use crosscap_engine::Level;
+    use crosscap_engine::catalog::{Setup, SetupError};
+    use crosscap_engine::session::Match;
+
+    fn new_match(board: &str, options: &Value) -> Result<Box<dyn Match>, SetupError> {
+        (DESCRIPTOR.start)(&Setup { board, options }, &SetupLimits::default())
+    }
 
     #[test]
     fn a_match_plays_to_the_end_and_shows_the_regions() {
-        let mut m = new_match(
-            "goldberg:1",
-            &json!({ "rule": "reverse", "swap": 1 }),
-            &crosscap_engine::session::SetupLimits::default(),
-        )
-        .unwrap();
+        let mut m = new_match("goldberg:1", &json!({ "rule": "reverse", "swap": 1 })).unwrap();
         assert_eq!(m.game(), "euler-getter");
         let view = m.view();
         assert_eq!(view["rule"], "reverse");
@@ -243,12 +207,7 @@ mod tests {
 
     #[test]
     fn the_perfect_level_answers_at_once_on_a_large_board() {
-        let m = new_match(
-            "goldberg:4",
-            &json!({}),
-            &crosscap_engine::session::SetupLimits::default(),
-        )
-        .unwrap();
+        let m = new_match("goldberg:4", &json!({})).unwrap();
         let clock = std::time::Instant::now();
         let mv = m
             .computer_move(Level::Perfect, 1, &crosscap_engine::Budget::unlimited())
@@ -265,7 +224,7 @@ mod tests {
     #[test]
     fn a_refused_pasted_board_is_named_in_one_line() {
         let tetrahedron = "{\n\"faces\": [[0,1,2],[0,2,3],[0,3,1],[1,3,2]]\n}";
-        let error = new_match(tetrahedron, &json!({}), &SetupLimits::default())
+        let error = new_match(tetrahedron, &json!({}))
             .err()
             .unwrap()
             .to_string();
@@ -283,23 +242,9 @@ mod tests {
             (json!({ "colour": "X" }), "colour"),
             (json!(["rule"]), "must be a JSON object"),
         ] {
-            let err = new_match(
-                "goldberg:1",
-                &options,
-                &crosscap_engine::session::SetupLimits::default(),
-            )
-            .err()
-            .unwrap()
-            .to_string();
+            let err = new_match("goldberg:1", &options).err().unwrap().to_string();
             assert!(err.contains(needle), "{err}");
         }
-        assert!(
-            new_match(
-                "nowhere:1",
-                &json!({}),
-                &crosscap_engine::session::SetupLimits::default()
-            )
-            .is_err()
-        );
+        assert!(new_match("nowhere:1", &json!({})).is_err());
     }
 }

@@ -9,7 +9,7 @@
 //! * [`series`]: the G-series of `o_g` and `n_g` to genus in the millions, and their
 //!   detected periods.
 //! * [`table`]: the paper's Table 2.1 to any genus.
-//! * [`play`]: the perfect player and [`new_match`] for the web server.
+//! * [`play`]: the perfect player and the game's [`DESCRIPTOR`] in the catalog.
 
 pub mod moves;
 pub mod play;
@@ -18,7 +18,9 @@ pub mod surface;
 pub mod table;
 
 pub use moves::{Letter, Move, Pieces, parse_move, surface_moves};
-pub use play::{ManifoldGame, PerfectPlayer, agent, new_game, new_match, playable_position, view};
+pub use play::{
+    DESCRIPTOR, ManifoldGame, ManifoldHost, PerfectPlayer, agent, new_game, playable_position, view,
+};
 pub use series::{PeriodProof, Periodicity, Series, detect_period, prove_periods};
 pub use surface::{MAX_GENUS, Manifold, Surface};
 pub use table::{TableEntry, TableRow, table};
@@ -36,8 +38,6 @@ pub enum ManifoldError {
         purpose: &'static str,
         max: u32,
     },
-    #[error("bad options: {0}")]
-    BadOptions(String),
     #[error(transparent)]
     Limits(#[from] crosscap_engine::session::TooLarge),
 }

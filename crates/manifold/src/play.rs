@@ -1,11 +1,15 @@
-//! Playing the game: the perfect player (which reads the G-series) and the
-//! [`Match`](crosscap_engine::session::Match) the web server holds.
+//! Playing the game: the perfect player (which reads the G-series) and the game in the
+//! catalog the hosts offer.
 
 use crosscap_engine::agents::standard_agent;
+use crosscap_engine::catalog::{
+    Analysis, BoardKind, GameDescriptor, GameInfo, Setup, SetupError, ValueKind, Winner,
+};
 use crosscap_engine::mcts::MctsConfig;
-use crosscap_engine::session::{GameMatch, Match, SetupLimits};
-use crosscap_engine::{Agent, Budget, Game, Impartial, Level, NormalPlay, Rng};
-use serde_json::{Value, json};
+use crosscap_engine::session::{GameMatch, Hosting, Match, SetupLimits};
+use crosscap_engine::{Agent, Budget, Game, Impartial, Level, NormalPlay, Rng, SolveError};
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
 
 use crate::ManifoldError;
 use crate::moves::Move;
@@ -80,40 +84,97 @@ pub fn playable_position(board: &str) -> Result<Manifold, ManifoldError> {
     Ok(position)
 }
 
-/// A game for the web server. `board` is the starting 2-manifold, e.g. `n5 o2`. The game
-/// has no options: `options` must be `null` or `{}` (anything else is refused, so that a
-/// misspelt option does not pass unnoticed).
-pub fn new_match(
-    board: &str,
-    options: &Value,
-    limits: &SetupLimits,
-) -> Result<Box<dyn Match>, ManifoldError> {
-    match options {
-        Value::Null => {}
-        Value::Object(map) if map.is_empty() => {}
-        Value::Object(map) => {
-            let keys: Vec<String> = map.keys().map(|k| k.escape_debug().to_string()).collect();
-            return Err(ManifoldError::BadOptions(format!(
-                "the manifold game has no options (got {})",
-                keys.join(", ")
-            )));
-        }
-        other => {
-            return Err(ManifoldError::BadOptions(format!(
-                "expected an object, got {other}"
-            )));
-        }
+/// The manifold game as the hosts offer it.
+pub struct ManifoldHost;
+
+impl Hosting for ManifoldHost {
+    type Game = ManifoldGame;
+    const NAME: &'static str = "manifold";
+    const VALUE_KIND: ValueKind = ValueKind::Grundy;
+
+    fn agent(level: Level, seed: u64) -> Box<dyn Agent<ManifoldGame>> {
+        agent(level, seed)
     }
-    Ok(Box::new(GameMatch::new(
-        new_game(board, limits)?,
-        "manifold",
-        agent,
-        view,
-    )))
+
+    fn view(game: &ManifoldGame) -> Value {
+        view(game)
+    }
+
+    fn position(game: &ManifoldGame) -> String {
+        game.position.to_string()
+    }
+
+    /// The G-series up to the position's largest genus (near-linear, far below any
+    /// budget at the genera a game is played at): the value and the moves to value 0.
+    fn analyse(game: &ManifoldGame, _budget: &Budget) -> Result<Analysis<Move>, SolveError> {
+        let position = &game.position;
+        let series = Series::compute(position.max_genus());
+        let (Some(grundy), Some(winning_moves)) =
+            (series.value(position), series.winning_moves(position))
+        else {
+            unreachable!("the series reaches the position's largest genus")
+        };
+        let mover = game.to_move;
+        Ok(Analysis {
+            winner: Winner::Player(if grundy == 0 { mover.opponent() } else { mover }),
+            value: i64::from(grundy),
+            value_kind: ValueKind::Grundy,
+            optimal_moves: if winning_moves.is_empty() {
+                game.legal_moves()
+            } else {
+                winning_moves.clone()
+            },
+            winning_moves,
+            nodes: 0,
+            extra: Map::from_iter([("grundy".to_string(), json!(grundy))]),
+        })
+    }
 }
 
+/// The game has no options: anything but `null` or `{}` is refused, so that a misspelt
+/// option does not pass unnoticed.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ManifoldOptions {}
+
+fn start(setup: &Setup, limits: &SetupLimits) -> Result<Box<dyn Match>, SetupError> {
+    let ManifoldOptions {} = setup.typed_options(&DESCRIPTOR.info)?;
+    let game = new_game(setup.board, limits).map_err(SetupError::from_error)?;
+    Ok(GameMatch::<ManifoldHost>::boxed(game))
+}
+
+/// The manifold decomposition game in the catalog.
+pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
+    info: GameInfo {
+        name: "manifold",
+        title: "Manifold decomposition",
+        board_kind: BoardKind::Surfaces,
+        board_label: "surfaces (o = orientable, n = non-orientable, number = genus)",
+        default_board: "n5 o2",
+        example_boards: &["n5 o2", "o3", "n4", "n2 n3 o1", "o1 o1"],
+        options: &[],
+        hint_level: Level::Perfect,
+        play_level: Level::Perfect,
+        rules: "<p>The position is a set of closed surfaces: spheres with handles \
+                (<code>o1</code> is the torus, <code>o2</code> the double torus) and \
+                spheres with cross-caps (<code>n1</code> is the projective plane, \
+                <code>n2</code> the Klein bottle).</p>\
+                <p>On your turn choose a surface, cut it along a simple closed curve that \
+                does not bound a disk, and glue disks onto the cut. The surface loses \
+                topology, or falls into two pieces. Spheres are dead. Whoever makes the \
+                last cut wins.</p>\
+                <p>Berman and Leonard found every Grundy value: by increasing genus, \
+                orientable surfaces have 0, 1, 2 and then 0 and 2 in turn; non-orientable \
+                ones 0, 1, 2, 4, 6 and then 0, 3, 4, 6 over and over. The value of several \
+                surfaces is the nim sum of theirs, and the hint button finds a move to \
+                value 0 whenever there is one.</p>",
+    },
+    start,
+    layout: None,
+};
+
 /// A new game from the 2-manifold `board` (e.g. `n5 o2`): the one setup that the command
-/// line and [`new_match`] go through. A position with more moves than `limits` allows is
+/// line and the catalog's [`DESCRIPTOR`] go through. A position with more moves than `limits` allows is
 /// refused (its genus is bounded by [`MAX_PLAY_GENUS`] first, so counting its moves is
 /// cheap).
 pub fn new_game(board: &str, limits: &SetupLimits) -> Result<ManifoldGame, ManifoldError> {
@@ -166,11 +227,16 @@ mod tests {
     /// Option names are echoed escaped: one line, no terminal escapes.
     #[test]
     fn option_names_are_escaped() {
-        let options = json!({ "swap": 1, "x\u{1b}[31m\n": 2 });
-        let error = new_match("n2", &options, &SetupLimits::default())
+        let options = json!({ "x\u{1b}[31m\n": 2 });
+        let setup = Setup {
+            board: "n2",
+            options: &options,
+        };
+        let error = (DESCRIPTOR.start)(&setup, &SetupLimits::default())
             .err()
             .unwrap()
             .to_string();
-        assert!(error.ends_with("(got swap, x\\u{1b}[31m\\n)"), "{error}");
+        assert!(error.contains("unknown field `x\\u{1b}[31m\\n`"), "{error}");
+        assert!(error.ends_with("(the options are none)"), "{error}");
     }
 }

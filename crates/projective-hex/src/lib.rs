@@ -14,17 +14,18 @@
 //! - [`search`]: the focused game the searches use, the computer players, exact analysis.
 
 pub mod exact;
+pub mod host;
 pub mod loops;
 pub mod rules;
 pub mod search;
 
 use std::sync::Arc;
 
-use crosscap_engine::session::{GameMatch, Match, SetupLimits, TooLarge};
-use crosscap_engine::{Game, MoveError, Notation};
+use crosscap_engine::session::{SetupLimits, TooLarge};
+use crosscap_engine::{MoveError, Notation};
 use crosscap_topology::{Board, PositionError, TopologyError};
-use serde_json::{Value, json};
 
+pub use host::{DESCRIPTOR, HexHost, view};
 pub use rules::{GameRecord, Geometry, Move, Opening, ProjectiveHex};
 pub use search::{
     Analyser, Analysis, Focused, OpeningResult, Playing, Proving, agent, all_openings,
@@ -51,77 +52,9 @@ pub enum HexError {
     Limits(#[from] TooLarge),
 }
 
-/// A game for the web server. `board` is a board spec (`taylor:N`, `goldberg:K`,
-/// `file:...`; empty means `taylor:3`). Options (a JSON object, all optional; any other
-/// is refused):
-/// - `"opening"`: `"standard"` (default), `"swap"` or `"cut-and-choose"`;
-/// - `"position"`: a start position string (stones in cell order, `.` empty);
-/// - `"moves"`: moves to replay first, in notation.
-pub fn new_match(
-    board: &str,
-    options: &Value,
-    limits: &SetupLimits,
-) -> Result<Box<dyn Match>, HexError> {
-    let spec = if board.trim().is_empty() {
-        "taylor:3"
-    } else {
-        board
-    };
-    let option = |name: &str| options.get(name).filter(|v| !v.is_null());
-    let bad = |name: &str, reason: &str| HexError::Option {
-        name: name.into(),
-        reason: reason.into(),
-    };
-    if let Some(map) = options.as_object() {
-        if let Some(unknown) = map
-            .keys()
-            .find(|k| !["opening", "position", "moves"].contains(&k.as_str()))
-        {
-            return Err(bad(
-                unknown,
-                "unknown option (expected opening, position, moves)",
-            ));
-        }
-    } else if !options.is_null() {
-        return Err(bad("options", "expected a JSON object"));
-    }
-    let opening = match option("opening") {
-        Some(v) => v
-            .as_str()
-            .ok_or_else(|| bad("opening", "expected a string"))?
-            .parse()?,
-        None => Opening::Standard,
-    };
-    let position = match option("position") {
-        Some(v) => Some(
-            v.as_str()
-                .ok_or_else(|| bad("position", "expected a string"))?,
-        ),
-        None => None,
-    };
-    let moves = match option("moves") {
-        Some(v) => v
-            .as_array()
-            .ok_or_else(|| bad("moves", "expected a list of moves"))?
-            .iter()
-            .map(|mv| {
-                mv.as_str()
-                    .ok_or_else(|| bad("moves", "expected a list of strings"))
-            })
-            .collect::<Result<Vec<&str>, HexError>>()?,
-        None => Vec::new(),
-    };
-    Ok(Box::new(GameMatch::new(
-        new_game(spec, opening, position, &moves, limits)?,
-        "projective-hex",
-        agent,
-        view,
-    )))
-}
-
 /// A new game on the board of `spec` under `opening`, from the empty board or from
 /// `position` (stones in cell order), then `moves` played: the one setup that the command
-/// line and [`new_match`] go through. A board with more cells than `limits` allows moves
+/// line and the catalog's [`DESCRIPTOR`] go through. A board with more cells than `limits` allows moves
 /// is refused before any work on it.
 pub fn new_game(
     spec: &str,
@@ -143,48 +76,22 @@ pub fn new_game(
     Ok(game)
 }
 
-/// What a page needs to draw a position: the board and its layout, the stones, whose turn,
-/// the winner and the winning loop (cell names in order), the moves, the opening state.
-pub fn view(game: &ProjectiveHex) -> Value {
-    let board = game.board();
-    let names: Vec<&str> = (0..board.cell_count())
-        .map(|c| board.cell_name(c))
-        .collect();
-    let loop_names: Option<Vec<&str>> = game
-        .winning_loop()
-        .map(|cells| cells.iter().map(|&c| board.cell_name(c)).collect());
-    json!({
-        "board": board.spec(),
-        "surface": board.surface().to_string(),
-        "cells": names,
-        "stones": game.stones(),
-        "position": board.format_position(game.stones()),
-        "to_move": game.outcome().is_none().then(|| game.to_move()),
-        "stone_to_place": game.outcome().is_none().then(|| game.stone_to_place()),
-        "winner": game.winner(),
-        "loop": loop_names,
-        "opening": game.opening(),
-        "can_swap": game.can_swap(),
-        "swapped": game.swapped(),
-        "moves": game.record().moves,
-        "layout": serde_json::to_value(board.layout()).unwrap_or(Value::Null),
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crosscap_engine::catalog::{Setup, SetupError};
+    use crosscap_engine::session::Match;
     use crosscap_engine::{Level, Player};
+    use serde_json::{Value, json};
+
+    fn new_match(board: &str, options: &Value) -> Result<Box<dyn Match>, SetupError> {
+        (DESCRIPTOR.start)(&Setup { board, options }, &SetupLimits::default())
+    }
 
     #[test]
     fn a_match_shows_the_winning_loop() {
         let options = json!({ "position": ".XO/..XO/..OO./.XOX../XOX../X..." });
-        let mut game = new_match(
-            "taylor:3",
-            &options,
-            &crosscap_engine::session::SetupLimits::default(),
-        )
-        .unwrap();
+        let mut game = new_match("taylor:3", &options).unwrap();
         assert_eq!(game.game(), "projective-hex");
         assert_eq!(game.view()["loop"], Value::Null);
         assert_eq!(game.play("f2").unwrap(), "f2");
@@ -257,25 +164,20 @@ mod tests {
     /// An option's name is echoed escaped: one line, no terminal escapes.
     #[test]
     fn unknown_option_names_are_escaped() {
-        let error = new_match(
-            "taylor:2",
-            &json!({ "x\u{1b}[31m\n": 1 }),
-            &crosscap_engine::session::SetupLimits::default(),
-        )
-        .err()
-        .unwrap()
-        .to_string();
-        assert!(error.contains("bad option x\\u{1b}[31m\\n:"), "{error}");
+        let error = new_match("taylor:2", &json!({ "x\u{1b}[31m\n": 1 }))
+            .err()
+            .unwrap()
+            .to_string();
+        assert!(error.contains("unknown field `x\\u{1b}[31m\\n`"), "{error}");
+        assert!(
+            error.contains("the options are opening, position, moves"),
+            "{error}"
+        );
     }
 
     #[test]
     fn match_options_are_checked() {
-        let mut game = new_match(
-            "",
-            &json!({ "opening": "swap", "moves": ["c3"] }),
-            &crosscap_engine::session::SetupLimits::default(),
-        )
-        .unwrap();
+        let mut game = new_match("", &json!({ "opening": "swap", "moves": ["c3"] })).unwrap();
         assert_eq!(game.view()["can_swap"], true);
         assert!(game.legal_moves().contains(&"swap".to_string()));
         assert!(
@@ -284,37 +186,15 @@ mod tests {
         );
         assert_eq!(game.play("swap").unwrap(), "swap");
         assert_eq!(game.view()["swapped"], true);
-        assert!(matches!(
-            new_match(
-                "taylor:3",
-                &json!({ "opening": "pie" }),
-                &crosscap_engine::session::SetupLimits::default()
-            ),
-            Err(HexError::Option { .. })
-        ));
+        let pie = new_match("taylor:3", &json!({ "opening": "pie" }))
+            .err()
+            .unwrap();
         assert!(
-            new_match(
-                "taylor:3",
-                &json!({ "colour": "X" }),
-                &crosscap_engine::session::SetupLimits::default()
-            )
-            .is_err()
+            pie.0.contains("is not standard, swap or cut-and-choose"),
+            "{pie}"
         );
-        assert!(
-            new_match(
-                "nowhere:3",
-                &Value::Null,
-                &crosscap_engine::session::SetupLimits::default()
-            )
-            .is_err()
-        );
-        assert!(
-            new_match(
-                "taylor:3",
-                &json!({ "moves": ["c3", "c3"] }),
-                &crosscap_engine::session::SetupLimits::default()
-            )
-            .is_err()
-        );
+        assert!(new_match("taylor:3", &json!({ "colour": "X" })).is_err());
+        assert!(new_match("nowhere:3", &Value::Null).is_err());
+        assert!(new_match("taylor:3", &json!({ "moves": ["c3", "c3"] })).is_err());
     }
 }

@@ -40,13 +40,20 @@ pub mod board;
 pub mod game;
 
 use std::sync::Arc;
+use std::time::Instant;
 
 use crosscap_engine::agents::standard_agent;
+use crosscap_engine::catalog::{
+    self, BoardKind, GameDescriptor, GameInfo, OptionKind, OptionSpec, Setup, SetupError,
+    ValueKind, Winner,
+};
 use crosscap_engine::mcts::MctsConfig;
-use crosscap_engine::session::{GameMatch, Match, SetupLimits, TooLarge};
+use crosscap_engine::session::{GameMatch, Hosting, Match, SetupLimits, TooLarge};
 use crosscap_engine::solver::SolveError;
-use crosscap_engine::{Agent, Level, Player};
+use crosscap_engine::{Agent, Budget, Game, Level, Player};
 use crosscap_graphs::{Graph, GraphError};
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
 
 pub use analysis::{
     Analysis, ClassifyRow, MinTopple, PerfectPlay, Sequences, analyse, classify, classify_all,
@@ -77,8 +84,6 @@ pub enum SandpileError {
     BadPosition { text: String, reason: String },
     #[error("option {name}: {reason}")]
     BadOption { name: String, reason: String },
-    #[error("unknown option {name:?}: the sandpile game takes {known}")]
-    UnknownOption { name: String, known: String },
     #[error("O can only move first from a given position (X moves first on the empty board)")]
     OFirst,
     #[error(transparent)]
@@ -97,12 +102,9 @@ pub fn agent(level: Level, seed: u64) -> Box<dyn Agent<Sandpile>> {
     standard_agent(level, config, seed)
 }
 
-/// The options [`new_match`] takes.
-pub const OPTIONS: &[&str] = &["position", "to_move"];
-
 /// A new game on the graph of `spec`, from the empty board or from `position` (see
 /// [`Sandpile::from_position`]) with `to_move` to move: the one setup that the command
-/// line and [`new_match`] go through. A graph with more vertices than `limits` allows
+/// line and the catalog's [`DESCRIPTOR`] go through. A graph with more vertices than `limits` allows
 /// moves is refused before the board is built.
 pub fn new_game(
     spec: &str,
@@ -120,62 +122,155 @@ pub fn new_game(
     }
 }
 
-/// A match for the web server. `board` is a graph spec (`grid:5x5`, `C6`, `arcs:0>1,1>0`,
-/// …). Options: `"position"` (a mid-game position such as `"X1,O0,.,X2"`, see
-/// [`Sandpile::from_position`]) and `"to_move"` (`"X"` or `"O"`, default X); any other
-/// option is refused.
-pub fn new_match(
-    board: &str,
-    options: &serde_json::Value,
-    limits: &SetupLimits,
-) -> Result<Box<dyn Match>, SandpileError> {
-    match options {
-        serde_json::Value::Null => {}
-        serde_json::Value::Object(map) => {
-            if let Some(unknown) = map.keys().find(|k| !OPTIONS.contains(&k.as_str())) {
-                return Err(SandpileError::UnknownOption {
-                    name: unknown.clone(),
-                    known: OPTIONS.join(", "),
-                });
-            }
-        }
-        other => {
-            return Err(SandpileError::BadOption {
-                name: "options".into(),
-                reason: format!("expected a JSON object, got {other}"),
-            });
-        }
+/// The sandpile game as the hosts offer it.
+pub struct SandpileHost;
+
+impl Hosting for SandpileHost {
+    type Game = Sandpile;
+    const NAME: &'static str = "sandpile";
+    const VALUE_KIND: ValueKind = ValueKind::Margin;
+
+    fn agent(level: Level, seed: u64) -> Box<dyn Agent<Sandpile>> {
+        agent(level, seed)
     }
-    let option = |name: &str| -> Result<Option<&str>, SandpileError> {
-        match options.get(name) {
-            None | Some(serde_json::Value::Null) => Ok(None),
-            Some(serde_json::Value::String(s)) => Ok(Some(s)),
-            Some(other) => Err(SandpileError::BadOption {
-                name: name.to_string(),
-                reason: format!("expected a string, got {other}"),
-            }),
+
+    fn view(game: &Sandpile) -> Value {
+        game.view()
+    }
+
+    fn position(game: &Sandpile) -> String {
+        game.position_text()
+    }
+
+    /// The winner with perfect play (the exact solver), then, with what is left of the
+    /// budget, whether every play sequence ends alike (`predetermined` and
+    /// `possible_winners`, left out when that search runs out).
+    fn analyse(game: &Sandpile, budget: &Budget) -> Result<catalog::Analysis<usize>, SolveError> {
+        let clock = Instant::now();
+        let perfect = analysis::perfect_play(game, budget)?;
+        let mover = game.to_move();
+        let (winner, value) = match perfect.winner {
+            Some(w) if w == mover => (Winner::Player(w), 1),
+            Some(w) => (Winner::Player(w), -1),
+            None => (Winner::Draw, 0),
+        };
+        let mut extra = Map::new();
+        if let Ok(sequences) = analysis::sequences(game, &budget.less(0, clock.elapsed())) {
+            let winners: Vec<Value> = sequences
+                .possible_winners
+                .iter()
+                .map(|w| w.map_or(json!("draw"), |p| json!(p)))
+                .collect();
+            extra.insert("predetermined".into(), json!(sequences.predetermined));
+            extra.insert("possible_winners".into(), Value::Array(winners));
         }
-    };
-    let to_move = match option("to_move")? {
-        None => Player::X,
-        Some(text) => text.parse().map_err(|_| SandpileError::BadOption {
-            name: "to_move".into(),
-            reason: format!("`{}` is not X or O", text.escape_debug()),
-        })?,
-    };
-    let game = new_game(board, option("position")?, to_move, limits)?;
-    Ok(Box::new(GameMatch::new(
-        game,
-        "sandpile",
-        agent,
-        Sandpile::view,
-    )))
+        Ok(catalog::Analysis {
+            winner,
+            value,
+            value_kind: ValueKind::Margin,
+            winning_moves: if value > 0 {
+                perfect.best_moves.clone()
+            } else {
+                Vec::new()
+            },
+            optimal_moves: perfect.best_moves,
+            nodes: perfect.nodes,
+            extra,
+        })
+    }
 }
+
+/// The options a game is started with; any other key is refused.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SandpileOptions {
+    /// A mid-game position such as `"X1,O0,.,X2"` (see [`Sandpile::from_position`]).
+    #[serde(default)]
+    position: Option<String>,
+    /// `"X"` or `"O"`, X by default.
+    #[serde(default)]
+    to_move: Option<String>,
+}
+
+fn start(setup: &Setup, limits: &SetupLimits) -> Result<Box<dyn Match>, SetupError> {
+    let options: SandpileOptions = setup.typed_options(&DESCRIPTOR.info)?;
+    let game = (|| -> Result<Sandpile, SandpileError> {
+        let to_move = match &options.to_move {
+            None => Player::X,
+            Some(text) => text.parse().map_err(|_| SandpileError::BadOption {
+                name: "to_move".into(),
+                reason: format!("`{}` is not X or O", text.escape_debug()),
+            })?,
+        };
+        new_game(setup.board, options.position.as_deref(), to_move, limits)
+    })()
+    .map_err(SetupError::from_error)?;
+    Ok(GameMatch::<SandpileHost>::boxed(game))
+}
+
+/// The sandpile toppling game in the catalog.
+pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
+    info: GameInfo {
+        name: "sandpile",
+        title: "Sandpile toppling",
+        board_kind: BoardKind::Graph,
+        board_label: "graph: grid:RxC, P3, C3, K1,3, star:4, arcs:0>1,1>0, g6:<graph6>, ...",
+        default_board: "grid:3x3",
+        example_boards: &["grid:3x3", "grid:4x4", "P3", "C3", "C5", "K1,3", "petersen"],
+        options: &[
+            OptionSpec {
+                name: "position",
+                label: "Position",
+                kind: OptionKind::Text,
+                choices: &[],
+                default: "",
+                help: "one entry per vertex: `.` unclaimed, `X2`/`O0` owner and score, \
+                       `X*`/`O*` toppling for ever",
+                on_form: false,
+            },
+            OptionSpec {
+                name: "to_move",
+                label: "To move",
+                kind: OptionKind::Select,
+                choices: &["X", "O"],
+                default: "\"X\"",
+                help: "the player to move in the given position (O only with a position)",
+                on_form: false,
+            },
+        ],
+        hint_level: Level::Hard,
+        play_level: Level::Medium,
+        rules: "<p>A game of Joel Brewster Lewis on a connected graph. Every vertex starts \
+                unclaimed with score 0. On your turn place a grain on an unclaimed vertex \
+                (it becomes yours with score 1) or on one of your own vertices (its \
+                score goes up by 1).</p>\
+                <p>When a vertex's score reaches its degree it topples: its score drops \
+                by its degree (to 0 when it had just reached it) and each neighbour \
+                gains 1, which may topple them in turn. \
+                Every vertex reached by the cascade is claimed by the player who placed \
+                the grain: the only way to take the opponent's vertices. The game ends \
+                when one colour holds every vertex; that player wins.</p>\
+                <p>On the path P2 the first player wins at once; on P3 the second player \
+                always wins; on the star K1,m the first player wins exactly when m is \
+                odd, whatever is played.</p>",
+    },
+    start,
+    layout: None,
+};
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// A game started through the catalog's descriptor, as every host starts one.
+    fn new_match(
+        board: &str,
+        options: &Value,
+        limits: &SetupLimits,
+    ) -> Result<Box<dyn Match>, SetupError> {
+        (DESCRIPTOR.start)(&Setup { board, options }, limits)
+    }
 
     #[test]
     fn a_match_plays_on_a_grid() {
@@ -209,14 +304,10 @@ mod tests {
 
     #[test]
     fn bad_boards_and_options_are_refused() {
-        assert!(matches!(
-            new_match(
-                "grid:0x",
-                &json!({}),
-                &crosscap_engine::session::SetupLimits::default()
-            ),
-            Err(SandpileError::Graph(_))
-        ));
+        let graph = new_match("grid:0x", &json!({}), &SetupLimits::default())
+            .err()
+            .unwrap();
+        assert!(graph.0.contains("grid:0x"), "{graph}");
         assert!(
             new_match(
                 "P4",
@@ -247,7 +338,8 @@ mod tests {
             .to_string();
         assert_eq!(
             unknown,
-            "unknown option \"to-move\": the sandpile game takes position, to_move"
+            "bad options for sandpile: unknown field `to-move`, expected `position` or \
+             `to_move` (the options are position, to_move)"
         );
         assert!(new_match("P4", &json!("X0,.,.,."), &SetupLimits::default()).is_err());
     }

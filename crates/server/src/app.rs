@@ -13,6 +13,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use axum::http::StatusCode;
+use crosscap_engine::catalog::{Catalog, Setup};
 use crosscap_engine::session::{Match, SetupLimits};
 use crosscap_engine::{Budget, Cancel, Level, MoveError, Player, Rng};
 use serde::{Deserialize, Serialize};
@@ -23,7 +24,6 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 pub use crate::error::ApiError;
 pub use crate::limits::Limits;
 use crate::record::{Players, Record, Seat};
-use crate::registry::Registry;
 use crate::resident::Resident;
 use crate::starts::{Start, Starts};
 use crate::store::{GameState, Saved, Store};
@@ -237,7 +237,7 @@ impl Drop for Searching {
 }
 
 pub struct App {
-    pub registry: Registry,
+    pub catalog: Catalog,
     pub limits: Limits,
     store: Mutex<Store>,
     games: Mutex<Resident<Slot>>,
@@ -286,11 +286,11 @@ fn resident_bytes() -> Option<u64> {
 
 impl App {
     /// The app over a database.
-    pub fn new(registry: Registry, store: Store, limits: Limits) -> Arc<App> {
+    pub fn new(catalog: Catalog, store: Store, limits: Limits) -> Arc<App> {
         Arc::new(App {
             computing: Arc::new(Semaphore::new(limits.computing_at_once)),
             games: Mutex::new(Resident::new(limits.max_games_bytes)),
-            registry,
+            catalog,
             limits,
             store: Mutex::new(store),
             starts: Starts::default(),
@@ -417,17 +417,20 @@ impl App {
                 let setup = SetupLimits {
                     max_legal_moves: self.limits.max_legal_moves,
                 };
-                let game = self
-                    .registry
-                    .new_match(&record.game, board, &options, &setup)
-                    .map_err(ApiError::bad_request)?;
-                let surface = self
-                    .registry
-                    .get(&record.game)
-                    .is_some_and(|k| k.surface_board);
-                let layout = if surface {
-                    let layout =
-                        crate::registry::surface_layout(board).map_err(ApiError::bad_request)?;
+                let descriptor = self
+                    .catalog
+                    .find(&record.game)
+                    .map_err(|e| ApiError::bad_request(e.0))?;
+                let game = (descriptor.start)(
+                    &Setup {
+                        board,
+                        options: &options,
+                    },
+                    &setup,
+                )
+                .map_err(|e| ApiError::bad_request(e.0))?;
+                let layout = if let Some(layout) = descriptor.layout {
+                    let layout = layout(board).map_err(|e| ApiError::bad_request(e.0))?;
                     Some(
                         serde_json::value::to_raw_value(&layout)
                             .map_err(|e| ApiError::internal("the board's drawing failed", e))?,
@@ -505,13 +508,11 @@ impl App {
 
     /// Checks a request to start a game and builds it (not yet saved).
     fn prepare(&self, request: NewGame) -> Result<Record, ApiError> {
-        let kind = self.registry.get(&request.game).ok_or_else(|| {
-            ApiError::bad_request(format!(
-                "unknown game {:?}: expected one of {}",
-                request.game,
-                self.registry.names().join(", ")
-            ))
-        })?;
+        let kind = self
+            .catalog
+            .find(&request.game)
+            .map_err(|e| ApiError::bad_request(e.0))?
+            .info;
         Ok(Record {
             game: request.game.clone(),
             board: request
@@ -1031,9 +1032,9 @@ impl App {
                 let level = match level {
                     Some(level) => level,
                     None => app
-                        .registry
+                        .catalog
                         .get(&live.saved.record.game)
-                        .map_or(Level::Medium, |k| k.hint_level),
+                        .map_or(Level::Medium, |k| k.info.hint_level),
                 };
                 app.check_level(Seat::Computer(level))?;
                 let seed = Rng::derive(live.saved.seed ^ 0x4849_4e54, live.version);
@@ -1109,7 +1110,7 @@ impl App {
             game: json!({
                 "id": live.saved.id,
                 "game": record.game,
-                "title": self.registry.get(&record.game).map_or("", |k| k.title),
+                "title": self.catalog.get(&record.game).map_or("", |k| k.info.title),
                 "board": record.board,
                 "options": record.options,
                 "players": record.players,

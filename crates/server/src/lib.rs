@@ -1,8 +1,8 @@
 //! The Crosscap web app: an axum server holding every game behind the engine's object-safe
 //! [`Match`](crosscap_engine::session::Match), a JSON API, saved games in SQLite and the
-//! page (HTML, CSS and JavaScript modules compiled in).
+//! page (HTML, CSS and JavaScript modules compiled in). It serves the games of the
+//! [`Catalog`] it is given and names none of them.
 //!
-//! * [`registry`]: game name -> constructor, with what the page offers for each game;
 //! * [`app`]: games in play, computer players; [`limits`]: the server's bounds;
 //! * [`resident`]: the games kept in memory; [`starts`]: starting positions shared per board;
 //! * [`store`]: the SQLite database (WAL, a move is committed before it is answered);
@@ -15,9 +15,7 @@ pub mod app;
 pub mod error;
 pub mod guard;
 pub mod limits;
-pub mod nim;
 pub mod record;
-pub mod registry;
 pub mod resident;
 pub mod starts;
 pub mod store;
@@ -28,10 +26,11 @@ use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crosscap_engine::catalog::Catalog;
+
 pub use app::App;
 pub use guard::HostPolicy;
 pub use limits::Limits;
-pub use registry::Registry;
 pub use store::Store;
 
 /// Why the server could not start.
@@ -65,6 +64,8 @@ pub enum ServerError {
 /// Where to listen, which Host names to answer and where to keep the games.
 #[derive(Clone, Debug)]
 pub struct Config {
+    /// The games served.
+    pub catalog: Catalog,
     pub addr: SocketAddr,
     /// Host names answered besides loopback ones (see [`HostPolicy::for_addr`]).
     pub allowed_hosts: Vec<String>,
@@ -119,10 +120,14 @@ impl DataDirLock {
 
 /// Locks the data directory `dir` (creating it if needed), opens its database and
 /// builds the app.
-pub fn open_app(dir: &Path, limits: Limits) -> Result<(Arc<App>, DataDirLock), ServerError> {
+pub fn open_app(
+    catalog: Catalog,
+    dir: &Path,
+    limits: Limits,
+) -> Result<(Arc<App>, DataDirLock), ServerError> {
     let lock = DataDirLock::acquire(dir)?;
     let store = Store::open(dir)?;
-    Ok((App::new(Registry::standard(), store, limits), lock))
+    Ok((App::new(catalog, store, limits), lock))
 }
 
 /// A bound server, ready to run.
@@ -138,7 +143,11 @@ impl Server {
     /// Locks the data directory, queues the unfinished computer games and binds the
     /// address (port 0 picks a free port). Must be called inside a tokio runtime.
     pub async fn bind(config: &Config) -> Result<Server, ServerError> {
-        let (app, lock) = open_app(&config.data_dir, config.limits.clone())?;
+        let (app, lock) = open_app(
+            config.catalog.clone(),
+            &config.data_dir,
+            config.limits.clone(),
+        )?;
         let resumed = app.resume().map_err(|e| ServerError::Resume(e.message))?;
         let listener = tokio::net::TcpListener::bind(config.addr)
             .await

@@ -70,12 +70,18 @@ impl Starts {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crosscap_engine::catalog::Setup;
+    use crosscap_engine::nim;
     use crosscap_engine::session::SetupLimits;
     use serde_json::Value;
 
     fn nim() -> Result<Start, String> {
+        let setup = Setup {
+            board: "3 4",
+            options: &Value::Null,
+        };
         Ok(Start {
-            game: crate::nim::new_match("3 4", &Value::Null, &SetupLimits::default())?,
+            game: (nim::DESCRIPTOR.start)(&setup, &SetupLimits::default()).map_err(|e| e.0)?,
             layout: None,
         })
     }

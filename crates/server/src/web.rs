@@ -3,74 +3,9 @@
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
-/// Every file of the page: name, content type, text.
-const FILES: &[(&str, &str, &str)] = &[
-    (
-        "index.html",
-        "text/html; charset=utf-8",
-        include_str!("web/index.html"),
-    ),
-    (
-        "favicon.svg",
-        "image/svg+xml",
-        include_str!("web/favicon.svg"),
-    ),
-    (
-        "style.css",
-        "text/css; charset=utf-8",
-        include_str!("web/style.css"),
-    ),
-    (
-        "app.js",
-        "text/javascript; charset=utf-8",
-        include_str!("web/app.js"),
-    ),
-    (
-        "draw.js",
-        "text/javascript; charset=utf-8",
-        include_str!("web/draw.js"),
-    ),
-    (
-        "surface.js",
-        "text/javascript; charset=utf-8",
-        include_str!("web/surface.js"),
-    ),
-    (
-        "graph.js",
-        "text/javascript; charset=utf-8",
-        include_str!("web/graph.js"),
-    ),
-    (
-        "games/nim.js",
-        "text/javascript; charset=utf-8",
-        include_str!("web/games/nim.js"),
-    ),
-    (
-        "games/projective-hex.js",
-        "text/javascript; charset=utf-8",
-        include_str!("web/games/projective-hex.js"),
-    ),
-    (
-        "games/euler-getter.js",
-        "text/javascript; charset=utf-8",
-        include_str!("web/games/euler-getter.js"),
-    ),
-    (
-        "games/edge-nim.js",
-        "text/javascript; charset=utf-8",
-        include_str!("web/games/edge-nim.js"),
-    ),
-    (
-        "games/sandpile.js",
-        "text/javascript; charset=utf-8",
-        include_str!("web/games/sandpile.js"),
-    ),
-    (
-        "games/manifold.js",
-        "text/javascript; charset=utf-8",
-        include_str!("web/games/manifold.js"),
-    ),
-];
+/// Every file of the page, name, content type and text: each file under `src/web/`,
+/// listed by the build script.
+const FILES: &[(&str, &str, &str)] = include!(concat!(env!("OUT_DIR"), "/web_files.rs"));
 
 /// A file of the page, or a 404.
 pub fn page(name: &str) -> Response {

@@ -129,7 +129,7 @@ fn every_game_plays_to_the_end_computer_against_computer() {
         let over = server.until_over(game["id"].as_str().unwrap(), Duration::from_secs(20));
         assert!(over["winner"].is_string(), "{name}: {over}");
         assert!(!over["moves"].as_array().unwrap().is_empty(), "{name}");
-        if kind["surface_board"] == true {
+        if kind["board_kind"] == "surface" {
             assert!(over["layout"]["cells"].is_array(), "{name} has a drawing");
         }
     }
@@ -240,7 +240,7 @@ fn limits_answer_clear_client_errors() {
         );
     };
     refused(json!({ "game": "chess" }), 400, "unknown game");
-    refused(json!({ "game": "nim", "board": "100" }), 400, "too large");
+    refused(json!({ "game": "nim", "board": "5001" }), 400, "too large");
     refused(
         json!({ "game": "nim", "board": "x".repeat(3_000) }),
         413,

@@ -1,15 +1,15 @@
-//! Any game name, board text and options given to the registry (what a creation request
+//! Any game name, board text and options given to the catalog (what a creation request
 //! carries): a game within the default setup limits or a clean error, never a panic.
 
+use crosscap_engine::catalog::Setup;
 use crosscap_engine::session::SetupLimits;
-use crosscap_server::Registry;
 use crosscap_testkit::{check_message, text_like};
 use proptest::prelude::*;
 use serde_json::Value;
 
-/// The registry's game names, as the `'static` list the text strategies take.
+/// The catalog's game names, as the `'static` list the text strategies take.
 fn games() -> &'static [&'static str] {
-    Registry::standard().names().leak()
+    crosscap_catalog::standard().names().leak()
 }
 
 const BOARDS: &[&str] = &[
@@ -51,7 +51,8 @@ proptest! {
         prop_assume!(!board.trim_start().starts_with("file:"));
         let options = serde_json::from_str(&options).unwrap_or(Value::String(options));
         let limits = SetupLimits::default();
-        match Registry::standard().new_match(&game, &board, &options, &limits) {
+        let setup = Setup { board: &board, options: &options };
+        match crosscap_catalog::standard().start(&game, &setup, &limits).map_err(|e| e.0) {
             Ok(created) => prop_assert!(created.legal_moves().len() <= limits.max_legal_moves),
             Err(error) => check_message(&format!("{game} {board} {options}"), &error)?,
         }

@@ -269,6 +269,15 @@ impl Board {
         &self.layout
     }
 
+    /// The board's drawing as hosts send it to a page: the [`Layout`] (polygons, twin
+    /// halves, ghost copies beyond the rim, the sphere view of goldberg boards) with the
+    /// cell names as `names`.
+    pub fn drawing(&self) -> serde_json::Value {
+        let mut drawing = serde_json::to_value(self.layout()).unwrap_or_default();
+        drawing["names"] = self.names.iter().map(|n| serde_json::json!(n)).collect();
+        drawing
+    }
+
     /// Reads a position string (see [`Position`]).
     pub fn parse_position(&self, text: &str) -> Result<Position, PositionError> {
         position::parse(self, text)

@@ -50,6 +50,7 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
     let data_dir = args.data_dir.unwrap_or_else(default_data_dir);
     let mib = |n: u64| usize::try_from(n).map_or(usize::MAX, |n| n.saturating_mul(MIB));
     let config = Config {
+        catalog: crosscap_catalog::standard(),
         addr: args.addr,
         allowed_hosts: args.allowed_hosts,
         data_dir: data_dir.clone(),

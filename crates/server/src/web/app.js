@@ -116,16 +116,14 @@ async function newGamePage() {
       examples.append(a, " ");
     }
     clear(options);
-    optionInputs = g.options.map((opt) => {
+    // Options the form does not offer (a start position, moves) are for the API and the CLI.
+    optionInputs = g.options.filter((opt) => opt.on_form).map((opt) => {
       let input;
       if (opt.kind === "select") {
         input = el("select", { name: opt.name }, ...opt.choices.map((c) => el("option", { value: c }, c)));
         input.value = JSON.parse(opt.default);
-      } else if (opt.kind === "bool") {
-        input = el("input", { type: "checkbox", name: opt.name });
-        input.checked = JSON.parse(opt.default);
       } else {
-        input = el("input", { type: opt.kind === "number" ? "number" : "text", name: opt.name, value: JSON.parse(opt.default) });
+        input = el("input", { type: "text", name: opt.name, value: JSON.parse(opt.default) });
       }
       options.append(el("div", {}, el("label", {}, opt.label, " ", input), el("div", { class: "help" }, opt.help)));
       return { opt, input };
@@ -148,7 +146,7 @@ async function newGamePage() {
     const opts = {};
     for (const { opt, input } of optionInputs) {
       if (opt.kind === "text" && input.value.trim() === "") continue;
-      opts[opt.name] = opt.kind === "bool" ? input.checked : opt.kind === "number" ? Number(input.value) : input.value;
+      opts[opt.name] = input.value;
     }
     try {
       start.disabled = true;

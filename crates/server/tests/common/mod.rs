@@ -6,7 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crosscap_server::{App, HostPolicy, Limits, Registry, Store, api};
+use crosscap_server::{App, HostPolicy, Limits, Store, api};
 use serde_json::{Value, json};
 
 /// A server running on its own runtime thread for the rest of the test process.
@@ -42,7 +42,7 @@ pub fn start_over(
             .build()
             .expect("a runtime");
         runtime.block_on(async move {
-            let app = App::new(Registry::standard(), store, limits);
+            let app = App::new(crosscap_catalog::standard(), store, limits);
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
                 .await
                 .expect("a free port");

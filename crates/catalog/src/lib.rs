@@ -1,0 +1,74 @@
+//! Every game Crosscap hosts, in the order the page lists them. This crate and the command
+//! line are the only ones that name the game crates: the web server serves whatever
+//! catalog it is given, and adding a game is one line here.
+
+use crosscap_engine::catalog::Catalog;
+
+/// The catalog of every game compiled into Crosscap.
+pub fn standard() -> Catalog {
+    Catalog::new(vec![
+        &crosscap_projective_hex::DESCRIPTOR,
+        &crosscap_euler_getter::DESCRIPTOR,
+        &crosscap_edge_nim::DESCRIPTOR,
+        &crosscap_manifold::DESCRIPTOR,
+        &crosscap_sandpile::DESCRIPTOR,
+        &crosscap_engine::nim::DESCRIPTOR,
+    ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crosscap_engine::catalog::Setup;
+    use crosscap_engine::session::SetupLimits;
+    use serde_json::{Value, json};
+
+    #[test]
+    fn every_game_refuses_unknown_options_and_starts_from_its_default_board() {
+        let catalog = standard();
+        assert_eq!(catalog.names().len(), 6);
+        for game in catalog.games() {
+            let info = &game.info;
+            let none = Setup {
+                board: info.default_board,
+                options: &Value::Null,
+            };
+            let started = (game.start)(&none, &SetupLimits::default())
+                .unwrap_or_else(|e| panic!("{}: {e}", info.name));
+            assert_eq!(started.game(), info.name);
+            assert!(!started.legal_moves().is_empty(), "{}", info.name);
+            let options = json!({"bogus": 1});
+            let bogus = Setup {
+                board: info.default_board,
+                options: &options,
+            };
+            let bogus = (game.start)(&bogus, &SetupLimits::default());
+            let error = bogus.err().expect("an unknown option is refused").0;
+            assert!(
+                error.contains("unknown field `bogus`"),
+                "{}: {error}",
+                info.name
+            );
+            for option in info.options {
+                assert!(error.contains(option.name), "{}: {error}", info.name);
+            }
+            for example in info.example_boards {
+                let board = Setup {
+                    board: example,
+                    options: &Value::Null,
+                };
+                assert!(
+                    (game.start)(&board, &SetupLimits::default()).is_ok(),
+                    "{} {example}",
+                    info.name
+                );
+            }
+            assert_eq!(
+                game.layout.is_some(),
+                info.board_kind == crosscap_engine::catalog::BoardKind::Surface,
+                "{}",
+                info.name
+            );
+        }
+    }
+}

@@ -1,0 +1,362 @@
+//! The catalog of games: what each game is (its [`GameInfo`]: name, rules, board, typed
+//! options, levels) and how a host starts one ([`GameDescriptor`]). Each game crate owns
+//! its descriptor; the hosts (the command line, the web server) only ever go through
+//! these, so a game is described once and every host offers it the same way.
+
+use std::fmt;
+
+use serde::Serialize;
+use serde_json::{Map, Value};
+
+use crate::agents::Level;
+use crate::budget::Exhausted;
+use crate::game::Player;
+use crate::session::{Match, SetupLimits};
+use crate::solver::SolveError;
+
+/// What a game's board text holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum BoardKind {
+    /// A board spec of the topology crate (`taylor:3`, `goldberg:2`, a board file's JSON):
+    /// hosts draw it from the game's layout.
+    Surface,
+    /// A graph spec (`C4`, `grid:3x3`, `g6:...`).
+    Graph,
+    /// Heap sizes (`3 4 5`).
+    Heaps,
+    /// Closed surfaces (`n5 o2`).
+    Surfaces,
+}
+
+/// How an option's value is given.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum OptionKind {
+    /// One of `choices`.
+    Select,
+    /// Free text the game reads (a position, tokens, moves).
+    Text,
+}
+
+/// One option of a game: its name in the options object (and, with `_` as `-`, its
+/// command-line flag), how the new-game form offers it and what it means.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct OptionSpec {
+    pub name: &'static str,
+    pub label: &'static str,
+    pub kind: OptionKind,
+    /// The choices of a `select`.
+    pub choices: &'static [&'static str],
+    /// The default as JSON text, so that a page can send it unchanged (`""` for none).
+    pub default: &'static str,
+    pub help: &'static str,
+    /// Offered on the new-game form; other options (a start position, moves to replay)
+    /// are for the command line and the API.
+    pub on_form: bool,
+}
+
+impl OptionSpec {
+    /// The command-line flag of the option, without its dashes.
+    pub fn flag(&self) -> String {
+        self.name.replace('_', "-")
+    }
+}
+
+/// What a host needs to know to offer a game.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct GameInfo {
+    pub name: &'static str,
+    pub title: &'static str,
+    pub board_kind: BoardKind,
+    /// What the board text holds, in words.
+    pub board_label: &'static str,
+    pub default_board: &'static str,
+    pub example_boards: &'static [&'static str],
+    pub options: &'static [OptionSpec],
+    /// The level the hint button asks for.
+    #[serde(serialize_with = "as_text")]
+    pub hint_level: Level,
+    /// The computer's level in `play` unless another is asked for.
+    #[serde(serialize_with = "as_text")]
+    pub play_level: Level,
+    /// The rules, as a few HTML paragraphs written for players.
+    pub rules: &'static str,
+}
+
+fn as_text<S: serde::Serializer>(level: &Level, s: S) -> Result<S::Ok, S::Error> {
+    s.serialize_str(&level.to_string())
+}
+
+/// Why a game could not be started: one line for the user.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct SetupError(pub String);
+
+impl SetupError {
+    /// The one-line message of any error.
+    pub fn from_error(error: impl fmt::Display) -> SetupError {
+        SetupError(error.to_string())
+    }
+}
+
+/// What a game is started from: the board text and the options object.
+#[derive(Clone, Copy, Debug)]
+pub struct Setup<'a> {
+    pub board: &'a str,
+    pub options: &'a Value,
+}
+
+impl Setup<'_> {
+    /// The options, `null` read as none; anything but an object is refused.
+    pub fn options(&self) -> Result<Map<String, Value>, SetupError> {
+        match self.options {
+            Value::Null => Ok(Map::new()),
+            Value::Object(map) => Ok(map.clone()),
+            other => Err(SetupError(format!(
+                "the options must be a JSON object, not {}",
+                crate::text::escape_controls(&other.to_string())
+            ))),
+        }
+    }
+
+    /// The options read as the game's typed options (unknown keys refused by the game's
+    /// `#[serde(deny_unknown_fields)]`), naming the game's options when one is wrong.
+    pub fn typed_options<T: serde::de::DeserializeOwned>(
+        &self,
+        info: &GameInfo,
+    ) -> Result<T, SetupError> {
+        serde_json::from_value(Value::Object(self.options()?)).map_err(|e| {
+            let known: Vec<&str> = info.options.iter().map(|o| o.name).collect();
+            SetupError(format!(
+                "bad options for {}: {} (the options are {})",
+                info.name,
+                crate::text::escape_controls(&e.to_string()),
+                if known.is_empty() {
+                    "none".to_string()
+                } else {
+                    known.join(", ")
+                }
+            ))
+        })
+    }
+}
+
+/// Starts a game, refusing one over the limits before any work that grows with it.
+pub type Start = fn(&Setup, &SetupLimits) -> Result<Box<dyn Match>, SetupError>;
+
+/// The drawing of a surface board from its spec.
+pub type Layout = fn(&str) -> Result<Value, SetupError>;
+
+/// A game as the hosts see it: what it is, how to start it, and how its board is drawn.
+#[derive(Debug)]
+pub struct GameDescriptor {
+    pub info: GameInfo,
+    /// Starts a game, refusing one over `limits` before any work that grows with it.
+    pub start: Start,
+    /// The drawing of a surface board (polygons, twin halves, names), for games on
+    /// surface boards.
+    pub layout: Option<Layout>,
+}
+
+/// The games a host offers, in the order it lists them.
+#[derive(Clone, Debug)]
+pub struct Catalog {
+    games: Vec<&'static GameDescriptor>,
+}
+
+impl Catalog {
+    pub fn new(games: Vec<&'static GameDescriptor>) -> Catalog {
+        Catalog { games }
+    }
+
+    pub fn get(&self, name: &str) -> Option<&'static GameDescriptor> {
+        self.games.iter().copied().find(|g| g.info.name == name)
+    }
+
+    pub fn games(&self) -> impl Iterator<Item = &'static GameDescriptor> + '_ {
+        self.games.iter().copied()
+    }
+
+    pub fn names(&self) -> Vec<&'static str> {
+        self.games.iter().map(|g| g.info.name).collect()
+    }
+
+    /// The game named `name`, or an error listing the games.
+    pub fn find(&self, name: &str) -> Result<&'static GameDescriptor, SetupError> {
+        self.get(name).ok_or_else(|| {
+            SetupError(format!(
+                "unknown game \"{}\": expected one of {}",
+                crate::text::escape_controls(name),
+                self.names().join(", ")
+            ))
+        })
+    }
+
+    /// Starts the game named `name`.
+    pub fn start(
+        &self,
+        name: &str,
+        setup: &Setup,
+        limits: &SetupLimits,
+    ) -> Result<Box<dyn Match>, SetupError> {
+        (self.find(name)?.start)(setup, limits)
+    }
+}
+
+/// Whether a search settled its question.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    Solved,
+    Unknown,
+}
+
+/// What a position's value counts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ValueKind {
+    /// The Grundy value of an impartial game (0: the player to move loses).
+    Grundy,
+    /// The final margin from the mover's point of view under perfect play (±1 in games
+    /// that are only won or lost).
+    Margin,
+}
+
+/// The winner with perfect play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Winner {
+    Player(Player),
+    Draw,
+}
+
+impl Serialize for Winner {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Winner::Player(p) => p.serialize(s),
+            Winner::Draw => s.serialize_str("draw"),
+        }
+    }
+}
+
+/// A game's exact analysis of a position, as its crate finds it (moves in the game's
+/// own type); [`Solved`] is the same in the one shape every host prints.
+#[derive(Clone, Debug)]
+pub struct Analysis<M> {
+    pub winner: Winner,
+    pub value: i64,
+    pub value_kind: ValueKind,
+    /// The moves that keep the win for the player to move (none from a lost position).
+    pub winning_moves: Vec<M>,
+    /// The moves that reach the value (a larger margin is better even in a lost game).
+    pub optimal_moves: Vec<M>,
+    pub nodes: u64,
+    /// Keys of the game's own (`margin`, `loop`, `predetermined`, ...).
+    pub extra: Map<String, Value>,
+}
+
+/// The answer of `solve` for any game: one JSON shape.
+#[derive(Clone, Debug, Serialize)]
+pub struct Solved {
+    pub game: &'static str,
+    /// The position in the game's own text form.
+    pub position: String,
+    pub to_move: Option<Player>,
+    pub status: Status,
+    /// The limit that ran out, when the status is `unknown`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<Exhausted>,
+    /// `X`, `O` or `draw`; `null` while unknown.
+    pub winner: Option<Winner>,
+    /// `N` or `P`, for impartial games (is the player to move winning?).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub outcome: Option<&'static str>,
+    pub value: Option<i64>,
+    pub value_kind: ValueKind,
+    pub winning_moves: Vec<String>,
+    pub optimal_moves: Vec<String>,
+    pub nodes: u64,
+    pub millis: f64,
+    #[serde(flatten)]
+    pub extra: Map<String, Value>,
+}
+
+/// The budget ran out: the answer says so, with what was spent.
+pub(crate) fn unknown(
+    game: &'static str,
+    position: String,
+    to_move: Option<Player>,
+    value_kind: ValueKind,
+    error: &SolveError,
+) -> Solved {
+    let SolveError::Unknown {
+        nodes,
+        elapsed,
+        reason,
+    } = *error;
+    Solved {
+        game,
+        position,
+        to_move,
+        status: Status::Unknown,
+        reason: Some(reason),
+        winner: None,
+        outcome: None,
+        value: None,
+        value_kind,
+        winning_moves: Vec::new(),
+        optimal_moves: Vec::new(),
+        nodes,
+        millis: elapsed.as_secs_f64() * 1000.0,
+        extra: Map::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::nim;
+
+    #[test]
+    fn options_are_typed_and_unknown_ones_refused() {
+        let catalog = Catalog::new(vec![&nim::DESCRIPTOR]);
+        let limits = SetupLimits::default();
+        let start = |board: &str, options: Value| {
+            catalog
+                .start(
+                    "nim",
+                    &Setup {
+                        board,
+                        options: &options,
+                    },
+                    &limits,
+                )
+                .map(|m| m.position())
+        };
+        assert_eq!(start("3, 4 5", Value::Null).unwrap(), "3 4 5");
+        assert_eq!(start("3 4 5", serde_json::json!({})).unwrap(), "3 4 5");
+        let bogus = start("3", serde_json::json!({"bogus": 1})).unwrap_err();
+        assert!(bogus.0.contains("unknown field `bogus`"), "{bogus}");
+        assert!(bogus.0.contains("the options are none"), "{bogus}");
+        assert!(start("3", serde_json::json!([1])).is_err());
+        assert!(start("x", Value::Null).is_err());
+        assert!(
+            start("5001", Value::Null)
+                .unwrap_err()
+                .0
+                .contains("too large")
+        );
+        let unknown = catalog.start(
+            "chess",
+            &Setup {
+                board: "",
+                options: &Value::Null,
+            },
+            &limits,
+        );
+        assert_eq!(
+            unknown.err().unwrap().0,
+            "unknown game \"chess\": expected one of nim"
+        );
+    }
+}

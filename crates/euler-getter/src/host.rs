@@ -1,0 +1,225 @@
+//! Euler Getter in the catalog: its description, its options, how a host starts a game,
+//! the view a page draws, and the exact solve behind `solve` (the engine's solver with
+//! symmetry-aware hashing, the margin read in the rule's terms).
+
+use std::sync::Arc;
+
+use crosscap_engine::catalog::{
+    self, BoardKind, GameDescriptor, GameInfo, OptionKind, OptionSpec, Setup, SetupError,
+    ValueKind, Winner,
+};
+use crosscap_engine::session::{GameMatch, Hosting, Match, SetupLimits};
+use crosscap_engine::solver::Solver;
+use crosscap_engine::{Agent, Budget, Game, Level, Player, SolveError};
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+
+use crate::game::{EulerGetter, Move, Rule, SwapRule};
+use crate::{EulerGetterError, new_game, player, view};
+
+/// Euler Getter as the hosts offer it.
+pub struct EulerHost;
+
+impl Hosting for EulerHost {
+    type Game = EulerGetter;
+    const NAME: &'static str = "euler-getter";
+    const VALUE_KIND: ValueKind = ValueKind::Margin;
+
+    fn agent(level: Level, seed: u64) -> Box<dyn Agent<EulerGetter>> {
+        player::agent(level, seed)
+    }
+
+    fn view(game: &EulerGetter) -> Value {
+        view(game)
+    }
+
+    fn position(game: &EulerGetter) -> String {
+        game.complex().board().format_position(&game.owners())
+    }
+
+    fn analyse(game: &EulerGetter, budget: &Budget) -> Result<catalog::Analysis<Move>, SolveError> {
+        let solution = solve(game, budget)?;
+        let mut extra = Map::new();
+        extra.insert("margin".into(), json!(solution.margin));
+        extra.insert("symmetries".into(), json!(solution.symmetries));
+        Ok(catalog::Analysis {
+            winner: solution.winner.map_or(Winner::Draw, Winner::Player),
+            value: i64::from(solution.value),
+            value_kind: ValueKind::Margin,
+            winning_moves: if solution.value > 0 {
+                solution.best_moves.clone()
+            } else {
+                Vec::new()
+            },
+            optimal_moves: solution.best_moves,
+            nodes: solution.nodes,
+            extra,
+        })
+    }
+}
+
+/// An exact solution of an Euler Getter position.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Solution {
+    /// The winner with perfect play (`None`: a draw, possible only off odd surfaces).
+    pub winner: Option<Player>,
+    /// The final `chi X - chi O` under perfect play, whatever the rule.
+    pub margin: i32,
+    /// The value for the player to move: the margin the rule rewards, from the mover's
+    /// side (positive: the mover wins).
+    pub value: i32,
+    /// Every move reaching that value.
+    pub best_moves: Vec<Move>,
+    pub nodes: u64,
+    /// The order of the board's symmetry group, which the search's hashing divides out.
+    pub symmetries: usize,
+}
+
+/// Solves `game` with the engine's solver, positions hashed up to the board's symmetries
+/// (which shrinks the table by up to the group's order).
+pub fn solve(game: &EulerGetter, budget: &Budget) -> Result<Solution, SolveError> {
+    let symmetries = Arc::new(game.complex().board().symmetries());
+    let order = symmetries.len();
+    let searched = game.clone().with_symmetries(symmetries);
+    let solution = Solver::new(budget.clone()).solve(&searched)?;
+    let (winner, x_value) = match searched.outcome() {
+        Some(outcome) => (outcome.winner, outcome.margin),
+        None => {
+            let winner = match solution.margin.signum() {
+                1 => Some(Player::X),
+                -1 => Some(Player::O),
+                _ => None,
+            };
+            (winner, solution.margin)
+        }
+    };
+    // The engine's margin is what X maximises; under the reverse rule that is chi O - chi X.
+    let margin = match game.rule() {
+        Rule::Normal => x_value,
+        Rule::Reverse => -x_value,
+    };
+    Ok(Solution {
+        winner,
+        margin,
+        value: solution.value,
+        best_moves: solution.best_moves,
+        nodes: solution.nodes,
+        symmetries: order,
+    })
+}
+
+/// A rule written as text or a number (`"swap": 3` and `"swap": "3"` alike).
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum TextOrNumber {
+    Text(String),
+    Number(u64),
+}
+
+impl TextOrNumber {
+    fn text(&self) -> String {
+        match self {
+            TextOrNumber::Text(text) => text.clone(),
+            TextOrNumber::Number(n) => n.to_string(),
+        }
+    }
+}
+
+/// The options a game is started with; any other key is refused.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EulerOptions {
+    #[serde(default)]
+    rule: Option<String>,
+    #[serde(default)]
+    swap: Option<TextOrNumber>,
+    #[serde(default)]
+    position: Option<String>,
+}
+
+fn start(setup: &Setup, limits: &SetupLimits) -> Result<Box<dyn Match>, SetupError> {
+    let options: EulerOptions = setup.typed_options(&DESCRIPTOR.info)?;
+    let game = (|| -> Result<EulerGetter, EulerGetterError> {
+        let rule = match &options.rule {
+            Some(text) => text.parse()?,
+            None => Rule::default(),
+        };
+        let swap = match &options.swap {
+            Some(value) => value.text().parse()?,
+            None => SwapRule::default(),
+        };
+        new_game(setup.board, rule, swap, options.position.as_deref(), limits)
+    })()
+    .map_err(SetupError::from_error)?;
+    Ok(GameMatch::<EulerHost>::boxed(game))
+}
+
+fn layout(spec: &str) -> Result<Value, SetupError> {
+    crosscap_topology::Board::from_spec(spec)
+        .map(|board| board.drawing())
+        .map_err(SetupError::from_error)
+}
+
+/// Euler Getter in the catalog.
+pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
+    info: GameInfo {
+        name: "euler-getter",
+        title: "Euler Getter",
+        board_kind: BoardKind::Surface,
+        board_label: "board: goldberg:K (the author's boards), taylor:N, or a pasted board file",
+        default_board: "goldberg:2",
+        example_boards: &[
+            "goldberg:1",
+            "goldberg:2",
+            "goldberg:3",
+            "goldberg:4",
+            "taylor:3",
+        ],
+        options: &[
+            OptionSpec {
+                name: "rule",
+                label: "Winner",
+                kind: OptionKind::Select,
+                choices: &["normal", "reverse"],
+                default: "\"normal\"",
+                help: "normal: the larger Euler characteristic wins; reverse: the smaller",
+                on_form: true,
+            },
+            OptionSpec {
+                name: "swap",
+                label: "Swap after",
+                kind: OptionKind::Select,
+                choices: &["none", "1", "3", "5", "7"],
+                default: "\"3\"",
+                help: "the second player may swap colours after this many stones \
+                       (equalisation)",
+                on_form: true,
+            },
+            OptionSpec {
+                name: "position",
+                label: "Position",
+                kind: OptionKind::Text,
+                choices: &[],
+                default: "",
+                help: "stones in cell order, `.` empty (`/` and spaces ignored)",
+                on_form: false,
+            },
+        ],
+        hint_level: Level::Hard,
+        play_level: Level::Medium,
+        rules: "<p>A game introduced in 2010 and inspired by Hex. The board is a \
+                cell complex of the projective plane: cells on the rim are glued to the \
+                cells in the symmetric position, so a stone there appears twice.</p>\
+                <p>Players take turns placing a stone on an empty cell. When the board is \
+                full, each player's area (the closed union of their cells) has an Euler \
+                characteristic, vertices minus edges plus faces. The larger one wins (or \
+                the smaller, under the reverse rule).</p>\
+                <p>There is never a tie: every vertex meets three edges, so the border \
+                between the areas is a union of circles with characteristic 0, and the \
+                two characteristics add up to that of the projective plane, 1. A disk \
+                counts 1, an annulus or a Möbius band 0, each extra hole one less. At \
+                the end the page shows each region, its pieces and their loops.</p>",
+    },
+    start,
+    layout: Some(layout),
+};

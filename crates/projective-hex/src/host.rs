@@ -1,0 +1,213 @@
+//! Projective Hex in the catalog: its description, its options, how a host starts a game,
+//! the view a page draws and the exact analysis behind `solve`.
+
+use crosscap_engine::catalog::{
+    self, BoardKind, GameDescriptor, GameInfo, OptionKind, OptionSpec, Setup, SetupError,
+    ValueKind, Winner,
+};
+use crosscap_engine::session::{GameMatch, Hosting, Match, SetupLimits};
+use crosscap_engine::{Agent, Budget, Game, Level, SolveError};
+use serde::Deserialize;
+use serde_json::{Map, Value, json};
+
+use crate::rules::{Move, Opening, ProjectiveHex};
+use crate::search::{Analyser, agent};
+use crate::{HexError, new_game};
+
+/// Projective Hex as the hosts offer it.
+pub struct HexHost;
+
+impl Hosting for HexHost {
+    type Game = ProjectiveHex;
+    const NAME: &'static str = "projective-hex";
+    const VALUE_KIND: ValueKind = ValueKind::Margin;
+
+    fn agent(level: Level, seed: u64) -> Box<dyn Agent<ProjectiveHex>> {
+        agent(level, seed)
+    }
+
+    fn view(game: &ProjectiveHex) -> Value {
+        view(game)
+    }
+
+    fn position(game: &ProjectiveHex) -> String {
+        game.board().format_position(game.stones())
+    }
+
+    /// The [`Analyser`]: who wins and every winning move (all moves when the player to
+    /// move loses).
+    fn analyse(
+        game: &ProjectiveHex,
+        budget: &Budget,
+    ) -> Result<catalog::Analysis<Move>, SolveError> {
+        let mover = game.to_move();
+        let analysis = Analyser::new(budget.clone()).analyse(game)?;
+        let (winner, value) = match analysis.winner {
+            Some(w) if w == mover => (Winner::Player(w), 1),
+            Some(w) => (Winner::Player(w), -1),
+            None => (Winner::Draw, 0),
+        };
+        Ok(catalog::Analysis {
+            winner,
+            value,
+            value_kind: ValueKind::Margin,
+            winning_moves: if value > 0 {
+                analysis.best_moves.clone()
+            } else {
+                Vec::new()
+            },
+            optimal_moves: analysis.best_moves,
+            nodes: analysis.nodes,
+            extra: Map::new(),
+        })
+    }
+}
+
+/// What a page needs to draw a position: the board and its layout, the stones, whose turn,
+/// the winner and the winning loop (cell names in order), the moves, the opening state.
+pub fn view(game: &ProjectiveHex) -> Value {
+    let board = game.board();
+    let names: Vec<&str> = (0..board.cell_count())
+        .map(|c| board.cell_name(c))
+        .collect();
+    let loop_names: Option<Vec<&str>> = game
+        .winning_loop()
+        .map(|cells| cells.iter().map(|&c| board.cell_name(c)).collect());
+    json!({
+        "board": board.spec(),
+        "surface": board.surface().to_string(),
+        "cells": names,
+        "stones": game.stones(),
+        "position": board.format_position(game.stones()),
+        "to_move": game.outcome().is_none().then(|| game.to_move()),
+        "stone_to_place": game.outcome().is_none().then(|| game.stone_to_place()),
+        "winner": game.winner(),
+        "loop": loop_names,
+        "opening": game.opening(),
+        "can_swap": game.can_swap(),
+        "swapped": game.swapped(),
+        "moves": game.record().moves,
+        "layout": serde_json::to_value(board.layout()).unwrap_or(Value::Null),
+    })
+}
+
+/// Moves to replay: a list, or one text with the moves separated by spaces or commas.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum MoveList {
+    Text(String),
+    List(Vec<String>),
+}
+
+impl MoveList {
+    fn moves(&self) -> Vec<&str> {
+        match self {
+            MoveList::Text(text) => text
+                .split(|c: char| c.is_whitespace() || c == ',')
+                .filter(|m| !m.is_empty())
+                .collect(),
+            MoveList::List(moves) => moves.iter().map(String::as_str).collect(),
+        }
+    }
+}
+
+/// The options a game is started with; any other key is refused.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct HexOptions {
+    #[serde(default)]
+    opening: Option<String>,
+    #[serde(default)]
+    position: Option<String>,
+    #[serde(default)]
+    moves: Option<MoveList>,
+}
+
+fn start(setup: &Setup, limits: &SetupLimits) -> Result<Box<dyn Match>, SetupError> {
+    let options: HexOptions = setup.typed_options(&DESCRIPTOR.info)?;
+    let game = (|| -> Result<ProjectiveHex, HexError> {
+        let opening = match &options.opening {
+            Some(name) => name.parse()?,
+            None => Opening::Standard,
+        };
+        let moves = options.moves.as_ref().map(MoveList::moves);
+        let spec = match setup.board.trim() {
+            "" => DESCRIPTOR.info.default_board,
+            spec => spec,
+        };
+        new_game(
+            spec,
+            opening,
+            options.position.as_deref(),
+            moves.as_deref().unwrap_or_default(),
+            limits,
+        )
+    })()
+    .map_err(SetupError::from_error)?;
+    Ok(GameMatch::<HexHost>::boxed(game))
+}
+
+fn layout(spec: &str) -> Result<Value, SetupError> {
+    crosscap_topology::Board::from_spec(spec)
+        .map(|board| board.drawing())
+        .map_err(SetupError::from_error)
+}
+
+/// Projective Hex in the catalog.
+pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
+    info: GameInfo {
+        name: "projective-hex",
+        title: "Projective Hex",
+        board_kind: BoardKind::Surface,
+        board_label: "board: taylor:N (Bill Taylor's boards), goldberg:K, or a pasted board file",
+        default_board: "taylor:3",
+        example_boards: &["taylor:2", "taylor:3", "taylor:4", "taylor:6", "goldberg:2"],
+        options: &[
+            OptionSpec {
+                name: "opening",
+                label: "Opening",
+                kind: OptionKind::Select,
+                choices: &["standard", "swap", "cut-and-choose"],
+                default: "\"standard\"",
+                help: "swap: the second player may take over the first stone; \
+                       cut-and-choose: one player places three stones (X, O, X), the other \
+                       chooses a colour",
+                on_form: true,
+            },
+            OptionSpec {
+                name: "position",
+                label: "Position",
+                kind: OptionKind::Text,
+                choices: &[],
+                default: "",
+                help: "stones in cell order, `.` empty (`/` and spaces ignored)",
+                on_form: false,
+            },
+            OptionSpec {
+                name: "moves",
+                label: "Moves",
+                kind: OptionKind::Text,
+                choices: &[],
+                default: "",
+                help: "moves to play first, separated by spaces or commas",
+                on_form: false,
+            },
+        ],
+        hint_level: Level::Hard,
+        play_level: Level::Medium,
+        rules: "<p>Hex on the projective plane, invented by Dan Hoey and Bill Taylor. The \
+                board is a disk whose rim is glued to itself: a cell on the rim is the \
+                same cell as the one diametrically opposite, and its twin half is drawn \
+                there (hover a cell to light its twin).</p>\
+                <p>Players take turns filling an empty cell with their colour. Whoever \
+                makes a <em>global loop</em> of their own cells wins: a closed chain of \
+                neighbouring cells that crosses the rim an odd number of times, a loop \
+                that cannot be shrunk to a point. Exactly one player makes one once the \
+                board is full, so there are no draws, and both players have the same \
+                task.</p>\
+                <p>The first player has a winning strategy (strategy stealing), so games \
+                between equals use the swap rule or Taylor's cut-and-choose opening.</p>",
+    },
+    start,
+    layout: Some(layout),
+};
