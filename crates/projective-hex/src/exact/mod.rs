@@ -1,0 +1,157 @@
+//! A fast exact solver for small trivalent projective-plane boards (at most 64 cells),
+//! where a full board always has exactly one global loop and loops never disappear, so the
+//! game is decided as if the board were filled, extra stones never hurt, and a player
+//! who can no longer make a loop has lost (the other one already has one).
+//!
+//! A position is two bitmasks (the mover's stones and the opponent's), searched by
+//! depth-first proof-number search (df-pn, with the 1 + epsilon threshold trick). What
+//! makes it fast:
+//! - everything a position's groups tell is worked out on bitmasks: each group of a
+//!   player's stones keeps the empty cells next to it as two masks, by the homology class
+//!   (one bit) of the route from the group's first stone, so an empty cell in both closes
+//!   a loop, and two groups' masks meet in the cells that could bridge them. A move that
+//!   closes a loop wins at once; an opponent's such cell must be taken, and two lose;
+//! - a loop held by bridges (groups joined through either of two empty cells, answered
+//!   in turn) decides the game whoever is to move. Bridges are chosen greedily, pairs of
+//!   groups with the fewest cells between them first, each taking cells no other pair
+//!   could use where it can;
+//! - a *key* is an empty cell outside the bridges that joins groups of one tree of
+//!   bridges into a loop of non-zero class, touching them or through bridges of its own
+//!   (two further cells touching it and the group, answered in turn). Two keys with
+//!   disjoint cells are one more bridge, so they hold a loop; the mover wins by taking a
+//!   key; the opponent's keys must be answered inside every one of their loops, and with
+//!   a cell that must be taken they can leave no answer. The cells with ways of both
+//!   classes to one tree are counted for all cells at once, and only they are looked at
+//!   one by one;
+//! - every result comes with a *proof set*, the cells the winner's argument uses (its
+//!   stones and the empty cells it needs). The winner still wins in any position that
+//!   agrees on the proof set, whatever happens elsewhere. So once a move has lost, the
+//!   mover only tries moves inside the proof that refuted it (the "mustplay" of Hex
+//!   solvers), and a lost position's proof is the union of its refutations;
+//! - near the start (at most three stones), one move per class of moves
+//!   that a symmetry keeping the position maps onto each other is searched; a lost
+//!   position's proof then takes in the images of its refutations, which refute the
+//!   moves left out (goldberg:2, whose pentagon opening has five symmetric answers, got
+//!   four times faster);
+//! - a transposition table (module `table`) of two-entry buckets (most work and most recent)
+//!   keeps proof and disproof numbers and proofs; solvers on several threads can share
+//!   one ([`SharedTable`]) without locks, and then find each other's results;
+//! - every move not searched yet starts at proof and disproof number 1, so each move of a
+//!   position is looked at once, its replies counted, before any is searched deeper: the
+//!   number of replies left is the best guide found. Move ordering (cells that won
+//!   before, contact with stones, dead cells last) only breaks ties. On that first visit
+//!   a position's moves are not looked up in the table: most first visits end there, and
+//!   the lookups, cache misses nearly all, cost more than they find.
+//!
+//! Measured and dropped (figures in BENCHMARKS.md): canonical table keys under the
+//! board's symmetries (the lookups cost more than the transpositions saved), looking one
+//! move ahead for held loops at every node (fewer nodes, three times the time), bridges
+//! from two disjoint ways between groups (the OR rule of H-search: as many nodes gained
+//! as lost, and slower nodes), weak proof numbers, starting disproof numbers that grow
+//! with the move's rank (df-pn+: 1.8 times the nodes), and a full H-search of virtual
+//! connections at every node (2 to 12 times fewer nodes, each 4 to 200 times dearer).
+//!
+//! Why proofs compose (the winner is Z, the loser W, "P' agrees with P on S" meaning
+//! Z's stones of S are Z's in P' and its empty cells are not W's): at a leaf, Z's loop is
+//! the proof; if Z wins by moving to `c`, the child's proof plus `c`; if W loses, every W
+//! move `c` either was searched (its child's proof is in the union) or lies outside the
+//! proof `S_m` of a searched move `m`; then P' after `c` agrees with P after `m` on `S_m`
+//! (`m` is W's, so not in `S_m`), and Z wins there too.
+
+mod geometry;
+mod search;
+mod survey;
+mod symmetry;
+mod table;
+#[cfg(test)]
+mod tests;
+
+use std::sync::Arc;
+
+use crosscap_engine::Game;
+use crosscap_engine::solver::SolveError;
+use crosscap_engine::{Budget, Meter};
+
+use crate::rules::{Geometry, ProjectiveHex};
+use geometry::Sides;
+pub use search::{BitSolver, SharedTable};
+use survey::*;
+use symmetry::{image, representatives, symmetric_closure};
+use table::Table;
+
+/// The largest board the bitmask solver handles, and the most sides a cell may have.
+pub const MAX_CELLS: usize = 64;
+const MAX_SIDES: usize = 16;
+
+/// Positions with at most this many stones search one move per class of moves that a
+/// symmetry keeping the position maps onto each other (deeper, such symmetries are rare
+/// and looking for them costs more than they save).
+const SYMMETRIC_STONES: u32 = 3;
+
+/// Proof and disproof numbers at or above this are infinite.
+const INFINITE: u32 = 1 << 30;
+
+/// The stones of the player to move in `game` and of the other one, as bit masks (the
+/// solver's view of a position of at most [`MAX_CELLS`] cells).
+pub(crate) fn masks(game: &ProjectiveHex) -> (u64, u64) {
+    let mover = game.to_move();
+    let (mut mine, mut theirs) = (0u64, 0u64);
+    for (cell, stone) in game.stones().iter().enumerate() {
+        match stone {
+            Some(p) if *p == mover => mine |= 1 << cell,
+            Some(_) => theirs |= 1 << cell,
+            None => {}
+        }
+    }
+    (mine, theirs)
+}
+
+/// A solved position: whether the player to move wins, and the proof set of the winner
+/// (see the module documentation).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Solved {
+    pub mover_wins: bool,
+    pub proof: u64,
+}
+
+/// What the search knows of a position: the proof number (how many positions at least
+/// must still be solved to show that the mover wins) and the disproof number (to show
+/// that the mover loses); one of them is 0 once it is solved, and then `proof` is the
+/// winner's proof set.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Numbers {
+    pn: u32,
+    dn: u32,
+    proof: u64,
+}
+
+impl Numbers {
+    const UNKNOWN: Numbers = Numbers {
+        pn: 1,
+        dn: 1,
+        proof: 0,
+    };
+
+    fn won(proof: u64) -> Numbers {
+        Numbers {
+            pn: 0,
+            dn: INFINITE,
+            proof,
+        }
+    }
+
+    fn lost(proof: u64) -> Numbers {
+        Numbers {
+            pn: INFINITE,
+            dn: 0,
+            proof,
+        }
+    }
+
+    fn solved(&self) -> Option<Solved> {
+        (self.pn == 0 || self.dn == 0).then_some(Solved {
+            mover_wins: self.pn == 0,
+            proof: self.proof,
+        })
+    }
+}

@@ -1,0 +1,345 @@
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crosscap_engine::{Game, Rng};
+
+use super::*;
+use crate::rules::Opening;
+
+/// Plain minimax on the real game, no pruning at all.
+fn brute_force_wins(game: &ProjectiveHex) -> bool {
+    let mover = game.to_move();
+    game.legal_moves().into_iter().any(|mv| {
+        let mut child = game.clone();
+        child.play(&mv);
+        match child.winner() {
+            Some(w) => w == mover,
+            None => !brute_force_wins(&child),
+        }
+    })
+}
+
+#[test]
+fn loops_agree_with_the_rules_on_random_positions() {
+    let mut rng = Rng::new(11);
+    for spec in ["taylor:2", "taylor:3", "goldberg:1", "goldberg:2"] {
+        let start = ProjectiveHex::on_board(spec, Opening::Standard).unwrap();
+        let sides = Sides::new(start.geometry());
+        let mut labels = [0; MAX_CELLS];
+        for _ in 0..50 {
+            let mut game = start.clone();
+            while game.outcome().is_none() {
+                let (mine, theirs) = masks(&game);
+                assert!(!sides.has_loop(mine, &mut labels), "{spec}");
+                assert!(!sides.has_loop(theirs, &mut labels), "{spec}");
+                let mv = game.random_move(&mut rng).unwrap();
+                game.play(&mv);
+            }
+            let winner = game.winner().unwrap();
+            let stones = game
+                .stones()
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| **s == Some(winner))
+                .fold(0u64, |m, (c, _)| m | 1 << c);
+            assert!(sides.has_loop(stones, &mut labels), "{spec}");
+        }
+    }
+}
+
+/// A random position of a game not over yet with `empty` empty cells.
+fn unfinished_position(start: &ProjectiveHex, empty: usize, rng: &mut Rng) -> ProjectiveHex {
+    loop {
+        let mut game = start.clone();
+        while game.outcome().is_none() && game.empty_count() > empty {
+            let mv = game.random_move(rng).unwrap();
+            game.play(&mv);
+        }
+        if game.outcome().is_none() {
+            return game;
+        }
+    }
+}
+
+/// The solver and its pruning (closing cells, threats, bridges, mustplay) against
+/// plain minimax on random positions with up to 9 empty cells.
+#[test]
+fn solver_agrees_with_brute_force_on_small_positions() {
+    let mut rng = Rng::new(5);
+    for spec in ["taylor:2", "taylor:3", "goldberg:1", "goldberg:2"] {
+        let start = ProjectiveHex::on_board(spec, Opening::Standard).unwrap();
+        let geometry: Arc<Geometry> = start.geometry().clone();
+        for _ in 0..40 {
+            let game = unfinished_position(&start, 3 + rng.below(7), &mut rng);
+            let mut solver = BitSolver::new(&geometry, Budget::unlimited()).unwrap();
+            let (mine, theirs) = masks(&game);
+            assert_eq!(
+                solver.mover_wins(mine, theirs).unwrap(),
+                brute_force_wins(&game),
+                "{spec} {:?}",
+                game.stones()
+            );
+        }
+    }
+}
+
+/// Positions that keep `solved`'s proof of the position (`mine`, `theirs`): the
+/// winner's stones of the proof stay, its empty cells stay empty or go to the winner,
+/// every other cell is drawn at random. Each comes as (mover's stones, opponent's);
+/// those where the winner already has a loop are left out, and the loser never has one.
+fn positions_keeping_proof(
+    sides: &Sides,
+    (mine, theirs): (u64, u64),
+    solved: Solved,
+    count: usize,
+    rng: &mut Rng,
+) -> Vec<(u64, u64)> {
+    let mut labels = [0; MAX_CELLS];
+    let (winner, loser) = if solved.mover_wins {
+        (mine, theirs)
+    } else {
+        (theirs, mine)
+    };
+    let mut positions = Vec::new();
+    for _ in 0..count {
+        let (mut w, mut l) = (winner & solved.proof, 0u64);
+        for c in 0..sides.cells {
+            let bit = 1u64 << c;
+            if winner & solved.proof & bit != 0 {
+                continue;
+            }
+            let in_proof = solved.proof & bit != 0 && loser & bit == 0;
+            match rng.below(3) {
+                0 => w |= bit,
+                1 if !in_proof => l |= bit,
+                _ => {}
+            }
+        }
+        assert!(
+            !sides.has_loop(l, &mut labels),
+            "the loser has a loop in a position keeping the proof {:#x} of {mine:#x} {theirs:#x}",
+            solved.proof
+        );
+        if !sides.has_loop(w, &mut labels) {
+            positions.push(if solved.mover_wins { (w, l) } else { (l, w) });
+        }
+    }
+    positions
+}
+
+/// Proof sets are what mustplay relies on: the winner must still win in positions
+/// that keep the proof's stones and leave its empty cells to the winner, whatever
+/// happens elsewhere.
+#[test]
+fn proof_sets_hold_in_every_position_that_keeps_them() {
+    let mut rng = Rng::new(17);
+    for spec in ["taylor:2", "taylor:3", "goldberg:1", "goldberg:2"] {
+        let start = ProjectiveHex::on_board(spec, Opening::Standard).unwrap();
+        let sides = Sides::new(start.geometry());
+        let mut memo = HashMap::new();
+        for _ in 0..100 {
+            let game = unfinished_position(&start, 4 + rng.below(6), &mut rng);
+            let (mine, theirs) = masks(&game);
+            let mut solver = BitSolver::new(start.geometry(), Budget::unlimited()).unwrap();
+            let solved = solver.solve(mine, theirs).unwrap();
+            for (m, t) in positions_keeping_proof(&sides, (mine, theirs), solved, 10, &mut rng) {
+                assert_eq!(
+                    memo_brute_force(&sides, m, t, &mut memo),
+                    solved.mover_wins,
+                    "{spec}: position {:?}, proof {:#x}",
+                    game.stones(),
+                    solved.proof
+                );
+            }
+        }
+    }
+}
+
+/// Plain minimax on masks (the mover wins by closing a loop or by a move after which
+/// the opponent loses), remembering every position it solved.
+fn memo_brute_force(
+    sides: &Sides,
+    mine: u64,
+    theirs: u64,
+    memo: &mut HashMap<(u64, u64), bool>,
+) -> bool {
+    if let Some(&wins) = memo.get(&(mine, theirs)) {
+        return wins;
+    }
+    let mut labels = [0; MAX_CELLS];
+    let mut wins = false;
+    let mut rest = sides.full() & !(mine | theirs);
+    while rest != 0 && !wins {
+        let bit = rest & rest.wrapping_neg();
+        rest &= rest - 1;
+        wins = sides.has_loop(mine | bit, &mut labels)
+            || !memo_brute_force(sides, theirs, mine | bit, memo);
+    }
+    memo.insert((mine, theirs), wins);
+    wins
+}
+
+/// What a survey claims, checked by brute force on random positions, for each player:
+/// its closing cells are exactly the cells that close a loop; a held loop wins with the
+/// other player to move; so does a key, once taken; and any move of the other player
+/// outside the answers (that does not close a loop of its own) leaves the owner to
+/// move and win.
+#[test]
+fn survey_claims_hold_against_brute_force() {
+    let mut rng = Rng::new(29);
+    // How often each claim was checked: held loops, keys, narrowed answers.
+    let mut seen = Vec::new();
+    for spec in ["taylor:2", "taylor:3", "goldberg:1", "goldberg:2"] {
+        let start = ProjectiveHex::on_board(spec, Opening::Standard).unwrap();
+        let sides = Sides::new(start.geometry());
+        let mut labels = [0; MAX_CELLS];
+        let mut memo = HashMap::new();
+        let (mut held, mut keys, mut narrowed) = (0, 0, 0);
+        for _ in 0..300 {
+            let game = unfinished_position(&start, 5 + rng.below(7), &mut rng);
+            let (a, b) = masks(&game);
+            for (owner, other) in [(a, b), (b, a)] {
+                let empty = sides.full() & !(owner | other);
+                let closing_cells = |stones: u64| {
+                    (0..sides.cells)
+                        .filter(|&c| empty >> c & 1 != 0)
+                        .filter(|&c| sides.has_loop(stones | 1 << c, &mut [0; MAX_CELLS]))
+                        .fold(0u64, |m, c| m | 1 << c)
+                };
+                let survey = sides.survey(owner, empty, true);
+                assert_eq!(survey.closing, closing_cells(owner), "{spec}: {owner:#x}");
+                let position = format!("{spec}: owner {owner:#x}, other {other:#x}");
+                if survey.held != 0 {
+                    held += 1;
+                    assert!(
+                        !memo_brute_force(&sides, other, owner, &mut memo),
+                        "{position}"
+                    );
+                    continue;
+                }
+                if survey.key != 0 {
+                    keys += 1;
+                    let taken = owner | survey.key;
+                    assert!(!sides.has_loop(taken, &mut labels), "{position}");
+                    assert!(
+                        !memo_brute_force(&sides, other, taken, &mut memo),
+                        "{position}, key {:#x}",
+                        survey.key
+                    );
+                }
+                let mut outside = empty & !survey.answers & !closing_cells(other);
+                narrowed += usize::from(outside != 0);
+                while outside != 0 {
+                    let cell = outside & outside.wrapping_neg();
+                    outside &= outside - 1;
+                    assert!(
+                        memo_brute_force(&sides, owner, other | cell, &mut memo),
+                        "{position}, answers {:#x}, move {cell:#x}",
+                        survey.answers
+                    );
+                }
+            }
+        }
+        seen.push((spec, held, keys, narrowed));
+    }
+    for (spec, held, keys, narrowed) in &seen {
+        let small = *spec == "goldberg:1";
+        assert!(
+            (*held > 10 || small) && *keys > 10 && *narrowed > 10,
+            "too few checks: {seen:?}"
+        );
+    }
+}
+
+/// Searching one move per class of symmetric moves near the start, with the lost
+/// positions' proofs closed under those symmetries: every position of up to
+/// [`SYMMETRIC_STONES`] stones on two small boards gets the right answer, and its
+/// proof holds in positions that keep it.
+#[test]
+fn symmetric_moves_keep_answers_and_proofs() {
+    let mut rng = Rng::new(23);
+    for spec in ["taylor:2", "goldberg:1"] {
+        let start = ProjectiveHex::on_board(spec, Opening::Standard).unwrap();
+        let sides = Sides::new(start.geometry());
+        let full = sides.full();
+        let mut labels = [0; MAX_CELLS];
+        let mut memo = HashMap::new();
+        let mut symmetric = 0;
+        let mut positions = vec![(0u64, 0u64)];
+        for _ in 0..SYMMETRIC_STONES {
+            // One more stone, for the player who has fewer (X moves first).
+            let mut next = Vec::new();
+            for &(x, o) in &positions {
+                let mut rest = full & !(x | o);
+                while rest != 0 {
+                    let bit = rest & rest.wrapping_neg();
+                    rest &= rest - 1;
+                    let grown = if x.count_ones() == o.count_ones() {
+                        (x | bit, o)
+                    } else {
+                        (x, o | bit)
+                    };
+                    if !next.contains(&grown) {
+                        next.push(grown);
+                    }
+                }
+            }
+            positions.extend(next);
+        }
+        let mut solver = BitSolver::new(start.geometry(), Budget::unlimited()).unwrap();
+        for (x, o) in positions {
+            if sides.has_loop(x, &mut labels) || sides.has_loop(o, &mut labels) {
+                continue;
+            }
+            let (mine, theirs) = if x.count_ones() == o.count_ones() {
+                (x, o)
+            } else {
+                (o, x)
+            };
+            let stabiliser = solver.stabiliser(mine, theirs);
+            symmetric += usize::from(!stabiliser.is_empty());
+            let solved = solver.solve(mine, theirs).unwrap();
+            if !solved.mover_wins {
+                for map in &stabiliser {
+                    assert_eq!(image(solved.proof, map), solved.proof, "{spec}: {mine:#x}");
+                }
+            }
+            assert_eq!(
+                solved.mover_wins,
+                memo_brute_force(&sides, mine, theirs, &mut memo),
+                "{spec}: {mine:#x} {theirs:#x}"
+            );
+            for (m, t) in positions_keeping_proof(&sides, (mine, theirs), solved, 5, &mut rng) {
+                assert_eq!(
+                    memo_brute_force(&sides, m, t, &mut memo),
+                    solved.mover_wins,
+                    "{spec}: {mine:#x} {theirs:#x}, proof {:#x}",
+                    solved.proof
+                );
+            }
+        }
+        assert!(symmetric > 10, "{spec}: {symmetric} symmetric positions");
+    }
+}
+
+/// A move is left out only for a symmetric image among the moves to search.
+#[test]
+fn representatives_keep_one_move_of_each_class() {
+    let mut swap = [0u8; MAX_CELLS];
+    for (cell, image) in swap.iter_mut().enumerate() {
+        *image = cell as u8;
+    }
+    swap.swap(0, 1);
+    assert_eq!(representatives(0b11, &[swap]), 0b01);
+    assert_eq!(representatives(0b10, &[swap]), 0b10);
+    assert_eq!(representatives(0b110, &[]), 0b110);
+    assert_eq!(symmetric_closure(0b100, &[swap]), 0b100);
+    assert_eq!(symmetric_closure(0b10, &[swap]), 0b11);
+}
+
+#[test]
+fn budget_is_respected() {
+    let game = ProjectiveHex::on_board("goldberg:2", Opening::Standard).unwrap();
+    let mut solver = BitSolver::new(game.geometry(), Budget::nodes(100)).unwrap();
+    assert!(solver.mover_wins(0, 0).is_err());
+}
