@@ -14,6 +14,7 @@ pub mod impartial;
 pub mod impartial_notation;
 pub mod mcts;
 pub mod nim;
+pub mod periodic;
 pub mod pns;
 pub mod rng;
 pub mod sequences;

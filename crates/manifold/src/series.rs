@@ -17,6 +17,7 @@
 //! Nothing assumes a period: the classes are built from the values as they are computed,
 //! and the worst case (no structure at all) is the direct quadratic search.
 
+pub use crosscap_engine::periodic::Periodicity;
 use crosscap_engine::{Impartial, mex};
 use serde::Serialize;
 
@@ -351,46 +352,12 @@ impl Split<'_> {
     }
 }
 
-/// An eventually periodic sequence: `values[i + period] == values[i]` for every
-/// `i >= preperiod` in the computed range.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Periodicity {
-    pub preperiod: usize,
-    pub period: usize,
-    /// The values before the period.
-    pub pre: Vec<u8>,
-    /// One period.
-    pub repeating: Vec<u8>,
-}
-
-impl Periodicity {
-    /// The paper's notation without the overline: `012[4603]`.
-    pub fn notation(&self) -> String {
-        let digits = |v: &[u8]| {
-            let sep = if v.iter().all(|&x| x < 10) { "" } else { " " };
-            v.iter().map(u8::to_string).collect::<Vec<_>>().join(sep)
-        };
-        format!("{}[{}]", digits(&self.pre), digits(&self.repeating))
-    }
-}
-
-/// The shortest period, with its least preperiod, that the computed values show at least
-/// three times over; `None` if there is none.
+/// The shortest period, with its least preperiod, that the computed G-values show at
+/// least three times over (the engine's detector, plain periodicity); `None` if there is
+/// none.
 pub fn detect_period(values: &[u8]) -> Option<Periodicity> {
-    let n = values.len();
-    (1..=n / 3).find_map(|period| {
-        // The last index that breaks this period ends the preperiod.
-        let preperiod = (0..n - period)
-            .rev()
-            .find(|&i| values[i] != values[i + period])
-            .map_or(0, |i| i + 1);
-        (n - preperiod >= 3 * period).then(|| Periodicity {
-            preperiod,
-            period,
-            pre: values[..preperiod].to_vec(),
-            repeating: values[preperiod..preperiod + period].to_vec(),
-        })
-    })
+    let values: Vec<i64> = values.iter().map(|&v| i64::from(v)).collect();
+    crosscap_engine::periodic::detect_period(&values, false)
 }
 
 /// Whether the detected periods hold for every genus, not only the computed ones.
