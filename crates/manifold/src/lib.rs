@@ -11,12 +11,14 @@
 //! * [`table`]: the paper's Table 2.1 to any genus.
 //! * [`play`]: the perfect player and the game's [`DESCRIPTOR`] in the catalog.
 
+pub mod length;
 pub mod moves;
 pub mod play;
 pub mod series;
 pub mod surface;
 pub mod table;
 
+pub use length::{Length, PlayLengths, length};
 pub use moves::{Letter, Move, Pieces, parse_move, surface_moves};
 pub use play::{
     DESCRIPTOR, ManifoldGame, ManifoldHost, PerfectPlayer, agent, new_game, playable_position, view,
