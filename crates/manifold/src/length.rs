@@ -47,16 +47,16 @@ impl PlayLengths {
             non_orientable: vec![(0, 0)],
         };
         for g in 1..=max_genus {
-            let o = lengths.from_moves(Surface::orientable(g));
+            let o = lengths.through_moves(Surface::orientable(g));
             lengths.orientable.push(o);
-            let n = lengths.from_moves(Surface::non_orientable(g));
+            let n = lengths.through_moves(Surface::non_orientable(g));
             lengths.non_orientable.push(n);
         }
         lengths
     }
 
     /// The (longest, shortest) play of `surface`, one move plus its pieces' plays.
-    fn from_moves(&self, surface: Surface) -> (u64, u64) {
+    fn through_moves(&self, surface: Surface) -> (u64, u64) {
         let plays = surface_moves(surface).into_iter().map(|mv| {
             mv.into
                 .surfaces()
