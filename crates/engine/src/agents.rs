@@ -263,6 +263,19 @@ pub fn standard_agent<G: Game + 'static>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::impartial::NormalPlay;
+    use crate::nim::{Nim, NimMove};
+
+    /// The baseline is frozen: uniformly random playouts and the best win rate. Its move
+    /// for this seed and position must not change whatever the searches' own playouts
+    /// become (a change here changes every strength figure measured against it).
+    #[test]
+    fn flat_monte_carlo_is_frozen() {
+        let game = NormalPlay::new(Nim::new(vec![3, 4, 5, 6, 7]));
+        let mut flat = FlatMonteCarlo::new(160, 2027);
+        let mv = flat.choose(&game, &Budget::unlimited());
+        assert_eq!(mv, Some(NimMove { heap: 4, to: 2 }));
+    }
 
     #[test]
     fn levels_round_trip() {

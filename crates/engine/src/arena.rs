@@ -29,6 +29,12 @@ pub struct ArenaReport {
     pub a_ms_per_move: f64,
     pub b_ms_per_move: f64,
     pub seed: u64,
+    /// Whether A thought on a time bank matched to B's time ([`arena_equal_time`]).
+    pub equal_time: bool,
+    /// For an equal-time run: whether A's time per move stayed within 5% of B's, the
+    /// condition for the run to count.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub valid: Option<bool>,
 }
 
 /// What the games played so far add up to.
@@ -79,11 +85,100 @@ pub fn arena<G: Game>(
             if budget.is_cancelled() {
                 return Tally::default();
             }
-            let tally = play_one(start, make_a, make_b, i, seed, budget);
+            let tally = play_one(start, make_a, make_b, i, seed, budget, None);
             on_game_done();
             tally
         })
         .reduce(Tally::default, Tally::add);
+    report(make_a, make_b, &tally, seed, false)
+}
+
+/// Plays `games` games like [`arena`], one at a time, with A's thinking time matched to
+/// B's: before each of A's moves, A may spend B's total time so far plus B's expected time
+/// for the rest of the game (at B's rate so far) minus A's total so far, spread over A's
+/// expected remaining moves (half the legal moves, rounded up, at least one). Before B has
+/// moved, B's rate comes from one timed, uncounted move of B on the start position. B
+/// thinks within `budget`; A within its time bank and `budget`'s other limits. Times are
+/// wall-clock times of single-threaded agents, so runs do not reproduce exactly.
+pub fn arena_equal_time<G: Game>(
+    start: &G,
+    make_a: AgentFactory<'_, G>,
+    make_b: AgentFactory<'_, G>,
+    games: usize,
+    seed: u64,
+    budget: &Budget,
+    on_game_done: &(dyn Fn() + Sync),
+) -> ArenaReport {
+    let clock = Instant::now();
+    make_b(Rng::derive(seed, u64::MAX - 1)).choose(start, budget);
+    let mut bank = TimeBank {
+        a_total: Duration::ZERO,
+        b_total: Duration::ZERO,
+        b_moves: 0,
+        b_dry_run: clock.elapsed(),
+    };
+    let mut tally = Tally::default();
+    for i in 0..games {
+        if budget.is_cancelled() {
+            break;
+        }
+        tally = tally.add(play_one(
+            start,
+            make_a,
+            make_b,
+            i,
+            seed,
+            budget,
+            Some(&mut bank),
+        ));
+        on_game_done();
+    }
+    report(make_a, make_b, &tally, seed, true)
+}
+
+/// The time A and B have spent over an equal-time arena.
+struct TimeBank {
+    a_total: Duration,
+    b_total: Duration,
+    b_moves: u64,
+    /// One of B's moves timed before the arena, B's rate until it has moved.
+    b_dry_run: Duration,
+}
+
+impl TimeBank {
+    /// A's time for its next move in `game`, A playing `a_colour`.
+    fn a_budget<G: Game>(&self, game: &G, budget: &Budget) -> Budget {
+        let b_rate = if self.b_moves == 0 {
+            self.b_dry_run
+        } else {
+            self.b_total / self.b_moves as u32
+        };
+        // Each side makes about half the moves left (a board filled one cell at a time).
+        let left = game.legal_moves().len() as u32;
+        let a_left = left.div_ceil(2).max(1);
+        let b_left = left / 2;
+        let allowed = (self.b_total + b_rate * b_left).saturating_sub(self.a_total);
+        budget.within(&Budget::time(allowed / a_left))
+    }
+
+    fn record(&mut self, a_turn: bool, spent: Duration) {
+        if a_turn {
+            self.a_total += spent;
+        } else {
+            self.b_total += spent;
+            self.b_moves += 1;
+        }
+    }
+}
+
+/// The report of an arena from its tally.
+fn report<G: Game>(
+    make_a: AgentFactory<'_, G>,
+    make_b: AgentFactory<'_, G>,
+    tally: &Tally,
+    seed: u64,
+    equal_time: bool,
+) -> ArenaReport {
     let per_move = |time: Duration, moves: u64| {
         if moves == 0 {
             0.0
@@ -91,6 +186,10 @@ pub fn arena<G: Game>(
             time.as_secs_f64() * 1000.0 / moves as f64
         }
     };
+    let (a_ms, b_ms) = (
+        per_move(tally.a_time, tally.a_moves),
+        per_move(tally.b_time, tally.b_moves),
+    );
     let probe_seed = Rng::derive(seed, u64::MAX);
     ArenaReport {
         agent_a: make_a(probe_seed).name(),
@@ -105,13 +204,16 @@ pub fn arena<G: Game>(
             tally.a_score / tally.games as f64
         },
         ci95: wilson_interval(tally.a_score, tally.games),
-        a_ms_per_move: per_move(tally.a_time, tally.a_moves),
-        b_ms_per_move: per_move(tally.b_time, tally.b_moves),
+        a_ms_per_move: a_ms,
+        b_ms_per_move: b_ms,
         seed,
+        equal_time,
+        valid: equal_time.then_some(a_ms <= 1.05 * b_ms),
     }
 }
 
-/// Game `i` of an arena; a game cut short by a cancel counts for nothing.
+/// Game `i` of an arena; a game cut short by a cancel counts for nothing. With a time
+/// bank, A thinks within it and both sides' times go into it.
 fn play_one<G: Game>(
     start: &G,
     make_a: AgentFactory<'_, G>,
@@ -119,6 +221,7 @@ fn play_one<G: Game>(
     i: usize,
     seed: u64,
     budget: &Budget,
+    mut bank: Option<&mut TimeBank>,
 ) -> Tally {
     let mut a = make_a(Rng::derive(seed, 2 * i as u64));
     let mut b = make_b(Rng::derive(seed, 2 * i as u64 + 1));
@@ -141,17 +244,21 @@ fn play_one<G: Game>(
         }
         let a_turn = game.to_move() == a_colour;
         let clock = Instant::now();
-        let mv = if a_turn {
-            a.choose(&game, budget)
-        } else {
-            b.choose(&game, budget)
+        let mv = match (a_turn, bank.as_deref()) {
+            (true, Some(bank)) => a.choose(&game, &bank.a_budget(&game, budget)),
+            (true, None) => a.choose(&game, budget),
+            (false, _) => b.choose(&game, budget),
         }
         .expect("an agent always moves while the game is not over");
+        let spent = clock.elapsed();
+        if let Some(bank) = bank.as_deref_mut() {
+            bank.record(a_turn, spent);
+        }
         if a_turn {
-            tally.a_time += clock.elapsed();
+            tally.a_time += spent;
             tally.a_moves += 1;
         } else {
-            tally.b_time += clock.elapsed();
+            tally.b_time += spent;
             tally.b_moves += 1;
         }
         game.play(&mv);
@@ -184,6 +291,61 @@ pub fn wilson_interval(successes: f64, n: usize) -> [f64; 2] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::agents::RandomAgent;
+    use crate::impartial::NormalPlay;
+    use crate::nim::Nim;
+
+    #[test]
+    fn the_bank_gives_a_what_b_spent_and_will_spend_spread_over_its_moves() {
+        let game = NormalPlay::new(Nim::new(vec![6])); // 6 moves: A 3 of them, B 3.
+        let ms = Duration::from_millis;
+        let bank = TimeBank {
+            a_total: ms(8),
+            b_total: ms(10),
+            b_moves: 5,
+            b_dry_run: ms(100),
+        };
+        // B: 10 ms so far, 2 ms a move for 3 more; A: 8 ms so far, 3 moves to go.
+        let budget = bank.a_budget(&game, &Budget::unlimited());
+        assert_eq!(budget.max_time, Some(ms(8) / 3));
+        let fresh = TimeBank {
+            a_total: Duration::ZERO,
+            b_total: Duration::ZERO,
+            b_moves: 0,
+            b_dry_run: ms(30),
+        };
+        // Before B has moved, its dry run is its rate: 3 moves of 30 ms over A's 3.
+        assert_eq!(
+            fresh.a_budget(&game, &Budget::nodes(5)).max_time,
+            Some(ms(30))
+        );
+        let ahead = TimeBank {
+            a_total: ms(50),
+            ..fresh
+        };
+        assert_eq!(
+            ahead.a_budget(&game, &Budget::unlimited()).max_time,
+            Some(ms(40) / 3)
+        );
+    }
+
+    #[test]
+    fn an_equal_time_arena_plays_its_games_and_says_whether_it_counts() {
+        let start = NormalPlay::new(Nim::new(vec![3, 4, 5]));
+        let random = |seed| Box::new(RandomAgent::new(seed)) as Box<dyn Agent<_>>;
+        let report = arena_equal_time(&start, &random, &random, 6, 3, &Budget::unlimited(), &|| {});
+        assert_eq!(report.games, 6);
+        assert_eq!(report.a_wins + report.b_wins, 6);
+        assert!(report.equal_time);
+        assert!(report.valid.is_some());
+        let fixed = arena(&start, &random, &random, 6, 3, &Budget::unlimited(), &|| {});
+        assert_eq!(fixed.valid, None);
+        assert_eq!(
+            (fixed.a_wins, fixed.b_wins),
+            (report.a_wins, report.b_wins),
+            "random agents ignore time: the same games"
+        );
+    }
 
     #[test]
     fn wilson_interval_contains_the_rate() {
