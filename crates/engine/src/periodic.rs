@@ -87,12 +87,12 @@ mod tests {
 
     #[test]
     fn arithmetic_periodicity_needs_the_flag() {
-        // 0 1 1 2 2 3 3 ...: period 2, saltus 1, after a preperiod of 1.
+        // 0 1 1 2 2 3 3 ...: period 2 from the start, each period one more.
         let values: Vec<i64> = (0..30).map(|i| (i + 1) / 2).collect();
         assert_eq!(detect_period(&values, false), None);
         let p = detect_period(&values, true).unwrap();
-        assert_eq!((p.preperiod, p.period, p.saltus), (1, 2, 1));
-        assert_eq!(p.notation(), "0[11] +1");
+        assert_eq!((p.preperiod, p.period, p.saltus), (0, 2, 1));
+        assert_eq!(p.notation(), "[01] +1");
     }
 
     #[test]
