@@ -8,7 +8,10 @@ use crosscap_graphs::Graph;
 
 use crate::EdgeNimError;
 use crate::position::{EdgeNim, EdgeNimMove};
-use crate::table::{GrundyValues, PTable, Progress};
+use crate::predicate::{
+    CheckBox, Predicate, TETRAHEDRON_THEOREM, check_predicate, symmetries_fixing,
+};
+use crate::table::{GrundyValues, Progress};
 
 /// Largest box (positions below one component) that `analyse` tabulates.
 pub const ANALYSIS_LIMIT: u128 = 1 << 27;
@@ -114,25 +117,12 @@ pub fn theorem_says_p(symmetries: &[Vec<usize>], tokens: &[u32]) -> bool {
 /// The symmetries of the tetrahedron that fix edge `a`, as maps of edges.
 pub fn symmetries_fixing_a(graph: &Graph) -> Vec<Vec<usize>> {
     let a = graph.edge_index("a").expect("a tetrahedron edge");
-    graph
-        .automorphisms()
-        .into_iter()
-        .filter_map(|p| {
-            let edge_map: Vec<usize> = (0..graph.edge_count())
-                .map(|e| {
-                    let (u, v) = graph.edge(e);
-                    graph
-                        .edge_between(p[u], p[v])
-                        .expect("automorphisms keep edges")
-                })
-                .collect();
-            (edge_map[a] == a).then_some(edge_map)
-        })
-        .collect()
+    symmetries_fixing(graph, &[(a, 0)])
 }
 
 /// Checks the theorem on every position with `a = 0` and the other edges from 0 to `max`,
-/// with a table of at most `max_memory` bytes.
+/// with a table of at most `max_memory` bytes: the predicate [`TETRAHEDRON_THEOREM`] checked
+/// up to the symmetries fixing `a`.
 pub fn check_tetrahedron(
     max: u32,
     max_memory: u64,
@@ -140,36 +130,32 @@ pub fn check_tetrahedron(
 ) -> Result<TheoremCheck, EdgeNimError> {
     let graph = Graph::from_spec("tetrahedron")?;
     debug_assert_eq!(crate::edge_names(&graph), ["a", "b", "c", "A", "B", "C"]);
-    let mut bounds = vec![max; 6];
-    bounds[graph.edge_index("a").expect("a tetrahedron edge")] = 0;
-    let table = PTable::compute(&graph, &bounds, max_memory, progress)?;
-    let symmetries = symmetries_fixing_a(&graph);
-    let mut counterexample = None;
-    let mut tokens = vec![0u32; 6];
-    'positions: loop {
-        let table_p = table.is_p(&tokens).expect("inside the box");
-        let theorem_p = theorem_says_p(&symmetries, &tokens);
-        if table_p != theorem_p {
-            counterexample = Some(Counterexample {
-                tokens: tokens.clone(),
-                table_p,
-                theorem_p,
-            });
-            break;
-        }
-        for e in (0..6).rev() {
-            if tokens[e] < bounds[e] {
-                tokens[e] += 1;
-                continue 'positions;
-            }
-            tokens[e] = 0;
-        }
-        break;
-    }
+    let theorem = Predicate::parse(&graph, TETRAHEDRON_THEOREM).expect("the theorem reads");
+    let region = CheckBox {
+        max,
+        fixed: vec![(graph.edge_index("a").expect("a tetrahedron edge"), 0)],
+        up_to_symmetry: true,
+    };
+    let check = check_predicate(&graph, &theorem, &region, max_memory, progress)?;
+    // The first disagreement in the order positions are visited (lexicographic).
+    let missed = check.p_not_predicate.map(|tokens| Counterexample {
+        tokens,
+        table_p: true,
+        theorem_p: false,
+    });
+    let wrong = check.predicate_not_p.map(|tokens| Counterexample {
+        tokens,
+        table_p: false,
+        theorem_p: true,
+    });
+    let counterexample = match (missed, wrong) {
+        (Some(m), Some(w)) => Some(if m.tokens < w.tokens { m } else { w }),
+        (m, w) => m.or(w),
+    };
     Ok(TheoremCheck {
         max,
-        positions: table.positions(),
-        p_positions: table.count(),
+        positions: check.positions,
+        p_positions: check.p_positions,
         counterexample,
     })
 }

@@ -1,0 +1,578 @@
+//! Conjectures about P-positions, checked on a box of positions: a small expression
+//! language over the token counts of the edges (`b + C == B + c and b <= c and
+//! (A xor b xor B) == 0`), compared position by position with the P-positions the tables
+//! compute, optionally up to the graph's symmetries that fix some edges (as the seed's
+//! tetrahedron theorem is stated).
+//!
+//! Grammar, loosest first: `or`, `and`, `not`, comparisons (`== != <= < >= >`), `xor`,
+//! `+ -`, `*`, unary `-`, then numbers, edge names and parentheses. Values are integers;
+//! comparisons and the logical words give 1 or 0, and any value but 0 counts as true.
+
+use std::fmt;
+
+use crosscap_graphs::Graph;
+use serde::Serialize;
+
+use crate::EdgeNimError;
+use crate::table::{PTable, Progress};
+
+/// A parsed predicate over a graph's edges.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Predicate {
+    expr: Expr,
+    text: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Expr {
+    Number(i64),
+    Edge(usize),
+    Negate(Box<Expr>),
+    Not(Box<Expr>),
+    Binary(Op, Box<Expr>, Box<Expr>),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Op {
+    Or,
+    And,
+    Eq,
+    Ne,
+    Le,
+    Lt,
+    Ge,
+    Gt,
+    Xor,
+    Add,
+    Sub,
+    Mul,
+}
+
+/// Why a predicate could not be read: the text, where, and what was expected.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("cannot read the predicate at character {at}: {reason}")]
+pub struct PredicateError {
+    pub at: usize,
+    pub reason: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Token {
+    Number(i64),
+    Name(String),
+    Symbol(&'static str),
+    Open,
+    Close,
+}
+
+impl fmt::Display for Token {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Token::Number(n) => write!(f, "{n}"),
+            Token::Name(name) => write!(f, "`{}`", name.escape_debug()),
+            Token::Symbol(s) => write!(f, "`{s}`"),
+            Token::Open => f.write_str("`(`"),
+            Token::Close => f.write_str("`)`"),
+        }
+    }
+}
+
+/// The operators made of symbols, longest first so that `<=` is not read as `<`.
+const SYMBOLS: [&str; 10] = ["==", "!=", "<=", ">=", "<", ">", "+", "-", "*", "^"];
+
+fn tokenize(text: &str) -> Result<Vec<(usize, Token)>, PredicateError> {
+    let mut tokens = Vec::new();
+    let chars: Vec<(usize, char)> = text.char_indices().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let (at, c) = chars[i];
+        if c.is_whitespace() {
+            i += 1;
+        } else if c == '(' || c == ')' {
+            tokens.push((at, if c == '(' { Token::Open } else { Token::Close }));
+            i += 1;
+        } else if c.is_alphanumeric() || c == '_' {
+            // A name, a number, or an edge named by its ends (`0-1`: a `-` between two
+            // parts with no space; subtraction is written with spaces, `b - c`).
+            let start = i;
+            while i < chars.len() && (chars[i].1.is_alphanumeric() || chars[i].1 == '_') {
+                i += 1;
+                let joins = chars[i..].first().is_some_and(|&(_, c)| c == '-')
+                    && chars.get(i + 1).is_some_and(|&(_, n)| n.is_alphanumeric());
+                if joins {
+                    i += 1;
+                }
+            }
+            let word: String = chars[start..i].iter().map(|&(_, c)| c).collect();
+            if word.chars().all(|c| c.is_ascii_digit()) {
+                let n = word.parse().map_err(|_| PredicateError {
+                    at,
+                    reason: format!("{word} is too large"),
+                })?;
+                tokens.push((at, Token::Number(n)));
+            } else {
+                tokens.push((at, Token::Name(word)));
+            }
+        } else if let Some(symbol) = SYMBOLS.iter().find(|s| text[at..].starts_with(**s)) {
+            tokens.push((at, Token::Symbol(symbol)));
+            i += symbol.chars().count();
+        } else {
+            return Err(PredicateError {
+                at,
+                reason: format!("unexpected {:?}", c),
+            });
+        }
+    }
+    Ok(tokens)
+}
+
+/// A recursive-descent parser over the tokens.
+struct Parser<'a> {
+    tokens: Vec<(usize, Token)>,
+    next: usize,
+    graph: &'a Graph,
+    end: usize,
+}
+
+impl Parser<'_> {
+    fn peek(&self) -> Option<&Token> {
+        self.tokens.get(self.next).map(|(_, t)| t)
+    }
+
+    fn at(&self) -> usize {
+        self.tokens.get(self.next).map_or(self.end, |&(at, _)| at)
+    }
+
+    fn error(&self, reason: impl Into<String>) -> PredicateError {
+        PredicateError {
+            at: self.at(),
+            reason: reason.into(),
+        }
+    }
+
+    /// Takes the next token if it is the word or symbol `word`.
+    fn eat(&mut self, word: &str) -> bool {
+        let matches = match self.peek() {
+            Some(Token::Name(name)) => name == word,
+            Some(Token::Symbol(symbol)) => *symbol == word,
+            _ => false,
+        };
+        if matches {
+            self.next += 1;
+        }
+        matches
+    }
+
+    fn or(&mut self) -> Result<Expr, PredicateError> {
+        let mut left = self.and()?;
+        while self.eat("or") {
+            left = Expr::Binary(Op::Or, Box::new(left), Box::new(self.and()?));
+        }
+        Ok(left)
+    }
+
+    fn and(&mut self) -> Result<Expr, PredicateError> {
+        let mut left = self.not()?;
+        while self.eat("and") {
+            left = Expr::Binary(Op::And, Box::new(left), Box::new(self.not()?));
+        }
+        Ok(left)
+    }
+
+    fn not(&mut self) -> Result<Expr, PredicateError> {
+        if self.eat("not") {
+            return Ok(Expr::Not(Box::new(self.not()?)));
+        }
+        self.comparison()
+    }
+
+    fn comparison(&mut self) -> Result<Expr, PredicateError> {
+        let left = self.xor()?;
+        let op = match self.peek() {
+            Some(Token::Symbol("==")) => Op::Eq,
+            Some(Token::Symbol("!=")) => Op::Ne,
+            Some(Token::Symbol("<=")) => Op::Le,
+            Some(Token::Symbol("<")) => Op::Lt,
+            Some(Token::Symbol(">=")) => Op::Ge,
+            Some(Token::Symbol(">")) => Op::Gt,
+            _ => return Ok(left),
+        };
+        self.next += 1;
+        Ok(Expr::Binary(op, Box::new(left), Box::new(self.xor()?)))
+    }
+
+    fn xor(&mut self) -> Result<Expr, PredicateError> {
+        let mut left = self.sum()?;
+        while self.eat("xor") || self.eat("^") {
+            left = Expr::Binary(Op::Xor, Box::new(left), Box::new(self.sum()?));
+        }
+        Ok(left)
+    }
+
+    fn sum(&mut self) -> Result<Expr, PredicateError> {
+        let mut left = self.product()?;
+        loop {
+            let op = if self.eat("+") {
+                Op::Add
+            } else if self.eat("-") {
+                Op::Sub
+            } else {
+                return Ok(left);
+            };
+            left = Expr::Binary(op, Box::new(left), Box::new(self.product()?));
+        }
+    }
+
+    fn product(&mut self) -> Result<Expr, PredicateError> {
+        let mut left = self.unary()?;
+        while self.eat("*") {
+            left = Expr::Binary(Op::Mul, Box::new(left), Box::new(self.unary()?));
+        }
+        Ok(left)
+    }
+
+    fn unary(&mut self) -> Result<Expr, PredicateError> {
+        if self.eat("-") {
+            return Ok(Expr::Negate(Box::new(self.unary()?)));
+        }
+        self.atom()
+    }
+
+    fn atom(&mut self) -> Result<Expr, PredicateError> {
+        let token = self.peek().cloned();
+        match token {
+            Some(Token::Number(n)) => {
+                self.next += 1;
+                Ok(Expr::Number(n))
+            }
+            Some(Token::Name(name)) if !["and", "or", "not", "xor"].contains(&name.as_str()) => {
+                let edge = self.graph.edge_index(&name).ok_or_else(|| {
+                    self.error(format!(
+                        "no edge `{}` (the edges are {})",
+                        name.escape_debug(),
+                        crate::edge_names(self.graph).join(" ")
+                    ))
+                })?;
+                self.next += 1;
+                Ok(Expr::Edge(edge))
+            }
+            Some(Token::Open) => {
+                self.next += 1;
+                let inner = self.or()?;
+                if !matches!(self.peek(), Some(Token::Close)) {
+                    return Err(self.error("expected `)`"));
+                }
+                self.next += 1;
+                Ok(inner)
+            }
+            Some(other) => {
+                Err(self.error(format!("expected a number, an edge or `(`, not {other}")))
+            }
+            None => Err(self.error("the predicate ends too soon")),
+        }
+    }
+}
+
+impl Predicate {
+    /// Reads `text` over the edges of `graph` (named as the graph names them).
+    pub fn parse(graph: &Graph, text: &str) -> Result<Predicate, PredicateError> {
+        let mut parser = Parser {
+            tokens: tokenize(text)?,
+            next: 0,
+            graph,
+            end: text.len(),
+        };
+        let expr = parser.or()?;
+        if let Some(token) = parser.peek() {
+            let token = token.to_string();
+            return Err(parser.error(format!("unexpected {token} after the predicate")));
+        }
+        Ok(Predicate {
+            expr,
+            text: text.trim().to_string(),
+        })
+    }
+
+    /// The predicate as it was written.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+
+    /// Whether the predicate holds of `tokens` (counts in edge order).
+    pub fn holds(&self, tokens: &[u32]) -> bool {
+        eval(&self.expr, tokens) != 0
+    }
+}
+
+/// The value of `expr`, in wrapping arithmetic (edge counts are at most 2^32, so only
+/// products of several of them could wrap).
+fn eval(expr: &Expr, tokens: &[u32]) -> i64 {
+    let truth = |b: bool| i64::from(b);
+    match expr {
+        Expr::Number(n) => *n,
+        Expr::Edge(e) => i64::from(tokens[*e]),
+        Expr::Negate(inner) => eval(inner, tokens).wrapping_neg(),
+        Expr::Not(inner) => truth(eval(inner, tokens) == 0),
+        Expr::Binary(op, left, right) => {
+            let l = eval(left, tokens);
+            // `and` and `or` stop early, as readers expect.
+            match op {
+                Op::And => return truth(l != 0 && eval(right, tokens) != 0),
+                Op::Or => return truth(l != 0 || eval(right, tokens) != 0),
+                _ => {}
+            }
+            let r = eval(right, tokens);
+            match op {
+                Op::Eq => truth(l == r),
+                Op::Ne => truth(l != r),
+                Op::Le => truth(l <= r),
+                Op::Lt => truth(l < r),
+                Op::Ge => truth(l >= r),
+                Op::Gt => truth(l > r),
+                Op::Xor => l ^ r,
+                Op::Add => l.wrapping_add(r),
+                Op::Sub => l.wrapping_sub(r),
+                Op::Mul => l.wrapping_mul(r),
+                Op::And | Op::Or => unreachable!("handled above"),
+            }
+        }
+    }
+}
+
+/// What checking a predicate against the P-positions of a box found.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct PredicateCheck {
+    pub predicate: String,
+    /// Whether the predicate holds exactly of the P-positions.
+    pub holds: bool,
+    /// Positions looked at (those with the fixed edges at their values).
+    pub positions: u64,
+    /// P-positions among them.
+    pub p_positions: u64,
+    /// The first P-position (in edge order, last edge fastest) the predicate misses.
+    pub p_not_predicate: Option<Vec<u32>>,
+    /// The first position the predicate calls P that is not.
+    pub predicate_not_p: Option<Vec<u32>>,
+}
+
+/// A box of positions: every edge from 0 to `max`, the `fixed` edges at their values.
+#[derive(Clone, Debug)]
+pub struct CheckBox {
+    pub max: u32,
+    pub fixed: Vec<(usize, u32)>,
+    /// Read the predicate up to the graph's symmetries that fix the fixed edges: a position
+    /// satisfies it when one of its images does.
+    pub up_to_symmetry: bool,
+}
+
+/// Checks `predicate` against the P-positions of `graph` on `region`, with tables of at
+/// most `max_memory` bytes.
+pub fn check_predicate(
+    graph: &Graph,
+    predicate: &Predicate,
+    region: &CheckBox,
+    max_memory: u64,
+    progress: Progress,
+) -> Result<PredicateCheck, EdgeNimError> {
+    let edges = graph.edge_count();
+    let mut bounds = vec![region.max; edges];
+    for &(edge, value) in &region.fixed {
+        bounds[edge] = value;
+    }
+    let table = PTable::compute(graph, &bounds, max_memory, progress)?;
+    let symmetries = if region.up_to_symmetry {
+        symmetries_fixing(graph, &region.fixed)
+    } else {
+        vec![(0..edges).collect()]
+    };
+    let says_p = |tokens: &[u32], image: &mut Vec<u32>| {
+        symmetries.iter().any(|map: &Vec<usize>| {
+            for (e, &t) in tokens.iter().enumerate() {
+                image[map[e]] = t;
+            }
+            predicate.holds(image)
+        })
+    };
+    let mut check = PredicateCheck {
+        predicate: predicate.text().to_string(),
+        holds: true,
+        positions: 0,
+        p_positions: 0,
+        p_not_predicate: None,
+        predicate_not_p: None,
+    };
+    let mut tokens = bounds.clone();
+    for (e, t) in tokens.iter_mut().enumerate() {
+        if !region.fixed.iter().any(|&(f, _)| f == e) {
+            *t = 0;
+        }
+    }
+    let free: Vec<usize> = (0..edges)
+        .filter(|e| !region.fixed.iter().any(|&(f, _)| f == *e))
+        .collect();
+    let mut image = vec![0; edges];
+    'positions: loop {
+        let table_p = table.is_p(&tokens).expect("inside the box");
+        let predicate_p = says_p(&tokens, &mut image);
+        check.positions += 1;
+        check.p_positions += u64::from(table_p);
+        if table_p && !predicate_p && check.p_not_predicate.is_none() {
+            check.p_not_predicate = Some(tokens.clone());
+        }
+        if predicate_p && !table_p && check.predicate_not_p.is_none() {
+            check.predicate_not_p = Some(tokens.clone());
+        }
+        for &e in free.iter().rev() {
+            if tokens[e] < bounds[e] {
+                tokens[e] += 1;
+                continue 'positions;
+            }
+            tokens[e] = 0;
+        }
+        break;
+    }
+    check.holds = check.p_not_predicate.is_none() && check.predicate_not_p.is_none();
+    Ok(check)
+}
+
+/// The graph's automorphisms that map each fixed edge to itself, as maps of edges.
+pub fn symmetries_fixing(graph: &Graph, fixed: &[(usize, u32)]) -> Vec<Vec<usize>> {
+    graph
+        .automorphisms()
+        .into_iter()
+        .map(|p| {
+            (0..graph.edge_count())
+                .map(|e| {
+                    let (u, v) = graph.edge(e);
+                    graph
+                        .edge_between(p[u], p[v])
+                        .expect("automorphisms keep edges")
+                })
+                .collect::<Vec<usize>>()
+        })
+        .filter(|map| fixed.iter().all(|&(e, _)| map[e] == e))
+        .collect()
+}
+
+/// The seed's theorem on the tetrahedron with `a = 0`, as a predicate over `a b c A B C`.
+pub const TETRAHEDRON_THEOREM: &str = "b + C == B + c and b <= c and (A xor b xor B) == 0";
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tetrahedron() -> Graph {
+        Graph::from_spec("tetrahedron").unwrap()
+    }
+
+    #[test]
+    fn expressions_read_and_evaluate_with_the_usual_precedence() {
+        let g = tetrahedron();
+        let cases = [
+            ("a + b * c == 7", [1, 2, 3, 0, 0, 0], true),
+            ("(a + b) * c == 9", [1, 2, 3, 0, 0, 0], true),
+            ("a xor b == 3", [1, 2, 0, 0, 0, 0], true),
+            ("not a == 1 or b > 1", [1, 2, 0, 0, 0, 0], true),
+            ("not (a == 1 or b > 1)", [1, 2, 0, 0, 0, 0], false),
+            ("-a + 2 >= 1 and c != 5", [1, 0, 5, 0, 0, 0], false),
+            ("a ^ A == 0", [4, 0, 0, 4, 0, 0], true),
+            ("b - c < 0", [0, 1, 2, 0, 0, 0], true),
+        ];
+        for (text, tokens, expected) in cases {
+            let p = Predicate::parse(&g, text).unwrap();
+            assert_eq!(p.holds(&tokens), expected, "{text}");
+        }
+    }
+
+    #[test]
+    fn bad_predicates_say_where_and_why() {
+        let g = tetrahedron();
+        for (text, at, needle) in [
+            ("a + ", 4, "ends too soon"),
+            ("a == z", 5, "no edge `z` (the edges are a b c A B C)"),
+            ("(a == 1", 7, "expected `)`"),
+            ("a == 1 b", 7, "unexpected `b` after"),
+            ("a $ b", 2, "unexpected '$'"),
+            ("99999999999999999999 > a", 0, "too large"),
+        ] {
+            let err = Predicate::parse(&g, text).unwrap_err();
+            assert_eq!(err.at, at, "{text}: {err}");
+            assert!(err.to_string().contains(needle), "{text}: {err}");
+        }
+    }
+
+    #[test]
+    fn edges_named_by_their_ends_read_as_one_name() {
+        let g = Graph::from_spec("C4").unwrap();
+        let p = Predicate::parse(&g, "0-1 + 1-2 == 2 - 1").unwrap();
+        assert!(
+            Predicate::parse(&g, "a-b == 0")
+                .unwrap_err()
+                .to_string()
+                .contains("no edge `a-b`")
+        );
+        let mut tokens = vec![0; 4];
+        tokens[g.edge_index("1-2").unwrap()] = 1;
+        assert!(p.holds(&tokens));
+        tokens[g.edge_index("0-1").unwrap()] = 1;
+        assert!(!p.holds(&tokens));
+    }
+
+    #[test]
+    fn the_tetrahedron_theorem_is_one_predicate() {
+        let g = tetrahedron();
+        let theorem = Predicate::parse(&g, TETRAHEDRON_THEOREM).unwrap();
+        let a = g.edge_index("a").unwrap();
+        let region = CheckBox {
+            max: 4,
+            fixed: vec![(a, 0)],
+            up_to_symmetry: true,
+        };
+        let check = check_predicate(&g, &theorem, &region, 1 << 30, &|_| {}).unwrap();
+        assert!(check.holds, "{check:?}");
+        assert_eq!(check.positions, 5u64.pow(5));
+        // Without the symmetries the theorem misses P-positions.
+        let plain = CheckBox {
+            up_to_symmetry: false,
+            ..region
+        };
+        let check = check_predicate(&g, &theorem, &plain, 1 << 30, &|_| {}).unwrap();
+        assert!(!check.holds);
+        assert!(check.p_not_predicate.is_some());
+        assert_eq!(check.predicate_not_p, None);
+    }
+
+    #[test]
+    fn a_planted_counterexample_is_found_both_ways() {
+        let g = tetrahedron();
+        let a = g.edge_index("a").unwrap();
+        let region = CheckBox {
+            max: 3,
+            fixed: vec![(a, 0)],
+            up_to_symmetry: true,
+        };
+        let planted = format!("({TETRAHEDRON_THEOREM}) and not (b == 1 and c == 1)");
+        let check = check_predicate(
+            &g,
+            &Predicate::parse(&g, &planted).unwrap(),
+            &region,
+            1 << 30,
+            &|_| {},
+        )
+        .unwrap();
+        assert!(!check.holds);
+        let missed = check.p_not_predicate.unwrap();
+        assert_eq!(missed[g.edge_index("b").unwrap()], 1);
+        let loose = format!("({TETRAHEDRON_THEOREM}) or B == 3");
+        let check = check_predicate(
+            &g,
+            &Predicate::parse(&g, &loose).unwrap(),
+            &region,
+            1 << 30,
+            &|_| {},
+        )
+        .unwrap();
+        assert!(!check.holds);
+        assert!(check.predicate_not_p.is_some());
+    }
+}
