@@ -84,6 +84,10 @@ pub struct MctsConfig {
     /// select a proven-lost move while another remains, play a proven win at once, and
     /// stop searching once the root is proven.
     pub prove: bool,
+    /// Searches run at once, each on a thread of its own with its share of the iterations
+    /// and the memory and a seed of its own, their root statistics added up (root
+    /// parallelism). 1: one search. Iteration budgets reproduce exactly with any count.
+    pub threads: usize,
 }
 
 impl Default for MctsConfig {
@@ -94,6 +98,7 @@ impl Default for MctsConfig {
             score_scale: 1.0,
             rave_equivalence: 0.0,
             prove: false,
+            threads: 1,
         }
     }
 }
@@ -230,7 +235,7 @@ impl<G: Game> Mcts<G, RandomPlayout> {
     }
 }
 
-impl<G: Game, P: PlayoutPolicy<G>> Mcts<G, P> {
+impl<G: Game, P: PlayoutPolicy<G> + Clone> Mcts<G, P> {
     pub fn with_policy(limit: SearchLimit, config: MctsConfig, policy: P, seed: u64) -> Self {
         Mcts {
             config,
@@ -247,6 +252,9 @@ impl<G: Game, P: PlayoutPolicy<G>> Mcts<G, P> {
     /// losses last. At least one iteration runs. Once the tree holds the budget's memory
     /// (see [`Tree`]) it stops growing and the iterations go on from its leaves.
     pub fn search(&mut self, root: &G, budget: &Budget) -> Vec<MoveStats<G::Move>> {
+        if self.config.threads > 1 {
+            return self.search_in_parallel(root, budget);
+        }
         let budget = match self.limit {
             SearchLimit::Iterations(n) => budget.within(&Budget::nodes(n.max(1))),
             SearchLimit::Time(t) => budget.within(&Budget::time(t)),
@@ -314,19 +322,71 @@ impl<G: Game, P: PlayoutPolicy<G>> Mcts<G, P> {
                 proven_winner: nodes[c].proven,
             })
             .collect();
-        let mover = root.to_move();
-        let rank = |s: &MoveStats<G::Move>| match s.proven_winner {
-            Some(w) if w == mover => 0,
-            Some(_) => 2,
-            None => 1,
-        };
-        stats.sort_by(|a, b| {
-            rank(a)
-                .cmp(&rank(b))
-                .then(b.visits.cmp(&a.visits))
-                .then(b.mean_reward.total_cmp(&a.mean_reward))
-        });
+        rank(&mut stats, root.to_move());
         stats
+    }
+
+    /// Root parallelism: `threads` searches with a share of the iterations and memory each
+    /// and seeds derived from this searcher's, on threads of their own; a move's visits and
+    /// rewards are added up over them, a proof found by any of them holds.
+    fn search_in_parallel(&mut self, root: &G, budget: &Budget) -> Vec<MoveStats<G::Move>> {
+        let threads = self.config.threads;
+        let share = |n: u64| n.div_ceil(threads as u64).max(1);
+        let limit = match self.limit {
+            SearchLimit::Iterations(n) => SearchLimit::Iterations(share(n)),
+            time => time,
+        };
+        let budget = Budget {
+            max_nodes: budget.max_nodes.map(share),
+            max_memory: budget.max_memory.map(|bytes| bytes / threads),
+            ..budget.clone()
+        };
+        let seed = self.rng.next_u64();
+        let searchers: Vec<Mcts<G, P>> = (0..threads)
+            .map(|k| {
+                Mcts::with_policy(
+                    limit,
+                    MctsConfig {
+                        threads: 1,
+                        ..self.config
+                    },
+                    self.policy.clone(),
+                    Rng::derive(seed, k as u64),
+                )
+            })
+            .collect();
+        let results: Vec<(Vec<MoveStats<G::Move>>, usize)> = std::thread::scope(|scope| {
+            let handles: Vec<_> = searchers
+                .into_iter()
+                .map(|mut searcher| {
+                    let budget = &budget;
+                    scope.spawn(move || (searcher.search(root, budget), searcher.tree_bytes))
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| h.join().expect("a search thread does not panic"))
+                .collect()
+        });
+        self.tree_bytes = results.iter().map(|(_, bytes)| bytes).sum();
+        let mut merged: Vec<MoveStats<G::Move>> = Vec::new();
+        for (stats, _) in results {
+            for s in stats {
+                match merged.iter_mut().find(|m| m.mv == s.mv) {
+                    Some(m) => {
+                        let visits = m.visits + s.visits;
+                        m.mean_reward = (m.mean_reward * m.visits as f64
+                            + s.mean_reward * s.visits as f64)
+                            / (visits.max(1) as f64);
+                        m.visits = visits;
+                        m.proven_winner = m.proven_winner.or(s.proven_winner);
+                    }
+                    None => merged.push(s),
+                }
+            }
+        }
+        rank(&mut merged, root.to_move());
+        merged
     }
 
     /// Bytes the tree of the last search took (its nodes and listed moves).
@@ -459,6 +519,22 @@ impl<G: Game, P: PlayoutPolicy<G>> Mcts<G, P> {
     }
 }
 
+/// Orders root moves: a proven win for `mover` first, then most visited first (the best
+/// mean reward among equals), proven losses last.
+fn rank<M>(stats: &mut [MoveStats<M>], mover: Player) {
+    let class = |s: &MoveStats<M>| match s.proven_winner {
+        Some(w) if w == mover => 0,
+        Some(_) => 2,
+        None => 1,
+    };
+    stats.sort_by(|a, b| {
+        class(a)
+            .cmp(&class(b))
+            .then(b.visits.cmp(&a.visits))
+            .then(b.mean_reward.total_cmp(&a.mean_reward))
+    });
+}
+
 /// The search tree, and the bytes its nodes and listed moves take.
 struct Tree<M> {
     nodes: Vec<Node<M>>,
@@ -545,7 +621,7 @@ fn propagate_proof<M>(nodes: &mut [Node<M>], leaf: usize) {
     }
 }
 
-impl<G: Game, P: PlayoutPolicy<G>> Agent<G> for Mcts<G, P> {
+impl<G: Game, P: PlayoutPolicy<G> + Clone> Agent<G> for Mcts<G, P> {
     fn name(&self) -> String {
         match self.limit {
             SearchLimit::Iterations(n) => format!("mcts:{n}"),
@@ -652,6 +728,27 @@ mod tests {
             assert!(cap / 2 < bytes && bytes <= cap, "{config:?}: {bytes} bytes");
             let total: u64 = stats.iter().map(|s| s.visits).sum();
             assert_eq!(total, 1_500, "the iterations go on once the tree is full");
+        }
+    }
+
+    #[test]
+    fn root_parallel_searches_reproduce_and_find_the_winning_move() {
+        let game = nim(&[2, 6]);
+        let winning = Solver::new(Budget::unlimited()).solve(&game).unwrap();
+        for config in configs() {
+            let parallel = MctsConfig {
+                threads: 2,
+                ..config
+            };
+            let search = |seed| {
+                Mcts::new(SearchLimit::Iterations(4_000), parallel, seed)
+                    .search(&game, &Budget::unlimited())
+            };
+            let (first, again) = (search(11), search(11));
+            assert_eq!(first, again, "{parallel:?}: a seed gives the same search");
+            let visits: u64 = first.iter().map(|s| s.visits).sum();
+            assert!(visits <= 4_000, "the iterations are shared: {visits}");
+            assert!(winning.best_moves.contains(&first[0].mv), "{parallel:?}");
         }
     }
 
