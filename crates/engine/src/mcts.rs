@@ -84,6 +84,10 @@ pub struct MctsConfig {
     /// select a proven-lost move while another remains, play a proven win at once, and
     /// stop searching once the root is proven.
     pub prove: bool,
+    /// Keep the tree between searches: a search from a position the last search's tree
+    /// reaches within two moves (the agent's own move and the reply) starts from that
+    /// subtree and its statistics. Single-threaded searches only.
+    pub reuse_tree: bool,
     /// Searches run at once, each on a thread of its own with its share of the iterations
     /// and the memory and a seed of its own, their root statistics added up (root
     /// parallelism). 1: one search. Iteration budgets reproduce exactly with any count.
@@ -98,6 +102,7 @@ impl Default for MctsConfig {
             score_scale: 1.0,
             rave_equivalence: 0.0,
             prove: false,
+            reuse_tree: false,
             threads: 1,
         }
     }
@@ -123,6 +128,7 @@ impl MctsConfig {
     }
 }
 
+#[derive(Clone)]
 struct Node<M> {
     mv: Option<M>,
     parent: Option<usize>,
@@ -226,6 +232,8 @@ pub struct Mcts<G: Game, P: PlayoutPolicy<G> = RandomPlayout> {
     rng: Rng,
     /// Bytes the tree of the last search took.
     tree_bytes: usize,
+    /// The last search's root and tree, kept with `reuse_tree`.
+    kept: Option<(G, Tree<G::Move>)>,
     _game: std::marker::PhantomData<fn(G)>,
 }
 
@@ -243,6 +251,7 @@ impl<G: Game, P: PlayoutPolicy<G> + Clone> Mcts<G, P> {
             policy,
             rng: Rng::new(seed),
             tree_bytes: 0,
+            kept: None,
             _game: std::marker::PhantomData,
         }
     }
@@ -260,12 +269,19 @@ impl<G: Game, P: PlayoutPolicy<G> + Clone> Mcts<G, P> {
             SearchLimit::Time(t) => budget.within(&Budget::time(t)),
         };
         let mut meter = budget.meter();
-        let mut tree = Tree {
-            nodes: vec![Node::new(None, None, root.to_move().opponent())],
-            bytes: 0,
-            max_bytes: budget.max_memory.unwrap_or(usize::MAX),
+        let max_bytes = budget.max_memory.unwrap_or(usize::MAX);
+        let mut tree = match self.reused_tree(root) {
+            Some(tree) => Tree { max_bytes, ..tree },
+            None => {
+                let mut tree = Tree {
+                    nodes: vec![Node::new(None, None, root.to_move().opponent())],
+                    bytes: 0,
+                    max_bytes,
+                };
+                tree.enter(0, root, &self.config);
+                tree
+            }
         };
-        tree.enter(0, root, &self.config);
         let mut path = Vec::new();
         let mut record: Vec<(Player, G::Move)> = Vec::new();
         let mut first_played: FxMap<G::Move, (usize, Player)> = FxMap::default();
@@ -310,22 +326,60 @@ impl<G: Game, P: PlayoutPolicy<G> + Clone> Mcts<G, P> {
             }
         }
         self.tree_bytes = tree.bytes;
-        let nodes = &tree.nodes;
-        let mut stats: Vec<MoveStats<G::Move>> = nodes[0]
-            .children
-            .iter()
-            .filter(|&&c| nodes[c].visits > 0.0 || nodes[c].proven.is_some())
-            .map(|&c| MoveStats {
-                mv: nodes[c].mv.clone().expect("children carry moves"),
-                visits: nodes[c].visits as u64,
-                mean_reward: nodes[c].reward / nodes[c].visits.max(1.0),
-                proven_winner: nodes[c].proven,
-            })
-            .collect();
-        rank(&mut stats, root.to_move());
+        let stats = root_stats(&tree, root.to_move());
+        if self.config.reuse_tree {
+            self.kept = Some((root.clone(), tree));
+        }
         stats
     }
 
+    /// The subtree of the kept tree at `root`, when `root` is the kept root or a position
+    /// one or two moves below it that the tree reached (same hash, same player to move).
+    fn reused_tree(&mut self, root: &G) -> Option<Tree<G::Move>> {
+        let (kept_root, tree) = self.kept.take()?;
+        let matches = |state: &G| {
+            state.position_hash() == root.position_hash() && state.to_move() == root.to_move()
+        };
+        if matches(&kept_root) {
+            return Some(tree);
+        }
+        for &child in &tree.nodes[0].children {
+            let mut after = kept_root.clone();
+            after.play(tree.nodes[child].mv.as_ref()?);
+            if matches(&after) {
+                return Some(tree.subtree(child));
+            }
+            for &grandchild in &tree.nodes[child].children {
+                let mut state = after.clone();
+                state.play(tree.nodes[grandchild].mv.as_ref()?);
+                if matches(&state) {
+                    return Some(tree.subtree(grandchild));
+                }
+            }
+        }
+        None
+    }
+}
+
+/// The statistics of every root move of a finished search, ranked (see [`rank`]).
+fn root_stats<M: Clone>(tree: &Tree<M>, mover: Player) -> Vec<MoveStats<M>> {
+    let nodes = &tree.nodes;
+    let mut stats: Vec<MoveStats<M>> = nodes[0]
+        .children
+        .iter()
+        .filter(|&&c| nodes[c].visits > 0.0 || nodes[c].proven.is_some())
+        .map(|&c| MoveStats {
+            mv: nodes[c].mv.clone().expect("children carry moves"),
+            visits: nodes[c].visits as u64,
+            mean_reward: nodes[c].reward / nodes[c].visits.max(1.0),
+            proven_winner: nodes[c].proven,
+        })
+        .collect();
+    rank(&mut stats, mover);
+    stats
+}
+
+impl<G: Game, P: PlayoutPolicy<G> + Clone> Mcts<G, P> {
     /// Root parallelism: `threads` searches with a share of the iterations and memory each
     /// and seeds derived from this searcher's, on threads of their own; a move's visits and
     /// rewards are added up over them, a proof found by any of them holds.
@@ -555,6 +609,31 @@ impl<M: Clone> Tree<M> {
         self.bytes.saturating_add(bytes) <= self.max_bytes
     }
 
+    /// The subtree below `top`, as a tree of its own (its nodes renumbered, `top` the root).
+    fn subtree(&self, top: usize) -> Tree<M> {
+        let mut nodes: Vec<Node<M>> = Vec::new();
+        let mut order = vec![(top, None)];
+        let mut bytes = 0;
+        while let Some((old, parent)) = order.pop() {
+            let id = nodes.len();
+            let mut node = self.nodes[old].clone();
+            bytes += Self::NODE_BYTES + node.untried.len() * size_of::<M>();
+            node.parent = parent;
+            let children = std::mem::take(&mut node.children);
+            nodes.push(node);
+            if let Some(p) = parent {
+                nodes[p].children.push(id);
+            }
+            order.extend(children.into_iter().rev().map(|c| (c, Some(id))));
+        }
+        nodes[0].mv = None;
+        Tree {
+            nodes,
+            bytes,
+            max_bytes: self.max_bytes,
+        }
+    }
+
     fn add_child(&mut self, parent: usize, mv: M) -> usize {
         let mover = self.nodes[parent].to_move;
         self.nodes.push(Node::new(Some(mv), Some(parent), mover));
@@ -749,6 +828,33 @@ mod tests {
             let visits: u64 = first.iter().map(|s| s.visits).sum();
             assert!(visits <= 4_000, "the iterations are shared: {visits}");
             assert!(winning.best_moves.contains(&first[0].mv), "{parallel:?}");
+        }
+    }
+
+    #[test]
+    fn a_kept_tree_carries_its_statistics_to_the_next_move() {
+        for reuse_tree in [false, true] {
+            let config = MctsConfig {
+                reuse_tree,
+                ..MctsConfig::default()
+            };
+            let mut mcts = Mcts::new(SearchLimit::Iterations(3_000), config, 4);
+            let mut game = nim(&[3, 4, 5]);
+            let first = mcts.search(&game, &Budget::unlimited());
+            game.play(&first[0].mv);
+            // The reply the tree looked at most, so that its subtree is there.
+            let reply = Mcts::new(SearchLimit::Iterations(500), MctsConfig::default(), 1)
+                .search(&game, &Budget::unlimited())[0]
+                .mv;
+            game.play(&reply);
+            mcts.limit = SearchLimit::Iterations(1);
+            let next = mcts.search(&game, &Budget::unlimited());
+            let visits: u64 = next.iter().map(|s| s.visits).sum();
+            assert_eq!(visits > 1, reuse_tree, "visits {visits}");
+            // The same position again (no move played): the whole tree is kept.
+            let again = mcts.search(&game, &Budget::unlimited());
+            let more: u64 = again.iter().map(|s| s.visits).sum();
+            assert_eq!(more, if reuse_tree { visits + 1 } else { 1 });
         }
     }
 
