@@ -18,7 +18,7 @@ pub mod position;
 pub mod table;
 
 pub use analysis::{Analysis, TheoremCheck, analyse, check_tetrahedron};
-pub use play::{DESCRIPTOR, EdgeNimGame, EdgeNimHost, agent, new_game};
+pub use play::{DESCRIPTOR, EdgeNimGame, EdgeNimHost, EdgeNimView, agent, new_game};
 pub use position::{EdgeNim, EdgeNimMove, edge_names, parse_assignments, parse_tokens};
 pub use table::{GrundyValues, PTable};
 
