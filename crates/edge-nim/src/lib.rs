@@ -19,7 +19,7 @@ pub mod predicate;
 pub mod table;
 
 pub use analysis::{Analysis, TheoremCheck, analyse, check_tetrahedron};
-pub use play::{DESCRIPTOR, EdgeNimGame, EdgeNimHost, agent, new_game};
+pub use play::{DESCRIPTOR, EdgeNimGame, EdgeNimHost, EdgeNimView, agent, new_game};
 pub use position::{EdgeNim, EdgeNimMove, edge_names, parse_assignments, parse_tokens};
 pub use predicate::{CheckBox, Predicate, PredicateCheck, PredicateError, check_predicate};
 pub use table::{GrundyValues, PTable};

@@ -15,7 +15,7 @@ use crosscap_engine::{
     Agent, Budget, Exhausted, Game, Impartial, Level, NormalPlay, Rng, SolveError,
 };
 use crosscap_graphs::Graph;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use crate::EdgeNimError;
@@ -76,33 +76,6 @@ pub fn agent(level: Level, seed: u64) -> Box<dyn Agent<EdgeNimGame>> {
     }
 }
 
-/// What a page needs to draw a position: the vertices, and each edge with its ends and
-/// tokens (in edge order).
-pub fn view(game: &EdgeNimGame) -> Value {
-    let position = &game.position;
-    let graph = position.graph();
-    let edges: Vec<Value> = (0..graph.edge_count())
-        .map(|e| {
-            let (u, v) = graph.edge(e);
-            json!({
-                "name": graph.edge_name(e),
-                "ends": [graph.vertex_name(u), graph.vertex_name(v)],
-                "tokens": position.tokens()[e],
-            })
-        })
-        .collect();
-    let vertices: Vec<String> = (0..graph.vertex_count())
-        .map(|v| graph.vertex_name(v))
-        .collect();
-    json!({
-        "graph": graph.spec(),
-        "vertices": vertices,
-        "edges": edges,
-        "tokens": position.tokens(),
-        "to_move": game.to_move.to_string(),
-    })
-}
-
 /// A new game from `tokens`: the one setup that the command line and the catalog's
 /// [`DESCRIPTOR`] go through. A position with more moves than `limits` allows (by
 /// [`EdgeNim::move_count_bound`]) is refused before any move is listed.
@@ -119,8 +92,51 @@ pub fn new_game(
 /// Edge-Nim as the hosts offer it.
 pub struct EdgeNimHost;
 
+/// What a page needs to draw a position beyond the match's snapshot (whose turn, legal
+/// moves, outcome): the vertices by name, and each edge with its ends and tokens (in edge
+/// order).
+#[derive(Serialize)]
+pub struct EdgeNimView {
+    pub vertices: Vec<String>,
+    pub edges: Vec<EdgeView>,
+    /// The tokens in edge order, as `--tokens` reads them.
+    pub tokens: Vec<u32>,
+}
+
+/// An edge by name, its ends by vertex name, and its tokens.
+#[derive(Serialize)]
+pub struct EdgeView {
+    pub name: String,
+    pub ends: [String; 2],
+    pub tokens: u32,
+}
+
+impl EdgeNimView {
+    pub fn of(game: &EdgeNimGame) -> EdgeNimView {
+        let position = &game.position;
+        let graph = position.graph();
+        EdgeNimView {
+            vertices: (0..graph.vertex_count())
+                .map(|v| graph.vertex_name(v))
+                .collect(),
+            edges: (0..graph.edge_count())
+                .map(|e| {
+                    let (u, v) = graph.edge(e);
+                    EdgeView {
+                        name: graph.edge_name(e),
+                        ends: [graph.vertex_name(u), graph.vertex_name(v)],
+                        tokens: position.tokens()[e],
+                    }
+                })
+                .collect(),
+            tokens: position.tokens().to_vec(),
+        }
+    }
+}
+
 impl Hosting for EdgeNimHost {
     type Game = EdgeNimGame;
+    type View = EdgeNimView;
     const NAME: &'static str = "edge-nim";
     const VALUE_KIND: ValueKind = ValueKind::Grundy;
 
@@ -128,8 +144,8 @@ impl Hosting for EdgeNimHost {
         agent(level, seed)
     }
 
-    fn view(game: &EdgeNimGame) -> Value {
-        view(game)
+    fn view(game: &EdgeNimGame) -> EdgeNimView {
+        EdgeNimView::of(game)
     }
 
     /// The tokens in edge order, as `--tokens` reads them.

@@ -3,7 +3,8 @@
 //! Move notation: `HEAP:SIZE`, heaps numbered from 1, SIZE the number of counters left
 //! in that heap (e.g. `3:1` leaves one counter in the third heap).
 
-use serde_json::{Map, Value, json};
+use serde::Serialize;
+use serde_json::{Map, json};
 
 use crate::agents::{Agent, Level, standard_agent};
 use crate::budget::Budget;
@@ -116,8 +117,15 @@ impl Notation for NormalPlay<Nim> {
 /// Nim as the hosts offer it (the web server, the command line).
 pub struct NimHost;
 
+/// What a page draws: the heap sizes.
+#[derive(Serialize)]
+pub struct NimView {
+    pub heaps: Vec<u32>,
+}
+
 impl Hosting for NimHost {
     type Game = NormalPlay<Nim>;
+    type View = NimView;
     const NAME: &'static str = "nim";
     const VALUE_KIND: ValueKind = ValueKind::Grundy;
 
@@ -125,8 +133,10 @@ impl Hosting for NimHost {
         standard_agent(level, MctsConfig::default(), seed)
     }
 
-    fn view(game: &Self::Game) -> Value {
-        json!({ "heaps": game.position.heaps })
+    fn view(game: &Self::Game) -> NimView {
+        NimView {
+            heaps: game.position.heaps.clone(),
+        }
     }
 
     fn position(game: &Self::Game) -> String {

@@ -75,8 +75,8 @@ pub trait Match: Send + Sync {
     /// `Some` once the game is over.
     fn outcome(&self) -> Option<Outcome>;
 
-    /// What the page needs to draw the position beyond what this trait tells
-    /// (game-specific JSON).
+    /// What a page needs to draw the position beyond what this trait tells: the game's
+    /// [`Hosting::View`] as JSON.
     fn view(&self) -> Value;
 
     /// The position in the game's own text form.
@@ -99,6 +99,10 @@ pub trait Match: Send + Sync {
 /// (a local type, so that games played as `NormalPlay<_>` can have one too).
 pub trait Hosting: Send + Sync + 'static {
     type Game: Notation + 'static;
+    /// What a page needs to draw a position beyond what a host already sends with it:
+    /// whose turn, the legal moves, the outcome (all from [`Match`]), the moves played and
+    /// the board's drawing ([`GameDescriptor::layout`](crate::catalog::GameDescriptor)).
+    type View: Serialize;
     /// The game's name, e.g. `projective-hex`.
     const NAME: &'static str;
     /// What the game's value counts.
@@ -107,8 +111,8 @@ pub trait Hosting: Send + Sync + 'static {
     /// The computer player at `level`.
     fn agent(level: Level, seed: u64) -> Box<dyn Agent<Self::Game>>;
 
-    /// What a page needs to draw the position beyond what a snapshot of the match has.
-    fn view(game: &Self::Game) -> Value;
+    /// The position as the page draws it.
+    fn view(game: &Self::Game) -> Self::View;
 
     /// The position in the game's own text form (what `--position` reads back).
     fn position(game: &Self::Game) -> String;
@@ -174,7 +178,8 @@ impl<H: Hosting> Match for GameMatch<H> {
     }
 
     fn view(&self) -> Value {
-        H::view(&self.game)
+        // A view is plain structs with field names for keys, which always serialise.
+        serde_json::to_value(H::view(&self.game)).unwrap_or(Value::Null)
     }
 
     fn position(&self) -> String {

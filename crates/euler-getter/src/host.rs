@@ -11,17 +11,19 @@ use crosscap_engine::catalog::{
 use crosscap_engine::session::{GameMatch, Hosting, Match, SetupLimits};
 use crosscap_engine::solver::Solver;
 use crosscap_engine::{Agent, Budget, Game, Level, Player, SolveError};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use crate::game::{EulerGetter, Move, Rule, SwapRule};
-use crate::{EulerGetterError, new_game, player, view};
+use crate::region::RegionCounts;
+use crate::{EulerGetterError, new_game, player};
 
 /// Euler Getter as the hosts offer it.
 pub struct EulerHost;
 
 impl Hosting for EulerHost {
     type Game = EulerGetter;
+    type View = EulerView;
     const NAME: &'static str = "euler-getter";
     const VALUE_KIND: ValueKind = ValueKind::Margin;
 
@@ -29,8 +31,8 @@ impl Hosting for EulerHost {
         player::agent(level, seed)
     }
 
-    fn view(game: &EulerGetter) -> Value {
-        view(game)
+    fn view(game: &EulerGetter) -> EulerView {
+        EulerView::of(game)
     }
 
     fn position(game: &EulerGetter) -> String {
@@ -56,6 +58,142 @@ impl Hosting for EulerHost {
             extra,
         })
     }
+}
+
+/// What a page needs to draw a position beyond the match's snapshot (whose turn, legal
+/// moves, outcome) and the board's drawing (cell shapes and names): the owner of every
+/// cell, both scores with their V, E, F, the swap state, and once the board is full each
+/// region's pieces and loops.
+#[derive(Serialize)]
+pub struct EulerView {
+    /// The board's surface, e.g. `projective plane`, and its Euler characteristic.
+    pub surface: String,
+    pub surface_chi: i64,
+    /// Each cell's owner, in cell order.
+    pub owners: Vec<Option<Player>>,
+    /// The colour each player's stones are drawn in: `blue` for the first stones' owner,
+    /// `red` for the other (a swap exchanges them).
+    pub colours: PerPlayer<&'static str>,
+    /// `normal` (the larger characteristic wins) or `reverse`.
+    pub rule: String,
+    pub swap: SwapState,
+    pub score: PerPlayer<Score>,
+    /// Once the board is full, each player's region.
+    pub regions: Option<PerPlayer<RegionView>>,
+}
+
+/// One value per player, written `{"X": .., "O": ..}`.
+#[derive(Serialize)]
+pub struct PerPlayer<T> {
+    #[serde(rename = "X")]
+    pub x: T,
+    #[serde(rename = "O")]
+    pub o: T,
+}
+
+impl<T> PerPlayer<T> {
+    fn of(f: impl Fn(Player) -> T) -> PerPlayer<T> {
+        PerPlayer {
+            x: f(Player::X),
+            o: f(Player::O),
+        }
+    }
+}
+
+/// The swap rule: after how many stones the second player may swap (`None`: never),
+/// and whether they did.
+#[derive(Serialize)]
+pub struct SwapState {
+    pub after: Option<u8>,
+    pub swapped: bool,
+}
+
+/// A player's characteristic and the V, E, F it counts.
+#[derive(Serialize)]
+pub struct Score {
+    pub chi: i64,
+    #[serde(flatten)]
+    pub counts: RegionCounts,
+}
+
+/// A region: its characteristic, components, loops and pieces.
+#[derive(Serialize)]
+pub struct RegionView {
+    pub chi: i64,
+    pub components: usize,
+    pub loops: usize,
+    pub pieces: Vec<PieceView>,
+}
+
+/// A connected piece of a region: its cells by name, its characteristic and loops.
+#[derive(Serialize)]
+pub struct PieceView {
+    pub cells: Vec<String>,
+    pub chi: i64,
+    pub loops: usize,
+}
+
+impl EulerView {
+    pub fn of(game: &EulerGetter) -> EulerView {
+        let board = game.complex().board();
+        EulerView {
+            surface: board.surface().to_string(),
+            surface_chi: game.complex().euler_characteristic(),
+            owners: game.owners(),
+            colours: PerPlayer::of(|p| {
+                if game.colour_of(p) == Player::X {
+                    "blue"
+                } else {
+                    "red"
+                }
+            }),
+            rule: game.rule().to_string(),
+            swap: SwapState {
+                after: game.swap_rule().0,
+                swapped: game.swapped(),
+            },
+            score: PerPlayer::of(|p| {
+                let counts = game.counts(p);
+                Score {
+                    chi: counts.chi(),
+                    counts,
+                }
+            }),
+            regions: game
+                .outcome()
+                .map(|_| PerPlayer::of(|p| RegionView::of(game, p))),
+        }
+    }
+}
+
+impl RegionView {
+    pub fn of(game: &EulerGetter, player: Player) -> RegionView {
+        let board = game.complex().board();
+        let analysis = game.analysis(player);
+        RegionView {
+            chi: analysis.chi,
+            components: analysis.components,
+            loops: analysis.loops,
+            pieces: analysis
+                .pieces
+                .iter()
+                .map(|piece| PieceView {
+                    cells: piece
+                        .cells
+                        .iter()
+                        .map(|&c| board.cell_name(c).to_string())
+                        .collect(),
+                    chi: piece.chi,
+                    loops: piece.loops,
+                })
+                .collect(),
+        }
+    }
+}
+
+/// A player's region as JSON (the command line's `score` report).
+pub fn region_json(game: &EulerGetter, player: Player) -> Value {
+    json!(RegionView::of(game, player))
 }
 
 /// An exact solution of an Euler Getter position.

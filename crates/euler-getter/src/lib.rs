@@ -20,13 +20,11 @@ pub mod region;
 use std::sync::Arc;
 
 use crosscap_engine::session::{SetupLimits, TooLarge};
-use crosscap_engine::{Game, Notation, Player};
 use crosscap_topology::{Board, PositionError, TopologyError};
-use serde_json::{Value, json};
 
 pub use complex::Complex;
 pub use game::{EulerGetter, Move, Rule, SwapRule};
-pub use host::{DESCRIPTOR, EulerHost, Solution, solve};
+pub use host::{DESCRIPTOR, EulerHost, EulerView, RegionView, Solution, region_json, solve};
 pub use region::{Piece, RegionAnalysis, RegionCounts};
 
 /// Why a board, position or option was refused.
@@ -103,63 +101,13 @@ pub fn new_game(
     })
 }
 
-/// What a page needs to draw a position: the owner of every cell, both scores with
-/// their V, E, F, the swap state, and once the board is full each region's pieces and
-/// loops.
-pub fn view(game: &EulerGetter) -> Value {
-    let board = game.complex().board();
-    let owners = game.owners();
-    let per_player = |f: &dyn Fn(Player) -> Value| json!({ "X": f(Player::X), "O": f(Player::O) });
-    let over = game.outcome();
-    json!({
-        "game": "euler-getter",
-        "board": board.spec(),
-        "surface": board.surface().to_string(),
-        "surface_chi": game.complex().euler_characteristic(),
-        "cells": (0..board.cell_count()).map(|c| json!({
-            "name": board.cell_name(c),
-            "owner": owners[c].map(|p| p.to_string()),
-        })).collect::<Vec<_>>(),
-        "colours": per_player(&|p| json!(if game.colour_of(p) == Player::X { "blue" } else { "red" })),
-        "to_move": over.is_none().then(|| game.to_move().to_string()),
-        "rule": game.rule().to_string(),
-        "swap": {
-            "after": game.swap_rule().0,
-            "available": game.swap_available(),
-            "swapped": game.swapped(),
-        },
-        "score": per_player(&|p| {
-            let c = game.counts(p);
-            json!({ "chi": c.chi(), "vertices": c.vertices, "edges": c.edges, "faces": c.faces })
-        }),
-        "outcome": over.map(|o| json!({ "winner": o.winner.map(|w| w.to_string()), "margin": o.margin })),
-        "regions": over.map(|_| per_player(&|p| region_json(game, p))),
-        "legal_moves": game.legal_moves().iter().map(|m| game.format_move(m)).collect::<Vec<_>>(),
-    })
-}
-
-/// A region as JSON: its characteristic, components, loops and pieces (cell names).
-pub fn region_json(game: &EulerGetter, player: Player) -> Value {
-    let board = game.complex().board();
-    let analysis = game.analysis(player);
-    json!({
-        "chi": analysis.chi,
-        "components": analysis.components,
-        "loops": analysis.loops,
-        "pieces": analysis.pieces.iter().map(|piece| json!({
-            "cells": piece.cells.iter().map(|&c| board.cell_name(c)).collect::<Vec<_>>(),
-            "chi": piece.chi,
-            "loops": piece.loops,
-        })).collect::<Vec<_>>(),
-    })
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crosscap_engine::Level;
     use crosscap_engine::catalog::{Setup, SetupError};
     use crosscap_engine::session::Match;
+    use crosscap_engine::{Level, Player};
+    use serde_json::{Value, json};
 
     fn new_match(board: &str, options: &Value) -> Result<Box<dyn Match>, SetupError> {
         (DESCRIPTOR.start)(&Setup { board, options }, &SetupLimits::default())
@@ -181,13 +129,13 @@ mod tests {
         assert_eq!(view["swap"]["swapped"], true);
         assert_eq!(view["colours"]["O"], "blue");
         assert_eq!(view["score"]["O"]["chi"], 1, "O owns the first stone now");
-        assert_eq!(view["to_move"], "X");
+        assert_eq!(m.to_move(), Some(Player::X));
         while let Some(mv) = m.computer_move(Level::Easy, 3, &crosscap_engine::Budget::unlimited())
         {
             m.play(&mv).unwrap();
         }
         let view = m.view();
-        assert_eq!(view["to_move"], Value::Null);
+        assert_eq!(m.to_move(), None);
         let (x, o) = (&view["regions"]["X"], &view["regions"]["O"]);
         assert_eq!(x["chi"].as_i64().unwrap() + o["chi"].as_i64().unwrap(), 1);
         let cells: usize = [x, o]
@@ -196,13 +144,12 @@ mod tests {
             .map(|p| p["cells"].as_array().unwrap().len())
             .sum();
         assert_eq!(cells, 6);
-        let winner = view["outcome"]["winner"].as_str().unwrap();
         let smaller = if x["chi"].as_i64() < o["chi"].as_i64() {
-            "X"
+            Player::X
         } else {
-            "O"
+            Player::O
         };
-        assert_eq!(winner, smaller, "reverse rule");
+        assert_eq!(m.outcome().unwrap().winner, Some(smaller), "reverse rule");
     }
 
     #[test]

@@ -21,7 +21,8 @@ pub mod table;
 pub use length::{Length, PlayLengths, length};
 pub use moves::{Letter, Move, Pieces, parse_move, surface_moves};
 pub use play::{
-    DESCRIPTOR, ManifoldGame, ManifoldHost, PerfectPlayer, agent, new_game, playable_position, view,
+    DESCRIPTOR, ManifoldGame, ManifoldHost, ManifoldView, PerfectPlayer, agent, new_game,
+    playable_position,
 };
 pub use series::{PeriodProof, Periodicity, Series, detect_period, prove_periods};
 pub use surface::{MAX_GENUS, Manifold, Surface};

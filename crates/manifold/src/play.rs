@@ -8,13 +8,13 @@ use crosscap_engine::catalog::{
 use crosscap_engine::mcts::MctsConfig;
 use crosscap_engine::session::{GameMatch, Hosting, Match, SetupLimits};
 use crosscap_engine::{Agent, Budget, Game, Impartial, Level, NormalPlay, Rng, SolveError};
-use serde::Deserialize;
-use serde_json::{Map, Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, json};
 
 use crate::ManifoldError;
-use crate::moves::Move;
+use crate::moves::{Letter, Move};
 use crate::series::Series;
-use crate::surface::Manifold;
+use crate::surface::{Manifold, Surface};
 
 /// The game as the engine plays it.
 pub type ManifoldGame = NormalPlay<Manifold>;
@@ -87,8 +87,71 @@ pub fn playable_position(board: &str) -> Result<Manifold, ManifoldError> {
 /// The manifold game as the hosts offer it.
 pub struct ManifoldHost;
 
+/// What a page needs to draw a position beyond the match's snapshot (whose turn, legal
+/// moves, outcome): each surface with its orientability, genus and Euler
+/// characteristic, and every legal move with the curve it cuts in words.
+#[derive(Serialize)]
+pub struct ManifoldView {
+    /// The position as text, e.g. `o2 n5`.
+    pub position: Manifold,
+    pub surfaces: Vec<SurfaceView>,
+    pub moves: Vec<MoveView>,
+}
+
+/// A surface of the position.
+#[derive(Serialize)]
+pub struct SurfaceView {
+    pub name: Surface,
+    pub orientable: bool,
+    pub genus: u32,
+    pub euler_characteristic: i64,
+}
+
+/// A legal move: its notation, its letter in Theorem 2.1, the surface cut, what is left
+/// of it and the curve cut, in words.
+#[derive(Serialize)]
+pub struct MoveView {
+    #[serde(rename = "move")]
+    pub notation: Move,
+    pub letter: Letter,
+    pub from: Surface,
+    pub into: Vec<Surface>,
+    pub curve: &'static str,
+}
+
+impl ManifoldView {
+    pub fn of(game: &ManifoldGame) -> ManifoldView {
+        ManifoldView {
+            position: game.position.clone(),
+            surfaces: game
+                .position
+                .surfaces()
+                .iter()
+                .map(|&s| SurfaceView {
+                    name: s,
+                    orientable: s.is_orientable(),
+                    genus: s.genus(),
+                    euler_characteristic: s.euler_characteristic(),
+                })
+                .collect(),
+            moves: game
+                .legal_moves()
+                .into_iter()
+                .map(|m| MoveView {
+                    notation: m,
+                    letter: m.letter,
+                    from: m.from,
+                    into: m.into.surfaces(),
+                    curve: m.letter.description(),
+                })
+                .collect(),
+        }
+    }
+}
+
 impl Hosting for ManifoldHost {
     type Game = ManifoldGame;
+    type View = ManifoldView;
     const NAME: &'static str = "manifold";
     const VALUE_KIND: ValueKind = ValueKind::Grundy;
 
@@ -96,8 +159,8 @@ impl Hosting for ManifoldHost {
         agent(level, seed)
     }
 
-    fn view(game: &ManifoldGame) -> Value {
-        view(game)
+    fn view(game: &ManifoldGame) -> ManifoldView {
+        ManifoldView::of(game)
     }
 
     fn position(game: &ManifoldGame) -> String {
@@ -181,43 +244,6 @@ pub fn new_game(board: &str, limits: &SetupLimits) -> Result<ManifoldGame, Manif
     let position = playable_position(board)?;
     limits.check_moves(position.moves().len() as u128)?;
     Ok(NormalPlay::new(position))
-}
-
-/// What a page needs to draw a position: each surface with its orientability, genus and
-/// Euler characteristic, and every legal move with the curve it cuts in words.
-pub fn view(game: &ManifoldGame) -> Value {
-    let surfaces: Vec<Value> = game
-        .position
-        .surfaces()
-        .iter()
-        .map(|s| {
-            json!({
-                "name": s.to_string(),
-                "orientable": s.is_orientable(),
-                "genus": s.genus(),
-                "euler_characteristic": s.euler_characteristic(),
-            })
-        })
-        .collect();
-    let moves: Vec<Value> = game
-        .legal_moves()
-        .iter()
-        .map(|m| {
-            json!({
-                "move": m.to_string(),
-                "letter": m.letter,
-                "from": m.from,
-                "into": m.into.surfaces(),
-                "curve": m.letter.description(),
-            })
-        })
-        .collect();
-    json!({
-        "position": game.position.to_string(),
-        "to_move": game.to_move(),
-        "surfaces": surfaces,
-        "moves": moves,
-    })
 }
 
 #[cfg(test)]

@@ -6,9 +6,9 @@ use crosscap_engine::catalog::{
     ValueKind, Winner,
 };
 use crosscap_engine::session::{GameMatch, Hosting, Match, SetupLimits};
-use crosscap_engine::{Agent, Budget, Game, Level, SolveError};
-use serde::Deserialize;
-use serde_json::{Map, Value, json};
+use crosscap_engine::{Agent, Budget, Game, Level, Player, SolveError};
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
 
 use crate::rules::{Move, Opening, ProjectiveHex};
 use crate::search::{Analyser, agent};
@@ -19,6 +19,7 @@ pub struct HexHost;
 
 impl Hosting for HexHost {
     type Game = ProjectiveHex;
+    type View = HexView;
     const NAME: &'static str = "projective-hex";
     const VALUE_KIND: ValueKind = ValueKind::Margin;
 
@@ -26,8 +27,8 @@ impl Hosting for HexHost {
         agent(level, seed)
     }
 
-    fn view(game: &ProjectiveHex) -> Value {
-        view(game)
+    fn view(game: &ProjectiveHex) -> HexView {
+        HexView::of(game)
     }
 
     fn position(game: &ProjectiveHex) -> String {
@@ -63,32 +64,45 @@ impl Hosting for HexHost {
     }
 }
 
-/// What a page needs to draw a position: the board and its layout, the stones, whose turn,
-/// the winner and the winning loop (cell names in order), the moves, the opening state.
-pub fn view(game: &ProjectiveHex) -> Value {
-    let board = game.board();
-    let names: Vec<&str> = (0..board.cell_count())
-        .map(|c| board.cell_name(c))
-        .collect();
-    let loop_names: Option<Vec<&str>> = game
-        .winning_loop()
-        .map(|cells| cells.iter().map(|&c| board.cell_name(c)).collect());
-    json!({
-        "board": board.spec(),
-        "surface": board.surface().to_string(),
-        "cells": names,
-        "stones": game.stones(),
-        "position": board.format_position(game.stones()),
-        "to_move": game.outcome().is_none().then(|| game.to_move()),
-        "stone_to_place": game.outcome().is_none().then(|| game.stone_to_place()),
-        "winner": game.winner(),
-        "loop": loop_names,
-        "opening": game.opening(),
-        "can_swap": game.can_swap(),
-        "swapped": game.swapped(),
-        "moves": game.record().moves,
-        "layout": serde_json::to_value(board.layout()).unwrap_or(Value::Null),
-    })
+/// What a page needs to draw a position beyond the match's snapshot (whose turn, legal
+/// moves, winner, moves played) and the board's drawing (cell shapes and names).
+#[derive(Serialize)]
+pub struct HexView {
+    /// The board's surface, e.g. `projective plane`.
+    pub surface: String,
+    /// Each cell's stone, in cell order.
+    pub stones: Vec<Option<Player>>,
+    /// The position as `--position` reads it.
+    pub position: String,
+    /// The colour of the next stone, while the game goes on: in the cut-and-choose
+    /// opening not always the mover's.
+    pub stone_to_place: Option<Player>,
+    /// Once the game is won, the winning loop's cells in order, by name.
+    #[serde(rename = "loop")]
+    pub winning_loop: Option<Vec<String>>,
+    pub opening: Opening,
+    /// Whether the colours were swapped (the swap rule or cut-and-choose).
+    pub swapped: bool,
+}
+
+impl HexView {
+    pub fn of(game: &ProjectiveHex) -> HexView {
+        let board = game.board();
+        HexView {
+            surface: board.surface().to_string(),
+            stones: game.stones().to_vec(),
+            position: board.format_position(game.stones()),
+            stone_to_place: game.outcome().is_none().then(|| game.stone_to_place()),
+            winning_loop: game.winning_loop().map(|cells| {
+                cells
+                    .iter()
+                    .map(|&c| board.cell_name(c).to_string())
+                    .collect()
+            }),
+            opening: game.opening(),
+            swapped: game.swapped(),
+        }
+    }
 }
 
 /// Moves to replay: a list, or one text with the moves separated by spaces or commas.

@@ -25,7 +25,7 @@ use crosscap_engine::session::{SetupLimits, TooLarge};
 use crosscap_engine::{MoveError, Notation};
 use crosscap_topology::{Board, PositionError, TopologyError};
 
-pub use host::{DESCRIPTOR, HexHost, view};
+pub use host::{DESCRIPTOR, HexHost, HexView};
 pub use rules::{GameRecord, Geometry, Move, Opening, ProjectiveHex};
 pub use search::{
     Analyser, Analysis, Focused, OpeningResult, Playing, Proving, agent, all_openings,
@@ -96,10 +96,8 @@ mod tests {
         assert_eq!(game.view()["loop"], Value::Null);
         assert_eq!(game.play("f2").unwrap(), "f2");
         assert_eq!(game.outcome().unwrap().winner, Some(Player::O));
-        let view = game.view();
-        assert_eq!(view["winner"], "O");
         assert_eq!(
-            view["loop"],
+            game.view()["loop"],
             json!(["a3", "b4", "c4", "c3", "d3", "e2", "f2"])
         );
         assert!(game.legal_moves().is_empty());
@@ -178,7 +176,6 @@ mod tests {
     #[test]
     fn match_options_are_checked() {
         let mut game = new_match("", &json!({ "opening": "swap", "moves": ["c3"] })).unwrap();
-        assert_eq!(game.view()["can_swap"], true);
         assert!(game.legal_moves().contains(&"swap".to_string()));
         assert!(
             game.computer_move(Level::Easy, 1, &crosscap_engine::Budget::unlimited())

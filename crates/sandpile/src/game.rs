@@ -5,7 +5,6 @@ use std::hash::Hasher;
 use std::sync::Arc;
 
 use crosscap_engine::{Game, MoveError, Notation, Outcome, Player, Rng};
-use serde_json::{Value, json};
 
 use crate::SandpileError;
 use crate::board::{Board, Scratch};
@@ -286,40 +285,6 @@ impl Sandpile {
             );
         }
         out
-    }
-
-    /// What a page needs to draw the position.
-    pub fn view(&self) -> Value {
-        let graph = self.board.graph();
-        let vertices: Vec<Value> = (0..graph.vertex_count())
-            .map(|v| {
-                json!({
-                    "name": graph.vertex_name(v),
-                    "owner": self.owners[v].map(|p| p.to_string()),
-                    "score": self.scores[v],
-                    "threshold": self.board.threshold(v),
-                    "erupted": self.is_erupted(v),
-                })
-            })
-            .collect();
-        let edges: Vec<[usize; 2]> = graph.edges().iter().map(|&(u, v)| [u, v]).collect();
-        json!({
-            "graph": graph.spec(),
-            "directed": graph.is_directed(),
-            "grid": grid_shape(graph.spec()).map(|(rows, columns)| json!({"rows": rows, "columns": columns})),
-            "vertices": vertices,
-            "edges": edges,
-            "position": self.position_text(),
-            "to_move": self.outcome.is_none().then(|| self.to_move.to_string()),
-            "winner": self.outcome.and_then(|o| o.winner).map(|p| p.to_string()),
-            "placements": self.placements,
-            "move_limit": self.board.move_limit(),
-            "last_move": self.last.as_ref().map(|l| json!({
-                "vertex": graph.vertex_name(l.vertex),
-                "reached": l.reached.iter().map(|&v| graph.vertex_name(v)).collect::<Vec<_>>(),
-                "erupted": l.erupted,
-            })),
-        })
     }
 
     fn vertex_code(&self, v: usize) -> u64 {
@@ -693,17 +658,5 @@ mod tests {
                 }
             }
         }
-    }
-
-    #[test]
-    fn the_view_describes_a_grid() {
-        let mut g = game("grid:2x3");
-        g.play(&0);
-        let view = g.view();
-        assert_eq!(view["grid"]["columns"], 3);
-        assert_eq!(view["vertices"][0]["owner"], "X");
-        assert_eq!(view["vertices"][0]["threshold"], 2);
-        assert_eq!(view["to_move"], "O");
-        assert!(g.render(false).contains("X1"));
     }
 }

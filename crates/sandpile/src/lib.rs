@@ -52,7 +52,7 @@ use crosscap_engine::session::{GameMatch, Hosting, Match, SetupLimits, TooLarge}
 use crosscap_engine::solver::SolveError;
 use crosscap_engine::{Agent, Budget, Game, Level, Player};
 use crosscap_graphs::{Graph, GraphError};
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 pub use analysis::{
@@ -125,8 +125,82 @@ pub fn new_game(
 /// The sandpile game as the hosts offer it.
 pub struct SandpileHost;
 
+/// What a page needs to draw a position beyond the match's snapshot (whose turn, legal
+/// moves, winner): the graph (its shape when a grid), each vertex's owner, score and
+/// threshold, the placements against the limit, and the last move's cascade.
+#[derive(Serialize)]
+pub struct SandpileView {
+    pub directed: bool,
+    /// The rows and columns of a `grid:RxC` graph.
+    pub grid: Option<GridShape>,
+    pub vertices: Vec<VertexView>,
+    /// Each edge's ends (tail first when directed), by vertex index.
+    pub edges: Vec<[usize; 2]>,
+    /// The position as `--position` reads it.
+    pub position: String,
+    pub placements: u32,
+    pub move_limit: u32,
+    pub last_move: Option<LastMoveView>,
+}
+
+#[derive(Serialize)]
+pub struct GridShape {
+    pub rows: usize,
+    pub columns: usize,
+}
+
+/// A vertex by name: its owner, its score, the score at which it topples and whether
+/// it topples for ever.
+#[derive(Serialize)]
+pub struct VertexView {
+    pub name: String,
+    pub owner: Option<Player>,
+    pub score: u32,
+    pub threshold: u32,
+    pub erupted: bool,
+}
+
+/// The vertex of the last placement, every vertex its cascade reached (by name) and
+/// whether it set a class toppling for ever.
+#[derive(Serialize)]
+pub struct LastMoveView {
+    pub vertex: String,
+    pub reached: Vec<String>,
+    pub erupted: bool,
+}
+
+impl SandpileView {
+    pub fn of(game: &Sandpile) -> SandpileView {
+        let board = game.board();
+        let graph = board.graph();
+        SandpileView {
+            directed: graph.is_directed(),
+            grid: game::grid_shape(graph.spec()).map(|(rows, columns)| GridShape { rows, columns }),
+            vertices: (0..graph.vertex_count())
+                .map(|v| VertexView {
+                    name: graph.vertex_name(v),
+                    owner: game.owner(v),
+                    score: game.score(v),
+                    threshold: board.threshold(v),
+                    erupted: game.is_erupted(v),
+                })
+                .collect(),
+            edges: graph.edges().iter().map(|&(u, v)| [u, v]).collect(),
+            position: game.position_text(),
+            placements: game.placements(),
+            move_limit: board.move_limit(),
+            last_move: game.last_move().map(|last| LastMoveView {
+                vertex: graph.vertex_name(last.vertex),
+                reached: last.reached.iter().map(|&v| graph.vertex_name(v)).collect(),
+                erupted: last.erupted,
+            }),
+        }
+    }
+}
+
 impl Hosting for SandpileHost {
     type Game = Sandpile;
+    type View = SandpileView;
     const NAME: &'static str = "sandpile";
     const VALUE_KIND: ValueKind = ValueKind::Margin;
 
@@ -134,8 +208,8 @@ impl Hosting for SandpileHost {
         agent(level, seed)
     }
 
-    fn view(game: &Sandpile) -> Value {
-        game.view()
+    fn view(game: &Sandpile) -> SandpileView {
+        SandpileView::of(game)
     }
 
     fn position(game: &Sandpile) -> String {
@@ -288,6 +362,18 @@ mod tests {
             .unwrap();
         m.play(&reply).unwrap();
         assert_eq!(m.view()["grid"]["rows"], 3);
+    }
+
+    #[test]
+    fn the_view_describes_a_grid() {
+        let mut g = Sandpile::from_spec("grid:2x3").unwrap();
+        g.play(&0);
+        let view = serde_json::to_value(SandpileHost::view(&g)).unwrap();
+        assert_eq!(view["grid"]["columns"], 3);
+        assert_eq!(view["vertices"][0]["owner"], "X");
+        assert_eq!(view["vertices"][0]["threshold"], 2);
+        assert_eq!(view["last_move"]["reached"], json!(["0"]));
+        assert!(g.render(false).contains("X1"));
     }
 
     #[test]

@@ -1,4 +1,5 @@
-//! The HTTP routes: the JSON API under `/api` and the page's files.
+//! The HTTP routes: the JSON API under `/api` and the page's files, and [`ApiError`], the
+//! one error answer of the API, which every rejection of a request becomes.
 
 use std::collections::HashMap;
 use std::net::SocketAddr;
@@ -6,7 +7,7 @@ use std::sync::Arc;
 
 use axum::Json;
 use axum::Router;
-use axum::extract::rejection::{JsonRejection, QueryRejection};
+use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::extract::{DefaultBodyLimit, FromRequestParts, Path, Query, State};
 use axum::http::request::Parts;
 use axum::http::{StatusCode, header};
@@ -14,17 +15,108 @@ use axum::middleware::{from_fn, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, get, post};
 use crosscap_engine::Level;
-use serde::Deserialize;
+use crosscap_engine::text::escape_controls;
+use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use crate::app::{ApiError, App, NewGame, Shown};
+use crate::app::{App, NewGame, Snapshot};
 use crate::guard::{self, HostPolicy, RateLimit};
 use crate::record::Record;
+use crate::store::StoreError;
 use crate::web;
+
+/// An error answer: a status and one plain sentence, sent as `{"error": "..."}`. The
+/// message is one line: control characters from echoed input are escaped when it is made,
+/// so no answer or log line carries them raw.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ApiError {
+    pub status: StatusCode,
+    pub message: String,
+}
+
+impl ApiError {
+    pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            message: escape_controls(&message.into()),
+        }
+    }
+    pub fn bad_request(message: impl Into<String>) -> ApiError {
+        Self::new(StatusCode::BAD_REQUEST, message)
+    }
+    pub fn conflict(message: impl Into<String>) -> ApiError {
+        Self::new(StatusCode::CONFLICT, message)
+    }
+    pub fn forbidden(message: impl Into<String>) -> ApiError {
+        Self::new(StatusCode::FORBIDDEN, message)
+    }
+    pub fn not_found(message: impl Into<String>) -> ApiError {
+        Self::new(StatusCode::NOT_FOUND, message)
+    }
+    pub fn too_large(message: impl Into<String>) -> ApiError {
+        Self::new(StatusCode::PAYLOAD_TOO_LARGE, message)
+    }
+    pub fn busy(message: impl Into<String>) -> ApiError {
+        Self::new(StatusCode::TOO_MANY_REQUESTS, message)
+    }
+
+    /// A failure inside the server: the detail goes to the log, the answer says only
+    /// `what` failed (no paths, no database text).
+    pub fn internal(what: &str, detail: impl std::fmt::Display) -> ApiError {
+        tracing::error!("{what}: {}", escape_controls(&detail.to_string()));
+        Self::new(StatusCode::INTERNAL_SERVER_ERROR, what)
+    }
+}
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, Json(json!({ "error": self.message }))).into_response()
+        #[derive(Serialize)]
+        struct Answer {
+            error: String,
+        }
+        let answer = Answer {
+            error: self.message,
+        };
+        (self.status, Json(answer)).into_response()
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(err: StoreError) -> Self {
+        match err {
+            StoreError::Damaged { .. } => {
+                tracing::error!("{err}");
+                Self::new(StatusCode::INTERNAL_SERVER_ERROR, err.to_string())
+            }
+            StoreError::Database(detail) => ApiError::internal("the database failed", detail),
+        }
+    }
+}
+
+/// A body that is too large, not JSON, or not the fields expected: its status (413, 415,
+/// 400 or 422) and what is wrong.
+impl From<JsonRejection> for ApiError {
+    fn from(rejection: JsonRejection) -> Self {
+        let status = rejection.status();
+        let message = if status == StatusCode::PAYLOAD_TOO_LARGE {
+            "the request body is too large".to_string()
+        } else {
+            rejection.body_text()
+        };
+        ApiError::new(status, message)
+    }
+}
+
+/// A path that cannot be a game's id (not UTF-8): a 400 like every other rejection.
+impl From<PathRejection> for ApiError {
+    fn from(rejection: PathRejection) -> Self {
+        ApiError::bad_request(rejection.body_text())
+    }
+}
+
+impl From<QueryRejection> for ApiError {
+    fn from(rejection: QueryRejection) -> Self {
+        ApiError::bad_request(rejection.body_text())
     }
 }
 
@@ -36,38 +128,25 @@ fn ok(value: impl serde::Serialize) -> Answer {
 
 /// A JSON body, or a 4xx naming what is wrong with it (too large, not JSON, wrong fields).
 fn body<T>(body: Result<Json<T>, JsonRejection>) -> Result<T, ApiError> {
-    body.map(|Json(v)| v).map_err(|rejection| {
-        let status = rejection.status();
-        let message = if status == StatusCode::PAYLOAD_TOO_LARGE {
-            "the request body is too large".to_string()
-        } else {
-            rejection.body_text()
-        };
-        ApiError::new(status, message)
-    })
+    Ok(body?.0)
 }
 
-/// A game's id from the path; a path that cannot be one (not UTF-8) is a JSON 400 like
-/// every other rejection.
+/// A game's id from the path.
 struct GameId(String);
 
 impl<S: Send + Sync> FromRequestParts<S> for GameId {
     type Rejection = ApiError;
 
     async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, ApiError> {
-        Path::<String>::from_request_parts(parts, state)
-            .await
-            .map(|Path(id)| GameId(id))
-            .map_err(|rejection| ApiError::bad_request(rejection.body_text()))
+        let Path(id) = Path::<String>::from_request_parts(parts, state).await?;
+        Ok(GameId(id))
     }
 }
 
 type Params = Result<Query<HashMap<String, String>>, QueryRejection>;
 
 fn params(query: Params) -> Result<HashMap<String, String>, ApiError> {
-    query
-        .map(|Query(q)| q)
-        .map_err(|r| ApiError::bad_request(r.body_text()))
+    Ok(query?.0)
 }
 
 fn number<T: std::str::FromStr>(
@@ -176,7 +255,7 @@ async fn list_games(State(app): State<Arc<App>>, query: Params) -> Answer {
     ok(app.run(move |app| app.list(limit, offset)).await?)
 }
 
-fn created(game: Shown) -> Answer {
+fn created(game: Snapshot) -> Answer {
     Ok((StatusCode::CREATED, Json(game)).into_response())
 }
 
@@ -294,4 +373,16 @@ async fn hint(State(app): State<Arc<App>>, GameId(id): GameId, query: Params) ->
         .transpose()
         .map_err(|e| ApiError::bad_request(e.to_string()))?;
     ok(app.hint(&id, level).await?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn messages_are_one_line_without_raw_control_characters() {
+        let error = ApiError::bad_request("bad move \"C4\u{1b}[31m\"\nsecond line ≤");
+        assert_eq!(error.message, "bad move \"C4\\u{1b}[31m\"\\nsecond line ≤");
+        assert!(!error.message.chars().any(char::is_control));
+    }
 }

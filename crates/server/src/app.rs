@@ -17,11 +17,10 @@ use crosscap_engine::catalog::{Catalog, Setup};
 use crosscap_engine::session::{Match, SetupLimits};
 use crosscap_engine::{Budget, Cancel, Level, MoveError, Player, Rng};
 use serde::{Deserialize, Serialize};
-use serde_json::value::RawValue;
 use serde_json::{Value, json};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 
-pub use crate::error::ApiError;
+use crate::api::ApiError;
 pub use crate::limits::Limits;
 use crate::record::{Players, Record, Seat};
 use crate::resident::Resident;
@@ -179,27 +178,66 @@ pub struct NewGame {
     pub seed: Option<u64>,
 }
 
-/// A game as the API shows it: its JSON and the board's drawing, shared with every game
-/// on the same board and written out as it is.
-pub struct Shown {
-    pub game: Value,
+/// A game as the API shows it, at its latest position or at an earlier ply.
+#[derive(Serialize)]
+pub struct Snapshot {
+    pub id: String,
+    pub game: String,
+    pub title: &'static str,
+    pub board: String,
+    pub options: Value,
+    pub players: Players,
+    /// Every move played, whatever ply is shown.
+    pub moves: Vec<String>,
+    /// The position shown is the one after this many moves.
+    pub ply: usize,
+    /// `None` once the game is over (or stopped, or resigned).
+    pub to_move: Option<Player>,
+    /// Empty unless the latest position is shown and the game goes on.
+    pub legal_moves: Vec<String>,
+    pub status: Progress,
+    pub winner: Option<Player>,
+    /// X's margin once the game is over on the board (not when resigned or stopped).
+    pub margin: Option<i32>,
+    pub resigned: Option<Player>,
+    pub stopped: bool,
+    pub thinking: bool,
+    pub undo_request: Option<Player>,
+    /// The game's own view of the position shown ([`Match::view`]).
+    pub view: Value,
+    pub version: u64,
+    pub created: i64,
+    pub updated: i64,
+    /// The secrets of the human seats and of the owner: only in the answer that creates
+    /// the game.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tokens: Option<Tokens>,
+    /// The board's drawing, shared with every game on the same board and written out as
+    /// it is.
+    #[serde(rename = "layout", serialize_with = "drawing")]
     start: Arc<Start>,
 }
 
-impl Serialize for Shown {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        #[derive(Serialize)]
-        struct Wire<'a> {
-            #[serde(flatten)]
-            game: &'a Value,
-            layout: Option<&'a RawValue>,
-        }
-        Wire {
-            game: &self.game,
-            layout: self.start.layout.as_deref(),
-        }
-        .serialize(s)
-    }
+/// Whether a game goes on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Progress {
+    Playing,
+    Over,
+}
+
+/// A new game's secrets: each human seat's (none for a computer seat) and the owner's.
+#[derive(Serialize)]
+pub struct Tokens {
+    #[serde(rename = "X")]
+    pub x: Option<String>,
+    #[serde(rename = "O")]
+    pub o: Option<String>,
+    pub owner: String,
+}
+
+fn drawing<S: serde::Serializer>(start: &Arc<Start>, s: S) -> Result<S::Ok, S::Error> {
+    start.layout.as_deref().serialize(s)
 }
 
 /// The searches running, each with its cancel flag (for the status and for shutdown).
@@ -530,14 +568,14 @@ impl App {
     }
 
     /// Starts a game; answers the game, the secret of each human seat and the owner's.
-    pub async fn create(self: &Arc<Self>, request: NewGame) -> Result<Shown, ApiError> {
+    pub async fn create(self: &Arc<Self>, request: NewGame) -> Result<Snapshot, ApiError> {
         let seed = request.seed;
         let record = self.run(move |app| app.prepare(request)).await?;
         self.insert(record, seed).await
     }
 
     /// Loads an exported record as a new game.
-    pub async fn import(self: &Arc<Self>, record: Record) -> Result<Shown, ApiError> {
+    pub async fn import(self: &Arc<Self>, record: Record) -> Result<Snapshot, ApiError> {
         self.insert(record, None).await
     }
 
@@ -545,7 +583,7 @@ impl App {
         self: &Arc<Self>,
         record: Record,
         seed: Option<u64>,
-    ) -> Result<Shown, ApiError> {
+    ) -> Result<Snapshot, ApiError> {
         let live = self.run(move |app| app.new_live(record, seed)).await?;
         // A computer to move needs a place among the games computing at once.
         let permit = match live.computer_to_move() {
@@ -599,16 +637,16 @@ impl App {
         self: &Arc<Self>,
         live: Live,
         permit: Option<OwnedSemaphorePermit>,
-    ) -> Result<Shown, ApiError> {
+    ) -> Result<Snapshot, ApiError> {
         let state = live.state();
         self.store()
             .insert(&live.saved, state.finished, state.winner)?;
         let secret = |s: &String| (!s.is_empty()).then(|| s.clone());
-        let tokens = json!({
-            "X": secret(&live.saved.tokens[0]),
-            "O": secret(&live.saved.tokens[1]),
-            "owner": live.saved.owner,
-        });
+        let tokens = Tokens {
+            x: secret(&live.saved.tokens[0]),
+            o: secret(&live.saved.tokens[1]),
+            owner: live.saved.owner.clone(),
+        };
         let id = live.saved.id.clone();
         let bytes = live.bytes();
         let slot = Arc::new(Slot {
@@ -624,7 +662,7 @@ impl App {
             self.kick(&slot, permit);
         }
         let mut answer = self.snapshot(&slot, None)?;
-        answer.game["tokens"] = tokens;
+        answer.tokens = Some(tokens);
         Ok(answer)
     }
 
@@ -804,7 +842,7 @@ impl App {
         id: &str,
         text: &str,
         token: &str,
-    ) -> Result<Shown, ApiError> {
+    ) -> Result<Snapshot, ApiError> {
         let slot = self.slot_async(id).await?;
         let mut follower = slot.follow();
         let permit = match slot.against_the_computer() {
@@ -861,7 +899,7 @@ impl App {
     }
 
     /// Waits until the game changes from `version` (or the follow wait passes).
-    pub async fn follow(self: &Arc<Self>, id: &str, version: u64) -> Result<Shown, ApiError> {
+    pub async fn follow(self: &Arc<Self>, id: &str, version: u64) -> Result<Snapshot, ApiError> {
         let slot = self.slot_async(id).await?;
         let mut follower = slot.follow();
         self.wait_for_change(self.limits.follow_wait, async {
@@ -880,7 +918,7 @@ impl App {
     }
 
     /// Resigns for the seat the token opens.
-    pub fn resign(&self, id: &str, token: &str) -> Result<Shown, ApiError> {
+    pub fn resign(&self, id: &str, token: &str) -> Result<Snapshot, ApiError> {
         let slot = self.slot(id)?;
         {
             let mut live = slot.lock();
@@ -901,7 +939,7 @@ impl App {
 
     /// Stops the game for good with the owner's token: any computer thinking in it stops,
     /// and it is over without a winner.
-    pub fn stop(&self, id: &str, token: &str) -> Result<Shown, ApiError> {
+    pub fn stop(&self, id: &str, token: &str) -> Result<Snapshot, ApiError> {
         let slot = self.slot(id)?;
         {
             let mut live = slot.lock();
@@ -955,7 +993,7 @@ impl App {
     /// Takes back moves. Against the computer: the asking player's last move and the
     /// computer's replies (stopping the computer if it is thinking). Between two people:
     /// the last move, once both have asked.
-    pub fn undo(&self, id: &str, token: &str) -> Result<Shown, ApiError> {
+    pub fn undo(&self, id: &str, token: &str) -> Result<Snapshot, ApiError> {
         let slot = self.slot(id)?;
         {
             let mut live = slot.lock();
@@ -1069,7 +1107,7 @@ impl App {
 
     /// The game as the API shows it; at `ply`, the position after that many moves
     /// (replayed without holding the game).
-    pub fn snapshot(&self, slot: &Slot, ply: Option<usize>) -> Result<Shown, ApiError> {
+    pub fn snapshot(&self, slot: &Slot, ply: Option<usize>) -> Result<Snapshot, ApiError> {
         let live = slot.lock();
         if live.deleted {
             return Err(ApiError::not_found(format!("no game {:?}", live.saved.id)));
@@ -1103,37 +1141,46 @@ impl App {
         at: usize,
         finished: bool,
         winner: Option<Player>,
-    ) -> Shown {
+    ) -> Snapshot {
         let record = &live.saved.record;
         let latest = at == record.moves.len();
-        Shown {
-            game: json!({
-                "id": live.saved.id,
-                "game": record.game,
-                "title": self.catalog.get(&record.game).map_or("", |k| k.info.title),
-                "board": record.board,
-                "options": record.options,
-                "players": record.players,
-                "moves": record.moves,
-                "ply": at,
-                "to_move": if finished { None } else { game.to_move() },
-                "legal_moves": if finished || !latest { Vec::new() } else { game.legal_moves() },
-                "status": if finished { "over" } else { "playing" },
-                "winner": winner,
-                "margin": if latest && (record.resigned.is_some() || live.saved.stopped) {
-                    None
-                } else {
-                    game.outcome().map(|o| o.margin)
-                },
-                "resigned": if latest { record.resigned } else { None },
-                "stopped": latest && live.saved.stopped,
-                "thinking": live.thinking,
-                "undo_request": live.undo_request,
-                "view": game.view(),
-                "version": live.version,
-                "created": live.saved.created,
-                "updated": live.saved.updated,
-            }),
+        // A resigned or stopped game has a result but no margin on the board.
+        let ended_off_the_board = latest && (record.resigned.is_some() || live.saved.stopped);
+        Snapshot {
+            id: live.saved.id.clone(),
+            game: record.game.clone(),
+            title: self.catalog.get(&record.game).map_or("", |k| k.info.title),
+            board: record.board.clone(),
+            options: record.options.clone(),
+            players: record.players,
+            moves: record.moves.clone(),
+            ply: at,
+            to_move: if finished { None } else { game.to_move() },
+            legal_moves: if finished || !latest {
+                Vec::new()
+            } else {
+                game.legal_moves()
+            },
+            status: if finished {
+                Progress::Over
+            } else {
+                Progress::Playing
+            },
+            winner,
+            margin: if ended_off_the_board {
+                None
+            } else {
+                game.outcome().map(|o| o.margin)
+            },
+            resigned: if latest { record.resigned } else { None },
+            stopped: latest && live.saved.stopped,
+            thinking: live.thinking,
+            undo_request: live.undo_request,
+            view: game.view(),
+            version: live.version,
+            created: live.saved.created,
+            updated: live.saved.updated,
+            tokens: None,
             start: Arc::clone(&live.start),
         }
     }

@@ -10,10 +10,11 @@ use axum::extract::{ConnectInfo, Request, State};
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
+use crosscap_engine::text::escape_controls;
 use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
-use crate::error::{ApiError, escape_controls};
+use crate::api::ApiError;
 
 /// The page's policy: its own scripts, styles and requests only, no plugins, never in a
 /// frame.

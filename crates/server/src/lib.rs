@@ -7,12 +7,11 @@
 //! * [`resident`]: the games kept in memory; [`starts`]: starting positions shared per board;
 //! * [`store`]: the SQLite database (WAL, a move is committed before it is answered);
 //! * [`record`]: game records (export, import, what the database keeps);
-//! * [`api`]: the routes; [`guard`]: Host check, security headers, rate limits, request
+//! * [`api`]: the routes and the error answer; [`guard`]: Host check, security headers, rate limits, request
 //!   log; `web`: the page's files.
 
 pub mod api;
 pub mod app;
-pub mod error;
 pub mod guard;
 pub mod limits;
 pub mod record;

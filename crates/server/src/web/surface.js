@@ -13,8 +13,8 @@ const points = (poly) => poly.map(pt).join(" ");
  * to join by a line, in order.
  */
 export function drawSurface(box, state, ctx, { fill, marked = new Set(), loop = null }) {
-  const layout = state.layout || state.view.layout;
-  const names = layout.names || state.view.cells;
+  const layout = state.layout;
+  const names = layout.names;
   const legal = new Set(state.legal_moves);
   const [minX, minY, maxX, maxY] = layout.bounds;
   const m = 0.6;

@@ -5,7 +5,7 @@ import { drawSurface } from "../surface.js";
 
 export function render(box, state, ctx) {
   const view = state.view;
-  const index = new Map(view.cells.map((c, i) => [c.name, i]));
+  const index = new Map(state.layout.names.map((n, i) => [n, i]));
   const colourOf = (owner) => (owner ? view.colours[owner] : "empty");
   const scores = el("div", { class: "scores" });
   for (const p of ["X", "O"]) {
@@ -15,7 +15,7 @@ export function render(box, state, ctx) {
       ` ${p}: χ = ${s.chi} `, el("small", {}, `(V ${s.vertices} − E ${s.edges} + F ${s.faces})`)));
   }
   box.append(scores);
-  const svg = drawSurface(box, state, ctx, { fill: (cell) => colourOf(view.cells[cell].owner) });
+  const svg = drawSurface(box, state, ctx, { fill: (cell) => colourOf(view.owners[cell]) });
   const notes = [`Rule: ${view.rule} (the ${view.rule === "reverse" ? "smaller" : "larger"} characteristic wins). Surface: ${view.surface}, χ = ${view.surface_chi}.`];
   if (view.swap && view.swap.swapped) notes.push("The colours were swapped.");
   box.append(el("p", { class: "note" }, notes.join(" ")));

@@ -4,8 +4,7 @@ import { drawSurface } from "../surface.js";
 
 export function render(box, state, ctx) {
   const view = state.view;
-  const names = view.cells;
-  const index = new Map(names.map((n, i) => [n, i]));
+  const index = new Map(state.layout.names.map((n, i) => [n, i]));
   const loop = (view.loop || []).map((n) => index.get(n));
   drawSurface(box, state, ctx, {
     fill: (cell) => view.stones[cell] || "empty",
@@ -15,8 +14,8 @@ export function render(box, state, ctx) {
   const notes = [];
   if (view.opening && view.opening !== "standard") notes.push(`Opening: ${view.opening}.`);
   if (view.swapped) notes.push("The colours were swapped.");
-  if (view.stone_to_place && view.stone_to_place !== view.to_move) {
-    notes.push(`${view.to_move} places a ${view.stone_to_place} stone (opening).`);
+  if (view.stone_to_place && state.to_move && view.stone_to_place !== state.to_move) {
+    notes.push(`${state.to_move} places a ${view.stone_to_place} stone (opening).`);
   }
   if (loop.length) notes.push(`Winning loop: ${view.loop.join(" – ")}.`);
   box.append(el("p", { class: "note" }, notes.join(" ")));
