@@ -7,7 +7,7 @@ use std::time::Instant;
 use crosscap_engine::agents::standard_agent;
 use crosscap_engine::catalog::{
     self, BoardKind, GameDescriptor, GameInfo, OptionKind, OptionSpec, Setup, SetupError,
-    ValueKind, Winner,
+    SolveBudget, Unsolved, ValueKind, Winner,
 };
 use crosscap_engine::mcts::MctsConfig;
 use crosscap_engine::session::{GameMatch, Hosting, Match, SetupLimits};
@@ -20,7 +20,7 @@ use serde_json::{Map, Value, json};
 
 use crate::EdgeNimError;
 use crate::analysis::analyse;
-use crate::position::{EdgeNim, EdgeNimMove, parse_tokens};
+use crate::position::{EdgeNim, EdgeNimMove, edge_names, parse_tokens};
 use crate::table::MEMORY_LIMIT;
 
 /// Edge-Nim as a two-player game.
@@ -143,7 +143,7 @@ impl Hosting for EdgeNimHost {
     fn analyse(
         game: &EdgeNimGame,
         budget: &Budget,
-    ) -> Result<catalog::Analysis<EdgeNimMove>, SolveError> {
+    ) -> Result<catalog::Analysis<EdgeNimMove>, Unsolved> {
         let clock = Instant::now();
         let max_memory = budget.max_memory.map_or(MEMORY_LIMIT, |bytes| bytes as u64);
         let analysis = analyse(&game.position, max_memory).map_err(|_| SolveError::Unknown {
@@ -169,6 +169,37 @@ impl Hosting for EdgeNimHost {
             nodes: 0,
             extra: Map::from_iter([("grundy".to_string(), json!(analysis.grundy))]),
         })
+    }
+
+    /// The graph, its edges in order and their tokens.
+    fn facts(game: &EdgeNimGame) -> Map<String, Value> {
+        let position = &game.position;
+        Map::from_iter([
+            ("graph".to_string(), json!(position.graph().spec())),
+            ("edges".to_string(), json!(edge_names(position.graph()))),
+            ("tokens".to_string(), json!(position.tokens())),
+        ])
+    }
+
+    /// An edge a line: its name, its ends and its tokens.
+    fn drawing(game: &EdgeNimGame, _colour: bool) -> String {
+        let position = &game.position;
+        let graph = position.graph();
+        (0..graph.edge_count())
+            .map(|e| {
+                let (u, v) = graph.edge(e);
+                let t = position.tokens()[e];
+                format!(
+                    "{:>5} ({}-{}): {:>3} {}",
+                    graph.edge_name(e),
+                    graph.vertex_name(u),
+                    graph.vertex_name(v),
+                    t,
+                    "o".repeat(t.min(40) as usize)
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 }
 
@@ -233,6 +264,10 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
         }],
         hint_level: Level::Perfect,
         play_level: Level::Perfect,
+        solve_budget: SolveBudget {
+            seconds: 60,
+            nodes: None,
+        },
         rules: "<p>Tokens lie on the edges of a graph. On your turn choose a vertex and \
                 remove at least one token from one or more of the edges at that vertex. \
                 Whoever takes the last token wins (the player who cannot move loses).</p>\

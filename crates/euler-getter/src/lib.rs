@@ -9,8 +9,10 @@
 //! stone. [`EulerGetter`] implements the engine's `Game` and `Notation` as a scored game
 //! (X's margin `chi X - chi O`, negated under the reverse rule), so the engine's solver
 //! gives the minimax margin. [`player`] holds the computer player, [`host`] the game's
-//! entry in the catalog and its exact [`solve`].
+//! entry in the catalog and its exact [`solve`], [`analysis`] the score of a position and
+//! the survey of the even-cells claim.
 
+pub mod analysis;
 pub mod complex;
 pub mod game;
 pub mod host;
@@ -24,9 +26,10 @@ use crosscap_engine::{Game, Notation, Player};
 use crosscap_topology::{Board, PositionError, TopologyError};
 use serde_json::{Value, json};
 
+pub use analysis::{Claim, ClaimCheck, PerPlayer, Score, Survey, SurveyRow, score, survey};
 pub use complex::Complex;
 pub use game::{EulerGetter, Move, Rule, SwapRule};
-pub use host::{DESCRIPTOR, EulerHost, Solution, solve};
+pub use host::{DESCRIPTOR, EulerHost, Solution, setup_game, solve};
 pub use region::{Piece, RegionAnalysis, RegionCounts};
 
 /// Why a board, position or option was refused.

@@ -25,7 +25,7 @@ use crosscap_engine::session::{SetupLimits, TooLarge};
 use crosscap_engine::{MoveError, Notation};
 use crosscap_topology::{Board, PositionError, TopologyError};
 
-pub use host::{DESCRIPTOR, HexHost, view};
+pub use host::{DESCRIPTOR, HexHost, LoopWinner, loop_winner, setup_game, view};
 pub use rules::{GameRecord, Geometry, Move, Opening, ProjectiveHex};
 pub use search::{
     Analyser, Analysis, Focused, OpeningResult, Playing, Proving, agent, all_openings,
