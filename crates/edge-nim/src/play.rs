@@ -7,13 +7,11 @@ use std::time::Instant;
 use crosscap_engine::agents::standard_agent;
 use crosscap_engine::catalog::{
     self, BoardKind, GameDescriptor, GameInfo, OptionKind, OptionSpec, Setup, SetupError,
-    SolveBudget, Unsolved, ValueKind, Winner,
+    SolveBudget, Unsolved, ValueKind,
 };
 use crosscap_engine::mcts::MctsConfig;
 use crosscap_engine::session::{GameMatch, Hosting, Match, SetupLimits};
-use crosscap_engine::{
-    Agent, Budget, Exhausted, Game, Impartial, Level, NormalPlay, Rng, SolveError,
-};
+use crosscap_engine::{Agent, Budget, Exhausted, Impartial, Level, NormalPlay, Rng, SolveError};
 use crosscap_graphs::Graph;
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
@@ -151,24 +149,12 @@ impl Hosting for EdgeNimHost {
             elapsed: clock.elapsed(),
             reason: Exhausted::Memory,
         })?;
-        let mover = game.to_move;
-        Ok(catalog::Analysis {
-            winner: Winner::Player(if analysis.grundy == 0 {
-                mover.opponent()
-            } else {
-                mover
-            }),
-            value: i64::from(analysis.grundy),
-            value_kind: ValueKind::Grundy,
-            optimal_moves: if analysis.winning_moves.is_empty() {
-                game.legal_moves()
-            } else {
-                analysis.winning_moves.clone()
-            },
-            winning_moves: analysis.winning_moves,
-            nodes: 0,
-            extra: Map::from_iter([("grundy".to_string(), json!(analysis.grundy))]),
-        })
+        Ok(catalog::Analysis::impartial(
+            game,
+            analysis.grundy,
+            analysis.winning_moves,
+            Map::from_iter([("grundy".to_string(), json!(analysis.grundy))]),
+        ))
     }
 
     /// The graph, its edges in order and their tokens.

@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use crate::agents::Level;
 use crate::budget::Exhausted;
-use crate::game::Player;
+use crate::game::{Game, Player};
 use crate::session::{Match, SetupLimits};
 use crate::solver::SolveError;
 
@@ -330,6 +330,33 @@ pub struct Analysis<M> {
     pub nodes: u64,
     /// Keys of the game's own (`margin`, `loop`, `predetermined`, ...).
     pub extra: Map<String, Value>,
+}
+
+impl<M: Clone> Analysis<M> {
+    /// An impartial position read off its Grundy value and winning moves (found without
+    /// a search): the player to move wins exactly when the value is not 0, and from a lost
+    /// position every move is as good as another.
+    pub fn impartial<G: Game<Move = M>>(
+        game: &G,
+        grundy: u32,
+        winning_moves: Vec<M>,
+        extra: Map<String, Value>,
+    ) -> Analysis<M> {
+        let mover = game.to_move();
+        Analysis {
+            winner: Winner::Player(if grundy == 0 { mover.opponent() } else { mover }),
+            value: i64::from(grundy),
+            value_kind: ValueKind::Grundy,
+            optimal_moves: if winning_moves.is_empty() {
+                game.legal_moves()
+            } else {
+                winning_moves.clone()
+            },
+            winning_moves,
+            nodes: 0,
+            extra,
+        }
+    }
 }
 
 /// A search that ran out before the whole answer was known: the limit, and the keys of

@@ -4,7 +4,7 @@
 use crosscap_engine::agents::standard_agent;
 use crosscap_engine::catalog::{
     Analysis, BoardKind, GameDescriptor, GameInfo, Setup, SetupError, SolveBudget, Unsolved,
-    ValueKind, Winner,
+    ValueKind,
 };
 use crosscap_engine::mcts::MctsConfig;
 use crosscap_engine::session::{GameMatch, Hosting, Match, SetupLimits};
@@ -121,23 +121,15 @@ impl Hosting for ManifoldHost {
             .iter()
             .map(|&surface| json!({ "surface": surface, "grundy": series.grundy(surface) }))
             .collect();
-        let mover = game.to_move;
-        Ok(Analysis {
-            winner: Winner::Player(if grundy == 0 { mover.opponent() } else { mover }),
-            value: i64::from(grundy),
-            value_kind: ValueKind::Grundy,
-            optimal_moves: if winning_moves.is_empty() {
-                game.legal_moves()
-            } else {
-                winning_moves.clone()
-            },
+        Ok(Analysis::impartial(
+            game,
+            grundy,
             winning_moves,
-            nodes: 0,
-            extra: Map::from_iter([
+            Map::from_iter([
                 ("grundy".to_string(), json!(grundy)),
                 ("surfaces".to_string(), Value::Array(surfaces)),
             ]),
-        })
+        ))
     }
 
     /// The position, one surface a line.

@@ -28,7 +28,8 @@ use crosscap_topology::{Board, PositionError, TopologyError};
 pub use host::{DESCRIPTOR, HexHost, LoopWinner, loop_winner, setup_game, view};
 pub use rules::{GameRecord, Geometry, Move, Opening, ProjectiveHex};
 pub use search::{
-    Analyser, Analysis, Focused, OpeningResult, Playing, Proving, agent, all_openings,
+    Analyser, Analysis, Focused, NotAtStart, OpeningResult, Openings, Playing, Proving, agent,
+    all_openings,
 };
 
 /// What can go wrong with user input.
