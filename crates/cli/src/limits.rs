@@ -27,11 +27,11 @@ pub fn setup_limits() -> SetupLimits {
     SetupLimits::default()
 }
 
-/// The budget of a computer move in `play` and `arena`: the level sets the work, this
-/// bounds the memory and the time. `at_once` moves are thought at the same time (an
-/// arena plays a game per thread) and share the memory.
-pub fn move_budget(at_once: usize) -> Budget {
-    Budget::time(MOVE_TIME).with_memory(DEFAULT_MAX_MEMORY / at_once.max(1))
+/// The budget of a computer move in `play`, `arena` and `hint`: the level sets the work,
+/// this bounds the time (`think`, else [`MOVE_TIME`]) and the memory. `at_once` moves are
+/// thought at the same time (an arena plays a game per thread) and share the memory.
+pub fn move_budget(think: Option<Duration>, at_once: usize) -> Budget {
+    Budget::time(think.unwrap_or(MOVE_TIME)).with_memory(DEFAULT_MAX_MEMORY / at_once.max(1))
 }
 
 /// The budget flags of every command that searches. Each command sets the default of
@@ -42,7 +42,7 @@ pub struct BudgetArgs {
     #[arg(long, value_parser = parse_seconds)]
     max_seconds: Duration,
     /// Give up after this many nodes, the search's unit of work (no limit unless given).
-    #[arg(long)]
+    #[arg(long, visible_alias = "max-positions")]
     max_nodes: Option<u64>,
     #[command(flatten)]
     memory: MemoryArgs,
@@ -75,7 +75,8 @@ impl MemoryArgs {
 
 /// A command's default `--max-seconds`:
 /// `#[command(mut_arg("max_seconds", limits::default_seconds("60")))]`.
-pub fn default_seconds(seconds: &'static str) -> impl FnOnce(Arg) -> Arg {
+pub fn default_seconds(seconds: impl Into<String>) -> impl FnOnce(Arg) -> Arg {
+    let seconds = seconds.into();
     move |arg| arg.default_value(seconds).required(false)
 }
 

@@ -1,6 +1,9 @@
-//! `crosscap`: a thin command-line layer over the library crates.
+//! `crosscap`: a thin command-line layer over the library crates. Every game of the
+//! catalog gets the same verbs (`solve`, `hint`, `play`, `arena`, from [`host`]) and its
+//! own commands ([`commands`]).
 
 mod commands;
+mod host;
 mod limits;
 mod output;
 mod terminal;
@@ -8,54 +11,54 @@ mod terminal;
 use std::process::ExitCode;
 
 use clap::error::ErrorKind;
-use clap::{Parser, Subcommand};
+use clap::{Arg, ArgAction, ArgMatches, Command, FromArgMatches, Subcommand};
+use crosscap_engine::catalog::Catalog;
 
 use crate::output::Answer;
 
-/// Play, solve and explain combinatorial games on surfaces and graphs.
-#[derive(Parser)]
-#[command(name = "crosscap", version, about, propagate_version = true)]
-struct Cli {
-    /// Print one JSON document on stdout instead of text.
-    #[arg(long, global = true)]
-    json: bool,
-
-    #[command(subcommand)]
-    command: Command,
-}
-
+/// The commands beside the games.
 #[derive(Subcommand)]
-enum Command {
-    /// Nim: Grundy values, winning moves, play and arena.
-    #[command(subcommand)]
-    Nim(commands::nim::NimCommand),
+enum Tool {
     /// Boards on closed surfaces: show, info (surface, counts, cell order) and SVG.
     #[command(subcommand)]
     Board(commands::board::BoardCommand),
-    /// Edge-Nim on any graph: values, P-position and Grundy tables, the tetrahedron theorem.
-    #[command(subcommand)]
-    EdgeNim(commands::edge_nim::EdgeNimCommand),
-    /// Euler Getter: scores, exact solutions, the even-cells claim, play and arena.
-    #[command(subcommand)]
-    EulerGetter(commands::euler_getter::EulerGetterCommand),
-    /// The manifold decomposition game: G-values, Table 2.1, G-series, play and arena.
-    #[command(subcommand)]
-    Manifold(commands::manifold::ManifoldCommand),
-    /// Projective Hex: who has a global loop, exact solving, play and arena.
-    #[command(subcommand)]
-    ProjectiveHex(commands::projective_hex::ProjectiveHexCommand),
-    /// The sandpile toppling game on any graph: solve, min-topple, classify, play, arena.
-    #[command(subcommand)]
-    Sandpile(commands::sandpile::SandpileCommand),
     /// The web app: every game in the browser, saved games, a JSON API.
     Serve(commands::serve::ServeArgs),
+}
+
+/// The command line: the games of `catalog`, each with the verbs every game has and its
+/// own commands, then the tools.
+fn command(catalog: &Catalog) -> Command {
+    let root = Command::new("crosscap")
+        .version(env!("CARGO_PKG_VERSION"))
+        .propagate_version(true)
+        .subcommand_required(true)
+        .arg_required_else_help(true)
+        .arg(
+            Arg::new("json")
+                .long("json")
+                .global(true)
+                .action(ArgAction::SetTrue)
+                .help("Print one JSON document on stdout instead of text"),
+        );
+    let root = host::add_games(root, catalog, &|game, command| match commands::OWN
+        .iter()
+        .find(|own| own.game == game)
+    {
+        Some(own) => (own.add)(command),
+        None => command,
+    });
+    // Set last: the tools' enum lends the root its own description.
+    Tool::augment_subcommands(root)
+        .about("Play, solve and explain combinatorial games on surfaces and graphs.")
 }
 
 /// Exit statuses: 0 a complete answer, 2 bad input (one line on stderr), 3 an answer
 /// whose search ran out of budget (what was found is printed, `"status": "unknown"`).
 fn main() -> ExitCode {
-    let cli = match Cli::try_parse() {
-        Ok(cli) => cli,
+    let catalog = crosscap_catalog::standard();
+    let matches = match command(&catalog).try_get_matches() {
+        Ok(matches) => matches,
         // Help and version go to stdout; a missing subcommand prints the help.
         Err(err)
             if !err.use_stderr()
@@ -68,23 +71,31 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let out = output::Output::new(cli.json);
-    let result = match cli.command {
-        Command::Nim(cmd) => commands::nim::run(cmd, &out),
-        Command::Board(cmd) => commands::board::run(cmd, &out),
-        Command::EdgeNim(cmd) => commands::edge_nim::run(cmd, &out),
-        Command::EulerGetter(cmd) => commands::euler_getter::run(cmd, &out),
-        Command::Manifold(cmd) => commands::manifold::run(cmd, &out),
-        Command::ProjectiveHex(cmd) => commands::projective_hex::run(cmd, &out),
-        Command::Sandpile(cmd) => commands::sandpile::run(cmd, &out),
-        Command::Serve(args) => commands::serve::run(args).map(|()| Answer::Complete),
-    };
-    match result {
+    let out = output::Output::new(matches.get_flag("json"));
+    match run(&catalog, &matches, &out) {
         Ok(Answer::Complete) => ExitCode::SUCCESS,
         Ok(Answer::Unknown) => ExitCode::from(3),
         Err(err) => {
             eprintln!("error: {}", output::one_line(&err));
             ExitCode::from(2)
         }
+    }
+}
+
+/// Runs the subcommand of `matches`: a game's own command, else a verb of the host, else
+/// a tool.
+fn run(catalog: &Catalog, matches: &ArgMatches, out: &output::Output) -> anyhow::Result<Answer> {
+    if let Some((name, game_matches)) = matches.subcommand()
+        && let Some(game) = catalog.get(name)
+    {
+        let own = commands::OWN.iter().find(|own| own.game == name);
+        return own
+            .and_then(|own| (own.run)(game_matches, out))
+            .or_else(|| host::run(game, game_matches, out))
+            .unwrap_or_else(|| unreachable!("clap knows only the host's and the game's commands"));
+    }
+    match Tool::from_arg_matches(matches)? {
+        Tool::Board(cmd) => commands::board::run(cmd, out),
+        Tool::Serve(args) => commands::serve::run(args).map(|()| Answer::Complete),
     }
 }

@@ -1,21 +1,45 @@
 //! How results are printed: one JSON document with `--json`, text otherwise; tables as
 //! text, CSV, Markdown or LaTeX; progress bars on a terminal only.
 
+use std::cell::RefCell;
 use std::io::{IsTerminal, Write};
 
+use crosscap_engine::Exhausted;
+use crosscap_engine::catalog::{Part, Status};
 use crosscap_engine::text::escape_controls;
-use crosscap_engine::{Exhausted, SolveError};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
 /// Where a command's results go.
 pub struct Output {
     pub json: bool,
+    /// What was printed, when it is kept instead of written to stdout (unit tests).
+    captured: Option<RefCell<String>>,
 }
 
 impl Output {
     pub fn new(json: bool) -> Self {
-        Output { json }
+        Output {
+            json,
+            captured: None,
+        }
+    }
+
+    /// An output that keeps what is printed, for [`Output::captured`].
+    #[cfg(test)]
+    pub fn capturing(json: bool) -> Self {
+        Output {
+            json,
+            captured: Some(RefCell::default()),
+        }
+    }
+
+    /// What was printed so far.
+    #[cfg(test)]
+    pub fn captured(&self) -> String {
+        self.captured
+            .as_ref()
+            .map_or(String::new(), |c| c.borrow().clone())
     }
 
     /// Prints `value` as JSON with `--json`, else the text made by `text`: a complete
@@ -43,7 +67,10 @@ impl Output {
         if !text.ends_with('\n') {
             text.push('\n');
         }
-        write_stdout(&text)?;
+        match &self.captured {
+            Some(captured) => captured.borrow_mut().push_str(&text),
+            None => write_stdout(&text)?,
+        }
         Ok(match status {
             Status::Solved => Answer::Complete,
             Status::Unknown { .. } => Answer::Unknown,
@@ -59,98 +86,25 @@ pub enum Answer {
     Unknown,
 }
 
-/// Whether a search (or one part of an answer) finished: `solved`, or `unknown` with the
-/// limit that ran out. In JSON it is the `status` field and, when unknown, `reason`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(tag = "status", rename_all = "lowercase")]
-pub enum Status {
-    Solved,
-    Unknown { reason: Exhausted },
-}
-
-impl Status {
-    /// The status of an answer made of parts: solved when every part is, else unknown for
-    /// the first part's reason.
-    pub fn of_parts(parts: impl IntoIterator<Item = Status>) -> Status {
-        parts
-            .into_iter()
-            .find(|part| *part != Status::Solved)
-            .unwrap_or(Status::Solved)
-    }
-
-    /// "solved", or "unknown: the time limit ran out (--max-seconds)".
-    pub fn text(&self) -> String {
-        match self {
-            Status::Solved => "solved".to_string(),
-            Status::Unknown { reason } => format!("unknown: {}", ran_out(*reason)),
-        }
+/// "solved", or "unknown: the time limit ran out (--max-seconds)".
+pub fn status_text(status: &Status) -> String {
+    match status {
+        Status::Solved => "solved".to_string(),
+        Status::Unknown { reason } => format!("unknown: {}", ran_out(*reason)),
     }
 }
 
-/// One part of an answer (or the whole of a one-part answer): the status and either what
-/// the search found or, when it ran out, the nodes it searched and the time it took. In
-/// JSON the fields of both are those of the part itself.
-#[derive(Clone, Debug, Serialize)]
-pub struct Part<T> {
-    #[serde(flatten)]
-    pub status: Status,
-    #[serde(flatten)]
-    ran_out: Option<RanOut>,
-    #[serde(flatten)]
-    pub answer: Option<T>,
-}
-
-/// What a search that ran out had spent.
-#[derive(Clone, Copy, Debug, Serialize)]
-struct RanOut {
-    nodes: u64,
-    millis: f64,
-}
-
-impl<T> Part<T> {
-    pub fn of(result: Result<T, SolveError>) -> Part<T> {
-        match result {
-            Ok(answer) => Part {
-                status: Status::Solved,
-                ran_out: None,
-                answer: Some(answer),
-            },
-            Err(SolveError::Unknown {
-                nodes,
-                elapsed,
-                reason,
-            }) => Part {
-                status: Status::Unknown { reason },
-                ran_out: Some(RanOut {
-                    nodes,
-                    millis: elapsed.as_secs_f64() * 1000.0,
-                }),
-                answer: None,
-            },
-        }
-    }
-
-    /// The same part with its answer (if any) turned into another.
-    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Part<U> {
-        Part {
-            status: self.status,
-            ran_out: self.ran_out,
-            answer: self.answer.map(f),
-        }
-    }
-
-    /// The answer in words, or "`what` is unknown: " and why.
-    pub fn text(&self, what: &str, answer: impl FnOnce(&T) -> String) -> String {
-        match (&self.answer, &self.ran_out) {
-            (Some(found), _) => answer(found),
-            (None, Some(spent)) => format!(
-                "{what} is {} after {} nodes in {:.1} ms",
-                self.status.text(),
-                spent.nodes,
-                spent.millis
-            ),
-            (None, None) => format!("{what} is {}", self.status.text()),
-        }
+/// A part's answer in words, or "`what` is unknown: " and why.
+pub fn part_text<T>(part: &Part<T>, what: &str, answer: impl FnOnce(&T) -> String) -> String {
+    match (&part.answer, &part.spent) {
+        (Some(found), _) => answer(found),
+        (None, Some(spent)) => format!(
+            "{what} is {} after {} nodes in {:.1} ms",
+            status_text(&part.status),
+            spent.nodes,
+            spent.millis
+        ),
+        (None, None) => format!("{what} is {}", status_text(&part.status)),
     }
 }
 
@@ -375,9 +329,6 @@ mod tests {
     }
 
     #[test]
-    fn control_characters_are_escaped() {}
-
-    #[test]
     fn usage_errors_lose_their_usage_lines() {
         let rendered = "error: unexpected argument '--maxx' found\n\n  tip: a similar argument \
                         exists: '--max'\n\nUsage: crosscap nim p-positions --max <MAX>\n\n\
@@ -389,18 +340,19 @@ mod tests {
     }
 
     #[test]
-    fn an_answer_is_solved_when_every_part_is() {
-        let unknown = Status::Unknown {
-            reason: Exhausted::Time,
-        };
+    fn an_unknown_part_says_why_in_words() {
+        let part = Part::<u32>::of(Err(crosscap_engine::SolveError::Unknown {
+            nodes: 9,
+            elapsed: std::time::Duration::from_millis(3),
+            reason: Exhausted::Nodes,
+        }));
         assert_eq!(
-            Status::of_parts([Status::Solved, Status::Solved]),
-            Status::Solved
+            part_text(&part, "the winner", |n| n.to_string()),
+            "the winner is unknown: the node limit ran out (--max-nodes) after 9 nodes in 3.0 ms"
         );
-        assert_eq!(Status::of_parts([Status::Solved, unknown]), unknown);
         assert_eq!(
-            serde_json::to_value(unknown).unwrap(),
-            serde_json::json!({"status": "unknown", "reason": "time"})
+            part_text(&Part::of(Ok(4)), "the winner", |n| n.to_string()),
+            "4"
         );
     }
 

@@ -1,15 +1,58 @@
-//! What every game's `play` and `arena` commands share: the terminal game loop and the
-//! arena runner, generic over the engine's traits.
+//! What every game's `play`, `arena` and `hint` share: the computer's flags, the terminal
+//! game loop and the arena runner, for any game of the catalog.
 
 use std::io::{BufRead, Write};
+use std::time::Duration;
 
 use anyhow::Context;
 use clap::Args;
-use crosscap_engine::arena::arena;
-use crosscap_engine::{Agent, Level, Notation, Player};
+use crosscap_engine::agents::MAX_MCTS_ITERATIONS;
+use crosscap_engine::session::{ArenaRun, Match};
+use crosscap_engine::{Budget, Level, Player, Rng};
 
-use crate::limits::{move_budget, parse_games, parse_level, parse_player};
+use crate::limits::{move_budget, parse_games, parse_level, parse_player, parse_think_ms};
 use crate::output::{Answer, Output, ignore_closed_stdout, progress_bar};
+
+/// The computer's flags of `play` and `hint`.
+#[derive(Args, Debug, Clone)]
+pub struct ComputerArgs {
+    /// The computer's level: easy, medium, hard, expert, perfect, random, flatmc:N (N up to
+    /// 20000), mcts:N (N up to 1000000) [default: the game's].
+    #[arg(long, value_parser = parse_level)]
+    pub level: Option<Level>,
+    /// Milliseconds the computer may think per move (1 to 3600000): its level's search is
+    /// cut short then; without --level, MCTS thinks for all of it.
+    #[arg(long, value_parser = parse_think_ms)]
+    pub think_ms: Option<Duration>,
+    /// Seed of the computer's randomness.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// A computer player of any game: its level, seed and budget per move.
+#[derive(Clone, Debug)]
+pub struct Computer {
+    pub level: Level,
+    pub seed: u64,
+    pub budget: Budget,
+}
+
+impl ComputerArgs {
+    /// The computer asked for: the level given, else MCTS for the time given, else the
+    /// game's `default`.
+    pub fn computer(&self, default: Level) -> Computer {
+        let level = match (self.level, self.think_ms) {
+            (Some(level), _) => level,
+            (None, Some(_)) => Level::Mcts(MAX_MCTS_ITERATIONS),
+            (None, None) => default,
+        };
+        Computer {
+            level,
+            seed: self.seed,
+            budget: move_budget(self.think_ms, 1),
+        }
+    }
+}
 
 /// Options of every `play` command.
 #[derive(Args, Debug, Clone)]
@@ -17,21 +60,8 @@ pub struct PlayArgs {
     /// The colour you play (X moves first).
     #[arg(long, default_value = "X", value_parser = parse_player)]
     pub colour: Player,
-    /// The computer's level: easy, medium, hard, expert, perfect, random, flatmc:N (N up to
-    /// 20000), mcts:N (N up to 1000000) [default: perfect in games solved exactly (Nim,
-    /// manifold), else medium].
-    #[arg(long, value_parser = parse_level)]
-    pub level: Option<Level>,
-    /// Seed of the computer's randomness.
-    #[arg(long, default_value_t = 1)]
-    pub seed: u64,
-}
-
-impl PlayArgs {
-    /// The level asked for, or the game's default.
-    pub fn level_or(&self, default: Level) -> Level {
-        self.level.unwrap_or(default)
-    }
+    #[command(flatten)]
+    pub computer: ComputerArgs,
 }
 
 /// Options of every `arena` command.
@@ -46,6 +76,10 @@ pub struct ArenaArgs {
     /// Number of games, 1 to 1000000; A plays X in even-numbered games.
     #[arg(long, default_value = "100", value_parser = parse_games)]
     pub games: usize,
+    /// Milliseconds each computer may think per move (1 to 3600000): its level's search is
+    /// cut short then.
+    #[arg(long, value_parser = parse_think_ms)]
+    pub think_ms: Option<Duration>,
     /// Seed of the run.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -54,18 +88,18 @@ pub struct ArenaArgs {
 /// Plays a game in the terminal: the human types moves in the game's notation (or
 /// `moves`, `quit`), the computer answers. Reads stdin line by line, so it can be driven
 /// by a script; a reader that closes stdout early (`| head`) ends the game quietly.
-pub fn play_in_terminal<G: Notation>(
-    game: G,
+pub fn play_in_terminal(
+    game: Box<dyn Match>,
     human: Player,
-    computer: Box<dyn Agent<G>>,
-    render: &dyn Fn(&G) -> String,
+    computer: &Computer,
+    colour: bool,
 ) -> anyhow::Result<Answer> {
     let stdin = std::io::stdin();
     let played = play_game(
         game,
         human,
         computer,
-        render,
+        colour,
         &mut stdin.lock(),
         &mut std::io::stdout(),
     );
@@ -74,25 +108,26 @@ pub fn play_in_terminal<G: Notation>(
 
 /// The game loop of [`play_in_terminal`], reading the human's lines from `input` and
 /// writing to `out`.
-fn play_game<G: Notation>(
-    mut game: G,
+pub fn play_game(
+    mut game: Box<dyn Match>,
     human: Player,
-    mut computer: Box<dyn Agent<G>>,
-    render: &dyn Fn(&G) -> String,
+    computer: &Computer,
+    colour: bool,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
 ) -> anyhow::Result<()> {
     writeln!(
         out,
         "You play {human}; the computer ({}) plays {}.",
-        computer.name(),
+        computer.level,
         human.opponent()
     )?;
     writeln!(out, "Type a move, `moves` for the legal moves, or `quit`.")?;
+    let mut ply = 0;
     loop {
-        writeln!(out, "{}", render(&game))?;
-        if let Some(outcome) = game.outcome() {
-            let verdict = match outcome.winner {
+        writeln!(out, "{}", game.drawing(colour))?;
+        let Some(mover) = game.to_move() else {
+            let verdict = match game.outcome().and_then(|o| o.winner) {
                 Some(w) if w == human => "You win.",
                 Some(_) => "The computer wins.",
                 None => "Draw.",
@@ -100,8 +135,7 @@ fn play_game<G: Notation>(
             writeln!(out, "{verdict}")?;
             out.flush()?;
             return Ok(());
-        }
-        let mover = game.to_move();
+        };
         if mover == human {
             write!(out, "{mover} to move> ")?;
             out.flush()?;
@@ -115,47 +149,40 @@ fn play_game<G: Notation>(
                 "" => continue,
                 "quit" | "q" => return Ok(()),
                 "moves" | "help" | "?" => {
-                    let names: Vec<String> = game
-                        .legal_moves()
-                        .iter()
-                        .map(|m| game.format_move(m))
-                        .collect();
-                    writeln!(out, "legal moves: {}", names.join(" "))?;
+                    writeln!(out, "legal moves: {}", game.legal_moves().join(" "))?;
                 }
-                text => {
-                    if let Err(err) = game.play_text(text) {
-                        writeln!(out, "{err}")?;
-                    }
-                }
+                text => match game.play(text) {
+                    Ok(_) => ply += 1,
+                    Err(err) => writeln!(out, "{err}")?,
+                },
             }
         } else {
-            let mv = computer
-                .choose(&game, &move_budget(1))
+            let mv = game
+                .computer_move(
+                    computer.level,
+                    Rng::derive(computer.seed, ply),
+                    &computer.budget,
+                )
                 .context("the computer found no move")?;
-            writeln!(out, "{mover} plays {}", game.format_move(&mv))?;
-            game.play(&mv);
+            let played = game.play(&mv).context("the computer's move")?;
+            ply += 1;
+            writeln!(out, "{mover} plays {played}")?;
         }
     }
 }
 
-/// Runs an arena between two levels of one game and prints the report.
-pub fn run_arena<G: Notation + 'static>(
-    start: &G,
-    make_agent: &(dyn Fn(Level, u64) -> Box<dyn Agent<G>> + Sync),
-    args: &ArenaArgs,
-    out: &Output,
-) -> anyhow::Result<Answer> {
+/// Runs an arena between two levels from a game's position and prints the report.
+pub fn run_arena(game: &dyn Match, args: &ArenaArgs, out: &Output) -> anyhow::Result<Answer> {
     let bar = progress_bar(args.games as u64, "games");
-    let a = |seed| make_agent(args.a, seed);
-    let b = |seed| make_agent(args.b, seed);
-    let report = arena(
-        start,
-        &a,
-        &b,
+    let report = game.arena(
+        args.a,
+        args.b,
         args.games,
         args.seed,
-        &move_budget(rayon::current_num_threads()),
-        &|| bar.inc(1),
+        &ArenaRun {
+            budget: move_budget(args.think_ms, rayon::current_num_threads()),
+            on_game_done: &|| bar.inc(1),
+        },
     );
     bar.finish_and_clear();
     out.emit(&report, || {
@@ -183,24 +210,31 @@ pub fn run_arena<G: Notation + 'static>(
 mod tests {
     use std::io::ErrorKind;
 
-    use crosscap_engine::agents::RandomAgent;
-    use crosscap_engine::nim::Nim;
-    use crosscap_engine::{Game, NormalPlay};
+    use crosscap_engine::NormalPlay;
+    use crosscap_engine::nim::{Nim, NimHost};
+    use crosscap_engine::session::GameMatch;
 
     use super::*;
 
-    fn nim() -> NormalPlay<Nim> {
-        NormalPlay::new(Nim::new(vec![1, 2]))
+    fn nim() -> Box<dyn Match> {
+        GameMatch::<NimHost>::boxed(NormalPlay::new(Nim::new(vec![1, 2])))
+    }
+
+    fn random() -> Computer {
+        Computer {
+            level: Level::Random,
+            seed: 1,
+            budget: move_budget(None, 1),
+        }
     }
 
     fn transcript(script: &str) -> String {
         let mut out = Vec::new();
-        let render = |g: &NormalPlay<Nim>| format!("{} moves", g.legal_moves().len());
         play_game(
             nim(),
             Player::X,
-            Box::new(RandomAgent::new(1)),
-            &render,
+            &random(),
+            false,
             &mut script.as_bytes(),
             &mut out,
         )
@@ -212,13 +246,40 @@ mod tests {
     fn a_script_plays_and_quits() {
         let text = transcript("moves\nnonsense\nquit\n");
         assert!(text.starts_with("You play X; the computer (random) plays O."));
-        assert!(text.contains("legal moves: "), "{text}");
+        assert!(text.contains("legal moves: 1:0 2:0 2:1"), "{text}");
         assert_eq!(text.matches("X to move> ").count(), 3, "{text}");
+    }
+
+    #[test]
+    fn the_computer_answers_until_the_game_ends() {
+        let text = transcript("2:1\n1:0\n2:0\n");
+        assert!(text.contains("O plays "), "{text}");
+        assert!(
+            text.ends_with("You win.\n") || text.ends_with("The computer wins.\n"),
+            "{text}"
+        );
     }
 
     #[test]
     fn the_end_of_input_ends_the_game() {
         assert!(transcript("").ends_with("X to move> \n"));
+    }
+
+    #[test]
+    fn thinking_time_without_a_level_is_mcts_for_that_long() {
+        let args = ComputerArgs {
+            level: None,
+            think_ms: Some(Duration::from_millis(20)),
+            seed: 1,
+        };
+        let computer = args.computer(Level::Perfect);
+        assert_eq!(computer.level, Level::Mcts(MAX_MCTS_ITERATIONS));
+        assert_eq!(computer.budget.max_time, Some(Duration::from_millis(20)));
+        let chosen = ComputerArgs {
+            level: Some(Level::Easy),
+            ..args
+        };
+        assert_eq!(chosen.computer(Level::Perfect).level, Level::Easy);
     }
 
     /// A writer whose reader has gone, like stdout piped into `head`.
@@ -235,12 +296,11 @@ mod tests {
 
     #[test]
     fn a_closed_stdout_ends_the_game_without_an_error() {
-        let render = |_: &NormalPlay<Nim>| String::new();
         let played = play_game(
             nim(),
             Player::X,
-            Box::new(RandomAgent::new(1)),
-            &render,
+            &random(),
+            false,
             &mut "quit\n".as_bytes(),
             &mut ClosedPipe,
         );

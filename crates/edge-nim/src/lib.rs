@@ -7,7 +7,8 @@
 //!   by nim-sum in the engine. Move notation: the vertex and the new counts of the edges
 //!   it changes, `1:a=0,b=2`.
 //! - [`PTable`] and [`GrundyValues`] tabulate every position of a box in one pass over the
-//!   componentwise order ([`table`]), and [`analyse`] reads values and winning moves off them.
+//!   componentwise order ([`table`]), read within a [`TableBox`] (edges held at a value),
+//!   and [`analyse`] reads values and winning moves off them.
 //! - [`check_tetrahedron`] checks the seed's theorem for the tetrahedron with an empty edge.
 //! - [`DESCRIPTOR`] is the game in the catalog the hosts offer.
 
@@ -22,7 +23,7 @@ pub use analysis::{Analysis, TheoremCheck, analyse, check_tetrahedron};
 pub use play::{DESCRIPTOR, EdgeNimGame, EdgeNimHost, EdgeNimView, agent, new_game};
 pub use position::{EdgeNim, EdgeNimMove, edge_names, parse_assignments, parse_tokens};
 pub use predicate::{CheckBox, Predicate, PredicateCheck, PredicateError, check_predicate};
-pub use table::{GrundyValues, PTable};
+pub use table::{GrundyValues, PTable, TableBox};
 
 use crosscap_graphs::GraphError;
 
@@ -64,6 +65,8 @@ pub enum EdgeNimError {
     ValueOverflow(usize),
     #[error("bad option: {0}")]
     BadOption(String),
+    #[error("name the edges to fix (`*` is for token lists)")]
+    FixEveryEdge,
     #[error(transparent)]
     Limits(#[from] crosscap_engine::session::TooLarge),
 }

@@ -7,20 +7,18 @@ use std::time::Instant;
 use crosscap_engine::agents::standard_agent;
 use crosscap_engine::catalog::{
     self, BoardKind, GameDescriptor, GameInfo, OptionKind, OptionSpec, Setup, SetupError,
-    ValueKind, Winner,
+    SolveBudget, Unsolved, ValueKind,
 };
 use crosscap_engine::mcts::MctsConfig;
 use crosscap_engine::session::{GameMatch, Hosting, Match, SetupLimits};
-use crosscap_engine::{
-    Agent, Budget, Exhausted, Game, Impartial, Level, NormalPlay, Rng, SolveError,
-};
+use crosscap_engine::{Agent, Budget, Exhausted, Impartial, Level, NormalPlay, Rng, SolveError};
 use crosscap_graphs::Graph;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use crate::EdgeNimError;
 use crate::analysis::analyse;
-use crate::position::{EdgeNim, EdgeNimMove, parse_tokens};
+use crate::position::{EdgeNim, EdgeNimMove, edge_names, parse_tokens};
 use crate::table::MEMORY_LIMIT;
 
 /// Edge-Nim as a two-player game.
@@ -159,7 +157,7 @@ impl Hosting for EdgeNimHost {
     fn analyse(
         game: &EdgeNimGame,
         budget: &Budget,
-    ) -> Result<catalog::Analysis<EdgeNimMove>, SolveError> {
+    ) -> Result<catalog::Analysis<EdgeNimMove>, Unsolved> {
         let clock = Instant::now();
         let max_memory = budget.max_memory.map_or(MEMORY_LIMIT, |bytes| bytes as u64);
         let analysis = analyse(&game.position, max_memory).map_err(|_| SolveError::Unknown {
@@ -167,24 +165,43 @@ impl Hosting for EdgeNimHost {
             elapsed: clock.elapsed(),
             reason: Exhausted::Memory,
         })?;
-        let mover = game.to_move;
-        Ok(catalog::Analysis {
-            winner: Winner::Player(if analysis.grundy == 0 {
-                mover.opponent()
-            } else {
-                mover
-            }),
-            value: i64::from(analysis.grundy),
-            value_kind: ValueKind::Grundy,
-            optimal_moves: if analysis.winning_moves.is_empty() {
-                game.legal_moves()
-            } else {
-                analysis.winning_moves.clone()
-            },
-            winning_moves: analysis.winning_moves,
-            nodes: 0,
-            extra: Map::from_iter([("grundy".to_string(), json!(analysis.grundy))]),
-        })
+        Ok(catalog::Analysis::impartial(
+            game,
+            analysis.grundy,
+            analysis.winning_moves,
+            Map::from_iter([("grundy".to_string(), json!(analysis.grundy))]),
+        ))
+    }
+
+    /// The graph, its edges in order and their tokens.
+    fn facts(game: &EdgeNimGame) -> Map<String, Value> {
+        let position = &game.position;
+        Map::from_iter([
+            ("graph".to_string(), json!(position.graph().spec())),
+            ("edges".to_string(), json!(edge_names(position.graph()))),
+            ("tokens".to_string(), json!(position.tokens())),
+        ])
+    }
+
+    /// An edge a line: its name, its ends and its tokens.
+    fn drawing(game: &EdgeNimGame, _colour: bool) -> String {
+        let position = &game.position;
+        let graph = position.graph();
+        (0..graph.edge_count())
+            .map(|e| {
+                let (u, v) = graph.edge(e);
+                let t = position.tokens()[e];
+                format!(
+                    "{:>5} ({}-{}): {:>3} {}",
+                    graph.edge_name(e),
+                    graph.vertex_name(u),
+                    graph.vertex_name(v),
+                    t,
+                    "o".repeat(t.min(40) as usize)
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 }
 
@@ -249,6 +266,10 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
         }],
         hint_level: Level::Perfect,
         play_level: Level::Perfect,
+        solve_budget: SolveBudget {
+            seconds: 60,
+            nodes: None,
+        },
         rules: "<p>Tokens lie on the edges of a graph. On your turn choose a vertex and \
                 remove at least one token from one or more of the edges at that vertex. \
                 Whoever takes the last token wins (the player who cannot move loses).</p>\

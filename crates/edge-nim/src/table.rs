@@ -15,12 +15,14 @@
 //! A vertex whose edges (with tokens) all lie at another vertex is left out: its moves are
 //! moves of the other vertex.
 
+use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicU8, AtomicU16, AtomicU32, AtomicU64, Ordering::Relaxed};
 
 use crosscap_graphs::Graph;
 use rayon::prelude::*;
 
 use crate::EdgeNimError;
+use crate::position::parse_assignments;
 
 /// The memory cap of callers without one of their own (the web server's perfect player).
 pub const MEMORY_LIMIT: u64 = 4 << 30;
@@ -332,6 +334,24 @@ impl PTable {
         Some(self.p_bits[i / 64] >> (i % 64) & 1 == 1)
     }
 
+    /// The number of P-positions in `within`, the box the table was built for.
+    pub fn count_in(&self, within: &TableBox) -> u64 {
+        if within.fixed.is_empty() {
+            self.count()
+        } else {
+            self.p_positions_in(within).count() as u64
+        }
+    }
+
+    /// The P-positions of `within`, the box the table was built for, in lexicographic
+    /// order.
+    pub fn p_positions_in<'a>(
+        &'a self,
+        within: &'a TableBox,
+    ) -> impl Iterator<Item = Vec<u32>> + 'a {
+        self.p_positions().filter(|t| within.holds(t))
+    }
+
     /// The P-positions in lexicographic order of their token lists.
     pub fn p_positions(&self) -> impl Iterator<Item = Vec<u32>> + '_ {
         self.p_bits.iter().enumerate().flat_map(move |(w, &word)| {
@@ -344,6 +364,79 @@ impl PTable {
                 })
             })
         })
+    }
+}
+
+/// The positions a table covers: every edge from 0 to `max`, the fixed edges held at their
+/// value. The table is built over the box below the bounds (fixed edges from 0 to their
+/// value, which the sweep needs) and read only where the fixed edges hold.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableBox {
+    pub max: u32,
+    /// (edge, value), in the order given.
+    pub fixed: Vec<(usize, u32)>,
+    edges: usize,
+}
+
+impl TableBox {
+    /// Every edge of `graph` from 0 to `max`, the edges of `fix` (`a=0,b=2`) at their value.
+    pub fn new(graph: &Graph, max: u32, fix: Option<&str>) -> Result<TableBox, EdgeNimError> {
+        let fixed = match fix {
+            None => Vec::new(),
+            Some(text) => parse_assignments(graph, text)?
+                .into_iter()
+                .map(|(edge, value)| edge.map(|e| (e, value)).ok_or(EdgeNimError::FixEveryEdge))
+                .collect::<Result<_, _>>()?,
+        };
+        Ok(TableBox {
+            max,
+            fixed,
+            edges: graph.edge_count(),
+        })
+    }
+
+    /// The bounds the table is built with: `max`, a fixed edge's value.
+    pub fn bounds(&self) -> Vec<u32> {
+        let mut bounds = vec![self.max; self.edges];
+        for &(e, value) in &self.fixed {
+            bounds[e] = value;
+        }
+        bounds
+    }
+
+    /// Whether a position of the table lies in the box: its fixed edges at their value.
+    pub fn holds(&self, tokens: &[u32]) -> bool {
+        self.fixed.iter().all(|&(e, v)| tokens[e] == v)
+    }
+
+    /// Positions in the box (saturating: a table too large to count is refused when it is
+    /// built).
+    pub fn positions(&self) -> u64 {
+        (0..self.edges)
+            .map(|e| {
+                if self.fixed.iter().any(|&(f, _)| f == e) {
+                    1
+                } else {
+                    u64::from(self.max) + 1
+                }
+            })
+            .fold(1, u64::saturating_mul)
+    }
+
+    /// Positions the table is built over, the work of building it (saturating).
+    pub fn work(&self) -> u64 {
+        self.bounds()
+            .iter()
+            .map(|&b| u64::from(b) + 1)
+            .fold(1, u64::saturating_mul)
+    }
+
+    /// The fixed edges by name.
+    pub fn fixed_names(&self, graph: &Graph) -> BTreeMap<String, u32> {
+        self.fixed
+            .iter()
+            .map(|&(e, v)| (graph.edge_name(e), v))
+            .collect()
     }
 }
 
@@ -459,5 +552,26 @@ impl GrundyValues {
             .iter()
             .enumerate()
             .map(|(i, &v)| (self.layout.tokens(i), u32::from(v)))
+    }
+
+    /// The positions of `within`, the box the table was built for, with their values.
+    pub fn iter_in<'a>(
+        &'a self,
+        within: &'a TableBox,
+    ) -> impl Iterator<Item = (Vec<u32>, u32)> + 'a {
+        self.iter().filter(|(t, _)| within.holds(t))
+    }
+
+    /// How many positions of `within` have each value, indexed by value.
+    pub fn histogram_in(&self, within: &TableBox) -> Vec<u64> {
+        let mut histogram = Vec::new();
+        for (_, value) in self.iter_in(within) {
+            let value = value as usize;
+            if histogram.len() <= value {
+                histogram.resize(value + 1, 0);
+            }
+            histogram[value] += 1;
+        }
+        histogram
     }
 }

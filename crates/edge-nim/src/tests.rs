@@ -464,3 +464,33 @@ fn an_empty_edge_is_as_if_it_were_not_there() {
         );
     }
 }
+
+#[test]
+fn a_table_box_reads_tables_where_the_fixed_edges_hold() {
+    let g = graph("tetrahedron");
+    let within = TableBox::new(&g, 2, Some("a=0,C=1")).unwrap();
+    assert_eq!(within.bounds(), vec![0, 2, 2, 2, 2, 1]);
+    assert_eq!(within.positions(), 3u64.pow(4));
+    assert_eq!(within.work(), 3u64.pow(4) * 2);
+    assert_eq!(
+        within.fixed_names(&g),
+        [("C".to_string(), 1), ("a".to_string(), 0)].into()
+    );
+    let p = PTable::compute(&g, &within.bounds(), MEMORY_LIMIT, &|_| {}).unwrap();
+    let listed: Vec<Vec<u32>> = p.p_positions_in(&within).collect();
+    assert!(listed.iter().all(|t| t[0] == 0 && t[5] == 1), "{listed:?}");
+    assert_eq!(p.count_in(&within), listed.len() as u64);
+    let values = GrundyValues::compute(&g, &within.bounds(), MEMORY_LIMIT, &|_| {}).unwrap();
+    let histogram = values.histogram_in(&within);
+    assert_eq!(histogram.iter().sum::<u64>(), within.positions());
+    assert_eq!(
+        histogram[0],
+        listed.len() as u64,
+        "P-positions have value 0"
+    );
+    assert_eq!(
+        TableBox::new(&g, 2, Some("*=0")).unwrap_err(),
+        EdgeNimError::FixEveryEdge
+    );
+    assert!(TableBox::new(&g, 2, Some("z=0")).is_err());
+}

@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use crate::agents::Level;
 use crate::budget::Exhausted;
-use crate::game::Player;
+use crate::game::{Game, Player};
 use crate::session::{Match, SetupLimits};
 use crate::solver::SolveError;
 
@@ -80,8 +80,19 @@ pub struct GameInfo {
     /// The computer's level in `play` unless another is asked for.
     #[serde(serialize_with = "as_text")]
     pub play_level: Level,
+    /// What `solve` may spend unless a host is told otherwise.
+    #[serde(skip)]
+    pub solve_budget: SolveBudget,
     /// The rules, as a few HTML paragraphs written for players.
     pub rules: &'static str,
+}
+
+/// The default budget of a game's `solve`: a time, and a node cap for games whose
+/// searches need one of their own (the sandpile's count moves played, per search).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SolveBudget {
+    pub seconds: u64,
+    pub nodes: Option<u64>,
 }
 
 fn as_text<S: serde::Serializer>(level: &Level, s: S) -> Result<S::Ok, S::Error> {
@@ -204,12 +215,78 @@ impl Catalog {
     }
 }
 
-/// Whether a search settled its question.
+/// Whether a search (or one part of an answer) settled its question: `solved`, or
+/// `unknown` with the limit that ran out. In JSON the `status` key and, when unknown,
+/// `reason`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
+#[serde(tag = "status", rename_all = "lowercase")]
 pub enum Status {
     Solved,
-    Unknown,
+    Unknown { reason: Exhausted },
+}
+
+impl Status {
+    /// The status of an answer made of parts: solved when every part is, else unknown for
+    /// the first part's reason.
+    pub fn of_parts(parts: impl IntoIterator<Item = Status>) -> Status {
+        parts
+            .into_iter()
+            .find(|part| *part != Status::Solved)
+            .unwrap_or(Status::Solved)
+    }
+}
+
+/// One part of an answer (or the whole of a one-part answer): its status and either what
+/// the search found or, when it ran out, the nodes it searched and the time it took. In
+/// JSON the fields of both are those of the part itself.
+#[derive(Clone, Debug, Serialize)]
+pub struct Part<T> {
+    #[serde(flatten)]
+    pub status: Status,
+    #[serde(flatten)]
+    pub spent: Option<Spent>,
+    #[serde(flatten)]
+    pub answer: Option<T>,
+}
+
+/// What a search that ran out had spent.
+#[derive(Clone, Copy, Debug, Serialize)]
+pub struct Spent {
+    pub nodes: u64,
+    pub millis: f64,
+}
+
+impl<T> Part<T> {
+    pub fn of(result: Result<T, SolveError>) -> Part<T> {
+        match result {
+            Ok(answer) => Part {
+                status: Status::Solved,
+                spent: None,
+                answer: Some(answer),
+            },
+            Err(SolveError::Unknown {
+                nodes,
+                elapsed,
+                reason,
+            }) => Part {
+                status: Status::Unknown { reason },
+                spent: Some(Spent {
+                    nodes,
+                    millis: elapsed.as_secs_f64() * 1000.0,
+                }),
+                answer: None,
+            },
+        }
+    }
+
+    /// The same part with its answer (if any) turned into another.
+    pub fn map<U>(self, f: impl FnOnce(T) -> U) -> Part<U> {
+        Part {
+            status: self.status,
+            spent: self.spent,
+            answer: self.answer.map(f),
+        }
+    }
 }
 
 /// What a position's value counts.
@@ -255,6 +332,50 @@ pub struct Analysis<M> {
     pub extra: Map<String, Value>,
 }
 
+impl<M: Clone> Analysis<M> {
+    /// An impartial position read off its Grundy value and winning moves (found without
+    /// a search): the player to move wins exactly when the value is not 0, and from a lost
+    /// position every move is as good as another.
+    pub fn impartial<G: Game<Move = M>>(
+        game: &G,
+        grundy: u32,
+        winning_moves: Vec<M>,
+        extra: Map<String, Value>,
+    ) -> Analysis<M> {
+        let mover = game.to_move();
+        Analysis {
+            winner: Winner::Player(if grundy == 0 { mover.opponent() } else { mover }),
+            value: i64::from(grundy),
+            value_kind: ValueKind::Grundy,
+            optimal_moves: if winning_moves.is_empty() {
+                game.legal_moves()
+            } else {
+                winning_moves.clone()
+            },
+            winning_moves,
+            nodes: 0,
+            extra,
+        }
+    }
+}
+
+/// A search that ran out before the whole answer was known: the limit, and the keys of
+/// the game's own already found (the parts answered, each with its status).
+#[derive(Clone, Debug)]
+pub struct Unsolved {
+    pub error: SolveError,
+    pub extra: Map<String, Value>,
+}
+
+impl From<SolveError> for Unsolved {
+    fn from(error: SolveError) -> Unsolved {
+        Unsolved {
+            error,
+            extra: Map::new(),
+        }
+    }
+}
+
 /// The answer of `solve` for any game: one JSON shape.
 #[derive(Clone, Debug, Serialize)]
 pub struct Solved {
@@ -262,10 +383,9 @@ pub struct Solved {
     /// The position in the game's own text form.
     pub position: String,
     pub to_move: Option<Player>,
+    /// `solved`, or `unknown` with the `reason`.
+    #[serde(flatten)]
     pub status: Status,
-    /// The limit that ran out, when the status is `unknown`.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub reason: Option<Exhausted>,
     /// `X`, `O` or `draw`; `null` while unknown.
     pub winner: Option<Winner>,
     /// `N` or `P`, for impartial games (is the player to move winning?).
@@ -281,25 +401,24 @@ pub struct Solved {
     pub extra: Map<String, Value>,
 }
 
-/// The budget ran out: the answer says so, with what was spent.
+/// The budget ran out: the answer says so, with what was spent and what was found.
 pub(crate) fn unknown(
     game: &'static str,
     position: String,
     to_move: Option<Player>,
     value_kind: ValueKind,
-    error: &SolveError,
+    unsolved: Unsolved,
 ) -> Solved {
     let SolveError::Unknown {
         nodes,
         elapsed,
         reason,
-    } = *error;
+    } = unsolved.error;
     Solved {
         game,
         position,
         to_move,
-        status: Status::Unknown,
-        reason: Some(reason),
+        status: Status::Unknown { reason },
         winner: None,
         outcome: None,
         value: None,
@@ -308,7 +427,7 @@ pub(crate) fn unknown(
         optimal_moves: Vec::new(),
         nodes,
         millis: elapsed.as_secs_f64() * 1000.0,
-        extra: Map::new(),
+        extra: unsolved.extra,
     }
 }
 
@@ -357,6 +476,36 @@ mod tests {
         assert_eq!(
             unknown.err().unwrap().0,
             "unknown game \"chess\": expected one of nim"
+        );
+    }
+
+    #[test]
+    fn an_answer_is_solved_when_every_part_is() {
+        let unknown = Status::Unknown {
+            reason: Exhausted::Time,
+        };
+        assert_eq!(
+            Status::of_parts([Status::Solved, Status::Solved]),
+            Status::Solved
+        );
+        assert_eq!(Status::of_parts([Status::Solved, unknown]), unknown);
+        let ran_out = Part::<u32>::of(Err(SolveError::Unknown {
+            nodes: 7,
+            elapsed: std::time::Duration::from_millis(2),
+            reason: Exhausted::Nodes,
+        }));
+        assert_eq!(
+            serde_json::to_value(ran_out).unwrap(),
+            serde_json::json!({"status": "unknown", "reason": "nodes", "nodes": 7, "millis": 2.0})
+        );
+        #[derive(Serialize)]
+        struct Found {
+            winner: &'static str,
+        }
+        let found = Part::of(Ok(Found { winner: "X" }));
+        assert_eq!(
+            serde_json::to_value(found).unwrap(),
+            serde_json::json!({"status": "solved", "winner": "X"})
         );
     }
 }

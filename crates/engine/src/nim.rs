@@ -4,18 +4,19 @@
 //! in that heap (e.g. `3:1` leaves one counter in the third heap).
 
 use serde::Serialize;
-use serde_json::{Map, json};
+use serde_json::{Map, Value, json};
 
 use crate::agents::{Agent, Level, standard_agent};
 use crate::budget::Budget;
 use crate::catalog::{
-    Analysis, BoardKind, GameDescriptor, GameInfo, Setup, SetupError, ValueKind, Winner,
+    Analysis, BoardKind, GameDescriptor, GameInfo, Setup, SetupError, SolveBudget, Unsolved,
+    ValueKind, Winner,
 };
-use crate::game::{Game, MoveError, Notation};
+use crate::game::{MoveError, Notation};
 use crate::impartial::{Impartial, NormalPlay, nim_sum};
 use crate::mcts::MctsConfig;
 use crate::session::{GameMatch, Hosting, Match, SetupLimits, TooLarge};
-use crate::solver::SolveError;
+use crate::solver::solve;
 use crate::text::escape_controls;
 
 /// A Nim position: the heap sizes, in order.
@@ -144,37 +145,52 @@ impl Hosting for NimHost {
         heaps.join(" ")
     }
 
-    /// The nim sum is the Grundy value; a winning move brings a heap to the size that
-    /// makes the sum 0.
-    fn analyse(game: &Self::Game, _budget: &Budget) -> Result<Analysis<NimMove>, SolveError> {
-        let heaps = &game.position.heaps;
-        let grundy = nim_sum(heaps.iter().copied());
-        let winning_moves: Vec<NimMove> = heaps
-            .iter()
-            .enumerate()
-            .filter(|&(_, &size)| size ^ grundy < size)
-            .map(|(heap, &size)| NimMove {
-                heap,
-                to: size ^ grundy,
-            })
-            .collect();
+    /// The engine's exact solver finds the winner and the moves within the budget (Nim
+    /// is the reference game that checks the generic search against the theory); the nim
+    /// sum is the Grundy value.
+    fn analyse(game: &Self::Game, budget: &Budget) -> Result<Analysis<NimMove>, Unsolved> {
+        let solution = solve(game, budget.clone())?;
+        let grundy = nim_sum(game.position.heaps.iter().copied());
+        let mover_wins = solution.value > 0;
         Ok(Analysis {
-            winner: Winner::Player(if grundy == 0 {
-                game.to_move.opponent()
-            } else {
+            winner: Winner::Player(if mover_wins {
                 game.to_move
+            } else {
+                game.to_move.opponent()
             }),
             value: i64::from(grundy),
             value_kind: ValueKind::Grundy,
-            optimal_moves: if winning_moves.is_empty() {
-                game.legal_moves()
+            winning_moves: if mover_wins {
+                solution.best_moves.clone()
             } else {
-                winning_moves.clone()
+                Vec::new()
             },
-            winning_moves,
-            nodes: 0,
+            optimal_moves: solution.best_moves,
+            nodes: solution.nodes,
             extra: Map::from_iter([("grundy".to_string(), json!(grundy))]),
         })
+    }
+
+    fn facts(game: &Self::Game) -> Map<String, Value> {
+        Map::from_iter([("heaps".to_string(), json!(game.position.heaps))])
+    }
+
+    /// A row of counters per heap.
+    fn drawing(game: &Self::Game, _colour: bool) -> String {
+        game.position
+            .heaps
+            .iter()
+            .enumerate()
+            .map(|(i, &h)| {
+                format!(
+                    "heap {}: {:>3} {}",
+                    i + 1,
+                    h,
+                    "|".repeat(h.min(60) as usize)
+                )
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
     }
 }
 
@@ -228,6 +244,10 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
         options: &[],
         hint_level: Level::Perfect,
         play_level: Level::Perfect,
+        solve_budget: SolveBudget {
+            seconds: 60,
+            nodes: None,
+        },
         rules: "<p>Counters lie in heaps. On your turn take one or more counters from a \
                 single heap. Whoever takes the last counter wins.</p>\
                 <p>Write the heaps in binary and add them without carrying (the nim sum): \

@@ -7,10 +7,10 @@ use serde_json::Value;
 use std::time::Instant;
 
 use crate::agents::{Agent, Level};
+use crate::arena::{ArenaReport, arena};
 use crate::budget::Budget;
-use crate::catalog::{Analysis, Solved, Status, ValueKind, Winner, unknown};
+use crate::catalog::{Analysis, Solved, Status, Unsolved, ValueKind, Winner, unknown};
 use crate::game::{Game, MoveError, Notation, Outcome, Player};
-use crate::solver::SolveError;
 
 /// What a host allows of the games it builds. Each game checks it in the one constructor
 /// that the CLI and the server both call, before any work that grows with the board
@@ -93,6 +93,20 @@ pub trait Match: Send + Sync {
     fn memory_bytes(&self) -> usize;
 
     fn clone_box(&self) -> Box<dyn Match>;
+
+    /// The position drawn as text for a terminal (`colour`: ANSI colours allowed).
+    fn drawing(&self, colour: bool) -> String;
+
+    /// Plays `games` games from this position between the computer at levels `a` and
+    /// `b`, colours alternating (see [`arena`](crate::arena::arena)).
+    fn arena(&self, a: Level, b: Level, games: usize, seed: u64, run: &ArenaRun) -> ArenaReport;
+}
+
+/// How an arena runs beyond its players: the budget of every move, and what to call
+/// after each game (for a progress bar).
+pub struct ArenaRun<'a> {
+    pub budget: Budget,
+    pub on_game_done: &'a (dyn Fn() + Sync),
 }
 
 /// What a game crate supplies for its games to be hosted: a unit type implementing this
@@ -121,7 +135,19 @@ pub trait Hosting: Send + Sync + 'static {
     fn analyse(
         game: &Self::Game,
         budget: &Budget,
-    ) -> Result<Analysis<<Self::Game as Game>::Move>, SolveError>;
+    ) -> Result<Analysis<<Self::Game as Game>::Move>, Unsolved>;
+
+    /// Keys of the game's own that the answer of `solve` gives whether or not a search
+    /// ran (the board, the loop of a finished game, ...): none unless the game says.
+    fn facts(_game: &Self::Game) -> serde_json::Map<String, Value> {
+        serde_json::Map::new()
+    }
+
+    /// The position drawn as text for a terminal (`colour`: ANSI colours allowed); its
+    /// text form unless the game draws it.
+    fn drawing(game: &Self::Game, _colour: bool) -> String {
+        Self::position(game)
+    }
 }
 
 /// The [`Match`] of any hosted game.
@@ -207,13 +233,12 @@ impl<H: Hosting> Match for GameMatch<H> {
             }),
             None => H::analyse(&self.game, budget),
         };
-        match analysis {
+        let mut solved = match analysis {
             Ok(analysis) => Solved {
                 game: H::NAME,
                 position,
                 to_move,
                 status: Status::Solved,
-                reason: None,
                 winner: Some(analysis.winner),
                 outcome: (analysis.value_kind == ValueKind::Grundy)
                     .then_some(if analysis.value == 0 { "P" } else { "N" }),
@@ -225,8 +250,12 @@ impl<H: Hosting> Match for GameMatch<H> {
                 millis: clock.elapsed().as_secs_f64() * 1000.0,
                 extra: analysis.extra,
             },
-            Err(error) => unknown(H::NAME, position, to_move, H::VALUE_KIND, &error),
+            Err(unsolved) => unknown(H::NAME, position, to_move, H::VALUE_KIND, unsolved),
+        };
+        for (key, value) in H::facts(&self.game) {
+            solved.extra.entry(key).or_insert(value);
         }
+        solved
     }
 
     fn computer_move(&self, level: Level, seed: u64, budget: &Budget) -> Option<String> {
@@ -242,6 +271,22 @@ impl<H: Hosting> Match for GameMatch<H> {
 
     fn clone_box(&self) -> Box<dyn Match> {
         Box::new(self.clone())
+    }
+
+    fn drawing(&self, colour: bool) -> String {
+        H::drawing(&self.game, colour)
+    }
+
+    fn arena(&self, a: Level, b: Level, games: usize, seed: u64, run: &ArenaRun) -> ArenaReport {
+        arena(
+            &self.game,
+            &|seed| H::agent(a, seed),
+            &|seed| H::agent(b, seed),
+            games,
+            seed,
+            &run.budget,
+            run.on_game_done,
+        )
     }
 }
 

@@ -6,14 +6,16 @@ use std::sync::Arc;
 
 use crosscap_engine::catalog::{
     self, BoardKind, GameDescriptor, GameInfo, OptionKind, OptionSpec, Setup, SetupError,
-    ValueKind, Winner,
+    SolveBudget, Unsolved, ValueKind, Winner,
 };
 use crosscap_engine::session::{GameMatch, Hosting, Match, SetupLimits};
 use crosscap_engine::solver::Solver;
 use crosscap_engine::{Agent, Budget, Game, Level, Player, SolveError};
+use crosscap_topology::Symmetries;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
+use crate::analysis::plural;
 use crate::game::{EulerGetter, Move, Rule, SwapRule};
 use crate::region::RegionCounts;
 use crate::{EulerGetterError, new_game, player};
@@ -39,11 +41,18 @@ impl Hosting for EulerHost {
         game.complex().board().format_position(&game.owners())
     }
 
-    fn analyse(game: &EulerGetter, budget: &Budget) -> Result<catalog::Analysis<Move>, SolveError> {
-        let solution = solve(game, budget)?;
-        let mut extra = Map::new();
+    /// [`solve`]: the minimax margin (`margin`, chi X - chi O) and the order of the
+    /// symmetry group its hashing divides out (`symmetries`, also when the search runs
+    /// out).
+    fn analyse(game: &EulerGetter, budget: &Budget) -> Result<catalog::Analysis<Move>, Unsolved> {
+        let symmetries = Arc::new(game.complex().board().symmetries());
+        let order = Map::from_iter([("symmetries".to_string(), json!(symmetries.len()))]);
+        let solution = solve_with(game, symmetries, budget).map_err(|error| Unsolved {
+            error,
+            extra: order.clone(),
+        })?;
+        let mut extra = order;
         extra.insert("margin".into(), json!(solution.margin));
-        extra.insert("symmetries".into(), json!(solution.symmetries));
         Ok(catalog::Analysis {
             winner: solution.winner.map_or(Winner::Draw, Winner::Player),
             value: i64::from(solution.value),
@@ -57,6 +66,53 @@ impl Hosting for EulerHost {
             nodes: solution.nodes,
             extra,
         })
+    }
+
+    /// The board, its cell count and the rules.
+    fn facts(game: &EulerGetter) -> Map<String, Value> {
+        let board = game.complex().board();
+        Map::from_iter([
+            ("board".to_string(), json!(board.spec())),
+            ("cells".to_string(), json!(board.cell_count())),
+            ("rule".to_string(), json!(game.rule().to_string())),
+            ("swap".to_string(), json!(game.swap_rule().to_string())),
+        ])
+    }
+
+    /// The board drawn by the topology crate, then each player's score.
+    fn drawing(game: &EulerGetter, _colour: bool) -> String {
+        let board = game.complex().board();
+        let row = |p: Player| {
+            let a = game.analysis(p);
+            let c = game.counts(p);
+            format!(
+                "{p} ({}): chi {} = {} - {} loops (V {} - E {} + F {})",
+                if game.colour_of(p) == Player::X {
+                    "blue"
+                } else {
+                    "red"
+                },
+                a.chi,
+                plural(a.components, "piece"),
+                a.loops,
+                c.vertices,
+                c.edges,
+                c.faces
+            )
+        };
+        let mut text = format!(
+            "{}\n{}\n{}",
+            board.text_drawing(Some(&game.owners()), false).trim_end(),
+            row(Player::X),
+            row(Player::O)
+        );
+        if game.swap_available() {
+            text += &format!(
+                "\n({} may answer `swap` to take over the other colour)",
+                game.to_move()
+            );
+        }
+        text
     }
 }
 
@@ -216,7 +272,15 @@ pub struct Solution {
 /// Solves `game` with the engine's solver, positions hashed up to the board's symmetries
 /// (which shrinks the table by up to the group's order).
 pub fn solve(game: &EulerGetter, budget: &Budget) -> Result<Solution, SolveError> {
-    let symmetries = Arc::new(game.complex().board().symmetries());
+    solve_with(game, Arc::new(game.complex().board().symmetries()), budget)
+}
+
+/// [`solve`] with the board's symmetries already found.
+fn solve_with(
+    game: &EulerGetter,
+    symmetries: Arc<Symmetries>,
+    budget: &Budget,
+) -> Result<Solution, SolveError> {
     let order = symmetries.len();
     let searched = game.clone().with_symmetries(symmetries);
     let solution = Solver::new(budget.clone()).solve(&searched)?;
@@ -276,8 +340,14 @@ struct EulerOptions {
 }
 
 fn start(setup: &Setup, limits: &SetupLimits) -> Result<Box<dyn Match>, SetupError> {
+    Ok(GameMatch::<EulerHost>::boxed(setup_game(setup, limits)?))
+}
+
+/// The game a host's setup describes, as [`DESCRIPTOR`] starts it, for analyses that
+/// need the game itself.
+pub fn setup_game(setup: &Setup, limits: &SetupLimits) -> Result<EulerGetter, SetupError> {
     let options: EulerOptions = setup.typed_options(&DESCRIPTOR.info)?;
-    let game = (|| -> Result<EulerGetter, EulerGetterError> {
+    (|| -> Result<EulerGetter, EulerGetterError> {
         let rule = match &options.rule {
             Some(text) => text.parse()?,
             None => Rule::default(),
@@ -288,8 +358,7 @@ fn start(setup: &Setup, limits: &SetupLimits) -> Result<Box<dyn Match>, SetupErr
         };
         new_game(setup.board, rule, swap, options.position.as_deref(), limits)
     })()
-    .map_err(SetupError::from_error)?;
-    Ok(GameMatch::<EulerHost>::boxed(game))
+    .map_err(SetupError::from_error)
 }
 
 fn layout(spec: &str) -> Result<Value, SetupError> {
@@ -345,6 +414,10 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
         ],
         hint_level: Level::Hard,
         play_level: Level::Medium,
+        solve_budget: SolveBudget {
+            seconds: 600,
+            nodes: None,
+        },
         rules: "<p>A game introduced in 2010 and inspired by Hex. The board is a \
                 cell complex of the projective plane: cells on the rim are glued to the \
                 cells in the symmetric position, so a stone there appears twice.</p>\

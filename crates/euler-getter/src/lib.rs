@@ -9,8 +9,10 @@
 //! stone. [`EulerGetter`] implements the engine's `Game` and `Notation` as a scored game
 //! (X's margin `chi X - chi O`, negated under the reverse rule), so the engine's solver
 //! gives the minimax margin. [`player`] holds the computer player, [`host`] the game's
-//! entry in the catalog and its exact [`solve`].
+//! entry in the catalog and its exact [`solve`], [`analysis`] the score of a position and
+//! the survey of the even-cells claim.
 
+pub mod analysis;
 pub mod complex;
 pub mod game;
 pub mod host;
@@ -22,9 +24,12 @@ use std::sync::Arc;
 use crosscap_engine::session::{SetupLimits, TooLarge};
 use crosscap_topology::{Board, PositionError, TopologyError};
 
+pub use analysis::{Claim, ClaimCheck, PerPlayer, Score, Survey, SurveyRow, score, survey};
 pub use complex::Complex;
 pub use game::{EulerGetter, Move, Rule, SwapRule};
-pub use host::{DESCRIPTOR, EulerHost, EulerView, RegionView, Solution, region_json, solve};
+pub use host::{
+    DESCRIPTOR, EulerHost, EulerView, RegionView, Solution, region_json, setup_game, solve,
+};
 pub use region::{Piece, RegionAnalysis, RegionCounts};
 
 /// Why a board, position or option was refused.

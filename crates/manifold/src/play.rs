@@ -3,13 +3,14 @@
 
 use crosscap_engine::agents::standard_agent;
 use crosscap_engine::catalog::{
-    Analysis, BoardKind, GameDescriptor, GameInfo, Setup, SetupError, ValueKind, Winner,
+    Analysis, BoardKind, GameDescriptor, GameInfo, Setup, SetupError, SolveBudget, Unsolved,
+    ValueKind,
 };
 use crosscap_engine::mcts::MctsConfig;
 use crosscap_engine::session::{GameMatch, Hosting, Match, SetupLimits};
-use crosscap_engine::{Agent, Budget, Game, Impartial, Level, NormalPlay, Rng, SolveError};
+use crosscap_engine::{Agent, Budget, Game, Impartial, Level, NormalPlay, Rng};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, json};
+use serde_json::{Map, Value, json};
 
 use crate::ManifoldError;
 use crate::moves::{Letter, Move};
@@ -168,8 +169,9 @@ impl Hosting for ManifoldHost {
     }
 
     /// The G-series up to the position's largest genus (near-linear, far below any
-    /// budget at the genera a game is played at): the value and the moves to value 0.
-    fn analyse(game: &ManifoldGame, _budget: &Budget) -> Result<Analysis<Move>, SolveError> {
+    /// budget at the genera a game is played at): the value, the moves to value 0 and
+    /// the value of each surface (`surfaces`).
+    fn analyse(game: &ManifoldGame, _budget: &Budget) -> Result<Analysis<Move>, Unsolved> {
         let position = &game.position;
         let series = Series::compute(position.max_genus());
         let (Some(grundy), Some(winning_moves)) =
@@ -177,20 +179,40 @@ impl Hosting for ManifoldHost {
         else {
             unreachable!("the series reaches the position's largest genus")
         };
-        let mover = game.to_move;
-        Ok(Analysis {
-            winner: Winner::Player(if grundy == 0 { mover.opponent() } else { mover }),
-            value: i64::from(grundy),
-            value_kind: ValueKind::Grundy,
-            optimal_moves: if winning_moves.is_empty() {
-                game.legal_moves()
-            } else {
-                winning_moves.clone()
-            },
+        let surfaces: Vec<Value> = position
+            .surfaces()
+            .iter()
+            .map(|&surface| json!({ "surface": surface, "grundy": series.grundy(surface) }))
+            .collect();
+        Ok(Analysis::impartial(
+            game,
+            grundy,
             winning_moves,
-            nodes: 0,
-            extra: Map::from_iter([("grundy".to_string(), json!(grundy))]),
-        })
+            Map::from_iter([
+                ("grundy".to_string(), json!(grundy)),
+                ("surfaces".to_string(), Value::Array(surfaces)),
+            ]),
+        ))
+    }
+
+    /// The position, one surface a line.
+    fn drawing(game: &ManifoldGame, _colour: bool) -> String {
+        let position = &game.position;
+        let mut text = format!("2-manifold: {position}\n");
+        for s in position.surfaces() {
+            let kind = match s {
+                Surface::Sphere => "sphere",
+                Surface::Orientable(_) => "orientable",
+                Surface::NonOrientable(_) => "non-orientable",
+            };
+            text += &format!(
+                "  {:<6} {kind}, genus {}, Euler characteristic {}\n",
+                s.to_string(),
+                s.genus(),
+                s.euler_characteristic()
+            );
+        }
+        text + &format!("{} legal moves", position.moves().len())
     }
 }
 
@@ -218,6 +240,10 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
         options: &[],
         hint_level: Level::Perfect,
         play_level: Level::Perfect,
+        solve_budget: SolveBudget {
+            seconds: 60,
+            nodes: None,
+        },
         rules: "<p>The position is a set of closed surfaces: spheres with handles \
                 (<code>o1</code> is the torus, <code>o2</code> the double torus) and \
                 spheres with cross-caps (<code>n1</code> is the projective plane, \

@@ -13,9 +13,9 @@ use crosscap_projective_hex::{Opening, ProjectiveHex, all_openings};
 fn taylor3_all_openings(c: &mut Criterion) {
     let start = ProjectiveHex::on_board("taylor:3", Opening::Standard).expect("a built-in board");
     let clock = Instant::now();
-    let results = all_openings(&start, &Budget::unlimited(), &|_| {});
+    let results = all_openings(&start, &Budget::unlimited(), &|_| {}).expect("the empty board");
     let elapsed = clock.elapsed();
-    for r in &results {
+    for r in &results.openings {
         println!(
             "class {:<20} winner {:?}: {:>11} nodes, {:>6.2} s of thread time",
             r.cells.join(" "),
@@ -24,7 +24,7 @@ fn taylor3_all_openings(c: &mut Criterion) {
             r.millis / 1000.0
         );
     }
-    let nodes: u64 = results.iter().map(|r| r.nodes).sum();
+    let nodes = results.nodes;
     println!(
         "taylor:3 all openings: {nodes} nodes, {:.2} s on {} threads",
         elapsed.as_secs_f64(),

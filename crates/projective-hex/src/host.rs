@@ -3,12 +3,12 @@
 
 use crosscap_engine::catalog::{
     self, BoardKind, GameDescriptor, GameInfo, OptionKind, OptionSpec, Setup, SetupError,
-    ValueKind, Winner,
+    SolveBudget, Unsolved, ValueKind, Winner,
 };
 use crosscap_engine::session::{GameMatch, Hosting, Match, SetupLimits};
-use crosscap_engine::{Agent, Budget, Game, Level, Player, SolveError};
+use crosscap_engine::{Agent, Budget, Game, Level, Player};
 use serde::{Deserialize, Serialize};
-use serde_json::{Map, Value};
+use serde_json::{Map, Value, json};
 
 use crate::rules::{Move, Opening, ProjectiveHex};
 use crate::search::{Analyser, agent};
@@ -37,10 +37,7 @@ impl Hosting for HexHost {
 
     /// The [`Analyser`]: who wins and every winning move (all moves when the player to
     /// move loses).
-    fn analyse(
-        game: &ProjectiveHex,
-        budget: &Budget,
-    ) -> Result<catalog::Analysis<Move>, SolveError> {
+    fn analyse(game: &ProjectiveHex, budget: &Budget) -> Result<catalog::Analysis<Move>, Unsolved> {
         let mover = game.to_move();
         let analysis = Analyser::new(budget.clone()).analyse(game)?;
         let (winner, value) = match analysis.winner {
@@ -61,6 +58,57 @@ impl Hosting for HexHost {
             nodes: analysis.nodes,
             extra: Map::new(),
         })
+    }
+
+    /// The board, and once the game is over the winning loop.
+    fn facts(game: &ProjectiveHex) -> Map<String, Value> {
+        let mut facts = Map::from_iter([("board".to_string(), json!(game.board().spec()))]);
+        if game.outcome().is_some() {
+            facts.insert("loop".into(), json!(loop_winner(game).cells));
+        }
+        facts
+    }
+
+    /// The board drawn by the topology crate, then the winner and the loop.
+    fn drawing(game: &ProjectiveHex, _colour: bool) -> String {
+        let mut text = game.board().text_drawing(Some(game.stones()), false);
+        if !text.ends_with('\n') {
+            text.push('\n');
+        }
+        let found = loop_winner(game);
+        if let Some(winner) = found.winner {
+            text += &format!("{winner} wins with the loop {}\n", found.cells.join(" "));
+        } else if game.can_swap() {
+            text += "O may answer `swap` to take the colour of X's stones\n";
+        }
+        text
+    }
+}
+
+/// Who has a global loop in a position, and the loop's cells in order.
+#[derive(Clone, Debug, Serialize)]
+pub struct LoopWinner {
+    pub board: String,
+    pub position: String,
+    pub winner: Option<Player>,
+    /// The cells of the winning loop in order around it (empty while nobody has one).
+    #[serde(rename = "loop")]
+    pub cells: Vec<String>,
+}
+
+/// The winner of a position so far: who has a global loop, and where.
+pub fn loop_winner(game: &ProjectiveHex) -> LoopWinner {
+    let board = game.board();
+    LoopWinner {
+        board: board.spec().to_string(),
+        position: board.format_position(game.stones()),
+        winner: game.winner(),
+        cells: game
+            .winning_loop()
+            .unwrap_or_default()
+            .iter()
+            .map(|&c| board.cell_name(c).to_string())
+            .collect(),
     }
 }
 
@@ -138,8 +186,14 @@ struct HexOptions {
 }
 
 fn start(setup: &Setup, limits: &SetupLimits) -> Result<Box<dyn Match>, SetupError> {
+    Ok(GameMatch::<HexHost>::boxed(setup_game(setup, limits)?))
+}
+
+/// The game a host's setup describes, as [`DESCRIPTOR`] starts it, for analyses that
+/// need the game itself.
+pub fn setup_game(setup: &Setup, limits: &SetupLimits) -> Result<ProjectiveHex, SetupError> {
     let options: HexOptions = setup.typed_options(&DESCRIPTOR.info)?;
-    let game = (|| -> Result<ProjectiveHex, HexError> {
+    (|| -> Result<ProjectiveHex, HexError> {
         let opening = match &options.opening {
             Some(name) => name.parse()?,
             None => Opening::Standard,
@@ -157,8 +211,7 @@ fn start(setup: &Setup, limits: &SetupLimits) -> Result<Box<dyn Match>, SetupErr
             limits,
         )
     })()
-    .map_err(SetupError::from_error)?;
-    Ok(GameMatch::<HexHost>::boxed(game))
+    .map_err(SetupError::from_error)
 }
 
 fn layout(spec: &str) -> Result<Value, SetupError> {
@@ -209,6 +262,10 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
         ],
         hint_level: Level::Hard,
         play_level: Level::Medium,
+        solve_budget: SolveBudget {
+            seconds: 600,
+            nodes: None,
+        },
         rules: "<p>Hex on the projective plane, invented by Dan Hoey and Bill Taylor. The \
                 board is a disk whose rim is glued to itself: a cell on the rim is the \
                 same cell as the one diametrically opposite, and its twin half is drawn \

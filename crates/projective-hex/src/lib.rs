@@ -25,10 +25,11 @@ use crosscap_engine::session::{SetupLimits, TooLarge};
 use crosscap_engine::{MoveError, Notation};
 use crosscap_topology::{Board, PositionError, TopologyError};
 
-pub use host::{DESCRIPTOR, HexHost, HexView};
+pub use host::{DESCRIPTOR, HexHost, HexView, LoopWinner, loop_winner, setup_game};
 pub use rules::{GameRecord, Geometry, Move, Opening, ProjectiveHex};
 pub use search::{
-    Analyser, Analysis, Focused, OpeningResult, Playing, Proving, agent, all_openings,
+    Analyser, Analysis, Focused, NotAtStart, OpeningResult, Openings, Playing, Proving, agent,
+    all_openings,
 };
 
 /// What can go wrong with user input.

@@ -9,13 +9,14 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use crosscap_engine::agents::{FlatMonteCarlo, RandomAgent};
+use crosscap_engine::catalog::Status;
 use crosscap_engine::mcts::{Mcts, MctsConfig, PlayoutPolicy, SearchLimit};
 use crosscap_engine::solver::{Budget, SolveError, Solver};
 use crosscap_engine::{Agent, Exhausted, Game, Level, Meter, Outcome, Player, Rng};
 use serde::Serialize;
 
 use crate::exact::{BitSolver, SharedTable, masks};
-use crate::rules::{Geometry, Move, ProjectiveHex};
+use crate::rules::{Geometry, Move, Opening, ProjectiveHex};
 
 /// Projective Hex as the searches see it: the same positions, but the moves are cut to a
 /// set that provably contains a best one. A move that closes a loop is played alone; an
@@ -519,11 +520,37 @@ pub struct OpeningResult {
     /// Nodes and thread time of the class's replies (those cut short included).
     pub nodes: u64,
     pub millis: f64,
-    /// The limit that ran out on one of the class's replies, when one did: the class is
-    /// then unknown, with no winner and no winning replies.
-    #[serde(skip)]
-    pub unknown: Option<Exhausted>,
+    /// Solved, or unknown with the limit that ran out on one of the class's replies (the
+    /// class then has no winner and no winning replies).
+    #[serde(flatten)]
+    pub status: Status,
 }
+
+/// Every first move of a board, solved: one class of symmetric cells a row.
+#[derive(Clone, Debug, Serialize)]
+pub struct Openings {
+    pub board: String,
+    pub cells: usize,
+    /// `solved` when every class is.
+    #[serde(flatten)]
+    pub status: Status,
+    /// The board's winner: X when some first move is proved to win, O when every class
+    /// is solved and none does; `None` otherwise.
+    pub winner: Option<Player>,
+    /// The first moves proved to win, every cell of each winning class.
+    pub winning_moves: Vec<String>,
+    pub classes: usize,
+    pub openings: Vec<OpeningResult>,
+    /// Nodes of every class, and the wall time.
+    pub nodes: u64,
+    pub millis: f64,
+}
+
+/// [`all_openings`] is for the empty board under the standard opening: the classes of
+/// first moves are the board's, and the answer is the first player's.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("every opening is analysed from the empty board under the standard opening")]
+pub struct NotAtStart;
 
 /// The classes of a position's moves that the symmetries keeping the position map onto
 /// each other: such moves have one value. Empty in the opening phase, whose colour choice
@@ -582,8 +609,46 @@ struct ReplyValue {
 /// corner class alone used to set the wall time; split into its 26 replies, it spreads
 /// over every core. The budget applies to each reply; a reply that runs out leaves its
 /// class unknown and the other classes are still solved. `on_done` is called with the
-/// cells of each class once all its replies are done (for a progress bar).
+/// cells of each class once all its replies are done (for a progress bar). `start` must
+/// be the empty board under the standard opening.
 pub fn all_openings(
+    start: &ProjectiveHex,
+    budget: &Budget,
+    on_done: &(dyn Fn(usize) + Sync),
+) -> Result<Openings, NotAtStart> {
+    if !start.history().is_empty()
+        || start.stones().iter().any(Option::is_some)
+        || start.opening() != Opening::Standard
+    {
+        return Err(NotAtStart);
+    }
+    let clock = Instant::now();
+    let openings = opening_classes(start, budget, on_done);
+    let status = Status::of_parts(openings.iter().map(|o| o.status));
+    let winning_moves: Vec<String> = openings
+        .iter()
+        .filter(|o| o.winner == Some(Player::X))
+        .flat_map(|o| o.cells.iter().cloned())
+        .collect();
+    Ok(Openings {
+        board: start.board().spec().to_string(),
+        cells: start.stones().len(),
+        status,
+        winner: match (winning_moves.is_empty(), status) {
+            (false, _) => Some(Player::X),
+            (true, Status::Solved) => Some(Player::O),
+            (true, Status::Unknown { .. }) => None,
+        },
+        winning_moves,
+        classes: openings.len(),
+        nodes: openings.iter().map(|o| o.nodes).sum(),
+        millis: clock.elapsed().as_secs_f64() * 1000.0,
+        openings,
+    })
+}
+
+/// Each class of first moves of `start`, solved reply by reply.
+fn opening_classes(
     start: &ProjectiveHex,
     budget: &Budget,
     on_done: &(dyn Fn(usize) + Sync),
@@ -627,7 +692,7 @@ pub fn all_openings(
                 winning_replies: Vec::new(),
                 nodes: 0,
                 millis: 0.0,
-                unknown: None,
+                status: Status::Solved,
             };
         };
         let mine: Vec<(&ReplyJob, &ReplyValue)> = jobs
@@ -654,7 +719,7 @@ pub fn all_openings(
                     winning_replies: Vec::new(),
                     nodes,
                     millis,
-                    unknown: Some(reason),
+                    status: Status::Unknown { reason },
                 };
             }
         };
@@ -687,7 +752,7 @@ pub fn all_openings(
             winning_replies,
             nodes,
             millis,
-            unknown: None,
+            status: Status::Solved,
         }
     });
     results.collect()

@@ -4,11 +4,14 @@
 
 use std::sync::Arc;
 
+use crosscap_engine::catalog::Status;
 use crosscap_engine::solver::{Budget, brute_force_value};
 use crosscap_engine::{Game, Player, Rng};
 use crosscap_projective_hex::loops::{has_global_loop, shortest_global_loop};
 use crosscap_projective_hex::search::{Focused, focused_moves};
-use crosscap_projective_hex::{Analyser, Geometry, Move, Opening, ProjectiveHex, all_openings};
+use crosscap_projective_hex::{
+    Analyser, Geometry, Move, NotAtStart, Opening, ProjectiveHex, all_openings,
+};
 use crosscap_topology::Board;
 use proptest::prelude::*;
 
@@ -242,21 +245,23 @@ fn symmetric_openings_have_equal_values() {
 /// `all_openings` solves each reply to a first move on its own (one per class of
 /// symmetric replies, on every thread); each class must come out as the analysis of the
 /// whole position after its first move does: the same winner and, when the reply wins,
-/// the same winning replies. Under the pie rule the swap is one of the replies.
+/// the same winning replies.
 #[test]
 fn openings_split_into_replies_agree_with_whole_analyses() {
-    for (spec, opening) in [
-        ("taylor:2", Opening::Standard),
-        ("taylor:2", Opening::Swap),
-        ("goldberg:1", Opening::Standard),
-        ("goldberg:2", Opening::Standard),
-    ] {
+    for spec in ["taylor:2", "goldberg:1", "goldberg:2"] {
+        let opening = Opening::Standard;
         let g = geometry(spec);
         let start = ProjectiveHex::new(g.clone(), opening);
-        let results = all_openings(&start, &Budget::unlimited(), &|_| {});
+        let openings = all_openings(&start, &Budget::unlimited(), &|_| {}).unwrap();
+        assert_eq!(openings.status, Status::Solved, "{spec}");
+        let results = openings.openings;
         assert_eq!(results.len(), g.board().symmetries().cell_orbits().len());
         for result in results {
-            assert_eq!(result.unknown, None, "{spec}: nothing stops the search");
+            assert_eq!(
+                result.status,
+                Status::Solved,
+                "{spec}: nothing stops the search"
+            );
             let mut game = start.clone();
             let first = g.board().cell_index(&result.cells[0]).unwrap();
             game.play(&Move::Cell(first as u32));
@@ -282,16 +287,48 @@ fn openings_split_into_replies_agree_with_whole_analyses() {
 fn openings_whose_replies_run_out_are_unknown_and_all_are_returned() {
     let g = geometry("goldberg:2");
     let start = ProjectiveHex::new(g.clone(), Opening::Standard);
-    let results = all_openings(&start, &Budget::nodes(1), &|_| {});
-    assert_eq!(results.len(), g.board().symmetries().cell_orbits().len());
-    for result in &results {
-        assert_eq!(result.unknown, Some(crosscap_engine::Exhausted::Nodes));
+    let unknown = all_openings(&start, &Budget::nodes(1), &|_| {}).unwrap();
+    assert_eq!(
+        unknown.openings.len(),
+        g.board().symmetries().cell_orbits().len()
+    );
+    let ran_out = Status::Unknown {
+        reason: crosscap_engine::Exhausted::Nodes,
+    };
+    assert_eq!(unknown.status, ran_out);
+    assert_eq!(unknown.winner, None, "no class is proved to win");
+    for result in &unknown.openings {
+        assert_eq!(result.status, ran_out);
         assert_eq!(result.winner, None);
     }
-    let solved = all_openings(&start, &Budget::nodes(1_000_000), &|_| {});
+    let solved = all_openings(&start, &Budget::nodes(1_000_000), &|_| {}).unwrap();
     assert!(
         solved
+            .openings
             .iter()
-            .all(|r| r.unknown.is_none() && r.winner.is_some())
+            .all(|r| r.status == Status::Solved && r.winner.is_some())
     );
+    assert_eq!(solved.winner, Some(crosscap_engine::Player::X));
+    assert_eq!(
+        solved.winning_moves.len(),
+        15,
+        "the hexagons of goldberg:2 win"
+    );
+}
+
+/// The classes of first moves are the empty board's, and the verdict the first player's:
+/// any other start is refused.
+#[test]
+fn openings_are_analysed_from_the_empty_board_under_the_standard_opening() {
+    let g = geometry("taylor:2");
+    let mut played = ProjectiveHex::new(g.clone(), Opening::Standard);
+    played.play(&Move::Cell(0));
+    for start in [
+        played,
+        ProjectiveHex::new(g.clone(), Opening::Swap),
+        ProjectiveHex::new(g, Opening::CutAndChoose),
+    ] {
+        let refused = all_openings(&start, &Budget::unlimited(), &|_| {});
+        assert_eq!(refused.err(), Some(NotAtStart));
+    }
 }

@@ -31,11 +31,13 @@ pub struct PerfectPlay {
 }
 
 /// What can happen at all, over every legal play sequence.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Sequences {
     /// Whether every legal play sequence ends with the same result.
     pub predetermined: bool,
-    /// Every result some play sequence reaches (`None`: a draw), X first.
+    /// Every result some play sequence reaches (`None`: a draw, `"draw"` in JSON), X
+    /// first.
+    #[serde(serialize_with = "results")]
     pub possible_winners: Vec<Option<Player>>,
     /// Positions in the game tree (up to symmetry) visited to find them.
     pub positions: u64,
@@ -46,6 +48,15 @@ pub struct Sequences {
 pub struct Analysis {
     pub perfect_play: Result<PerfectPlay, SolveError>,
     pub sequences: Result<Sequences, SolveError>,
+}
+
+/// A result as its name: `X`, `O` or `draw`.
+pub fn result_name(winner: Option<Player>) -> String {
+    winner.map_or("draw".to_string(), |p| p.to_string())
+}
+
+fn results<S: serde::Serializer>(winners: &[Option<Player>], s: S) -> Result<S::Ok, S::Error> {
+    s.collect_seq(winners.iter().map(|&w| result_name(w)))
 }
 
 /// The winner with perfect play, by the engine's exact solver.

@@ -40,12 +40,11 @@ pub mod board;
 pub mod game;
 
 use std::sync::Arc;
-use std::time::Instant;
 
 use crosscap_engine::agents::standard_agent;
 use crosscap_engine::catalog::{
-    self, BoardKind, GameDescriptor, GameInfo, OptionKind, OptionSpec, Setup, SetupError,
-    ValueKind, Winner,
+    self, BoardKind, GameDescriptor, GameInfo, OptionKind, OptionSpec, Part, Setup, SetupError,
+    SolveBudget, Unsolved, ValueKind, Winner,
 };
 use crosscap_engine::mcts::MctsConfig;
 use crosscap_engine::session::{GameMatch, Hosting, Match, SetupLimits, TooLarge};
@@ -57,7 +56,7 @@ use serde_json::{Map, Value, json};
 
 pub use analysis::{
     Analysis, ClassifyRow, MinTopple, PerfectPlay, Sequences, analyse, classify, classify_all,
-    min_topple, min_topple_game, perfect_play, sequences,
+    min_topple, min_topple_game, perfect_play, result_name, sequences,
 };
 pub use board::{Board, Cascade, ClosedClass, Scratch};
 pub use game::{LastMove, Sandpile};
@@ -216,28 +215,48 @@ impl Hosting for SandpileHost {
         game.position_text()
     }
 
-    /// The winner with perfect play (the exact solver), then, with what is left of the
-    /// budget, whether every play sequence ends alike (`predetermined` and
-    /// `possible_winners`, left out when that search runs out).
-    fn analyse(game: &Sandpile, budget: &Budget) -> Result<catalog::Analysis<usize>, SolveError> {
-        let clock = Instant::now();
-        let perfect = analysis::perfect_play(game, budget)?;
+    /// The winner with perfect play (the exact solver) and, with what is left of the
+    /// budget's time, whether every play sequence ends alike (`predetermined`,
+    /// `possible_winners`): each search a part with its own status (`perfect_play`,
+    /// `sequences`), answered whether or not the other ran out.
+    fn analyse(game: &Sandpile, budget: &Budget) -> Result<catalog::Analysis<usize>, Unsolved> {
+        let found = analysis::analyse(game, budget);
         let mover = game.to_move();
+        let names = |moves: &[usize]| -> Vec<String> {
+            let graph = game.board().graph();
+            moves.iter().map(|&v| graph.vertex_name(v)).collect()
+        };
+        let perfect_play = Part::of(found.perfect_play.clone().map(|found| {
+            json!({
+                "winner": result_name(found.winner),
+                "winning_moves": if found.winner == Some(mover) {
+                    names(&found.best_moves)
+                } else {
+                    Vec::new()
+                },
+                "nodes": found.nodes,
+            })
+        }));
+        let sequences = Part::of(found.sequences.clone());
+        let mut extra = Map::from_iter([
+            ("perfect_play".to_string(), json!(perfect_play)),
+            ("sequences".to_string(), json!(sequences)),
+        ]);
+        if found.sequences.is_ok() {
+            for key in ["predetermined", "possible_winners"] {
+                let value = extra["sequences"][key].clone();
+                extra.insert(key.to_string(), value);
+            }
+        }
+        let perfect = match (found.perfect_play, found.sequences) {
+            (Ok(perfect), Ok(_)) => perfect,
+            (Err(error), _) | (Ok(_), Err(error)) => return Err(Unsolved { error, extra }),
+        };
         let (winner, value) = match perfect.winner {
             Some(w) if w == mover => (Winner::Player(w), 1),
             Some(w) => (Winner::Player(w), -1),
             None => (Winner::Draw, 0),
         };
-        let mut extra = Map::new();
-        if let Ok(sequences) = analysis::sequences(game, &budget.less(0, clock.elapsed())) {
-            let winners: Vec<Value> = sequences
-                .possible_winners
-                .iter()
-                .map(|w| w.map_or(json!("draw"), |p| json!(p)))
-                .collect();
-            extra.insert("predetermined".into(), json!(sequences.predetermined));
-            extra.insert("possible_winners".into(), Value::Array(winners));
-        }
         Ok(catalog::Analysis {
             winner,
             value,
@@ -251,6 +270,14 @@ impl Hosting for SandpileHost {
             nodes: perfect.nodes,
             extra,
         })
+    }
+
+    fn facts(game: &Sandpile) -> Map<String, Value> {
+        Map::from_iter([("graph".to_string(), json!(game.board().graph().spec()))])
+    }
+
+    fn drawing(game: &Sandpile, colour: bool) -> String {
+        game.render(colour)
     }
 }
 
@@ -314,6 +341,10 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
         ],
         hint_level: Level::Hard,
         play_level: Level::Medium,
+        solve_budget: SolveBudget {
+            seconds: 10,
+            nodes: Some(20_000_000),
+        },
         rules: "<p>A game of Joel Brewster Lewis on a connected graph. Every vertex starts \
                 unclaimed with score 0. On your turn place a grain on an unclaimed vertex \
                 (it becomes yours with score 1) or on one of your own vertices (its \

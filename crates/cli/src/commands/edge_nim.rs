@@ -1,5 +1,5 @@
-//! `crosscap edge-nim`: values, P-position and Grundy tables, the tetrahedron theorem,
-//! play and arena.
+//! `crosscap edge-nim`: its own commands, `value` (the Grundy tables of a position's
+//! parts, with no setup limit), P-position and Grundy tables, the tetrahedron theorem.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -7,17 +7,14 @@ use std::sync::Arc;
 use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
 use crosscap_edge_nim::{
-    EdgeNim, EdgeNimGame, GrundyValues, PTable, agent, analyse, check_tetrahedron, edge_names,
-    new_game, parse_assignments, parse_tokens,
+    EdgeNim, GrundyValues, PTable, TableBox, analyse, check_tetrahedron, edge_names, parse_tokens,
 };
 use crosscap_engine::impartial_notation::ImpartialNotation;
-use crosscap_engine::{Level, NormalPlay};
 use crosscap_graphs::{Graph, read_graph6_lines};
 use serde::Serialize;
 
-use crate::limits::{MemoryArgs, setup_limits};
+use crate::limits::MemoryArgs;
 use crate::output::{Answer, Output, Table, TableFormat, grundy_text, progress_bar};
-use crate::terminal::{ArenaArgs, PlayArgs, play_in_terminal, run_arena};
 
 #[derive(Subcommand, Debug)]
 pub enum EdgeNimCommand {
@@ -46,20 +43,6 @@ pub enum EdgeNimCommand {
         max: u32,
         #[command(flatten)]
         memory: MemoryArgs,
-    },
-    /// Plays Edge-Nim in the terminal against the computer.
-    Play {
-        #[command(flatten)]
-        position: PositionArgs,
-        #[command(flatten)]
-        play: PlayArgs,
-    },
-    /// Plays two computer levels against each other.
-    Arena {
-        #[command(flatten)]
-        position: PositionArgs,
-        #[command(flatten)]
-        arena: ArenaArgs,
     },
 }
 
@@ -235,15 +218,6 @@ pub fn run(cmd: EdgeNimCommand, out: &Output) -> anyhow::Result<Answer> {
                 ),
             })
         }
-        EdgeNimCommand::Play { position, play } => play_in_terminal(
-            playable(&position)?,
-            play.colour,
-            agent(play.level_or(Level::Medium), play.seed),
-            &render,
-        ),
-        EdgeNimCommand::Arena { position, arena } => {
-            run_arena(&playable(&position)?, &agent, &arena, out)
-        }
     }
 }
 
@@ -253,12 +227,6 @@ fn read_position(args: &PositionArgs) -> anyhow::Result<(Arc<Graph>, Vec<u32>)> 
     let tokens =
         parse_tokens(&graph, &args.tokens).with_context(|| format!("--tokens {}", args.tokens))?;
     Ok((graph, tokens))
-}
-
-/// The game of `play` and `arena`, set up as the server sets it up.
-fn playable(args: &PositionArgs) -> anyhow::Result<EdgeNimGame> {
-    let (graph, tokens) = read_position(args)?;
-    Ok(new_game(graph, tokens, &setup_limits())?)
 }
 
 /// The graph of a spec, or every graph6 line on stdin for `-`.
@@ -310,124 +278,66 @@ impl HasGraph for GrundyReport {
     }
 }
 
-/// Edges held at a value, as (edge, value).
-type FixedEdges = Vec<(usize, u32)>;
-
-/// The bounds of a table (fixed edges at their value) and the fixed edges by name.
-fn table_bounds(graph: &Graph, args: &TableArgs) -> anyhow::Result<(Vec<u32>, FixedEdges)> {
-    let mut bounds = vec![args.max; graph.edge_count()];
-    let mut fixed = Vec::new();
-    if let Some(text) = &args.fix {
-        for (edge, value) in parse_assignments(graph, text).context("--fix")? {
-            let Some(e) = edge else {
-                bail!("--fix: name the edges to fix (`*` is for token lists)");
-            };
-            bounds[e] = value;
-            fixed.push((e, value));
-        }
-    }
-    Ok((bounds, fixed))
-}
-
-fn fixed_names(graph: &Graph, fixed: &[(usize, u32)]) -> BTreeMap<String, u32> {
-    fixed
-        .iter()
-        .map(|&(e, v)| (graph.edge_name(e), v))
-        .collect()
-}
-
-fn keeps(fixed: &[(usize, u32)], tokens: &[u32]) -> bool {
-    fixed.iter().all(|&(e, v)| tokens[e] == v)
-}
-
-/// Positions in the table: every edge from 0 to its bound, fixed edges at their value
-/// (saturating: a table too large to count is refused when it is built).
-fn positions_in_table(bounds: &[u32], fixed: &[(usize, u32)]) -> u64 {
-    bounds
-        .iter()
-        .enumerate()
-        .map(|(e, &b)| {
-            if fixed.iter().any(|&(f, _)| f == e) {
-                1
-            } else {
-                u64::from(b) + 1
-            }
-        })
-        .fold(1, u64::saturating_mul)
-}
-
-/// Positions in the box below the bounds, the work of building the table (saturating).
-fn box_positions(bounds: &[u32]) -> u64 {
-    bounds
-        .iter()
-        .map(|&b| u64::from(b) + 1)
-        .fold(1, u64::saturating_mul)
+/// The box of a table's flags.
+fn table_box(graph: &Graph, args: &TableArgs) -> anyhow::Result<TableBox> {
+    TableBox::new(graph, args.max, args.fix.as_deref()).context("--fix")
 }
 
 fn p_report(graph: &Graph, args: &TableArgs) -> anyhow::Result<PReport> {
-    let (bounds, fixed) = table_bounds(graph, args)?;
-    let bar = progress_bar(box_positions(&bounds), "positions");
-    let table = PTable::compute(graph, &bounds, args.memory.bytes(), &|n| bar.inc(n))?;
+    let within = table_box(graph, args)?;
+    let bar = progress_bar(within.work(), "positions");
+    let table = PTable::compute(graph, &within.bounds(), args.memory.bytes(), &|n| {
+        bar.inc(n)
+    })?;
     bar.finish_and_clear();
-    let count = if fixed.is_empty() {
-        table.count()
-    } else {
-        table.p_positions().filter(|t| keeps(&fixed, t)).count() as u64
-    };
+    let count = table.count_in(&within);
     if !args.count && count > MAX_ROWS {
         bail!(
             "the table has {count} P-positions, more than the {MAX_ROWS} rows listed at \
              most; --count counts them"
         );
     }
-    let positions =
-        (!args.count).then(|| table.p_positions().filter(|t| keeps(&fixed, t)).collect());
     Ok(PReport {
         graph: graph.spec().to_string(),
         edges: edge_names(graph),
         max: args.max,
-        fixed: fixed_names(graph, &fixed),
-        positions_checked: positions_in_table(&bounds, &fixed),
+        fixed: within.fixed_names(graph),
+        positions_checked: within.positions(),
         count,
-        positions,
+        positions: (!args.count).then(|| table.p_positions_in(&within).collect()),
     })
 }
 
 fn grundy_report(graph: &Graph, args: &TableArgs) -> anyhow::Result<GrundyReport> {
-    let (bounds, fixed) = table_bounds(graph, args)?;
-    let rows = positions_in_table(&bounds, &fixed);
+    let within = table_box(graph, args)?;
+    let rows = within.positions();
     if !args.count && rows > MAX_ROWS {
         bail!(
             "the table has {rows} positions, more than the {MAX_ROWS} rows listed at most; \
              --count counts them by value"
         );
     }
-    let bar = progress_bar(box_positions(&bounds), "positions");
-    let table = GrundyValues::compute(graph, &bounds, args.memory.bytes(), &|n| bar.inc(n))?;
+    let bar = progress_bar(within.work(), "positions");
+    let table = GrundyValues::compute(graph, &within.bounds(), args.memory.bytes(), &|n| {
+        bar.inc(n)
+    })?;
     bar.finish_and_clear();
-    let mut histogram = Vec::new();
-    let mut positions = Vec::new();
-    let mut values = Vec::new();
-    for (tokens, value) in table.iter().filter(|(t, _)| keeps(&fixed, t)) {
-        let value_index = value as usize;
-        if histogram.len() <= value_index {
-            histogram.resize(value_index + 1, 0);
-        }
-        histogram[value_index] += 1;
-        if !args.count {
-            positions.push(tokens);
-            values.push(value);
-        }
-    }
+    let histogram = table.histogram_in(&within);
+    let (positions, values) = if args.count {
+        (None, None)
+    } else {
+        let (positions, values) = table.iter_in(&within).unzip();
+        (Some(positions), Some(values))
+    };
     Ok(GrundyReport {
         graph: graph.spec().to_string(),
         edges: edge_names(graph),
         max: args.max,
-        fixed: fixed_names(graph, &fixed),
+        fixed: within.fixed_names(graph),
         count: histogram.iter().sum(),
         histogram,
-        positions: (!args.count).then_some(positions),
-        grundy: (!args.count).then_some(values),
+        positions,
+        grundy: values,
     })
 }
 
@@ -446,26 +356,6 @@ fn rows_table(edges: &[String], positions: &[Vec<u32>], values: Option<&Vec<u32>
         table.push(row);
     }
     table
-}
-
-fn render(game: &NormalPlay<EdgeNim>) -> String {
-    let pos = &game.position;
-    let graph = pos.graph();
-    (0..graph.edge_count())
-        .map(|e| {
-            let (u, v) = graph.edge(e);
-            let t = pos.tokens()[e];
-            format!(
-                "{:>5} ({}-{}): {:>3} {}",
-                graph.edge_name(e),
-                graph.vertex_name(u),
-                graph.vertex_name(v),
-                t,
-                "o".repeat(t.min(40) as usize)
-            )
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 #[cfg(test)]

@@ -1,20 +1,18 @@
-//! `crosscap manifold`: the manifold decomposition game: values and winning moves of
-//! 2-manifolds, the paper's Table 2.1, the G-series to large genus, play and arena.
+//! `crosscap manifold`: the manifold decomposition game's own commands: `value` (any
+//! genus, every move with `--all`), the paper's Table 2.1, the G-series to large genus.
 
 use std::time::Instant;
 
 use anyhow::bail;
 use clap::Subcommand;
-use crosscap_engine::{Impartial, Level};
+use crosscap_engine::Impartial;
 use crosscap_manifold::{
-    MAX_GENUS, Manifold, ManifoldGame, Periodicity, Series, Surface, TableRow, agent,
-    detect_period, new_game, prove_periods, table,
+    MAX_GENUS, Manifold, Periodicity, Series, Surface, TableRow, detect_period, prove_periods,
+    table,
 };
 use serde::Serialize;
 
-use crate::limits::setup_limits;
 use crate::output::{Answer, Output, Table, TableFormat, progress_bar};
-use crate::terminal::{ArenaArgs, PlayArgs, play_in_terminal, run_arena};
 
 #[derive(Subcommand, Debug)]
 pub enum ManifoldCommand {
@@ -43,21 +41,6 @@ pub enum ManifoldCommand {
         /// How many leading values of each series to print (the period is found from all).
         #[arg(long, default_value_t = 40)]
         show: usize,
-    },
-    /// Plays a 2-manifold in the terminal against the computer (`--level perfect` plays
-    /// by the G-values).
-    Play {
-        #[arg(required = true)]
-        surfaces: Vec<String>,
-        #[command(flatten)]
-        play: PlayArgs,
-    },
-    /// Plays two computer levels against each other from a 2-manifold.
-    Arena {
-        #[arg(required = true)]
-        surfaces: Vec<String>,
-        #[command(flatten)]
-        arena: ArenaArgs,
     },
 }
 
@@ -193,18 +176,6 @@ pub fn run(cmd: ManifoldCommand, out: &Output) -> anyhow::Result<Answer> {
             };
             out.emit(&report, || series_text(&report))
         }
-        ManifoldCommand::Play { surfaces, play } => play_in_terminal(
-            new_game(&surfaces.join(" "), &setup_limits())?,
-            play.colour,
-            agent(play.level_or(Level::Perfect), play.seed),
-            &render,
-        ),
-        ManifoldCommand::Arena { surfaces, arena } => run_arena(
-            &new_game(&surfaces.join(" "), &setup_limits())?,
-            &agent,
-            &arena,
-            out,
-        ),
     }
 }
 
@@ -309,24 +280,4 @@ fn series_text(report: &SeriesReport) -> String {
         line("o_g", &report.orientable),
         line("n_g", &report.nonorientable)
     )
-}
-
-/// The position, one surface a line, as the terminal game shows it.
-fn render(game: &ManifoldGame) -> String {
-    let position = &game.position;
-    let mut text = format!("2-manifold: {position}\n");
-    for s in position.surfaces() {
-        let kind = match s {
-            Surface::Sphere => "sphere",
-            Surface::Orientable(_) => "orientable",
-            Surface::NonOrientable(_) => "non-orientable",
-        };
-        text += &format!(
-            "  {:<6} {kind}, genus {}, Euler characteristic {}\n",
-            s.to_string(),
-            s.genus(),
-            s.euler_characteristic()
-        );
-    }
-    text + &format!("{} legal moves", position.moves().len())
 }

@@ -1,4 +1,9 @@
-//! One module per game (and per tool), each a clap subcommand tree and its runner.
+//! Each game's own commands beyond the verbs every game has (research and inspection:
+//! tables, surveys, series, ...), one module a game, and the tools (board, serve).
+
+use clap::{ArgMatches, Command, FromArgMatches, Subcommand};
+
+use crate::output::{Answer, Output};
 
 pub mod board;
 pub mod edge_nim;
@@ -8,3 +13,61 @@ pub mod nim;
 pub mod projective_hex;
 pub mod sandpile;
 pub mod serve;
+
+/// What a game's module adds to the generic host.
+pub struct OwnCommands {
+    pub game: &'static str,
+    /// Adds the game's own subcommands (and flags of its own on the verbs) to its command.
+    pub add: fn(Command) -> Command,
+    /// Runs the game's subcommand in `matches` (the game's) when it is one of its own, or
+    /// a verb its own flags ask another answer of; `None` leaves it to the host.
+    pub run: fn(&ArgMatches, &Output) -> Option<anyhow::Result<Answer>>,
+}
+
+/// The own commands of the games that have some.
+pub const OWN: [OwnCommands; 6] = [
+    OwnCommands {
+        game: "nim",
+        add: nim::NimCommand::augment_subcommands,
+        run: |matches, out| own(matches, out, nim::run),
+    },
+    OwnCommands {
+        game: "projective-hex",
+        add: projective_hex::commands,
+        run: projective_hex::run,
+    },
+    OwnCommands {
+        game: "euler-getter",
+        add: euler_getter::EulerGetterCommand::augment_subcommands,
+        run: |matches, out| own(matches, out, euler_getter::run),
+    },
+    OwnCommands {
+        game: "edge-nim",
+        add: edge_nim::EdgeNimCommand::augment_subcommands,
+        run: |matches, out| own(matches, out, edge_nim::run),
+    },
+    OwnCommands {
+        game: "manifold",
+        add: manifold::ManifoldCommand::augment_subcommands,
+        run: |matches, out| own(matches, out, manifold::run),
+    },
+    OwnCommands {
+        game: "sandpile",
+        add: sandpile::SandpileCommand::augment_subcommands,
+        run: |matches, out| own(matches, out, sandpile::run),
+    },
+];
+
+/// Runs `run` on the game's subcommand in `matches` when it is one of `E`'s.
+fn own<E: Subcommand + FromArgMatches>(
+    matches: &ArgMatches,
+    out: &Output,
+    run: fn(E, &Output) -> anyhow::Result<Answer>,
+) -> Option<anyhow::Result<Answer>> {
+    let (verb, _) = matches.subcommand()?;
+    E::has_subcommand(verb).then(|| {
+        E::from_arg_matches(matches)
+            .map_err(anyhow::Error::from)
+            .and_then(|command| run(command, out))
+    })
+}

@@ -1,33 +1,22 @@
-//! `crosscap nim`: the engine's reference game.
+//! `crosscap nim`: the engine's reference game. Its own commands: `value` (the generic
+//! Grundy search) and the table of P-positions.
 
 use anyhow::bail;
 use clap::Subcommand;
-use crosscap_engine::agents::standard_agent;
-use crosscap_engine::mcts::MctsConfig;
 use crosscap_engine::nim::{Nim, format_move};
-use crosscap_engine::solver::solve;
-use crosscap_engine::{Agent, GrundyTable, Level, NormalPlay, nim_sum};
+use crosscap_engine::{GrundyTable, nim_sum};
 use serde::Serialize;
 
-use crate::limits::{BudgetArgs, default_seconds, setup_limits};
-use crate::output::{Answer, Output, Part, Table, TableFormat, grundy_text};
-use crate::terminal::{ArenaArgs, PlayArgs, play_in_terminal, run_arena};
+use crate::output::{Answer, Output, Table, TableFormat, grundy_text};
 
 #[derive(Subcommand, Debug)]
 pub enum NimCommand {
-    /// The Grundy value of a position and every winning move.
+    /// The Grundy value of a position and every winning move, by the engine's generic
+    /// Grundy search (heaps of up to 20000 counters).
     Value {
         /// Heap sizes, e.g. `3 4 5`.
         #[arg(required = true)]
         heaps: Vec<u32>,
-    },
-    /// Solves a position with the engine's exact solver (a check on the Grundy theory).
-    #[command(mut_arg("max_seconds", default_seconds("60")))]
-    Solve {
-        #[arg(required = true)]
-        heaps: Vec<u32>,
-        #[command(flatten)]
-        budget: BudgetArgs,
     },
     /// Every P-position of K heaps with sizes up to N (each listed once, heaps ascending);
     /// at most 1000000 rows are listed, `--count` counts any number.
@@ -44,20 +33,6 @@ pub enum NimCommand {
         /// Table format for text output.
         #[arg(long, value_enum, default_value_t = TableFormat::Text)]
         format: TableFormat,
-    },
-    /// Plays Nim in the terminal against the computer.
-    Play {
-        #[arg(required = true)]
-        heaps: Vec<u32>,
-        #[command(flatten)]
-        play: PlayArgs,
-    },
-    /// Plays two computer levels against each other.
-    Arena {
-        #[arg(required = true)]
-        heaps: Vec<u32>,
-        #[command(flatten)]
-        arena: ArenaArgs,
     },
 }
 
@@ -78,31 +53,11 @@ struct PPositionsReport {
     positions: Option<Vec<Vec<u32>>>,
 }
 
-#[derive(Serialize)]
-struct SolveReport {
-    heaps: Vec<u32>,
-    #[serde(flatten)]
-    solved: Part<Solved>,
-}
-
-#[derive(Serialize)]
-struct Solved {
-    /// `first` or `second`.
-    winner: &'static str,
-    winning_moves: Vec<String>,
-    nodes: u64,
-    millis: f64,
-}
-
 /// The most heaps and the largest heap of `p-positions`.
 const MAX_TABLE_HEAPS: usize = 6;
 const MAX_TABLE_HEAP: u32 = 255;
 /// The most rows `p-positions` lists (`--count` counts any number).
 const MAX_ROWS: u64 = 1_000_000;
-
-fn nim_agent(level: Level, seed: u64) -> Box<dyn Agent<NormalPlay<Nim>>> {
-    standard_agent(level, MctsConfig::default(), seed)
-}
 
 pub fn run(cmd: NimCommand, out: &Output) -> anyhow::Result<Answer> {
     match cmd {
@@ -125,38 +80,6 @@ pub fn run(cmd: NimCommand, out: &Output) -> anyhow::Result<Answer> {
             };
             out.emit(&report, || {
                 grundy_text(report.grundy, &report.winning_moves)
-            })
-        }
-        NimCommand::Solve { heaps, budget } => {
-            let game = new_game(heaps.clone())?;
-            let solved = solve(&game, budget.budget()).map(|solution| Solved {
-                winner: if solution.value > 0 {
-                    "first"
-                } else {
-                    "second"
-                },
-                winning_moves: if solution.value > 0 {
-                    solution.best_moves.iter().map(format_move).collect()
-                } else {
-                    Vec::new()
-                },
-                nodes: solution.nodes,
-                millis: solution.elapsed.as_secs_f64() * 1000.0,
-            });
-            let report = SolveReport {
-                heaps,
-                solved: Part::of(solved),
-            };
-            out.emit_status(&report, report.solved.status, || {
-                report.solved.text("the winner", |s| {
-                    format!(
-                        "the {} player wins; winning moves: {}\n{} nodes in {:.1} ms\n",
-                        s.winner,
-                        s.winning_moves.join(" "),
-                        s.nodes,
-                        s.millis
-                    )
-                })
             })
         }
         NimCommand::PPositions {
@@ -198,20 +121,7 @@ pub fn run(cmd: NimCommand, out: &Output) -> anyhow::Result<Answer> {
                 None => format!("{} P-positions\n", report.count),
             })
         }
-        NimCommand::Play { heaps, play } => play_in_terminal(
-            new_game(heaps)?,
-            play.colour,
-            nim_agent(play.level_or(Level::Perfect), play.seed),
-            &|g| render(g),
-        ),
-        NimCommand::Arena { heaps, arena } => run_arena(&new_game(heaps)?, &nim_agent, &arena, out),
     }
-}
-
-/// A game of Nim within the setup limits every game has (one legal move per counter).
-fn new_game(heaps: Vec<u32>) -> anyhow::Result<NormalPlay<Nim>> {
-    setup_limits().check_moves(heaps.iter().map(|&h| u128::from(h)).sum())?;
-    Ok(NormalPlay::new(Nim::new(heaps)))
 }
 
 /// How many ascending tuples of `heaps` sizes in `0..=max` have nim-sum 0: multisets
@@ -256,23 +166,6 @@ fn p_positions(heaps: usize, max: u32) -> Vec<Vec<u32>> {
         let v = prefix[i] + 1;
         prefix[i..].iter_mut().for_each(|t| *t = v);
     }
-}
-
-fn render(game: &NormalPlay<Nim>) -> String {
-    game.position
-        .heaps
-        .iter()
-        .enumerate()
-        .map(|(i, &h)| {
-            format!(
-                "heap {}: {:>3} {}",
-                i + 1,
-                h,
-                "|".repeat(h.min(60) as usize)
-            )
-        })
-        .collect::<Vec<_>>()
-        .join("\n")
 }
 
 #[cfg(test)]

@@ -1,38 +1,24 @@
-//! `crosscap sandpile`: the sandpile toppling game on any graph: exact solving, the
-//! minimum topple, classification of graph6 input, play and arena.
+//! `crosscap sandpile`: the sandpile toppling game's own commands: the minimum topple
+//! and the classification of graph6 input.
 
 use std::collections::BTreeMap;
-use std::io::IsTerminal;
 use std::time::Instant;
 
 use anyhow::Context;
-use clap::{Arg, Args, Subcommand};
-use crosscap_engine::{Game, Level, Player};
+use clap::{Arg, Subcommand};
+use crosscap_engine::Player;
+use crosscap_engine::catalog::{Part, Status};
 use crosscap_graphs::read_graph6_lines;
 use crosscap_sandpile::{
-    ClassifyRow, PerfectPlay, Sandpile, Sequences, agent, analyse, classify_all, min_topple,
-    min_topple_game, new_game,
+    ClassifyRow, Sequences, classify_all, min_topple, min_topple_game, new_game, result_name,
 };
 use serde::Serialize;
 
-use crate::limits::{BudgetArgs, default_seconds, parse_player, setup_limits};
-use crate::output::{Answer, Output, Part, Status, Table, TableFormat, progress_bar};
-use crate::terminal::{ArenaArgs, PlayArgs, play_in_terminal, run_arena};
+use crate::limits::{BudgetArgs, default_seconds, setup_limits};
+use crate::output::{Answer, Output, Table, TableFormat, part_text, progress_bar};
 
 #[derive(Subcommand, Debug)]
 pub enum SandpileCommand {
-    /// The winner with perfect play, whether every play sequence has the same winner, and
-    /// the winning moves (two searches, sharing --max-seconds).
-    #[command(
-        mut_arg("max_seconds", default_seconds("10")),
-        mut_arg("max_nodes", positions)
-    )]
-    Solve {
-        #[command(flatten)]
-        position: PositionArgs,
-        #[command(flatten)]
-        budget: BudgetArgs,
-    },
     /// The fewest chips after which toppling never stops, with a placement sequence: as
     /// chip-firing (chips anywhere, colours ignored) and under the game's own rules (two
     /// searches, sharing --max-seconds).
@@ -66,20 +52,6 @@ pub enum SandpileCommand {
         #[command(flatten)]
         budget: BudgetArgs,
     },
-    /// Plays a game in the terminal against the computer (e.g. `--graph grid:5x5`).
-    Play {
-        #[command(flatten)]
-        position: PositionArgs,
-        #[command(flatten)]
-        play: PlayArgs,
-    },
-    /// Plays two computer levels against each other.
-    Arena {
-        #[command(flatten)]
-        position: PositionArgs,
-        #[command(flatten)]
-        arena: ArenaArgs,
-    },
 }
 
 /// The sandpile's searches count positions (moves played): `--max-nodes`, also
@@ -87,104 +59,7 @@ pub enum SandpileCommand {
 /// vertices need at most 6 to 8 million).
 fn positions(arg: Arg) -> Arg {
     arg.default_value("20000000")
-        .visible_alias("max-positions")
         .help("Give up after this many positions (moves played) in each search")
-}
-
-/// A graph and an optional mid-game position on it.
-#[derive(Args, Debug, Clone)]
-pub struct PositionArgs {
-    /// The graph: path:N, cycle:N, complete:N, star:M, bipartite:M,N, grid:RxC, wheel:N,
-    /// petersen, P5, C4, K4, K1,3, edges:0-1,1-2, arcs:0>1,1>0, g6:<graph6> (at most
-    /// 5000 vertices).
-    #[arg(long)]
-    graph: String,
-    /// A mid-game position, one entry per vertex: `.`, X<score>, O<score>, X* or O*
-    /// (toppling for ever), e.g. `X1,O0,.,X2`. Default: the empty board.
-    #[arg(long)]
-    position: Option<String>,
-    /// The player to move in `--position`.
-    #[arg(long, default_value = "X", value_parser = parse_player)]
-    to_move: Player,
-}
-
-impl PositionArgs {
-    /// The game, set up as the server sets it up.
-    fn game(&self) -> anyhow::Result<Sandpile> {
-        Ok(new_game(
-            &self.graph,
-            self.position.as_deref(),
-            self.to_move,
-            &setup_limits(),
-        )?)
-    }
-}
-
-#[derive(Serialize)]
-struct SolveReport {
-    graph: String,
-    position: String,
-    to_move: Option<Player>,
-    /// `solved` when both parts are.
-    #[serde(flatten)]
-    status: Status,
-    perfect_play: Part<PerfectPlayReport>,
-    sequences: Part<SequencesReport>,
-}
-
-/// The winner with perfect play.
-#[derive(Serialize)]
-struct PerfectPlayReport {
-    /// X, O or draw.
-    winner: String,
-    /// The player to move's winning moves (empty when they do not win).
-    winning_moves: Vec<String>,
-    /// Nodes the exact solver searched.
-    nodes: u64,
-}
-
-impl PerfectPlayReport {
-    fn new(game: &Sandpile, found: PerfectPlay) -> Self {
-        let mover_wins = game.outcome().is_none() && found.winner == Some(game.to_move());
-        let graph = game.board().graph();
-        PerfectPlayReport {
-            winner: result_name(found.winner),
-            winning_moves: if mover_wins {
-                found
-                    .best_moves
-                    .iter()
-                    .map(|&v| graph.vertex_name(v))
-                    .collect()
-            } else {
-                Vec::new()
-            },
-            nodes: found.nodes,
-        }
-    }
-}
-
-/// What every play sequence can lead to.
-#[derive(Serialize)]
-struct SequencesReport {
-    predetermined: bool,
-    /// X, O or draw.
-    possible_winners: Vec<String>,
-    /// Positions (up to symmetry) visited.
-    positions: u64,
-}
-
-impl From<Sequences> for SequencesReport {
-    fn from(found: Sequences) -> Self {
-        SequencesReport {
-            predetermined: found.predetermined,
-            possible_winners: found
-                .possible_winners
-                .iter()
-                .map(|w| result_name(*w))
-                .collect(),
-            positions: found.positions,
-        }
-    }
 }
 
 #[derive(Serialize)]
@@ -235,7 +110,7 @@ struct RowReport {
     #[serde(flatten)]
     status: Status,
     perfect_play: Part<WinnerReport>,
-    sequences: Part<SequencesReport>,
+    sequences: Part<Sequences>,
     min_topple: Part<ChipCount>,
     min_topple_game: Part<MoveCount>,
 }
@@ -266,7 +141,7 @@ impl RowReport {
             winner: result_name(found.winner),
             nodes: found.nodes,
         }));
-        let sequences = Part::of(row.analysis.sequences.map(SequencesReport::from));
+        let sequences = Part::of(row.analysis.sequences);
         let min_topple = Part::of(row.min_topple.map(|chips| ChipCount { chips }));
         let min_topple_game = Part::of(row.min_topple_game.map(|moves| MoveCount { moves }));
         RowReport {
@@ -304,31 +179,8 @@ struct SummaryRow {
     unknown: usize,
 }
 
-fn result_name(winner: Option<Player>) -> String {
-    winner.map_or("draw".to_string(), |p| p.to_string())
-}
-
 pub fn run(cmd: SandpileCommand, out: &Output) -> anyhow::Result<Answer> {
     match cmd {
-        SandpileCommand::Solve { position, budget } => {
-            let game = position.game()?;
-            let analysis = analyse(&game, &budget.budget());
-            let perfect_play = Part::of(
-                analysis
-                    .perfect_play
-                    .map(|found| PerfectPlayReport::new(&game, found)),
-            );
-            let sequences = Part::of(analysis.sequences.map(SequencesReport::from));
-            let report = SolveReport {
-                graph: game.board().graph().spec().to_string(),
-                position: game.position_text(),
-                to_move: game.outcome().is_none().then(|| game.to_move()),
-                status: Status::of_parts([perfect_play.status, sequences.status]),
-                perfect_play,
-                sequences,
-            };
-            out.emit_status(&report, report.status, || solve_text(&report))
-        }
         SandpileCommand::MinTopple { graph, budget } => {
             let game = new_game(&graph, None, Player::X, &setup_limits())?;
             let start = Instant::now();
@@ -389,66 +241,30 @@ pub fn run(cmd: SandpileCommand, out: &Output) -> anyhow::Result<Answer> {
                 }
             })
         }
-        SandpileCommand::Play { position, play } => {
-            let colour = std::io::stdout().is_terminal();
-            play_in_terminal(
-                position.game()?,
-                play.colour,
-                agent(play.level_or(Level::Medium), play.seed),
-                &|g: &Sandpile| g.render(colour),
-            )
-        }
-        SandpileCommand::Arena { position, arena } => {
-            run_arena(&position.game()?, &agent, &arena, out)
-        }
     }
 }
 
-fn solve_text(report: &SolveReport) -> String {
-    let play = report
-        .perfect_play
-        .text("the winner with perfect play", |p| {
-            let who = match p.winner.as_str() {
-                "draw" => "the game is a draw with perfect play".to_string(),
-                w => format!("{w} wins with perfect play"),
-            };
-            let moves = if p.winning_moves.is_empty() {
-                "none".to_string()
-            } else {
-                p.winning_moves.join(" ")
-            };
-            format!("{who}\nwinning moves: {moves} ({} solver nodes)", p.nodes)
-        });
-    let sequences = report
-        .sequences
-        .text("what every play sequence reaches", |s| {
-            let results = if s.predetermined {
-                format!("{} whatever is played", s.possible_winners.join(", "))
-            } else {
-                format!("possible results: {}", s.possible_winners.join(", "))
-            };
-            format!("{results} ({} positions)", s.positions)
-        });
-    format!("{}: {play}\n{sequences}\n", report.graph)
-}
-
 fn min_topple_text(report: &MinToppleReport) -> String {
-    let chips = report
-        .chip_firing
-        .text("the chip-firing minimum", |c| match c.chips {
+    let chips = part_text(
+        &report.chip_firing,
+        "the chip-firing minimum",
+        |c| match c.chips {
             Some(k) => format!(
                 "toppling never stops after {k} chips ({} edges), placed on {}",
                 report.edges,
                 c.placements.join(" ")
             ),
             None => "toppling always stops: every chip drains into a sink".to_string(),
-        });
-    let game = report
-        .game_rules
-        .text("the minimum under the game's rules", |g| match g.moves {
+        },
+    );
+    let game = part_text(
+        &report.game_rules,
+        "the minimum under the game's rules",
+        |g| match g.moves {
             Some(k) => format!("under the game's rules: {k} moves: {}", g.line.join(" ")),
             None => "under the game's rules: never, every game ends before".to_string(),
-        });
+        },
+    );
     format!("{}: {chips}\n{game}\n", report.graph)
 }
 

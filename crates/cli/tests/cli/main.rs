@@ -2,6 +2,7 @@
 
 mod bad_inputs;
 mod board;
+mod catalog;
 mod edge_nim;
 mod euler_getter;
 mod manifold;

@@ -1,0 +1,247 @@
+//! Every game of the catalog through the command line's generic verbs: one `solve`
+//! answer, `--think-ms` on `play`, `arena` and `hint`, unknown options refused.
+
+use serde_json::Value;
+
+use crate::{crosscap, crosscap_with_input};
+
+/// The keys of `solve` that every game gives.
+const SOLVE_KEYS: [&str; 11] = [
+    "game",
+    "position",
+    "to_move",
+    "status",
+    "winner",
+    "value",
+    "value_kind",
+    "winning_moves",
+    "optimal_moves",
+    "nodes",
+    "millis",
+];
+
+/// The examples, each with the game's own keys.
+#[test]
+fn every_game_solves_in_one_shape() {
+    for (args, own) in [
+        (
+            &["nim", "solve", "3", "4", "5"][..],
+            &["grundy", "heaps"][..],
+        ),
+        (
+            &["projective-hex", "solve", "--board", "taylor:2"],
+            &["board"],
+        ),
+        (
+            &[
+                "euler-getter",
+                "solve",
+                "--board",
+                "goldberg:1",
+                "--swap",
+                "none",
+            ],
+            &["margin", "symmetries", "cells"],
+        ),
+        (
+            &["edge-nim", "solve", "--graph", "C4", "--tokens", "1,2,0,2"],
+            &["grundy", "edges", "tokens"],
+        ),
+        (&["manifold", "solve", "n5", "o2"], &["grundy", "surfaces"]),
+        (
+            &["sandpile", "solve", "--graph", "C3"],
+            &[
+                "predetermined",
+                "possible_winners",
+                "perfect_play",
+                "sequences",
+            ],
+        ),
+    ] {
+        let v = crosscap(&[&["--json"], args].concat()).json();
+        for key in SOLVE_KEYS.iter().chain(own) {
+            assert!(v.get(key).is_some(), "{args:?} has no {key}: {v}");
+        }
+        assert_eq!(v["game"], args[0], "{v}");
+        assert_eq!(v["status"], "solved", "{v}");
+        assert_eq!(v["to_move"], "X", "{v}");
+        assert!(
+            ["X", "O", "draw"].contains(&v["winner"].as_str().unwrap()),
+            "{v}"
+        );
+        let impartial = v["value_kind"] == "grundy";
+        assert_eq!(v.get("outcome").is_some(), impartial, "{v}");
+        if impartial {
+            let p = v["value"] == 0;
+            assert_eq!(v["outcome"], if p { "P" } else { "N" }, "{v}");
+        }
+    }
+}
+
+/// The games of the catalog, each with a board its `--board` takes.
+fn games() -> Vec<(&'static str, &'static str)> {
+    crosscap_catalog::standard()
+        .games()
+        .map(|game| {
+            let board = match game.info.name {
+                // Small enough for an arena of two games with a few moves each.
+                "euler-getter" => "goldberg:1",
+                "projective-hex" => "taylor:2",
+                "edge-nim" => "C4",
+                _ => game.info.default_board,
+            };
+            (game.info.name, board)
+        })
+        .collect()
+}
+
+/// `--think-ms` bounds every computer move, the same flag on every game's `play`, `arena`
+/// and `hint`.
+#[test]
+fn every_play_arena_and_hint_takes_think_ms() {
+    for (game, board) in games() {
+        let play = crosscap_with_input(
+            &[
+                game,
+                "play",
+                "--board",
+                board,
+                "--colour",
+                "O",
+                "--think-ms",
+                "20",
+            ],
+            "quit\n",
+        );
+        assert_eq!(play.code, 0, "{game}: {}", play.stderr);
+        assert!(play.stdout.contains("X plays "), "{game}: {}", play.stdout);
+        let arena = crosscap(&[
+            "--json",
+            game,
+            "arena",
+            "--board",
+            board,
+            "--games",
+            "2",
+            "--think-ms",
+            "5",
+        ])
+        .json();
+        assert_eq!(arena["games"], 2, "{game}: {arena}");
+        let hint = crosscap(&["--json", game, "hint", "--board", board, "--think-ms", "20"]).json();
+        assert_eq!(hint["level"], "mcts:1000000", "{game}: {hint}");
+        assert_eq!(hint["to_move"], "X", "{game}: {hint}");
+        assert!(hint["move"].is_string(), "{game}: {hint}");
+    }
+}
+
+/// A hint is the computer's move at the game's hint level, or the level asked for.
+#[test]
+fn hints_name_their_level() {
+    let v = crosscap(&["--json", "nim", "hint", "3", "4", "5"]).json();
+    assert_eq!(v["move"], "1:1", "the perfect level: {v}");
+    assert_eq!(v["level"], "perfect");
+    let text = crosscap(&["sandpile", "hint", "--graph", "P3", "--level", "random"]);
+    assert!(text.stdout.starts_with("X to move: "), "{}", text.stdout);
+    crosscap(&[
+        "projective-hex",
+        "hint",
+        "--position",
+        ".XO/..XO/..OO./.XOX../XOX../XO..",
+    ])
+    .assert_user_error("the game is already over");
+}
+
+/// Options are checked in one place, each game's: an unknown one is refused before any
+/// work, naming the game's options.
+#[test]
+fn unknown_options_are_refused_for_every_game() {
+    for game in crosscap_catalog::standard().games() {
+        let info = &game.info;
+        let run = crosscap(&[
+            info.name,
+            "solve",
+            "--board",
+            info.default_board,
+            "--opt",
+            "bogus=1",
+        ]);
+        run.assert_user_error(&format!(
+            "bad options for {}: unknown field `bogus`",
+            info.name
+        ));
+        let names: Vec<&str> = info.options.iter().map(|o| o.name).collect();
+        let listed = if names.is_empty() {
+            "none".to_string()
+        } else {
+            names.join(", ")
+        };
+        assert!(
+            run.stderr.contains(&format!("(the options are {listed})")),
+            "{}: {}",
+            info.name,
+            run.stderr
+        );
+    }
+}
+
+/// `--opt` gives any option by name, as its flag does; twice is refused.
+#[test]
+fn opt_is_any_option() {
+    let flag = crosscap(&[
+        "--json",
+        "euler-getter",
+        "solve",
+        "--board",
+        "goldberg:1",
+        "--swap",
+        "none",
+    ])
+    .json();
+    let opt = crosscap(&[
+        "--json",
+        "euler-getter",
+        "solve",
+        "--board",
+        "goldberg:1",
+        "--opt",
+        "swap=none",
+    ])
+    .json();
+    assert_eq!(flag["winner"], opt["winner"]);
+    assert_eq!(opt["swap"], "none");
+    let to_move = crosscap(&[
+        "--json",
+        "sandpile",
+        "solve",
+        "--graph",
+        "P4",
+        "--position",
+        "X0,O1,.,X0",
+        "--opt",
+        "to-move=O",
+    ])
+    .json();
+    assert_eq!(to_move["to_move"], "O");
+    crosscap(&[
+        "euler-getter",
+        "solve",
+        "--board",
+        "goldberg:1",
+        "--swap",
+        "none",
+        "--opt",
+        "swap=3",
+    ])
+    .assert_user_error("the option swap is given twice");
+    crosscap(&["nim", "solve", "3", "--opt", "swap"]).assert_user_error("expected KEY=VALUE");
+}
+
+/// Heaps and surfaces are given as arguments or as one `--board` text, not both.
+#[test]
+fn lists_are_arguments_or_one_board() {
+    let listed = crosscap(&["--json", "manifold", "solve", "n5", "o2"]).json();
+    let board: Value = crosscap(&["--json", "manifold", "solve", "--board", "n5 o2"]).json();
+    assert_eq!(listed["position"], board["position"]);
+    crosscap(&["nim", "solve", "3", "--board", "4"]).assert_user_error("cannot be used with");
+}
