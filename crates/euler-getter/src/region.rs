@@ -1,6 +1,7 @@
 //! A player's region computed from scratch: V, E, F of the closure of its cells, and the
 //! human-friendly reading of its Euler characteristic, connected pieces minus loops.
 
+use crosscap_graphs::UnionFind;
 use crosscap_topology::Board;
 use serde::Serialize;
 
@@ -62,39 +63,21 @@ impl RegionAnalysis {
     /// connected) and counts each piece's loops from its Euler characteristic.
     pub fn of(board: &Board, in_region: &[bool]) -> RegionAnalysis {
         let cells = board.cell_count();
-        let mut parent: Vec<usize> = (0..cells).collect();
-        fn find(parent: &mut [usize], mut x: usize) -> usize {
-            while parent[x] != x {
-                parent[x] = parent[parent[x]];
-                x = parent[x];
-            }
-            x
-        }
+        let mut joined = UnionFind::new(cells);
         for v in 0..board.vertex_count() {
-            let mut first = None;
-            for &c in board.vertex_cells(v) {
-                if in_region[c] {
-                    match first {
-                        None => first = Some(c),
-                        Some(f) => {
-                            let (a, b) = (find(&mut parent, f), find(&mut parent, c));
-                            parent[a] = b;
-                        }
-                    }
+            let mut at_vertex = board.vertex_cells(v).iter().filter(|&&c| in_region[c]);
+            if let Some(&first) = at_vertex.next() {
+                for &c in at_vertex {
+                    joined.union(first, c);
                 }
             }
         }
+        let pieces = joined.groups((0..cells).filter(|&c| in_region[c]).map(|c| (c, c)));
         let mut piece_of = vec![usize::MAX; cells];
-        let mut pieces: Vec<Vec<usize>> = Vec::new();
-        let mut root_piece = vec![usize::MAX; cells];
-        for c in (0..cells).filter(|&c| in_region[c]) {
-            let root = find(&mut parent, c);
-            if root_piece[root] == usize::MAX {
-                root_piece[root] = pieces.len();
-                pieces.push(Vec::new());
+        for (piece, members) in pieces.iter().enumerate() {
+            for &c in members {
+                piece_of[c] = piece;
             }
-            piece_of[c] = root_piece[root];
-            pieces[root_piece[root]].push(c);
         }
         let mut counts = vec![RegionCounts::default(); pieces.len()];
         for v in 0..board.vertex_count() {

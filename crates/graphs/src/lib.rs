@@ -24,8 +24,10 @@
 mod automorphisms;
 mod graph6;
 mod spec;
+mod union_find;
 
 pub use graph6::read_graph6_lines;
+pub use union_find::UnionFind;
 
 /// Specs refuse graphs larger than this, so a typo cannot exhaust memory.
 pub const MAX_VERTICES: usize = 100_000;
@@ -288,49 +290,6 @@ impl Graph {
     /// The graph6 text of an undirected graph (edge order is not kept: graph6 has none).
     pub fn to_graph6(&self) -> Option<String> {
         (!self.directed).then(|| graph6::write(self))
-    }
-}
-
-/// Disjoint sets over `0..n`, to group vertices by component.
-struct UnionFind {
-    parent: Vec<usize>,
-}
-
-impl UnionFind {
-    fn new(n: usize) -> Self {
-        UnionFind {
-            parent: (0..n).collect(),
-        }
-    }
-
-    fn find(&mut self, mut x: usize) -> usize {
-        while self.parent[x] != x {
-            self.parent[x] = self.parent[self.parent[x]];
-            x = self.parent[x];
-        }
-        x
-    }
-
-    fn union(&mut self, a: usize, b: usize) {
-        let (a, b) = (self.find(a), self.find(b));
-        if a != b {
-            self.parent[a.max(b)] = a.min(b);
-        }
-    }
-
-    /// Groups `items` (each with a vertex) by the set of its vertex, in order of first item.
-    fn groups(&mut self, items: impl Iterator<Item = (usize, usize)>) -> Vec<Vec<usize>> {
-        let mut group_of_root = std::collections::HashMap::new();
-        let mut groups: Vec<Vec<usize>> = Vec::new();
-        for (item, vertex) in items {
-            let root = self.find(vertex);
-            let index = *group_of_root.entry(root).or_insert_with(|| {
-                groups.push(Vec::new());
-                groups.len() - 1
-            });
-            groups[index].push(item);
-        }
-        groups
     }
 }
 

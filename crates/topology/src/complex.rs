@@ -4,6 +4,8 @@
 
 use std::collections::{HashMap, VecDeque};
 
+use crosscap_graphs::UnionFind;
+
 use crate::error::ComplexError;
 
 /// One side of a cell: the edge it lies on, the cell across it and the Z2 homology class of
@@ -37,41 +39,6 @@ pub struct Complex {
     neighbors: Vec<Vec<usize>>,
     orientable: bool,
     h1_rank: usize,
-}
-
-/// Union-find over `0..n`.
-pub(crate) struct Partition {
-    parent: Vec<usize>,
-}
-
-impl Partition {
-    pub(crate) fn new(n: usize) -> Self {
-        Partition {
-            parent: (0..n).collect(),
-        }
-    }
-
-    pub(crate) fn find(&mut self, mut x: usize) -> usize {
-        while self.parent[x] != x {
-            self.parent[x] = self.parent[self.parent[x]];
-            x = self.parent[x];
-        }
-        x
-    }
-
-    pub(crate) fn union(&mut self, a: usize, b: usize) {
-        let (ra, rb) = (self.find(a), self.find(b));
-        if ra != rb {
-            self.parent[ra.max(rb)] = ra.min(rb);
-        }
-    }
-
-    /// The number of classes.
-    pub(crate) fn count(&mut self) -> usize {
-        (0..self.parent.len())
-            .filter(|&x| self.find(x) == x)
-            .count()
-    }
 }
 
 impl Complex {
@@ -141,7 +108,7 @@ impl Complex {
 
         let vertex_faces = vertex_cycles(&face_vertices, &face_edges, &edge_sides, &vertex_ids)?;
 
-        let mut faces = Partition::new(face_vertices.len());
+        let mut faces = UnionFind::new(face_vertices.len());
         for &[f, g] in &edge_faces {
             faces.union(f, g);
         }

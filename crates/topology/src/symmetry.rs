@@ -24,7 +24,9 @@ use std::collections::{HashMap, HashSet};
 use std::fmt;
 use std::sync::OnceLock;
 
-use crate::complex::{Complex, Partition};
+use crosscap_graphs::UnionFind;
+
+use crate::complex::Complex;
 
 /// Marks a flag without an image yet.
 const NONE: u32 = u32::MAX;
@@ -116,24 +118,13 @@ impl Symmetries {
     /// in order of their first cell.
     pub fn cell_orbits(&self) -> Vec<Vec<usize>> {
         let cells = self.cell_count();
-        let mut orbits = Partition::new(cells);
+        let mut orbits = UnionFind::new(cells);
         for generator in &self.generators {
             for (cell, &image) in generator.iter().enumerate() {
                 orbits.union(cell, image);
             }
         }
-        let mut index: HashMap<usize, usize> = HashMap::new();
-        let mut classes: Vec<Vec<usize>> = Vec::new();
-        for cell in 0..cells {
-            let root = orbits.find(cell);
-            let next = classes.len();
-            let class = *index.entry(root).or_insert(next);
-            if class == next {
-                classes.push(Vec::new());
-            }
-            classes[class].push(cell);
-        }
-        classes
+        orbits.groups((0..cells).map(|cell| (cell, cell)))
     }
 
     /// The symmetries that keep a colouring of the cells (`colouring[cell]`, one entry per

@@ -4,6 +4,7 @@
 
 use std::collections::{HashMap, HashSet};
 
+use crosscap_graphs::UnionFind;
 use crosscap_topology::{Board, Complex, ComplexError, Surface, Symmetries};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
@@ -100,27 +101,17 @@ fn analyse(g: &Gluing) -> Expected {
     let offset = g.corner_offsets();
     let corners: usize = g.sizes.iter().sum();
     let corner = |f: usize, i: usize| offset[f] + i % g.sizes[f];
-    let mut parent: Vec<usize> = (0..corners).collect();
-    fn find(p: &mut [usize], mut x: usize) -> usize {
-        while p[x] != x {
-            x = p[x];
-        }
-        x
-    }
-    let mut union = |a: usize, b: usize| {
-        let (ra, rb) = (find(&mut parent, a), find(&mut parent, b));
-        parent[ra] = rb;
-    };
+    let mut glued = UnionFind::new(corners);
     for &((f, i), (h, j), twisted) in &g.pairs {
         if twisted {
-            union(corner(f, i), corner(h, j));
-            union(corner(f, i + 1), corner(h, j + 1));
+            glued.union(corner(f, i), corner(h, j));
+            glued.union(corner(f, i + 1), corner(h, j + 1));
         } else {
-            union(corner(f, i), corner(h, j + 1));
-            union(corner(f, i + 1), corner(h, j));
+            glued.union(corner(f, i), corner(h, j + 1));
+            glued.union(corner(f, i + 1), corner(h, j));
         }
     }
-    let vertex: Vec<usize> = (0..corners).map(|c| find(&mut parent, c)).collect();
+    let vertex: Vec<usize> = (0..corners).map(|c| glued.find(c)).collect();
     let cycles: Vec<Vec<u64>> = (0..g.sizes.len())
         .map(|f| {
             (0..g.sizes[f])

@@ -7,10 +7,11 @@
 //! they are removed (their two edges merge), which makes the six corner cells pentagons and
 //! leaves every vertex trivalent. Cells are named by row letter (a = top) and 1-based column.
 
+use crosscap_graphs::UnionFind;
+
 use super::hex::{self, SIDE_STEPS};
 use super::row_label;
 use crate::BoardParts;
-use crate::complex::Partition;
 
 /// The number of cells in row `r` of `taylor:n`.
 pub fn row_length(n: usize, r: usize) -> usize {
@@ -38,7 +39,7 @@ pub fn build(n: usize) -> BoardParts {
     let rim = &region.rim;
     let half = rim.len() / 2;
 
-    let mut glued = Partition::new(region.points.len());
+    let mut glued = UnionFind::new(region.points.len());
     for i in 0..half {
         glued.union(rim[i].0, rim[i + half].0);
     }
