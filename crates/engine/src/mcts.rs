@@ -3,8 +3,7 @@
 //! options that connection games rely on: RAVE (all-moves-as-first statistics shared
 //! between siblings) and an MCTS-solver that proves won and lost subtrees.
 
-use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+use rustc_hash::FxHashMap;
 use std::mem::size_of;
 use std::time::Duration;
 
@@ -186,44 +185,6 @@ pub struct MoveStats<M> {
     pub proven_winner: Option<Player>,
 }
 
-/// A fast non-cryptographic hasher (FxHash) for the per-iteration AMAF table.
-#[derive(Default)]
-struct FxHasher(u64);
-
-impl Hasher for FxHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(b as u64);
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-
-    fn write_usize(&mut self, n: usize) {
-        self.write_u64(n as u64);
-    }
-
-    fn write_u32(&mut self, n: u32) {
-        self.write_u64(n as u64);
-    }
-
-    fn write_u16(&mut self, n: u16) {
-        self.write_u64(n as u64);
-    }
-
-    fn write_u8(&mut self, n: u8) {
-        self.write_u64(n as u64);
-    }
-}
-
-type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<FxHasher>>;
-
 /// A UCT searcher usable as an [`Agent`].
 pub struct Mcts<G: Game, P: PlayoutPolicy<G> = RandomPlayout> {
     pub config: MctsConfig,
@@ -284,7 +245,7 @@ impl<G: Game, P: PlayoutPolicy<G> + Clone> Mcts<G, P> {
         };
         let mut path = Vec::new();
         let mut record: Vec<(Player, G::Move)> = Vec::new();
-        let mut first_played: FxMap<G::Move, (usize, Player)> = FxMap::default();
+        let mut first_played: FxHashMap<G::Move, (usize, Player)> = FxHashMap::default();
         let mut iterations = 0u64;
         loop {
             // At least one iteration, so that there is a move to play.
@@ -508,7 +469,7 @@ impl<G: Game, P: PlayoutPolicy<G> + Clone> Mcts<G, P> {
         path: &[usize],
         record: &[(Player, G::Move)],
         outcome: &Outcome,
-        first_played: &mut FxMap<G::Move, (usize, Player)>,
+        first_played: &mut FxHashMap<G::Move, (usize, Player)>,
     ) {
         first_played.clear();
         for (ply, (player, mv)) in record.iter().enumerate() {

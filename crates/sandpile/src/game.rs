@@ -5,6 +5,7 @@ use std::hash::Hasher;
 use std::sync::Arc;
 
 use crosscap_engine::{Game, MoveError, Notation, Outcome, Player, Rng};
+use rustc_hash::FxHasher;
 
 use crate::SandpileError;
 use crate::board::{Board, Scratch};
@@ -311,25 +312,6 @@ fn names(board: &Board, vertices: &[usize]) -> String {
         .join(" ")
 }
 
-/// FNV-1a over 64-bit words: a fixed hash, so positions hash alike in every run.
-struct Fnv(u64);
-
-impl Hasher for Fnv {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0 ^ b as u64).wrapping_mul(0x100_0000_01b3);
-        }
-    }
-
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0 ^ n).wrapping_mul(0x100_0000_01b3).rotate_left(17);
-    }
-}
-
 impl Game for Sandpile {
     type Move = usize;
 
@@ -409,7 +391,7 @@ impl Game for Sandpile {
             .symmetries()
             .iter()
             .map(|perm| {
-                let mut h = Fnv(0xcbf2_9ce4_8422_2325);
+                let mut h = FxHasher::default();
                 for &v in perm {
                     h.write_u64(self.vertex_code(v));
                 }
@@ -417,7 +399,8 @@ impl Game for Sandpile {
             })
             .min()
             .unwrap_or(0);
-        let mut h = Fnv(canonical);
+        let mut h = FxHasher::default();
+        h.write_u64(canonical);
         h.write_u64(self.to_move.index() as u64 | (self.placements as u64) << 1);
         h.finish()
     }
