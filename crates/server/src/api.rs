@@ -273,17 +273,23 @@ async fn import_game(
     created(app.import(body(record)?).await?)
 }
 
-/// `GET /api/games/{id}`: `?ply=N` shows the position after N moves; `?wait=V` waits
-/// until the game's version differs from V (live following by long polling).
+/// `GET /api/games/{id}`: the game with its board's drawing; `?ply=N` shows the position
+/// after N moves; `?wait=V` waits until the game's version differs from V (live following
+/// by long polling). The page holds the drawing from its first request, so the answers
+/// with `ply` or `wait` leave it out.
 async fn show_game(State(app): State<Arc<App>>, GameId(id): GameId, query: Params) -> Answer {
     let query = params(query)?;
     if let Some(version) = number::<u64>(&query, "wait")? {
         return ok(app.follow(&id, version).await?);
     }
     let ply = number::<usize>(&query, "ply")?;
-    ok(app
+    let snapshot = app
         .run(move |app| app.snapshot(&*app.slot(&id)?, ply))
-        .await?)
+        .await?;
+    ok(match ply {
+        Some(_) => snapshot,
+        None => snapshot.with_layout(),
+    })
 }
 
 #[derive(Deserialize)]

@@ -212,10 +212,37 @@ pub struct Snapshot {
     /// the game.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tokens: Option<Tokens>,
-    /// The board's drawing, shared with every game on the same board and written out as
-    /// it is.
-    #[serde(rename = "layout", serialize_with = "drawing")]
+    /// The board's drawing (shared with every game on the same board and written out as
+    /// it is): only in the answers that open a game ([`Snapshot::with_layout`]), since
+    /// it never changes and is most of the bytes (131 KB on goldberg:4).
+    #[serde(rename = "layout", skip_serializing_if = "Drawing::withheld")]
+    drawing: Drawing,
+}
+
+impl Snapshot {
+    /// The snapshot with the board's drawing, for a page opening the game.
+    pub fn with_layout(mut self) -> Snapshot {
+        self.drawing.sent = true;
+        self
+    }
+}
+
+/// A board's drawing and whether an answer carries it.
+struct Drawing {
     start: Arc<Start>,
+    sent: bool,
+}
+
+impl Drawing {
+    fn withheld(&self) -> bool {
+        !self.sent
+    }
+}
+
+impl Serialize for Drawing {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.start.layout.as_deref().serialize(s)
+    }
 }
 
 /// Whether a game goes on.
@@ -234,10 +261,6 @@ pub struct Tokens {
     #[serde(rename = "O")]
     pub o: Option<String>,
     pub owner: String,
-}
-
-fn drawing<S: serde::Serializer>(start: &Arc<Start>, s: S) -> Result<S::Ok, S::Error> {
-    start.layout.as_deref().serialize(s)
 }
 
 /// The searches running, each with its cancel flag (for the status and for shutdown).
@@ -661,7 +684,7 @@ impl App {
         if let Some(permit) = permit {
             self.kick(&slot, permit);
         }
-        let mut answer = self.snapshot(&slot, None)?;
+        let mut answer = self.snapshot(&slot, None)?.with_layout();
         answer.tokens = Some(tokens);
         Ok(answer)
     }
@@ -1181,7 +1204,10 @@ impl App {
             created: live.saved.created,
             updated: live.saved.updated,
             tokens: None,
-            start: Arc::clone(&live.start),
+            drawing: Drawing {
+                start: Arc::clone(&live.start),
+                sent: false,
+            },
         }
     }
 

@@ -238,6 +238,8 @@ async function gamePage(id) {
   const mine = tokens(id);
   const myGeneration = generation;
   let state = await api("GET", `/games/${id}`);
+  // The board's drawing comes once, with the game; later answers leave it out.
+  const layout = state.layout;
   let viewing = null; // a ply under replay, or null for the live position
   let hint = null;
   clear(main);
@@ -338,7 +340,7 @@ async function gamePage(id) {
     const module = await renderer(state.game);
     clear(boardBox);
     if (module) {
-      module.render(boardBox, shown, ctx);
+      module.render(boardBox, { ...shown, layout }, ctx);
     } else {
       boardBox.append(el("pre", {}, JSON.stringify(shown.view, null, 1)));
     }
