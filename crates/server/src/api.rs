@@ -194,6 +194,7 @@ pub fn router(app: Arc<App>, hosts: HostPolicy) -> Router {
         .route("/games/{id}/undo", post(undo))
         .route("/games/{id}/resign", post(resign))
         .route("/games/{id}/stop", post(stop))
+        .route("/games/{id}/claim", limited(post(claim), &creations))
         .route("/games/{id}/hint", limited(get(hint), &hints))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such API route") })
         .method_not_allowed_fallback(|| async {
@@ -344,6 +345,22 @@ async fn stop(
 ) -> Answer {
     let request = body(request)?;
     ok(app.run(move |app| app.stop(&id, &request.token)).await?)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClaimRequest {
+    code: String,
+}
+
+/// `POST /api/games/{id}/claim` with a friend's one-time code: the seat and its token.
+async fn claim(
+    State(app): State<Arc<App>>,
+    GameId(id): GameId,
+    request: Result<Json<ClaimRequest>, JsonRejection>,
+) -> Answer {
+    let request = body(request)?;
+    ok(app.run(move |app| app.claim(&id, &request.code)).await?)
 }
 
 /// `DELETE /api/games/{id}` with the owner's token in the body.

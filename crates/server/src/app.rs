@@ -116,6 +116,13 @@ impl Live {
         }
     }
 
+    /// The friend's seat while its claim code is unspent.
+    fn unclaimed(&self) -> Option<Player> {
+        Player::BOTH
+            .into_iter()
+            .find(|p| !self.saved.claims[p.index()].is_empty())
+    }
+
     /// The seat a token opens, if any.
     fn seat_of(&self, token: &str) -> Option<Player> {
         Player::BOTH
@@ -176,6 +183,10 @@ pub struct NewGame {
     /// Seed of the computer players (random when absent).
     #[serde(default)]
     pub seed: Option<u64>,
+    /// The seat a friend plays on another device: the creation answer has a one-time
+    /// claim code for it instead of its token, so that the creator never holds it.
+    #[serde(default)]
+    pub friend: Option<Player>,
 }
 
 /// A game as the API shows it, at its latest position or at an earlier ply.
@@ -203,6 +214,8 @@ pub struct Snapshot {
     pub stopped: bool,
     pub thinking: bool,
     pub undo_request: Option<Player>,
+    /// The friend's seat while its claim code is unspent.
+    pub unclaimed: Option<Player>,
     /// The game's own view of the position shown ([`Match::view`]).
     pub view: Value,
     pub version: u64,
@@ -261,6 +274,16 @@ pub struct Tokens {
     #[serde(rename = "O")]
     pub o: Option<String>,
     pub owner: String,
+    /// The friend's seat and its one-time claim code, when a friend plays one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub claim: Option<Claim>,
+}
+
+/// A seat a friend claims, and the code that claims it.
+#[derive(Serialize)]
+pub struct Claim {
+    pub seat: Player,
+    pub code: String,
 }
 
 /// The searches running, each with its cancel flag (for the status and for shutdown).
@@ -323,6 +346,18 @@ fn random_hex(bytes: usize) -> Result<String, ApiError> {
     let mut buf = vec![0u8; bytes];
     getrandom::fill(&mut buf).map_err(|e| ApiError::internal("the random source failed", e))?;
     Ok(buf.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// A one-time claim code: 10 letters and digits that cannot be misread for one another
+/// (50 bits; claims are rate-limited), easy to read out or type on another device.
+fn claim_code() -> Result<String, ApiError> {
+    const ALPHABET: &[u8; 32] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+    let mut buf = [0u8; 10];
+    getrandom::fill(&mut buf).map_err(|e| ApiError::internal("the random source failed", e))?;
+    Ok(buf
+        .iter()
+        .map(|b| ALPHABET[usize::from(b % 32)] as char)
+        .collect())
 }
 
 fn random_u64() -> Result<u64, ApiError> {
@@ -592,22 +627,25 @@ impl App {
 
     /// Starts a game; answers the game, the secret of each human seat and the owner's.
     pub async fn create(self: &Arc<Self>, request: NewGame) -> Result<Snapshot, ApiError> {
-        let seed = request.seed;
+        let (seed, friend) = (request.seed, request.friend);
         let record = self.run(move |app| app.prepare(request)).await?;
-        self.insert(record, seed).await
+        self.insert(record, seed, friend).await
     }
 
     /// Loads an exported record as a new game.
     pub async fn import(self: &Arc<Self>, record: Record) -> Result<Snapshot, ApiError> {
-        self.insert(record, None).await
+        self.insert(record, None, None).await
     }
 
     async fn insert(
         self: &Arc<Self>,
         record: Record,
         seed: Option<u64>,
+        friend: Option<Player>,
     ) -> Result<Snapshot, ApiError> {
-        let live = self.run(move |app| app.new_live(record, seed)).await?;
+        let live = self
+            .run(move |app| app.new_live(record, seed, friend))
+            .await?;
         // A computer to move needs a place among the games computing at once.
         let permit = match live.computer_to_move() {
             Some(_) => Some(self.permit().await?),
@@ -617,7 +655,12 @@ impl App {
     }
 
     /// A new game's state in memory, checked against the limits.
-    fn new_live(&self, record: Record, seed: Option<u64>) -> Result<Live, ApiError> {
+    fn new_live(
+        &self,
+        record: Record,
+        seed: Option<u64>,
+        friend: Option<Player>,
+    ) -> Result<Live, ApiError> {
         self.check_level(record.players.x)?;
         self.check_level(record.players.o)?;
         let (start, current) = self.build(&record, usize::MAX)?;
@@ -626,13 +669,27 @@ impl App {
         if view_bytes > self.limits.max_view_bytes {
             return Err(ApiError::too_large("the board is too large to draw"));
         }
-        let token = |seat: Seat| match seat {
-            Seat::Human => random_hex(16),
-            Seat::Computer(_) => Ok(String::new()),
-        };
+        if let Some(seat) = friend
+            && record.players.seat(seat) != Seat::Human
+        {
+            return Err(ApiError::bad_request(format!(
+                "a friend plays {seat} on another device, so {seat} must be \"human\""
+            )));
+        }
+        let mut tokens = [String::new(), String::new()];
+        let mut claims = [String::new(), String::new()];
+        for player in Player::BOTH {
+            let i = player.index();
+            if friend == Some(player) {
+                claims[i] = claim_code()?;
+            } else if record.players.seat(player) == Seat::Human {
+                tokens[i] = random_hex(16)?;
+            }
+        }
         let saved = Saved {
             id: random_hex(8)?,
-            tokens: [token(record.players.x)?, token(record.players.o)?],
+            tokens,
+            claims,
             owner: random_hex(16)?,
             stopped: false,
             seed: match seed {
@@ -669,6 +726,10 @@ impl App {
             x: secret(&live.saved.tokens[0]),
             o: secret(&live.saved.tokens[1]),
             owner: live.saved.owner.clone(),
+            claim: live.unclaimed().map(|seat| Claim {
+                seat,
+                code: live.saved.claims[seat.index()].clone(),
+            }),
         };
         let id = live.saved.id.clone();
         let bytes = live.bytes();
@@ -940,6 +1001,36 @@ impl App {
         Ok(())
     }
 
+    /// Gives the friend's seat to whoever presents its claim code, once: answers the
+    /// seat and its new token; the code is spent (a second claim is refused).
+    pub fn claim(&self, id: &str, code: &str) -> Result<Value, ApiError> {
+        let slot = self.slot(id)?;
+        let mut live = slot.lock();
+        let seat = live.unclaimed().ok_or_else(|| {
+            ApiError::conflict("this game's invitation has been used: its seat is taken")
+        })?;
+        let code = code.trim().to_ascii_uppercase();
+        if !same_secret(&live.saved.claims[seat.index()], &code) {
+            return Err(ApiError::forbidden(
+                "this claim code does not open a seat of this game",
+            ));
+        }
+        let token = random_hex(16)?;
+        if !self
+            .store()
+            .claim(&live.saved.id, seat.index(), &code, &token)?
+        {
+            return Err(ApiError::conflict(
+                "this game's invitation has been used: its seat is taken",
+            ));
+        }
+        live.saved.tokens[seat.index()] = token.clone();
+        live.saved.claims[seat.index()].clear();
+        live.version += 1;
+        slot.announce(&live);
+        Ok(json!({ "seat": seat, "token": token }))
+    }
+
     /// Resigns for the seat the token opens.
     pub fn resign(&self, id: &str, token: &str) -> Result<Snapshot, ApiError> {
         let slot = self.slot(id)?;
@@ -1199,6 +1290,7 @@ impl App {
             stopped: latest && live.saved.stopped,
             thinking: live.thinking,
             undo_request: live.undo_request,
+            unclaimed: live.unclaimed(),
             view: game.view(),
             version: live.version,
             created: live.saved.created,

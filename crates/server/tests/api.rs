@@ -350,3 +350,53 @@ fn the_board_drawing_is_sent_once_per_game() {
     let (_, replayed) = server.get(&format!("/api/games/{id}?ply=1"));
     assert!(replayed.get("layout").is_none(), "{replayed}");
 }
+
+#[test]
+fn a_friend_claims_a_seat_once_with_a_code() {
+    let server = start(Limits::default());
+    let game = server.create(json!({
+        "game": "nim", "board": "3 4", "friend": "O",
+        "players": { "X": "human", "O": "human" }
+    }));
+    let id = game["id"].as_str().unwrap();
+    assert!(game["tokens"]["X"].is_string(), "{game}");
+    assert!(
+        game["tokens"]["O"].is_null(),
+        "the creator never holds O's token"
+    );
+    assert_eq!(game["tokens"]["claim"]["seat"], "O");
+    assert_eq!(game["unclaimed"], "O");
+    let code = game["tokens"]["claim"]["code"].as_str().unwrap();
+    let claim = format!("/api/games/{id}/claim");
+
+    server.play(&game, "1:0");
+    let (status, answer) = server.post(
+        &format!("/api/games/{id}/moves"),
+        json!({ "move": "2:0", "token": "" }),
+    );
+    assert_eq!(status, 403, "nobody moves for O before the claim: {answer}");
+    let (status, answer) = server.post(&claim, json!({ "code": "ABCDEFGHJK" }));
+    assert_eq!(status, 403, "{answer}");
+
+    // Codes are read out and typed: case and spaces around do not matter.
+    let (status, claimed) = server.post(
+        &claim,
+        json!({ "code": format!(" {} ", code.to_lowercase()) }),
+    );
+    assert_eq!(status, 200, "{claimed}");
+    assert_eq!(claimed["seat"], "O");
+    let (status, moved) = server.post(
+        &format!("/api/games/{id}/moves"),
+        json!({ "move": "2:0", "token": claimed["token"] }),
+    );
+    assert_eq!(status, 200, "{moved}");
+    assert!(moved["unclaimed"].is_null(), "{moved}");
+    let (status, again) = server.post(&claim, json!({ "code": code }));
+    assert_eq!(status, 409, "a code is claimed once: {again}");
+
+    let (status, refused) = server.post(
+        "/api/games",
+        json!({ "game": "nim", "friend": "O", "players": { "X": "human", "O": "ai:easy" } }),
+    );
+    assert_eq!(status, 400, "{refused}");
+}

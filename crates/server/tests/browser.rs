@@ -300,3 +300,132 @@ fn every_game_draws_its_finished_board() {
     }
     session.command("DELETE", "", None);
 }
+
+impl Session<'_> {
+    /// Runs a script that reads the page (never one that plays) and answers its value.
+    fn read(&self, script: &str) -> Value {
+        self.command(
+            "POST",
+            "/execute/sync",
+            Some(json!({ "script": script, "args": [] })),
+        )
+    }
+
+    fn open(&self, url: &str) {
+        self.command("POST", "/url", Some(json!({ "url": url })));
+    }
+
+    /// Types into a text field after clearing it.
+    fn type_into(&self, css: &str, text: &str) {
+        let field = self.wait_for(css);
+        self.command("POST", &format!("/element/{field}/clear"), Some(json!({})));
+        self.command(
+            "POST",
+            &format!("/element/{field}/value"),
+            Some(json!({ "text": text })),
+        );
+    }
+
+    /// Waits until an element's text holds `wanted`; answers the text.
+    fn wait_for_text(&self, css: &str, wanted: &str) -> String {
+        let start = Instant::now();
+        loop {
+            let found = self.find_all(css).first().map(|e| self.text(e));
+            if let Some(text) = found.filter(|t| t.contains(wanted)) {
+                return text;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "{css} never said {wanted:?}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Clicks the first element `css` finds once there is one (retrying a stale one).
+    fn click_first(&self, css: &str) {
+        let start = Instant::now();
+        while !self.click(&self.wait_for(css)) {
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "{css} stays stale"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+#[test]
+fn a_friend_claims_a_seat_from_another_browser() {
+    let server = start(Limits::default());
+    let driver = start_driver();
+    let creator = open_session(&driver);
+    let friend = open_session(&driver);
+
+    // Nim on heaps 1 and 2; O is a friend on another device.
+    creator.open(&server.url("/#/"));
+    creator.click_first("#game option[value='nim']");
+    creator.type_into("#board-spec", "1 2");
+    creator.click_first("select[name='O-kind'] option[value='friend']");
+    creator.click_first("#start");
+    let link = creator.wait_for("#claim-link");
+    let link = creator.attribute(&link, "value").unwrap();
+    let url = creator.command("GET", "/url", None);
+    let id = url
+        .as_str()
+        .unwrap()
+        .rsplit('/')
+        .next()
+        .unwrap()
+        .to_string();
+    assert!(link.contains(&format!("#/claim/{id}/")), "{link}");
+
+    // X moves; then the creator's page offers nothing to click for O and holds no O token.
+    creator.click_first("#board [data-move]");
+    creator.wait_for_text("#status", "O");
+    assert!(creator.find_all("#board [data-move]").is_empty());
+    let held = creator.read(&format!(
+        "return JSON.parse(localStorage.getItem('crosscap-tokens-{id}'))"
+    ));
+    assert!(held["X"].is_string() && held.get("O").is_none(), "{held}");
+
+    // The friend opens the link, is O, and moves.
+    friend.open(&link);
+    friend.wait_for_text("#players", "O: you");
+    friend.click_first("#board [data-move]");
+
+    // The link works once: opened again (here by the creator) it is refused, and the
+    // refused request is the one console error.
+    assert_eq!(creator.console_errors(), Vec::<String>::new());
+    creator.open(&link);
+    creator.wait_for_text("#claim-error", "used");
+    let refused = creator.console_errors();
+    assert!(
+        refused.len() == 1 && refused[0].contains("409"),
+        "{refused:?}"
+    );
+    creator.open(&server.url(&format!("/#/game/{id}")));
+    let started = Instant::now();
+    loop {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the game did not end"
+        );
+        let status = creator.wait_for("#status");
+        if creator.attribute(&status, "data-status").as_deref() == Some("over") {
+            break;
+        }
+        for session in [&creator, &friend] {
+            if let Some(cell) = session.find_all("#board [data-move]").first() {
+                session.click(cell);
+            }
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(creator.text(&creator.wait_for("#status")).contains("wins"));
+    for session in [&creator, &friend] {
+        assert_eq!(session.console_errors(), Vec::<String>::new());
+    }
+    creator.command("DELETE", "", None);
+    friend.command("DELETE", "", None);
+}

@@ -45,22 +45,43 @@ function saveTokens(id, more) {
   localStorage.setItem(tokenKey(id), JSON.stringify(all));
 }
 
+// The invitation of a friend's seat: kept by the creator until the friend claims it. It
+// is a one-time code, never the seat's token.
+const inviteKey = (id) => `crosscap-invite-${id}`;
+function invitation(id) {
+  try { return JSON.parse(localStorage.getItem(inviteKey(id))); } catch { return null; }
+}
+const claimLink = (id, code) => `${location.origin}/#/claim/${id}/${code}`;
+
+async function claimSeat(id, code) {
+  const claimed = await api("POST", `/games/${id}/claim`, { code });
+  saveTokens(id, { [claimed.seat]: claimed.token });
+  const target = `#/game/${id}`;
+  if (location.hash === target) route(); else location.replace(target);
+}
+
+// Opening an invitation link: the seat, or why not, with the game to watch.
+async function claimPage(id, code) {
+  try {
+    await claimSeat(id, code);
+  } catch (err) {
+    clear(main);
+    main.append(el("p", { class: "error", id: "claim-error" }, err.message),
+      el("p", {}, el("a", { href: `#/game/${id}` }, "Watch the game")));
+  }
+}
+
 function route() {
   generation += 1;
   const hash = location.hash.replace(/^#\/?/, "");
   const parts = hash.split("/").map(decodeURIComponent);
   const show = {
     "": () => newGamePage(),
-    games: () => savedGamesPage(),
+    // #/games/{id} is a game's link too.
+    games: () => (parts[1] ? gamePage(parts[1]) : savedGamesPage()),
     rules: () => rulesPage(parts[1]),
-    game: () => {
-      if (parts[2] === "join" && parts[3] && parts[4]) {
-        saveTokens(parts[1], { [parts[3]]: parts[4] });
-        location.replace(`#/game/${parts[1]}`);
-        return;
-      }
-      return gamePage(parts[1]);
-    },
+    game: () => gamePage(parts[1]),
+    claim: () => claimPage(parts[1], parts[2]),
   }[parts[0]] || (() => newGamePage());
   Promise.resolve(show()).catch((err) => {
     clear(main);
@@ -74,7 +95,8 @@ route();
 
 function playerPicker(seat, levels, initial) {
   const kind = el("select", { name: `${seat}-kind` },
-    el("option", { value: "human" }, "a person"),
+    el("option", { value: "human" }, "a person on this device"),
+    el("option", { value: "friend" }, "a friend on another device"),
     el("option", { value: "ai" }, "the computer"));
   kind.value = initial;
   const level = el("select", { name: `${seat}-level` },
@@ -83,7 +105,11 @@ function playerPicker(seat, levels, initial) {
   const sync = () => { level.hidden = kind.value !== "ai"; };
   kind.addEventListener("change", sync);
   sync();
-  return { element: el("span", {}, kind, " ", level), value: () => kind.value === "ai" ? `ai:${level.value}` : "human" };
+  return {
+    element: el("span", {}, kind, " ", level),
+    value: () => kind.value === "ai" ? `ai:${level.value}` : "human",
+    friend: () => kind.value === "friend",
+  };
 }
 
 async function newGamePage() {
@@ -149,12 +175,15 @@ async function newGamePage() {
       opts[opt.name] = input.value;
     }
     try {
+      if (x.friend() && o.friend()) throw new Error("One seat at most is a friend's: you play the other.");
       start.disabled = true;
+      const friend = x.friend() ? "X" : o.friend() ? "O" : undefined;
       const game = await api("POST", "/games", {
         game: gameSelect.value, board: board.value.trim(), options: opts,
-        players: { X: x.value(), O: o.value() },
+        players: { X: x.value(), O: o.value() }, friend,
       });
       saveTokens(game.id, game.tokens);
+      if (game.tokens.claim) localStorage.setItem(inviteKey(game.id), JSON.stringify(game.tokens.claim));
       location.hash = `#/game/${game.id}`;
     } catch (err) {
       error.textContent = err.message;
@@ -219,7 +248,8 @@ async function rulesPage(name) {
 
 function seatText(state, seat, mine) {
   const who = state.players[seat];
-  const label = who === "human" ? (mine[seat] ? "you" : "a person") : `the computer (${who.slice(3)})`;
+  const waiting = state.unclaimed === seat ? " (not yet joined)" : "";
+  const label = who === "human" ? (mine[seat] ? "you" : `a person${waiting}`) : `the computer (${who.slice(3)})`;
   return [el("span", { class: `swatch ${seat}` }), ` ${seat}: ${label}`];
 }
 
@@ -245,7 +275,7 @@ async function gamePage(id) {
   clear(main);
 
   const title = el("h1");
-  const players = el("p");
+  const players = el("p", { id: "players" });
   const status = el("p", { class: "status", id: "status" });
   const boardBox = el("div", { class: "board", id: "board" });
   const legalBox = el("div", { class: "legal" });
@@ -312,6 +342,30 @@ async function gamePage(id) {
     return null;
   }));
 
+  // The creator sees the friend's one-time link until it is used; anyone else, while the
+  // seat is free, may type the code they were given.
+  function drawInvite() {
+    clear(invite);
+    const seat = state.unclaimed;
+    if (!seat) return;
+    const sent = invitation(id);
+    if (sent && sent.seat === seat) {
+      invite.append(el("p", { class: "note" }, `Your friend plays ${seat}: send them this link (it works once), or the code `,
+        el("strong", { id: "claim-code" }, sent.code), "."),
+      el("input", { readonly: "", value: claimLink(id, sent.code), id: "claim-link" }));
+      return;
+    }
+    if (anyToken()) return;
+    const code = el("input", { id: "claim-input", placeholder: "code", autocomplete: "off", size: 12 });
+    const join = el("button", { type: "submit" }, `Play ${seat}`);
+    const form = el("form", { class: "claim" }, el("p", { class: "note" }, `Invited to play ${seat}? Type your code.`), code, " ", join);
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      act(() => claimSeat(id, code.value.trim()));
+    });
+    invite.append(form);
+  }
+
   async function draw() {
     const shown = viewing || state;
     title.textContent = `${state.title} on ${state.board}`;
@@ -330,12 +384,7 @@ async function gamePage(id) {
     replayLabel.textContent = `${slider.value} / ${state.moves.length}`;
     clear(moves);
     state.moves.forEach((m, i) => moves.append(el("span", {}, `${i + 1}. ${m}`)));
-    clear(invite);
-    if (mine.X && mine.O && state.players.X === "human" && state.players.O === "human") {
-      const link = `${location.origin}/#/game/${id}/join/O/${mine.O}`;
-      invite.append(el("p", { class: "note" }, "Play O on another device: open this link there."),
-        el("input", { readonly: "", value: link }));
-    }
+    drawInvite();
     const ctx = { canMove: myTurn(), play, hint, last: shown.moves[shown.ply - 1] || null };
     const module = await renderer(state.game);
     clear(boardBox);
