@@ -74,6 +74,8 @@ struct Live {
     current: Box<dyn Match>,
     thinking: bool,
     undo_request: Option<Player>,
+    /// Who made each move of the record (not always alternating: a swap, an opening).
+    movers: Vec<Player>,
     version: u64,
     /// The cancel flag of the computer player driving this game, while one does.
     driver: Option<Cancel>,
@@ -146,7 +148,7 @@ impl Live {
             + self.current.memory_bytes()
             + self.start.bytes()
             + record.board.len()
-            + record.moves.iter().map(|m| m.len() + 24).sum::<usize>()
+            + record.moves.iter().map(|m| m.len() + 25).sum::<usize>()
     }
 }
 
@@ -200,6 +202,8 @@ pub struct Snapshot {
     pub players: Players,
     /// Every move played, whatever ply is shown.
     pub moves: Vec<String>,
+    /// Who made each move, one letter a move (`"XOX"`).
+    pub movers: String,
     /// The position shown is the one after this many moves.
     pub ply: usize,
     /// `None` once the game is over (or stopped, or resigned).
@@ -577,6 +581,7 @@ impl App {
         })?;
         let version = saved.record.moves.len() as u64;
         let live = Live {
+            movers: movers(start.game.as_ref(), &saved.record.moves)?,
             saved,
             start,
             current,
@@ -702,6 +707,7 @@ impl App {
         };
         Ok(Live {
             version: saved.record.moves.len() as u64,
+            movers: movers(start.game.as_ref(), &saved.record.moves)?,
             saved,
             start,
             current,
@@ -897,6 +903,7 @@ impl App {
             )));
         }
         let before = live.current.clone_box();
+        let mover = live.current.to_move().unwrap_or(Player::X);
         let played = live.current.play(text).map_err(|e| match e {
             MoveError::GameOver => ApiError::conflict(e.to_string()),
             other => ApiError::bad_request(other.to_string()),
@@ -915,6 +922,7 @@ impl App {
             live.saved.record.moves.pop();
             return Err(err.into());
         }
+        live.movers.push(mover);
         live.undo_request = None;
         live.version += 1;
         Ok(played)
@@ -1123,9 +1131,7 @@ impl App {
                             "the game is over: there is no taking back against the computer",
                         ));
                     }
-                    // The ply of the player's last move: replay to find who moved when.
-                    let movers = movers(live.start.game.as_ref(), &live.saved.record.moves)?;
-                    movers
+                    live.movers
                         .iter()
                         .rposition(|&m| m == player)
                         .ok_or_else(|| ApiError::conflict("you have no move to take back"))?
@@ -1159,6 +1165,7 @@ impl App {
             )?;
             live.halt();
             live.saved.record.moves.truncate(keep);
+            live.movers.truncate(keep);
             live.saved.updated = updated;
             live.current = current;
             live.undo_request = None;
@@ -1268,6 +1275,7 @@ impl App {
             options: record.options.clone(),
             players: record.players,
             moves: record.moves.clone(),
+            movers: live.movers.iter().map(|&p| player_name(p)).collect(),
             ply: at,
             to_move: if finished { None } else { game.to_move() },
             legal_moves: if finished || !latest {

@@ -391,6 +391,7 @@ fn a_friend_claims_a_seat_once_with_a_code() {
     );
     assert_eq!(status, 200, "{moved}");
     assert!(moved["unclaimed"].is_null(), "{moved}");
+    assert_eq!(moved["movers"], "XO", "who made each move");
     let (status, again) = server.post(&claim, json!({ "code": code }));
     assert_eq!(status, 409, "a code is claimed once: {again}");
 
