@@ -1,7 +1,9 @@
 //! End to end in a real headless browser (Debian's chromium and chromium-driver, which
-//! `.ci/run` installs), driven over WebDriver: start Projective Hex against the computer
-//! on taylor:2, click cells until the game ends, check that the page shows the winner,
-//! and save a screenshot under target/screenshots/.
+//! `.ci/run` installs), driven over WebDriver: every game started from the new-game form
+//! and played to the end by clicks and keys against the computer (hints, zoom, the last
+//! move, score changes, the end card, no console errors), a friend claiming a seat from a
+//! second browser, a phone-sized page and a paced computer game; a screenshot of each
+//! finished game under target/screenshots/.
 
 mod common;
 
@@ -219,61 +221,6 @@ impl Session<'_> {
         std::fs::create_dir_all(&dir).unwrap();
         std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
     }
-}
-
-#[test]
-fn projective_hex_against_the_computer_in_a_real_browser() {
-    let server = start(Limits::default());
-    let driver = start_driver();
-    let session = open_session(&driver);
-
-    // The new-game form: Projective Hex on taylor:2, O the computer at level easy.
-    session.command("POST", "/url", Some(json!({ "url": server.url("/#/") })));
-    let option = session.wait_for("#game option[value='projective-hex']");
-    assert!(session.click(&option));
-    let board = session.wait_for("#board-spec");
-    session.command("POST", &format!("/element/{board}/clear"), Some(json!({})));
-    session.command(
-        "POST",
-        &format!("/element/{board}/value"),
-        Some(json!({ "text": "taylor:2" })),
-    );
-    let easy = session.wait_for("select[name='O-level'] option[value='easy']");
-    assert!(session.click(&easy));
-    let start_button = session.wait_for("#start");
-    assert!(session.click(&start_button));
-
-    // Click the first free cell until the game is over.
-    let started = Instant::now();
-    let status = loop {
-        assert!(
-            started.elapsed() < Duration::from_secs(30),
-            "the game did not end"
-        );
-        let status = session.wait_for("#status");
-        if session.attribute(&status, "data-status").as_deref() == Some("over") {
-            break status;
-        }
-        if let Some(cell) = session.find_all("#board polygon[data-move]").first() {
-            session.click(cell);
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    };
-    let text = session.text(&status);
-    let winner = session
-        .attribute(&status, "data-winner")
-        .unwrap_or_default();
-    assert!(winner == "X" || winner == "O", "{text}");
-    assert!(text.contains(&format!("{winner} wins")), "{text}");
-    assert!(
-        !session.find_all("#board .win").is_empty(),
-        "the winning loop is drawn"
-    );
-
-    // The page works under its Content-Security-Policy and has a favicon.
-    assert_eq!(session.console_errors(), Vec::<String>::new());
-    session.screenshot("projective-hex-taylor-2");
-    session.command("DELETE", "", None);
 }
 
 impl Session<'_> {

@@ -58,9 +58,9 @@ export function drawSurface(box, state, ctx, { fill, marked = new Set(), loop = 
   if (loop && loop.length > 1) svg.append(loopPath(loop, copies, clip));
   svg.append(labels);
   if (ctx.last !== null && names.includes(ctx.last)) {
-    // Below the name, so that both show.
+    // Above the name (an area's tag sits below it), so that all show.
     const [x, y] = copies[names.indexOf(ctx.last)][0].centre;
-    svg.append(el("circle", { class: "last-dot", cx: x * SCALE, cy: y * SCALE + 10, r: 3.5 }));
+    svg.append(el("circle", { class: "last-dot", cx: x * SCALE, cy: y * SCALE - 10, r: 3.5 }));
   }
   box.append(el("div", { class: "zoomable" }, panZoom(svg), svg));
   if (layout.sphere) box.append(sphereView(layout, names, fill, legal, ctx, marked));
