@@ -2,11 +2,12 @@
 // secrets this browser holds, and how a board is named.
 import { plural } from "./draw.js";
 
-export async function api(method, path, body) {
+export async function api(method, path, body, signal) {
   const response = await fetch("/api" + path, {
     method,
     headers: body === undefined ? {} : { "content-type": "application/json" },
     body: body === undefined ? undefined : JSON.stringify(body),
+    signal,
   });
   const value = await response.json().catch(() => ({ error: response.statusText }));
   if (!response.ok) throw new Error(value.error || response.statusText);

@@ -36,11 +36,38 @@ export function svgBox([minX, minY, maxX, maxY], margin = 10) {
  * when it is the hint. Does nothing when the player may not move.
  */
 export function moveTarget(node, move, ctx) {
-  if (move === null || move === undefined) return node;
-  if (ctx.hint === move) node.classList.add("hint");
-  if (!ctx.canMove) return node;
-  node.setAttribute("data-move", move);
+  markMove(node, move, ctx);
+  if (!node.hasAttribute("data-move")) return node;
   return actionTarget(node, String(move), () => ctx.play(move));
+}
+
+/**
+ * Sets (or clears) a node's move and hint ring without listeners, for a drawing kept
+ * across moves whose root plays them (see `playsMoves`).
+ */
+export function markMove(node, move, ctx) {
+  const known = move !== null && move !== undefined;
+  node.classList.toggle("hint", known && ctx.hint === move);
+  const playable = known && ctx.canMove;
+  const attrs = { "data-move": move, tabindex: "0", role: "button", "aria-label": move };
+  for (const [name, value] of Object.entries(attrs)) {
+    if (playable) node.setAttribute(name, value); else node.removeAttribute(name);
+  }
+  return node;
+}
+
+/** Clicks, Enter and Space on any [data-move] below `root` play it in `ctx()`, the current context. */
+export function playsMoves(root, ctx) {
+  const play = (e) => {
+    const node = e.target.closest("[data-move]");
+    if (!node || !root.contains(node)) return false;
+    ctx().play(node.getAttribute("data-move"));
+    return true;
+  };
+  root.addEventListener("click", play);
+  root.addEventListener("keydown", (e) => {
+    if ((e.key === "Enter" || e.key === " ") && play(e)) e.preventDefault();
+  });
 }
 
 /** Makes a node act on click, Enter and Space, and reachable with Tab. */

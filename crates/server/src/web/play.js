@@ -107,6 +107,7 @@ export async function gamePage(main, id, page) {
     error.textContent = "";
     try {
       const next = await work();
+      performance.mark("crosscap:answer");
       if (next && next.id) { state = next; viewing = null; }
       await draw();
     } catch (err) {
@@ -117,8 +118,20 @@ export async function gamePage(main, id, page) {
   const play = (move) => act(async () => {
     hint = null;
     hintNote.textContent = "";
+    showPending(move);
     return api("POST", `/games/${id}/moves`, { move, token: mine[state.to_move] });
   });
+
+  // The stone goes down as it is clicked, before the server answers (which then redraws
+  // the board as it is); the marks time it for BENCHMARKS.md.
+  function showPending(move) {
+    performance.mark("crosscap:clicked");
+    for (const node of boardBox.querySelectorAll(`[data-move="${CSS.escape(move)}"].empty`)) {
+      node.classList.replace("empty", state.to_move);
+      node.classList.add("pending");
+    }
+    requestAnimationFrame(() => performance.mark("crosscap:pending-drawn"));
+  }
 
   // The position after `ply` moves (the live one at the end).
   const showPly = (ply) => act(async () => {
@@ -337,6 +350,7 @@ export async function gamePage(main, id, page) {
       const again = (place && boardBox.querySelector(`[${place[0]}="${CSS.escape(place[1])}"][tabindex]`)) || boardBox.querySelector("[tabindex]");
       if (again) again.focus();
     }
+    requestAnimationFrame(() => performance.mark("crosscap:drawn"));
     clear(legalBox);
     if (ctx.canMove && shown.legal_moves.length) {
       legalBox.append(el("details", {}, el("summary", {}, `All ${shown.legal_moves.length} legal moves`),
@@ -353,10 +367,16 @@ export async function gamePage(main, id, page) {
   } else {
     await draw();
   }
-  // Follow the game live: each request waits until the game changes.
-  while (page.current()) {
+  // Follow the game live: each request waits until the game changes. Leaving the page
+  // ends the wait at once: a browser keeps only a few connections per server, and waits
+  // left behind by pages opened in turn would hold them all.
+  const leaving = new AbortController();
+  const leave = () => leaving.abort();
+  window.addEventListener("hashchange", leave, { once: true });
+  window.addEventListener("pagehide", leave, { once: true });
+  while (page.current() && !leaving.signal.aborted) {
     try {
-      const next = await api("GET", `/games/${id}?wait=${state.version}`);
+      const next = await api("GET", `/games/${id}?wait=${state.version}`, undefined, leaving.signal);
       if (!page.current()) break;
       if (next.version !== state.version) {
         // A computer game watched move by move keeps its place while the game runs on.

@@ -3,7 +3,7 @@
 // appear as ghost copies beyond it; every copy carries the cell's name. Hovering any piece
 // of a cell lights all of them. A board pasted without vertex positions (each face laid
 // out on its own) is drawn as the graph of its faces instead.
-import { el, moveTarget, panZoom } from "./draw.js";
+import { el, markMove, moveTarget, panZoom, playsMoves } from "./draw.js";
 import { drawGraph } from "./graph.js";
 
 const SCALE = 30;
@@ -11,6 +11,9 @@ const pt = ([x, y]) => `${(x * SCALE).toFixed(1)},${(y * SCALE).toFixed(1)}`;
 const points = (poly) => poly.map(pt).join(" ");
 const key = ([x, y]) => `${x.toFixed(3)},${y.toFixed(3)}`;
 let clipIds = 0;
+// The board last drawn: built once per layout and repainted on each move, so that a move
+// redraws quickly and the zoom stays where the player put it.
+let kept = null;
 
 /**
  * Draws the board. `fill(cell)` is the CSS class of a cell's colour (or "empty");
@@ -23,48 +26,72 @@ export function drawSurface(box, state, ctx, { fill, marked = new Set(), loop = 
   const legal = new Set(state.legal_moves);
   const faces = pastedFaces(state.board);
   if (faces && floating(layout)) return drawFaceGraph(box, state, ctx, faces, fill);
+  if (!kept || kept.layout !== layout) kept = build(layout);
+  kept.ctx = ctx;
+  const { svg, copies, nodes, labels, overlay, clip } = kept;
+  nodes.forEach((list, cell) => list.forEach(([node, copy]) => {
+    node.setAttribute("class", `cell ${copy.ghost ? "ghost " : copy.twin ? "twin " : ""}${fill(cell)}`);
+    node.classList.toggle("in-loop", marked.has(cell));
+    node.classList.toggle("last", ctx.last === names[cell]);
+    markMove(node, legal.has(names[cell]) ? names[cell] : null, ctx);
+  }));
+  labels.forEach((list, cell) => list.forEach((text) => {
+    text.classList.replace(text.dataset.fill, fill(cell));
+    text.dataset.fill = fill(cell);
+  }));
+  overlay.replaceChildren();
+  for (const area of outlines) overlay.append(outline(area, copies, layout, clip));
+  // The loop under the names, so that the cells it runs through stay readable.
+  if (loop && loop.length > 1) overlay.append(loopPath(loop, copies, clip));
+  if (ctx.last !== null && names.includes(ctx.last)) {
+    // Above the name (an area's tag sits below it), so that all show.
+    const [x, y] = copies[names.indexOf(ctx.last)][0].centre;
+    kept.dot.replaceChildren(el("circle", { class: "last-dot", cx: x * SCALE, cy: y * SCALE - 10, r: 3.5 }));
+  } else {
+    kept.dot.replaceChildren();
+  }
+  box.append(kept.wrap);
+  if (layout.sphere) box.append(sphereView(layout, names, fill, legal, ctx, marked));
+  return svg;
+}
+
+// The parts of a board that never change: cells, names, rim, zoom; hovering any copy of a
+// cell lights them all; the board plays the moves its cells carry.
+function build(layout) {
   const [minX, minY, maxX, maxY] = layout.bounds;
   const m = 0.6;
   const svg = el("svg", {
     viewBox: `${(minX - m) * SCALE} ${(minY - m) * SCALE} ${(maxX - minX + 2 * m) * SCALE} ${(maxY - minY + 2 * m) * SCALE}`,
     class: "surface",
   });
-  const copies = copiesOf(layout);
-  const pieces = new Map(); // cell -> every SVG polygon showing it
-  const add = (cell, node) => {
-    if (!pieces.has(cell)) pieces.set(cell, []);
-    pieces.get(cell).push(node);
-    node.addEventListener("mouseenter", () => pieces.get(cell).forEach((p) => p.classList.add("twin-lit")));
-    node.addEventListener("mouseleave", () => pieces.get(cell).forEach((p) => p.classList.remove("twin-lit")));
-    if (marked.has(cell)) node.classList.add("in-loop");
-    const name = names[cell];
-    moveTarget(node, legal.has(name) ? name : null, ctx);
-    if (ctx.last === name) node.classList.add("last");
-    node.append(el("title", {}, name));
-    return node;
-  };
+  const board = { layout, svg, copies: copiesOf(layout), nodes: new Map(), labels: new Map(), ctx: null };
   if (layout.rim && layout.rim.length) {
     svg.append(el("polygon", { class: "rim", points: points(layout.rim) }));
   }
-  const labels = el("g", { class: "labels" });
-  copies.forEach((list, cell) => list.forEach((copy) => {
-    const cls = `cell ${copy.ghost ? "ghost " : copy.twin ? "twin " : ""}${fill(cell)}`;
-    svg.append(add(cell, el("polygon", { class: cls, points: points(copy.poly), "data-cell": cell })));
-    labels.append(label(names[cell], copy, fill(cell)));
-  }));
-  const clip = rimClip(svg, layout);
-  for (const area of outlines) svg.append(outline(area, copies, layout, clip));
-  // The loop under the names, so that the cells it runs through stay readable.
-  if (loop && loop.length > 1) svg.append(loopPath(loop, copies, clip));
-  svg.append(labels);
-  if (ctx.last !== null && names.includes(ctx.last)) {
-    // Above the name (an area's tag sits below it), so that all show.
-    const [x, y] = copies[names.indexOf(ctx.last)][0].centre;
-    svg.append(el("circle", { class: "last-dot", cx: x * SCALE, cy: y * SCALE - 10, r: 3.5 }));
-  }
-  box.append(el("div", { class: "zoomable" }, panZoom(svg), svg));
-  if (layout.sphere) box.append(sphereView(layout, names, fill, legal, ctx, marked));
-  return svg;
+  const names = el("g", { class: "labels" });
+  board.copies.forEach((list, cell) => {
+    const nodes = list.map((copy) => {
+      const node = el("polygon", { points: points(copy.poly), "data-cell": cell }, el("title", {}, layout.names[cell]));
+      node.addEventListener("mouseenter", () => nodes.forEach(([p]) => p.classList.add("twin-lit")));
+      node.addEventListener("mouseleave", () => nodes.forEach(([p]) => p.classList.remove("twin-lit")));
+      svg.append(node);
+      return [node, copy];
+    });
+    board.nodes.set(cell, nodes);
+    board.labels.set(cell, list.map((copy) => {
+      const text = label(layout.names[cell], copy, "empty");
+      text.dataset.fill = "empty";
+      names.append(text);
+      return text;
+    }));
+  });
+  board.clip = rimClip(svg, layout);
+  board.overlay = el("g", { class: "overlay" });
+  board.dot = el("g");
+  svg.append(board.overlay, names, board.dot);
+  playsMoves(svg, () => board.ctx);
+  board.wrap = el("div", { class: "zoomable" }, panZoom(svg), svg);
+  return board;
 }
 
 // Every polygon showing each cell: its pieces (the first is the cell, the others halves
