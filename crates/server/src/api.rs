@@ -183,6 +183,7 @@ pub fn router(app: Arc<App>, hosts: HostPolicy) -> Router {
     let api = Router::new()
         .route("/catalog", get(catalog))
         .route("/status", get(status))
+        .route("/board", limited(get(board_preview), &creations))
         .route(
             "/games",
             get(list_games).merge(limited(post(create_game), &creations)),
@@ -241,6 +242,20 @@ async fn catalog(State(app): State<Arc<App>>) -> Answer {
         "levels": ["easy", "medium", "hard", "expert", "perfect", "random", "flatmc:160", "mcts:500"],
         "limits": app.limits,
     }))
+}
+
+/// `GET /api/board?game=NAME&board=SPEC`: a board's starting position, drawn (the rules
+/// pages' pictures); the game's default board when `board` is absent.
+async fn board_preview(State(app): State<Arc<App>>, query: Params) -> Answer {
+    let query = params(query)?;
+    let game = query
+        .get("game")
+        .cloned()
+        .ok_or_else(|| ApiError::bad_request("name the game: ?game=NAME"))?;
+    let board = query.get("board").cloned();
+    ok(app
+        .run(move |app| app.preview(&game, board.as_deref()))
+        .await?)
 }
 
 /// `GET /api/status`: searches running, games in memory, resident memory, uptime.

@@ -1311,6 +1311,37 @@ impl App {
         }
     }
 
+    /// A board's starting position as a page draws it (view, drawing, moves), without
+    /// starting a game: the pictures of the rules pages.
+    pub fn preview(&self, game: &str, board: Option<&str>) -> Result<Value, ApiError> {
+        let kind = self
+            .catalog
+            .find(game)
+            .map_err(|e| ApiError::bad_request(e.0))?
+            .info;
+        let record = Record {
+            game: game.to_string(),
+            board: board.unwrap_or(kind.default_board).to_string(),
+            options: json!({}),
+            players: Players::default(),
+            moves: Vec::new(),
+            resigned: None,
+        };
+        let start = self.start_of(&record)?;
+        Ok(json!({
+            "game": record.game,
+            "title": kind.title,
+            "board": record.board,
+            "moves": [],
+            "movers": "",
+            "ply": 0,
+            "to_move": start.game.to_move(),
+            "legal_moves": start.game.legal_moves(),
+            "view": start.game.view(),
+            "layout": start.layout.as_deref(),
+        }))
+    }
+
     /// The game's record, for export.
     pub fn record(&self, id: &str) -> Result<Value, ApiError> {
         let slot = self.slot(id)?;

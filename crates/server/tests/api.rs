@@ -401,3 +401,24 @@ fn a_friend_claims_a_seat_once_with_a_code() {
     );
     assert_eq!(status, 400, "{refused}");
 }
+
+#[test]
+fn a_board_is_drawn_without_starting_a_game() {
+    let server = start(Limits::default());
+    let (status, start) = server.get("/api/board?game=projective-hex&board=taylor:2");
+    assert_eq!(status, 200, "{start}");
+    assert!(start["layout"]["cells"].is_array(), "{start}");
+    assert_eq!(start["view"]["stones"].as_array().unwrap().len(), 12);
+    let (_, nim) = server.get("/api/board?game=nim");
+    assert_eq!(nim["view"]["heaps"], json!([3, 4, 5]), "the default board");
+    let (_, listed) = server.get("/api/games");
+    assert_eq!(listed["total"], 0, "no game was started");
+    for bad in [
+        "/api/board",
+        "/api/board?game=chess",
+        "/api/board?game=nim&board=x",
+    ] {
+        let (status, answer) = server.get(bad);
+        assert_eq!(status, 400, "{bad}: {answer}");
+    }
+}

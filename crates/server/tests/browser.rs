@@ -590,9 +590,13 @@ fn a_phone_sized_page_and_a_paced_computer_game() {
     let server = start(Limits::default());
     let driver = start_driver();
     let session = open_session_at(&driver, "375,800");
-    for page in ["/#/", "/#/rules", "/#/games"] {
+    for (page, drawn) in [
+        ("/#/", "#start"),
+        ("/#/rules", "#rules-euler-getter .rule-picture svg"),
+        ("/#/games", "main h1"),
+    ] {
         session.open(&server.url(page));
-        session.wait_for("main h1");
+        session.wait_for(drawn);
         assert!(
             session.document_width() <= 375,
             "{page}: {} px wide",

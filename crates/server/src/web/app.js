@@ -1,7 +1,7 @@
 // The Crosscap page: a small hash router over the JSON API. Each game's drawing lives in
 // games/<name>.js and exports render(element, state, ctx); play.js is the game page.
 import { el, clear } from "./draw.js";
-import { api, getCatalog, saveTokens, createGame, boardName } from "./api.js";
+import { api, getCatalog, saveTokens, createGame, boardName, renderer } from "./api.js";
 import { gamePage } from "./play.js";
 
 const main = document.getElementById("main");
@@ -197,10 +197,28 @@ async function rulesPage(name) {
   const box = el("div", { class: "rules" });
   for (const g of cat.games) {
     if (name && g.name !== name) continue;
-    const section = el("section", { id: `rules-${g.name}` }, el("h2", {}, g.title));
+    const picture = el("figure", { class: "board rule-picture" });
+    const section = el("section", { id: `rules-${g.name}` }, el("h2", {}, g.title), picture);
     section.insertAdjacentHTML("beforeend", g.rules);
     section.append(el("p", {}, el("a", { href: `#/?game=${g.name}` }, `Play ${g.title}`)));
     box.append(section);
+    drawPicture(picture, g);
   }
   main.append(box);
+}
+
+// The game's default board at its start, drawn by the game's own module: the rules shown
+// on the real board.
+async function drawPicture(figure, g) {
+  try {
+    const [start, module] = await Promise.all([
+      api("GET", `/board?game=${encodeURIComponent(g.name)}&board=${encodeURIComponent(g.default_board)}`),
+      renderer(g.name),
+    ]);
+    if (!module) return;
+    module.render(figure, start, { canMove: false, hint: null, last: null, play: () => {} });
+    figure.append(el("figcaption", { class: "note" }, `${g.title} on ${g.default_board}, at the start.`));
+  } catch {
+    figure.remove();
+  }
 }
