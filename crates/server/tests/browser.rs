@@ -495,6 +495,14 @@ fn projective_hex_and_euler_getter_played_by_clicks() {
         !session.find_all("#board .win polyline").is_empty(),
         "the winning loop is drawn"
     );
+    // Analysis: the position after the first move, copied into a game where this browser
+    // plays both sides and asks for hints.
+    session.click_first("#move-list .mv");
+    session.wait_for("#status[data-status='replay']");
+    session.click_first("#analyse");
+    session.wait_for_text("#players", "O: you");
+    session.click_first("#hint");
+    session.wait_for("#board .hint[data-move]");
 
     // Euler Getter: scores change with a visible +1/−1, regions are outlined with their χ.
     let deltas = std::cell::Cell::new(0);

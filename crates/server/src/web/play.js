@@ -2,7 +2,7 @@
 // scores with their changes, hints drawn on the board, the move list, replay, an end
 // card, sound, a friend's invitation, and a paced view of computer-against-computer games.
 import { el, clear, arrowKeys } from "./draw.js";
-import { api, renderer, tokens, invitation, claimLink, createGame, boardName } from "./api.js";
+import { api, renderer, tokens, saveTokens, invitation, claimLink, createGame, boardName } from "./api.js";
 import * as sound from "./sound.js";
 
 // How long each move of a computer-against-computer game stays on screen while it plays.
@@ -85,6 +85,7 @@ export async function gamePage(main, id, page) {
   const resignButton = button("resign", "Resign");
   const stopButton = button("stop", "Stop", "End the game without a winner (its owner only)");
   const soundButton = button("sound", "", "Sounds for moves and the result");
+  const analyseButton = button("analyse", "Analyse from here", "A copy of the position shown, in which you play both sides and ask the computer at will");
   const pace = el("div", { class: "pace", id: "pace" });
   const exportLink = el("a", { href: `/api/games/${id}/record`, download: `crosscap-${id}.json` }, "Export record");
   const invite = el("div", { class: "invite" });
@@ -93,7 +94,7 @@ export async function gamePage(main, id, page) {
   main.append(el("div", { class: "play" },
     el("div", { class: "play-main" }, title, players, status, scores, hintNote, error, endCard, boardBox, legalBox),
     el("aside", { class: "side" },
-      el("div", { class: "controls" }, hintButton, undoButton, resignButton, stopButton, soundButton),
+      el("div", { class: "controls" }, hintButton, undoButton, resignButton, stopButton, soundButton, analyseButton),
       pace, invite,
       el("h3", {}, "Moves"), moves,
       el("div", { class: "replay" }, el("label", { for: "replay" }, "Replay: ", replayLabel), slider),
@@ -157,6 +158,18 @@ export async function gamePage(main, id, page) {
     act(() => api("POST", `/games/${id}/stop`, { token: mine.owner }));
   });
   soundButton.addEventListener("click", () => { sound.setSound(!sound.soundOn()); drawSound(); });
+  // Analysis: the moves up to the position shown, imported as a new game between two
+  // people on this device, where hints and undo are always at hand.
+  analyseButton.addEventListener("click", () => act(async () => {
+    const shown = viewing || state;
+    const record = {
+      game: state.game, board: state.board, options: state.options,
+      players: { X: "human", O: "human" }, moves: state.moves.slice(0, shown.ply),
+    };
+    const game = await api("POST", "/games/import", record);
+    saveTokens(game.id, game.tokens);
+    location.hash = `#/game/${game.id}`;
+  }));
   slider.addEventListener("input", () => {
     if (watch) watch.playing = false;
     showPly(Number(slider.value));
