@@ -655,3 +655,115 @@ fn a_phone_sized_page_and_a_paced_computer_game() {
     session.screenshot("phone-nim");
     session.command("DELETE", "", None);
 }
+
+/// The median and the 95th percentile of some times.
+fn median_p95(mut times: Vec<f64>) -> (f64, f64) {
+    times.sort_by(f64::total_cmp);
+    let at = |q: f64| times[((times.len() as f64 * q).ceil() as usize).clamp(1, times.len()) - 1];
+    (at(0.5), at(0.95))
+}
+
+/// The page figures of BENCHMARKS.md (not a test: it asserts no times). Run with
+/// `cargo test -p crosscap-server --test browser -- --ignored page_figures --nocapture`.
+/// The page marks `crosscap:clicked`, `crosscap:pending-drawn`, `crosscap:answer` and
+/// `crosscap:drawn` (each drawing mark in the frame after the change); the script reads
+/// them, and the moves' answers' sizes from the resource timings.
+#[test]
+#[ignore]
+fn page_figures() {
+    let server = start(Limits::default());
+    let driver = start_driver();
+    let session = open_session(&driver);
+    let mark = |name: &str| {
+        session.read(&format!(
+            "const m = performance.getEntriesByName('crosscap:{name}'); \
+             return m.length ? m[m.length - 1].startTime : null"
+        ))
+    };
+    let start_game = |board: &str| {
+        session.open(&server.url("/#/"));
+        session.click_first("#game option[value='projective-hex']");
+        session.type_into("#board-spec", board);
+        session.click_first("select[name='O-level'] option[value='random']");
+        session.click_first("#start");
+        session.wait_for("#board svg.surface");
+        session
+            .command("GET", "/url", None)
+            .as_str()
+            .unwrap()
+            .to_string()
+    };
+
+    // Page ready on goldberg:8: navigation start to the board drawn, fresh loads.
+    let url = start_game("goldberg:8");
+    let mut ready = Vec::new();
+    for _ in 0..7 {
+        session.open("about:blank");
+        session.open(&url);
+        let start = Instant::now();
+        loop {
+            if let Some(t) = mark("drawn").as_f64() {
+                ready.push(t);
+                break;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "the board was drawn"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    // Click to stone drawn, reply received to drawn, and bytes per move on goldberg:4.
+    start_game("goldberg:4");
+    let (mut click, mut reply, mut bytes) = (Vec::new(), Vec::new(), Vec::new());
+    for _ in 0..30 {
+        session.read("performance.clearMarks(); performance.clearResourceTimings()");
+        let cells = session.find_all("#board svg.surface polygon[data-move]");
+        let Some(cell) = cells.get(cells.len() / 2) else {
+            break;
+        };
+        let before = session.moves_played();
+        session.click(cell);
+        session.wait_for_move(before);
+        let start = Instant::now();
+        let marks = loop {
+            let m: Vec<Option<f64>> = ["clicked", "pending-drawn", "answer", "drawn"]
+                .iter()
+                .map(|n| mark(n).as_f64())
+                .collect();
+            if let [Some(a), Some(b), Some(c), Some(d)] = m[..]
+                && d > c
+            {
+                break [a, b, c, d];
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "the marks were set"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        };
+        click.push(marks[1] - marks[0]);
+        reply.push(marks[3] - marks[2]);
+        let sizes = session.read(
+            "return performance.getEntriesByType('resource')\
+             .filter(e => e.name.includes('/moves')).map(e => e.encodedBodySize)",
+        );
+        bytes.extend(sizes.as_array().unwrap().iter().filter_map(Value::as_u64));
+    }
+    let moves = click.len();
+    let (ready_median, ready_p95) = median_p95(ready);
+    let (click_median, click_p95) = median_p95(click);
+    let (reply_median, reply_p95) = median_p95(reply);
+    println!("page ready on goldberg:8: median {ready_median:.0} ms, p95 {ready_p95:.0} ms");
+    println!(
+        "goldberg:4, {moves} moves: click to stone drawn median {click_median:.1} ms, p95 {click_p95:.1} ms"
+    );
+    println!("reply received to drawn median {reply_median:.1} ms, p95 {reply_p95:.1} ms");
+    println!(
+        "bytes per move's answer: mean {}, max {}",
+        bytes.iter().sum::<u64>() / bytes.len().max(1) as u64,
+        bytes.iter().max().unwrap_or(&0)
+    );
+    session.command("DELETE", "", None);
+}
