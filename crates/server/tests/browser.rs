@@ -421,6 +421,10 @@ fn play_to_the_end(
     session.click_first("select[name='O-level'] option[value='random']");
     session.click_first("#start");
     session.wait_for("#board");
+    // Every game draws the computer's hint on its board.
+    session.click_first("#hint");
+    session.wait_for_text("#hint-note", "ringed on the board");
+    session.wait_for("#board .hint");
     let started = Instant::now();
     while !session.is_over() {
         assert!(
@@ -473,8 +477,13 @@ fn projective_hex_and_euler_getter_played_by_clicks() {
             let svg = session.wait_for("#board svg.surface");
             assert!(session.attribute(&svg, "class").unwrap().contains("zoomed"));
             session.click_first(".zoom-bar button[title='Whole board']");
-            session.click_first("#hint");
-            session.wait_for_text("#hint-note", "ringed on the board");
+            // Every copy of a cell (twin halves, ghosts beyond the rim) carries its name.
+            assert_eq!(
+                session.find_all("#board svg.surface text.label").len(),
+                session
+                    .find_all("#board svg.surface polygon[data-cell]")
+                    .len()
+            );
             session.click_first("#board .hint[data-move]");
             session.wait_for("#board .last");
             return;
