@@ -315,8 +315,9 @@ export async function gamePage(main, id, page) {
       });
       moves.append(el("li", {}, item));
     });
+    // The list scrolls to the move shown; the page itself stays where the reader is.
     const current = moves.querySelector(".current");
-    if (current) current.parentElement.scrollIntoView({ block: "nearest" });
+    if (current) moves.scrollTop = Math.max(0, current.parentElement.offsetTop - moves.clientHeight / 2);
   }
 
   async function draw() {
