@@ -252,7 +252,13 @@ impl Session<'_> {
     fn wait_for_text(&self, css: &str, wanted: &str) -> String {
         let start = Instant::now();
         loop {
-            let found = self.find_all(css).first().map(|e| self.text(e));
+            // The page may redraw between finding the element and reading it: a stale
+            // element is read again on the next round.
+            let found = self.find_all(css).first().and_then(|e| {
+                let url = format!("{}/session/{}/element/{e}/text", self.driver.base, self.id);
+                let (status, answer) = call("GET", &url, None);
+                (status == 200).then(|| answer["value"].as_str().unwrap_or_default().to_string())
+            });
             if let Some(text) = found.filter(|t| t.contains(wanted)) {
                 return text;
             }
@@ -356,6 +362,30 @@ impl Session<'_> {
     /// An element's live property (a slider's value), not its attribute.
     fn property(&self, element: &str, name: &str) -> Value {
         self.command("GET", &format!("/element/{element}/property/{name}"), None)
+    }
+
+    /// Drags the mouse from an element's centre by (dx, dy) pixels.
+    fn drag(&self, element: &str, (dx, dy): (i64, i64)) {
+        let rect = self.command("GET", &format!("/element/{element}/rect"), None);
+        let at = |key: &str, size: &str| {
+            (rect[key].as_f64().unwrap() + rect[size].as_f64().unwrap() / 2.0) as i64
+        };
+        let (x, y) = (at("x", "width"), at("y", "height"));
+        let step = |x: i64, y: i64| json!({ "type": "pointerMove", "origin": "viewport", "x": x, "y": y, "duration": 50 });
+        self.command(
+            "POST",
+            "/actions",
+            Some(json!({ "actions": [{
+                "type": "pointer", "id": "mouse", "parameters": { "pointerType": "mouse" },
+                "actions": [
+                    step(x, y),
+                    { "type": "pointerDown", "button": 0 },
+                    step(x + dx / 2, y + dy / 2),
+                    step(x + dx, y + dy),
+                    { "type": "pointerUp", "button": 0 }
+                ]
+            }]})),
+        );
     }
 
     fn moves_played(&self) -> usize {
@@ -476,6 +506,15 @@ fn projective_hex_and_euler_getter_played_by_clicks() {
             session.click_first(".zoom-bar button[title='Zoom in']");
             let svg = session.wait_for("#board svg.surface");
             assert!(session.attribute(&svg, "class").unwrap().contains("zoomed"));
+            // A drag pans the board and plays nothing.
+            let before = session.attribute(&svg, "viewBox");
+            session.drag(&svg, (40, 30));
+            assert_ne!(
+                session.attribute(&svg, "viewBox"),
+                before,
+                "the drag panned"
+            );
+            assert_eq!(session.moves_played(), 0, "a drag is not a move");
             session.click_first(".zoom-bar button[title='Whole board']");
             // Every copy of a cell (twin halves, ghosts beyond the rim) carries its name.
             assert_eq!(
@@ -585,7 +624,8 @@ fn graph_and_heap_games_played_by_clicks_and_keys() {
         },
         click_a_cell,
     );
-    // Nim from the keyboard: Enter on a counter takes it and those to its right.
+    // Nim from the keyboard: an arrow key moves between counters, Enter on a counter takes
+    // it and those to its right.
     play_to_the_end(
         &session,
         &server,
@@ -596,7 +636,15 @@ fn graph_and_heap_games_played_by_clicks_and_keys() {
         },
         |session| {
             let counter = session.wait_for("#board [data-move]");
-            assert!(session.keys(&counter, "\u{E007}"));
+            assert!(session.keys(&counter, "\u{E015}"), "arrow down");
+            let active = session.command("GET", "/element/active", None);
+            let active = active.as_object().unwrap().values().next().unwrap();
+            let active = active.as_str().unwrap().to_string();
+            assert!(
+                session.attribute(&active, "data-move").is_some(),
+                "a counter has the focus"
+            );
+            assert!(session.keys(&active, "\u{E007}"), "enter");
         },
     );
     session.command("DELETE", "", None);
