@@ -113,6 +113,8 @@ export async function gamePage(main, id, page) {
       await draw();
     } catch (err) {
       error.textContent = err.message;
+      // A refused move takes its stone back off the board.
+      await draw();
     }
   }
 
