@@ -16,7 +16,11 @@ export function layoutGraph(n, edges, grid = null) {
     return Array.from({ length: n }, (_, v) => [(v % grid.columns) * SPACING, Math.floor(v / grid.columns) * SPACING]);
   }
   if (n === 0) return [];
-  if (n > MAX_LAID_OUT) return circle([...Array(n).keys()], Math.max(90, n * 16), [0, 0], new Array(n));
+  if (n > MAX_LAID_OUT) {
+    const pos = new Array(n);
+    circle([...Array(n).keys()], n * 16, [0, 0], pos);
+    return pos;
+  }
   const adj = Array.from({ length: n }, () => new Set());
   for (const [u, v] of edges) {
     if (u !== v) { adj[u].add(v); adj[v].add(u); }
@@ -48,12 +52,12 @@ function components(adj) {
   return parts;
 }
 
+// Puts the vertices of `cycle` on a circle, in order, into `pos`.
 function circle(cycle, radius, [cx, cy], pos) {
   cycle.forEach((v, i) => {
     const a = -Math.PI / 2 + (2 * Math.PI * i) / cycle.length;
     pos[v] = [cx + radius * Math.cos(a), cy + radius * Math.sin(a)];
   });
-  return cycle;
 }
 
 function layoutComponent(part, adj, pos) {
@@ -111,6 +115,8 @@ function radialTree(part, adj, pos) {
 // edge, and a long one), keeping the one with the fewest crossings, then the most even
 // edge lengths.
 function bestTutte(part, adj, pos) {
+  // Each candidate costs a drawing and a count of crossings: fewer on large graphs.
+  const most = part.length > 100 ? 4 : 24;
   const candidates = new Map();
   for (const u of part) {
     for (const v of adj[u]) {
@@ -118,9 +124,9 @@ function bestTutte(part, adj, pos) {
         const cycle = shortestCycle(u, v, adj);
         if (cycle) candidates.set([...cycle].sort((a, b) => a - b).join(","), cycle);
       }
-      if (candidates.size >= 24) break;
+      if (candidates.size >= most) break;
     }
-    if (candidates.size >= 24) break;
+    if (candidates.size >= most) break;
   }
   const long = longCycle(part, adj);
   if (long) candidates.set("long", long);
@@ -142,7 +148,8 @@ function bestTutte(part, adj, pos) {
 function forces(part, adj, pos, random) {
   const k = SPACING * 1.2;
   let step = SPACING;
-  for (let round = 0; round < 300; round++) {
+  const rounds = part.length > 100 ? 80 : 300;
+  for (let round = 0; round < rounds; round++) {
     const move = new Map(part.map((v) => [v, [0, 0]]));
     for (let i = 0; i < part.length; i++) {
       for (let j = i + 1; j < part.length; j++) {
@@ -272,12 +279,17 @@ function spreadOut(part, pos, random) {
   }
 }
 
+// The layout last computed, reused while the graph stays the same (every move of a game).
+let lastLayout = { key: null, pos: null };
+
 /**
  * Draws the edges; returns { svg, pos, edgeNodes }. `edgeLabel(e, point)` labels an edge at
  * its middle. Parallel edges bow apart so that each keeps its own label.
  */
 export function drawGraph(n, edges, { grid = null, directed = false, edgeLabel = null } = {}) {
-  const pos = layoutGraph(n, edges, grid);
+  const key = JSON.stringify([n, edges, grid]);
+  if (lastLayout.key !== key) lastLayout = { key, pos: layoutGraph(n, edges, grid) };
+  const pos = lastLayout.pos;
   const svg = svgBox(n ? bounds(pos) : [0, 0, 0, 0], 44);
   svg.classList.add("graph");
   if (directed) {
