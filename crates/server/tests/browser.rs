@@ -668,6 +668,40 @@ fn a_phone_sized_page_and_a_paced_computer_game() {
             session.document_width()
         );
     }
+    // The rules' tetrahedron: a triangle round its centre vertex, no two vertices touching.
+    session.open(&server.url("/#/rules/edge-nim"));
+    session.wait_for("#rules-edge-nim svg .vertex");
+    let centres = session.read(
+        "return [...document.querySelectorAll('#rules-edge-nim svg circle.vertex')]\
+         .map(c => [Number(c.getAttribute('cx')), Number(c.getAttribute('cy'))])",
+    );
+    let centres: Vec<(f64, f64)> = centres
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| (p[0].as_f64().unwrap(), p[1].as_f64().unwrap()))
+        .collect();
+    assert_eq!(centres.len(), 4);
+    for (i, a) in centres.iter().enumerate() {
+        for b in &centres[i + 1..] {
+            assert!((a.0 - b.0).hypot(a.1 - b.1) > 40.0, "{centres:?}");
+        }
+    }
+    let inside = centres.iter().any(|&(x, y)| {
+        let others: Vec<_> = centres.iter().filter(|&&p| p != (x, y)).collect();
+        let side =
+            |p: &(f64, f64), q: &(f64, f64)| (q.0 - p.0) * (y - p.1) - (q.1 - p.1) * (x - p.0);
+        let signs = [
+            side(others[0], others[1]),
+            side(others[1], others[2]),
+            side(others[2], others[0]),
+        ];
+        signs.iter().all(|&s| s > 0.0) || signs.iter().all(|&s| s < 0.0)
+    });
+    assert!(
+        inside,
+        "one vertex inside the triangle of the others: {centres:?}"
+    );
 
     // The computer against itself, shown one move at a time: pause, step, end.
     session.open(&server.url("/#/"));
