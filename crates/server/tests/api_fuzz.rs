@@ -286,7 +286,7 @@ fn random_and_mutated_requests_get_clean_answers() {
             target.id.clone()
         };
         let token = target.tokens[*pick(&mut rng, &["X", "O"])].clone();
-        let (path, valid) = match rng.below(9) {
+        let (path, valid) = match rng.below(11) {
             0 | 1 => ("/api/games".to_string(), pick(&mut rng, &creations).clone()),
             2 => ("/api/games/import".to_string(), record.clone()),
             3 => (
@@ -297,11 +297,20 @@ fn random_and_mutated_requests_get_clean_answers() {
                 format!("/api/games/{id}/{}", pick(&mut rng, &["undo", "resign"])),
                 json!({ "token": token }),
             ),
+            9 => (
+                format!("/api/games/{id}/claim"),
+                json!({ "code": "ABCDEFGHJK" }),
+            ),
             route => {
                 let path = match route {
                     5 => "/api/games".to_string(),
                     6 => format!("/api/games/{id}"),
                     7 => format!("/api/games/{id}/{}", pick(&mut rng, &["hint", "record"])),
+                    8 => format!(
+                        "/api/board?game={}&board={}",
+                        pick(&mut rng, &["nim", "projective-hex", "sandpile"]),
+                        encode(&odd_bytes(&mut rng))
+                    ),
                     _ => format!("/api/{}", encode(&odd_bytes(&mut rng))),
                 };
                 let url = server.url(&format!("{path}?{}", query(&mut rng)));
