@@ -81,6 +81,12 @@ export async function gamePage(main, id, page) {
   const replayLabel = el("span");
   const button = (idName, text, titleText) => el("button", { id: idName, type: "button", title: titleText }, text);
   const hintButton = button("hint", "Hint", "The computer's suggestion, ringed on the board");
+  // Whose suggestion: the game's own hint level, the exact solver (within the server's
+  // budget), or a computer level.
+  const hintLevel = el("select", { id: "hint-level", "aria-label": "Hint from" },
+    el("option", { value: "" }, "the game's hint level"),
+    el("option", { value: "perfect" }, "the solver"),
+    ...["hard", "medium", "easy"].map((l) => el("option", { value: l }, `the computer (${l})`)));
   const undoButton = button("undo", "Undo");
   const resignButton = button("resign", "Resign");
   const stopButton = button("stop", "Stop", "End the game without a winner (its owner only)");
@@ -94,7 +100,7 @@ export async function gamePage(main, id, page) {
   main.append(el("div", { class: "play" },
     el("div", { class: "play-main" }, title, players, status, scores, hintNote, error, endCard, boardBox, legalBox),
     el("aside", { class: "side" },
-      el("div", { class: "controls" }, hintButton, undoButton, resignButton, stopButton, soundButton, analyseButton),
+      el("div", { class: "controls" }, hintButton, hintLevel, undoButton, resignButton, stopButton, soundButton, analyseButton),
       pace, invite,
       el("h3", {}, "Moves"), moves,
       el("div", { class: "replay" }, el("label", { for: "replay" }, "Replay: ", replayLabel), slider),
@@ -144,7 +150,8 @@ export async function gamePage(main, id, page) {
   });
 
   hintButton.addEventListener("click", () => act(async () => {
-    const answer = await api("GET", `/games/${id}/hint`);
+    const level = hintLevel.value ? `?level=${hintLevel.value}` : "";
+    const answer = await api("GET", `/games/${id}/hint${level}`);
     hint = answer.move;
     hintNote.textContent = `Hint (${answer.level}): ${answer.move}, ringed on the board.`;
   }));
@@ -338,7 +345,7 @@ export async function gamePage(main, id, page) {
     status.dataset.winner = state.winner || "";
     if (state.undo_request && !viewing) status.append(` ${state.undo_request} asks to take back the last move.`);
     if (!myTurn()) { hint = null; hintNote.textContent = ""; }
-    hintButton.disabled = !myTurn();
+    hintButton.disabled = hintLevel.disabled = !myTurn();
     undoButton.disabled = !anyToken() || viewing !== null || state.status === "over" || state.moves.length === 0 || state.thinking;
     resignButton.disabled = !anyToken() || state.status !== "playing";
     stopButton.hidden = !mine.owner || state.status !== "playing";
