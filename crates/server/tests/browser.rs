@@ -570,10 +570,29 @@ fn projective_hex_and_euler_getter_played_by_clicks() {
         },
     );
     assert!(deltas.get() > 0, "a score change was shown");
+
     assert!(
         !session.find_all("#board .area .area-label").is_empty(),
         "regions are outlined"
     );
+
+    // A position set up by clicks (one X stone, one O stone), then analysed with the solver.
+    session.open(&server.url("/#/"));
+    session.click_first("#game option[value='projective-hex']");
+    session.type_into("#board-spec", "taylor:2");
+    session.click_first("#setup");
+    session.click_first("#board [data-move='a1']");
+    session.wait_for("#board .cell.X[data-move='a1']");
+    for _ in 0..2 {
+        session.click_first("#board [data-move='b2']");
+    }
+    session.wait_for("#board .cell.O[data-move='b2']");
+    session.click_first("#analyse-position");
+    session.wait_for_text("#players", "O: you");
+    assert_eq!(session.moves_played(), 0);
+    session.click_first("#hint-level option[value='perfect']");
+    session.click_first("#hint");
+    session.wait_for("#board .hint[data-move]");
     session.command("DELETE", "", None);
 }
 

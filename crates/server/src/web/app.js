@@ -42,6 +42,7 @@ function route() {
     rules: () => rulesPage(parts[1]),
     game: () => openGame(parts[1]),
     claim: () => claimPage(parts[1], parts[2]),
+    setup: () => setupPage(parts[1], parts[2]),
   }[parts[0].split("?")[0]] || (() => newGamePage());
   Promise.resolve(show()).catch((err) => {
     clear(main);
@@ -88,11 +89,19 @@ async function newGamePage() {
   const o = playerPicker("O", cat.levels, "ai");
   const error = el("p", { class: "error", id: "form-error" });
   const start = el("button", { type: "submit", class: "primary", id: "start" }, "Start the game");
+  const setup = el("a", { id: "setup", href: "#" }, "or set up a position to analyse");
+  setup.addEventListener("click", (e) => {
+    e.preventDefault();
+    location.hash = `#/setup/${encodeURIComponent(gameSelect.value)}/${encodeURIComponent(board.value.trim())}`;
+  });
   let optionInputs = [];
 
   const kind = () => cat.games.find((g) => g.name === gameSelect.value);
   function syncGame() {
     const g = kind();
+    // Games whose drawing can take a position stone by stone offer to set one up.
+    setup.hidden = true;
+    renderer(g.name).then((module) => { setup.hidden = !(module && module.positionField); });
     board.value = g.default_board;
     boardLabel.textContent = `The ${g.board_label}. Paste a board file, a graph spec or graph6 as you like.`;
     clear(examples);
@@ -125,7 +134,7 @@ async function newGamePage() {
     el("label", {}, "Options"), options,
     el("label", {}, el("span", { class: "swatch X" }), " X (moves first)"), x.element,
     el("label", {}, el("span", { class: "swatch O" }), " O"), o.element,
-    el("span"), start,
+    el("span"), el("span", {}, start, " ", setup),
     el("span"), error);
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
@@ -221,4 +230,47 @@ async function drawPicture(figure, g) {
   } catch {
     figure.remove();
   }
+}
+
+// ---- Setting up a position ----
+
+// Click cells to cycle them through empty, X and O; then analyse the position: a game
+// from it between two people on this device, with hints from the solver at hand.
+async function setupPage(game, board) {
+  const [start, module, cat] = await Promise.all([
+    api("GET", `/board?game=${encodeURIComponent(game)}&board=${encodeURIComponent(board)}`),
+    renderer(game),
+    getCatalog(),
+  ]);
+  if (!module || !module.positionField) throw new Error(`${game} has no position to set up on the page`);
+  const title = cat.games.find((g) => g.name === game).title;
+  document.title = "Set up a position — Crosscap";
+  const names = start.layout.names;
+  const stones = names.map(() => null);
+  const next = (stone) => (stone === null ? "X" : stone === "X" ? "O" : null);
+  const box = el("div", { class: "board", id: "board" });
+  const error = el("p", { class: "error", id: "setup-error" });
+  const go = el("button", { class: "primary", id: "analyse-position", type: "button" }, "Analyse this position");
+  const draw = () => {
+    clear(box);
+    const view = { ...start.view, [module.positionField]: stones };
+    module.render(box, { ...start, view, legal_moves: names }, {
+      canMove: true, hint: null, last: null,
+      play: (name) => { const i = names.indexOf(name); stones[i] = next(stones[i]); draw(); },
+    });
+  };
+  go.addEventListener("click", async () => {
+    try {
+      const position = stones.map((s) => s || ".").join("");
+      const created = await createGame({ game, board, options: { position }, players: { X: "human", O: "human" } });
+      location.hash = `#/game/${created.id}`;
+    } catch (err) {
+      error.textContent = err.message;
+    }
+  });
+  clear(main);
+  main.append(el("h1", {}, `Set up ${title} on ${boardName(board)}`),
+    el("p", { class: "note" }, "Click a cell to put an X stone on it, again for an O stone, once more to empty it."),
+    go, error, box);
+  draw();
 }

@@ -5,6 +5,8 @@ import { el, plural } from "../draw.js";
 import { drawSurface } from "../surface.js";
 
 export const swapLabel = "Swap colours";
+/** The view's field of each cell's stone: what a set-up position changes. */
+export const positionField = "owners";
 
 /** Each seat's score: χ of its area, with the V − E + F it counts. */
 export function scores(view) {

@@ -4,6 +4,8 @@ import { el } from "../draw.js";
 import { drawSurface } from "../surface.js";
 
 export const swapLabel = "Swap: take over the opening";
+/** The view's field of each cell's stone: what a set-up position changes. */
+export const positionField = "stones";
 
 export function render(box, state, ctx) {
   const view = state.view;
