@@ -80,6 +80,12 @@ pub struct ArenaArgs {
     /// cut short then.
     #[arg(long, value_parser = parse_think_ms)]
     pub think_ms: Option<Duration>,
+    /// Equal thinking time: A may spend on each move what B has spent so far (plus B's
+    /// expected rest) minus what A has, over A's expected remaining moves; games are played
+    /// one at a time, and the run counts only when A's time per move is within 5% of B's
+    /// (give A a level that thinks until its time is up, e.g. mcts:1000000).
+    #[arg(long)]
+    pub equal_time: bool,
     /// Seed of the run.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -182,6 +188,7 @@ pub fn run_arena(game: &dyn Match, args: &ArenaArgs, out: &Output) -> anyhow::Re
         &ArenaRun {
             budget: move_budget(args.think_ms, rayon::current_num_threads()),
             on_game_done: &|| bar.inc(1),
+            equal_time: args.equal_time,
         },
     );
     bar.finish_and_clear();
@@ -189,7 +196,7 @@ pub fn run_arena(game: &dyn Match, args: &ArenaArgs, out: &Output) -> anyhow::Re
         format!(
             "{} vs {}: {} games, A wins {}, B wins {}, draws {}\n\
              A's win rate {:.3} (95% CI {:.3} to {:.3})\n\
-             time per move: A {:.2} ms, B {:.2} ms (seed {})\n",
+             time per move: A {:.2} ms, B {:.2} ms (seed {}){}\n",
             report.agent_a,
             report.agent_b,
             report.games,
@@ -201,7 +208,12 @@ pub fn run_arena(game: &dyn Match, args: &ArenaArgs, out: &Output) -> anyhow::Re
             report.ci95[1],
             report.a_ms_per_move,
             report.b_ms_per_move,
-            report.seed
+            report.seed,
+            match report.valid {
+                Some(true) => "\nequal time: A's time per move within 5% of B's, the run counts",
+                Some(false) => "\nequal time: A's time per move exceeds B's by more than 5%, the run does not count",
+                None => "",
+            }
         )
     })
 }

@@ -135,6 +135,35 @@ fn every_play_arena_and_hint_takes_think_ms() {
     }
 }
 
+/// `arena --equal-time` gives A a time bank matched to B's time on every game, and says
+/// whether the run counts.
+#[test]
+fn every_arena_plays_at_equal_time() {
+    for (game, board) in games() {
+        let arena = crosscap(&[
+            "--json",
+            game,
+            "arena",
+            "--board",
+            board,
+            "--a",
+            "mcts:1000000",
+            "--b",
+            "flatmc:8",
+            "--games",
+            "2",
+            "--equal-time",
+        ])
+        .json();
+        assert_eq!(arena["equal_time"], true, "{game}: {arena}");
+        assert!(arena["valid"].is_boolean(), "{game}: {arena}");
+        assert!(
+            arena["a_ms_per_move"].as_f64() > Some(0.0),
+            "{game}: {arena}"
+        );
+    }
+}
+
 /// A hint is the computer's move at the game's hint level, or the level asked for.
 #[test]
 fn hints_name_their_level() {
