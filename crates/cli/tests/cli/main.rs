@@ -103,6 +103,23 @@ fn help_lists_the_games() {
     assert!(run.stdout.contains("nim"));
 }
 
+/// Every JSON object says which version and command line made it, and how long it took,
+/// after the answer's own keys.
+#[test]
+fn json_documents_carry_their_run() {
+    let v = crosscap(&["--json", "nim", "solve", "3", "4", "5"]).json();
+    let run = &v["run"];
+    assert_eq!(run["version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(
+        run["command"],
+        serde_json::json!(["crosscap", "--json", "nim", "solve", "3", "4", "5"])
+    );
+    assert!(run["millis"].as_f64() >= Some(0.0), "{v}");
+    let keys: Vec<&String> = v.as_object().expect("an object").keys().collect();
+    assert_eq!(keys.first().map(|k| k.as_str()), Some("game"), "{keys:?}");
+    assert_eq!(keys.last().map(|k| k.as_str()), Some("run"), "{keys:?}");
+}
+
 #[test]
 fn unknown_command_is_a_usage_error() {
     crosscap(&["no-such-game"]).assert_user_error("no-such-game");
