@@ -19,10 +19,12 @@ use serde_json::{Map, Value};
 
 use crate::limits::{BudgetArgs, default_seconds, setup_limits};
 use crate::output::{Answer, Output, status_text};
-use crate::terminal::{ArenaArgs, ComputerArgs, PlayArgs, play_in_terminal, run_arena};
+use crate::terminal::{
+    ArenaArgs, ComputerArgs, LadderArgs, PlayArgs, play_in_terminal, run_arena, run_ladder,
+};
 
 /// The verbs every game has, and what each does.
-const VERBS: [(&str, &str); 4] = [
+const VERBS: [(&str, &str); 5] = [
     (
         "solve",
         "Who wins with perfect play, the value, and the winning and optimal moves (the same \
@@ -36,6 +38,10 @@ const VERBS: [(&str, &str); 4] = [
     (
         "arena",
         "Plays two computer levels against each other, colours alternating",
+    ),
+    (
+        "ladder",
+        "Rates computer levels in Elo from a round robin between them",
     ),
 ];
 
@@ -92,6 +98,7 @@ fn verbs(info: &GameInfo) -> Command {
     let hint = ComputerArgs::augment_args(Command::new("hint"));
     let play = PlayArgs::augment_args(Command::new("play"));
     let arena = ArenaArgs::augment_args(Command::new("arena"));
+    let ladder = LadderArgs::augment_args(Command::new("ladder"));
     Command::new(info.name)
         .subcommand_required(true)
         .arg_required_else_help(true)
@@ -99,6 +106,7 @@ fn verbs(info: &GameInfo) -> Command {
         .subcommand(setup_args(level(hint, info.hint_level), info))
         .subcommand(setup_args(level(play, info.play_level), info))
         .subcommand(setup_args(arena, info))
+        .subcommand(setup_args(ladder, info))
 }
 
 /// The id of the argument that holds the board text.
@@ -327,6 +335,7 @@ pub fn run(
         "hint" => hint,
         "play" => play,
         "arena" => arena,
+        "ladder" => ladder,
         _ => return None,
     };
     Some(run(game, matches, out))
@@ -395,11 +404,21 @@ fn play(game: &GameDescriptor, matches: &ArgMatches, _: &Output) -> anyhow::Resu
 
 fn arena(game: &GameDescriptor, matches: &ArgMatches, out: &Output) -> anyhow::Result<Answer> {
     let args = ArenaArgs::from_arg_matches(matches)?;
+    run_arena(&*start_unfinished(game, matches)?, &args, out)
+}
+
+fn ladder(game: &GameDescriptor, matches: &ArgMatches, out: &Output) -> anyhow::Result<Answer> {
+    let args = LadderArgs::from_arg_matches(matches)?;
+    run_ladder(&*start_unfinished(game, matches)?, &args, out)
+}
+
+/// The game of the command line, refused when it is already over (nothing to play).
+fn start_unfinished(game: &GameDescriptor, matches: &ArgMatches) -> anyhow::Result<Box<dyn Match>> {
     let started = start(game, matches)?;
     if started.to_move().is_none() {
         bail!("the game is already over");
     }
-    run_arena(&*started, &args, out)
+    Ok(started)
 }
 
 /// The answer of `solve` in words: the verdict, the value, the moves, the game's own keys.

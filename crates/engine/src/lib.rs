@@ -12,6 +12,7 @@ pub mod catalog;
 pub mod game;
 pub mod impartial;
 pub mod impartial_notation;
+pub mod ladder;
 pub mod mcts;
 pub mod nim;
 pub mod periodic;
