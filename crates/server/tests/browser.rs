@@ -300,3 +300,164 @@ fn every_game_draws_its_finished_board() {
     }
     session.command("DELETE", "", None);
 }
+
+// ---- The 3D views (view3d.js) ----
+
+/// Starts `game` on `board` from the new-game form, X you and O the computer at level easy.
+fn start_from_form(session: &Session, server: &common::TestServer, game: &str, board: &str) {
+    session.command("POST", "/url", Some(json!({ "url": server.url("/#/") })));
+    let option = session.wait_for(&format!("#game option[value='{game}']"));
+    assert!(session.click(&option));
+    let spec = session.wait_for("#board-spec");
+    session.command("POST", &format!("/element/{spec}/clear"), Some(json!({})));
+    session.command(
+        "POST",
+        &format!("/element/{spec}/value"),
+        Some(json!({ "text": board })),
+    );
+    let easy = session.wait_for("select[name='O-level'] option[value='easy']");
+    assert!(session.click(&easy));
+    assert!(session.click(&session.wait_for("#start")));
+}
+
+/// A cell copy's label in the 3D view: its cell, and where it is on the canvas.
+struct Label {
+    cell: String,
+    name: String,
+    x: i64,
+    y: i64,
+}
+
+impl Session<'_> {
+    /// The labels of the 3D view's cell copies on show that `css` selects.
+    fn labels_3d(&self, css: &str) -> Vec<Label> {
+        self.find_all(&format!("#view3d .cell3d{css}:not([hidden])"))
+            .iter()
+            .filter_map(|label| {
+                let number = |name| self.attribute(label, name)?.parse().ok();
+                Some(Label {
+                    cell: self.attribute(label, "data-cell")?,
+                    name: self.attribute(label, "data-name")?,
+                    x: number("data-x")?,
+                    y: number("data-y")?,
+                })
+            })
+            .collect()
+    }
+
+    /// Runs pointer actions on the 3D view's canvas: move to (x, y) of the canvas (CSS
+    /// pixels from its top left corner), and unless `hover`, press, move by each step and
+    /// release.
+    fn pointer_3d(&self, (x, y): (i64, i64), steps: &[(i64, i64)], hover: bool) {
+        let canvas = self.wait_for("#view3d canvas");
+        let rect = self.command("GET", &format!("/element/{canvas}/rect"), None);
+        let half = |key: &str| rect[key].as_f64().unwrap() as i64 / 2;
+        let mut actions = vec![json!({ "type": "pointerMove", "duration": 0,
+                    "origin": { "element-6066-11e4-a52e-4f735466cecf": canvas },
+                    "x": x - half("width"), "y": y - half("height") })];
+        if !hover {
+            actions.push(json!({ "type": "pointerDown", "button": 0 }));
+            for (dx, dy) in steps {
+                actions.push(json!({ "type": "pointerMove", "duration": 20,
+                                     "origin": "pointer", "x": dx, "y": dy }));
+            }
+            actions.push(json!({ "type": "pointerUp", "button": 0 }));
+        }
+        self.command(
+            "POST",
+            "/actions",
+            Some(json!({ "actions": [{ "type": "pointer", "id": "mouse",
+                "parameters": { "pointerType": "mouse" }, "actions": actions }] })),
+        );
+    }
+}
+
+#[test]
+fn euler_getter_played_to_the_end_on_the_3d_sphere() {
+    let server = start(Limits::default());
+    let driver = start_driver();
+    let session = open_session(&driver);
+    start_from_form(&session, &server, "euler-getter", "goldberg:1");
+
+    // Every cell is on the sphere twice, both copies labelled with its name.
+    session.wait_for("#view3d .cell3d[data-move]:not([hidden])");
+    let copies = session.find_all("#view3d .cell3d");
+    assert_eq!(copies.len(), 12, "six cells, two copies each");
+    for copy in &copies {
+        let cell = session.attribute(copy, "data-cell").unwrap();
+        let twins = session.find_all(&format!("#view3d .cell3d[data-cell='{cell}']"));
+        assert_eq!(twins.len(), 2);
+        let names: Vec<Value> = twins
+            .iter()
+            .map(|t| session.command("GET", &format!("/element/{t}/property/textContent"), None))
+            .collect();
+        assert_eq!(names[0], names[1], "the same label on both copies");
+    }
+
+    // Turn the sphere; after the first move the view has not snapped back (a label is where
+    // the turn left it, give or take the last of the turn's easing).
+    let initial = session.labels_3d("");
+    session.pointer_3d((150, 150), &[(20, 5), (20, 5), (20, 5)], false);
+    std::thread::sleep(Duration::from_millis(500));
+    let before = session.labels_3d("");
+    let near = |a: &Label, b: &Label, by: i64| {
+        a.cell == b.cell && (a.x - b.x).abs() <= by && (a.y - b.y).abs() <= by
+    };
+    assert!(
+        before
+            .iter()
+            .any(|b| !initial.iter().any(|i| near(i, b, 20))),
+        "the drag turned the sphere"
+    );
+    let started = Instant::now();
+    let mut moves = 0;
+    loop {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the game did not end"
+        );
+        let status = session.wait_for("#status");
+        if session.attribute(&status, "data-status").as_deref() == Some("over") {
+            break;
+        }
+        let ready = session.attribute(&status, "data-status").as_deref() == Some("playing")
+            && session.text(&status).starts_with("X to move");
+        // The playable cell nearest the middle of the view.
+        let mut playable = session.labels_3d("[data-move]");
+        playable.sort_by_key(|l| (l.x - 150).pow(2) + (l.y - 150).pow(2));
+        match playable.first() {
+            Some(label) if ready => {
+                let played = session.find_all("#move-list span").len();
+                // Hovering a copy lights it and its pieces on the disk.
+                session.pointer_3d((label.x, label.y), &[], true);
+                session.wait_for(&format!("#board svg [data-cell='{}'].twin-lit", label.cell));
+                session.pointer_3d((label.x, label.y), &[], false);
+                moves += 1;
+                let wait = Instant::now();
+                while session.find_all("#move-list span").len() == played {
+                    assert!(
+                        wait.elapsed() < Duration::from_secs(10),
+                        "clicking {} in 3D played nothing",
+                        label.name
+                    );
+                    std::thread::sleep(Duration::from_millis(50));
+                }
+                if moves == 1 {
+                    let after = session.labels_3d("");
+                    assert!(
+                        before.iter().all(|b| after.iter().any(|a| near(a, b, 3))),
+                        "the view kept its orientation"
+                    );
+                }
+            }
+            None if ready => session.pointer_3d((150, 150), &[(40, 0), (40, 0), (40, 0)], false),
+            _ => std::thread::sleep(Duration::from_millis(100)),
+        }
+    }
+    assert!(moves >= 3, "X played its cells in 3D");
+    let status = session.wait_for("#status");
+    assert!(session.text(&status).contains("wins"));
+    assert_eq!(session.console_errors(), Vec::<String>::new());
+    session.screenshot("euler-getter-3d");
+    session.command("DELETE", "", None);
+}
