@@ -461,3 +461,44 @@ fn euler_getter_played_to_the_end_on_the_3d_sphere() {
     session.screenshot("euler-getter-3d");
     session.command("DELETE", "", None);
 }
+
+#[test]
+fn a_cell_is_played_on_each_3d_surface() {
+    let server = start(Limits::default());
+    let driver = start_driver();
+    let session = open_session(&driver);
+    for (board, surface) in [
+        ("taylor:2", "boy"),
+        ("torus:2x3", "torus"),
+        ("klein:2x3", "klein"),
+    ] {
+        start_from_form(&session, &server, "projective-hex", board);
+        session.wait_for(&format!("#view3d[data-surface='{surface}']"));
+        // Hidden copies are known once the view has settled.
+        std::thread::sleep(Duration::from_millis(400));
+        let mut playable = session.labels_3d("[data-move]");
+        playable.sort_by_key(|l| (l.x - 150).pow(2) + (l.y - 150).pow(2));
+        let label = playable.first().expect("a playable cell in view");
+        session.pointer_3d((label.x, label.y), &[], false);
+        let first = session.wait_for("#move-list span");
+        assert_eq!(
+            session.text(&first),
+            format!("1. {}", label.name),
+            "{board}"
+        );
+        if surface == "boy" {
+            // The projective plane is also on the sphere, each cell twice.
+            let sphere = session.wait_for("#view3d button[data-surface='sphere']");
+            assert!(session.click(&sphere));
+            session.wait_for("#view3d[data-surface='sphere']");
+            let cells: std::collections::HashSet<String> = session
+                .find_all("#board svg polygon[data-cell]")
+                .iter()
+                .filter_map(|p| session.attribute(p, "data-cell"))
+                .collect();
+            assert_eq!(session.find_all("#view3d .cell3d").len(), 2 * cells.len());
+        }
+    }
+    assert_eq!(session.console_errors(), Vec::<String>::new());
+    session.command("DELETE", "", None);
+}

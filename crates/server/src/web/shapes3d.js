@@ -15,6 +15,7 @@ const length = (a) => Math.hypot(a[0], a[1], a[2]);
 const normalize = (a) => scale(a, 1 / (length(a) || 1));
 const negate = (a) => scale(a, -1);
 const to3 = ([x, y]) => [x, y, 0];
+const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
 
 /**
  * The surfaces a board can be shown on, best first: `{ name, title, convex, copies }`,
@@ -54,39 +55,46 @@ function projectivePlane(cells, toSphere, first) {
     name: "boy",
     title: "Boy's surface",
     convex: false,
-    copies: cells.map(({ cell, polygon }) => ({ cell, polygon, map: (p) => boysSurface(toSphere(p)) })),
+    copies: cells.map(({ cell, polygon }) => ({ cell, polygon, map: (p) => boysSurface(evenOut(toSphere(p))) })),
   };
   return first === "sphere" ? [sphere, boy] : [boy, sphere];
 }
 
-// The disk a taylor board's rim bounds, stretched radially onto the unit disk and laid on
-// the northern hemisphere (azimuthal equidistant, as goldberg boards are drawn). The rim is
-// centrally symmetric and glued antipodally, so its points go to antipodal points of the
-// equator, where the sphere and Boy's surface glue them too.
+// The disk a taylor board's rim bounds laid on the northern hemisphere (azimuthal
+// equidistant, as goldberg boards are drawn): a point goes as far out as it is towards the
+// rim along its ray from the middle, at the angle of where that ray meets the rim, counted
+// by the rim's length in vertices. Rim vertex i is glued to vertex i + n/2, so glued rim
+// points go to antipodal points of the equator, which the sphere and Boy's surface glue.
 function diskToHemisphere(rim) {
-  const centre = rim.reduce((s, p) => [s[0] + p[0] / rim.length, s[1] + p[1] / rim.length], [0, 0]);
-  const edges = rim.map((p, i) => [sub(to3(p), to3(centre)), sub(to3(rim[(i + 1) % rim.length]), to3(centre))]);
-  // How far the rim is from the centre in direction d (a ray against each rim edge).
-  const reach = (d) => {
-    let best = Infinity;
-    for (const [a, b] of edges) {
-      const e = sub(b, a);
-      const det = d[0] * -e[1] + e[0] * d[1];
-      if (Math.abs(det) < 1e-12) continue;
-      const t = (a[0] * -e[1] + e[0] * a[1]) / det;
+  const n = rim.length;
+  const centre = to3(rim.reduce((s, p) => [s[0] + p[0] / n, s[1] + p[1] / n], [0, 0]));
+  const corners = rim.map((p) => sub(to3(p), centre));
+  // Seen from above (y up), the rim runs counterclockwise when its signed area is positive.
+  const area = corners.reduce((s, a, i) => s + a[0] * -corners[(i + 1) % n][1] - corners[(i + 1) % n][0] * -a[1], 0);
+  const sense = area > 0 ? 1 : -1;
+  const start = Math.atan2(-corners[0][1], corners[0][0]);
+  // Where the ray from the middle in direction d meets the rim: its distance, and how
+  // many rim edges along (edge i, a fraction s of the way) from vertex 0.
+  const meet = (d) => {
+    let best = { distance: Infinity, along: 0 };
+    corners.forEach((a, i) => {
+      const e = sub(corners[(i + 1) % n], a);
+      const det = -d[0] * e[1] + e[0] * d[1];
+      if (Math.abs(det) < 1e-12) return;
+      const t = (-a[0] * e[1] + e[0] * a[1]) / det;
       const s = (d[0] * a[1] - d[1] * a[0]) / det;
-      if (t > 0 && s >= -1e-9 && s <= 1 + 1e-9) best = Math.min(best, t);
-    }
+      if (t > 0 && s >= -1e-9 && s <= 1 + 1e-9 && t < best.distance) best = { distance: t, along: i + s };
+    });
     return best;
   };
   return (p) => {
-    const d = sub(p, to3(centre));
+    const d = sub(p, centre);
     const r = length(d);
     if (r < 1e-12) return [0, 0, 1];
-    const unit = scale(d, 1 / r);
-    const polar = Math.min(1, r / reach(unit)) * (Math.PI / 2);
-    // The layout's y grows downwards; seen from above the sphere it grows upwards.
-    return [Math.sin(polar) * unit[0], -Math.sin(polar) * unit[1], Math.cos(polar)];
+    const { distance, along } = meet(scale(d, 1 / r));
+    const polar = Math.min(1, r / distance) * (Math.PI / 2);
+    const azimuth = start + (sense * TAU * along) / n;
+    return [Math.sin(polar) * Math.cos(azimuth), Math.sin(polar) * Math.sin(azimuth), Math.cos(polar)];
   };
 }
 
@@ -94,7 +102,7 @@ function diskToHemisphere(rim) {
 // three-fold symmetry, which meets the surface at its top.
 const BOY_AXIS = normalize([1, 1, 1]);
 const BOY_X = normalize([1, -1, 0]);
-const BOY_Y = [BOY_AXIS[1] * BOY_X[2] - BOY_AXIS[2] * BOY_X[1], BOY_AXIS[2] * BOY_X[0] - BOY_AXIS[0] * BOY_X[2], BOY_AXIS[0] * BOY_X[1] - BOY_AXIS[1] * BOY_X[0]];
+const BOY_Y = cross(BOY_AXIS, BOY_X);
 
 // Boy's surface: Apéry's quartic map of the sphere, which takes antipodal points to the
 // same place and, unlike the conformal parametrisations, keeps cells of one board within a
@@ -108,6 +116,40 @@ function boysSurface(p) {
     (s * (s ** 3 + 4 * (y - x) * (z - y) * (x - z))) / 8,
   ];
 }
+
+// Boy's surface spreads the sphere unevenly, its top (where the chart's centre goes) about
+// 2.7 times as much as near the equator: moving each point of the sphere to the polar angle
+// that holds the same share of Boy's area as its own angle holds of the sphere's makes the
+// cells of a ring about as large on Boy's surface as on the sphere.
+const evenOut = (() => {
+  const steps = 90;
+  const around = 24;
+  const at = (polar, azimuth) => [Math.sin(polar) * Math.cos(azimuth), Math.sin(polar) * Math.sin(azimuth), Math.cos(polar)];
+  const h = 1e-5;
+  // The area Boy's surface gives the band of the sphere up to each polar angle.
+  const share = [0];
+  for (let i = 0; i < steps; i++) {
+    const polar = ((i + 0.5) / steps) * (Math.PI / 2);
+    let stretch = 0;
+    for (let k = 0; k < around; k++) {
+      const azimuth = (k / around) * TAU;
+      const p = boysSurface(at(polar, azimuth));
+      const a = sub(boysSurface(at(polar + h, azimuth)), p);
+      const b = sub(boysSurface(at(polar, azimuth + h)), p);
+      stretch += length(cross(a, b)) / (h * h) / around;
+    }
+    share.push(share[i] + stretch * (Math.PI / 2 / steps));
+  }
+  const total = share[steps];
+  return (q) => {
+    const p = q[2] < 0 ? negate(q) : q;
+    const want = (1 - Math.min(1, p[2])) * total;
+    let i = 0;
+    while (i < steps - 1 && share[i + 1] < want) i++;
+    const polar = ((i + (want - share[i]) / (share[i + 1] - share[i])) / steps) * (Math.PI / 2);
+    return at(Math.min(polar, Math.PI / 2), Math.atan2(p[1], p[0]));
+  };
+})();
 
 // A torus or Klein bottle board: rows of cells 3/2 apart, columns sqrt(3) apart in the
 // layout, so the board repeats every `columns * sqrt(3)` across and `rows * 3/2` down;
