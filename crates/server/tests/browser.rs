@@ -502,3 +502,50 @@ fn a_cell_is_played_on_each_3d_surface() {
     assert_eq!(session.console_errors(), Vec::<String>::new());
     session.command("DELETE", "", None);
 }
+
+/// A session as `open_session` opens, with more command line flags for chromium.
+fn open_session_with<'a>(driver: &'a Driver, flags: &[&str]) -> Session<'a> {
+    let chromium = find_program(&["chromium", "chromium-browser", "google-chrome"]);
+    let mut args = vec![
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--window-size=1200,1000",
+    ];
+    args.extend_from_slice(flags);
+    let (status, created) = call(
+        "POST",
+        &format!("{}/session", driver.base),
+        Some(json!({ "capabilities": { "alwaysMatch": {
+            "browserName": "chrome",
+            "goog:loggingPrefs": { "browser": "ALL" },
+            "goog:chromeOptions": { "binary": chromium, "args": args }
+        }}})),
+    );
+    assert_eq!(status, 200, "{created}");
+    Session {
+        driver,
+        id: created["value"]["sessionId"].as_str().unwrap().to_string(),
+    }
+}
+
+#[test]
+fn without_webgl_the_disk_is_played_alone_and_nothing_is_logged() {
+    let server = start(Limits::default());
+    let driver = start_driver();
+    let session = open_session_with(&driver, &["--disable-3d-apis"]);
+    start_from_form(&session, &server, "euler-getter", "goldberg:2");
+    let cell = session.wait_for("#board svg polygon[data-move]");
+    assert!(session.click(&cell));
+    session.wait_for("#move-list span");
+    assert!(session.find_all("#view3d").is_empty());
+    let notes: Vec<String> = session
+        .find_all("#board .note")
+        .iter()
+        .map(|n| session.text(n))
+        .collect();
+    assert!(notes.iter().any(|n| n.contains("need WebGL")), "{notes:?}");
+    assert_eq!(session.console_errors(), Vec::<String>::new());
+    session.command("DELETE", "", None);
+}
