@@ -37,15 +37,14 @@ export function view3d(disk, state, ctx, paint) {
   if (!surfaces.length || surfaces[0].copies.length > MAX_COPIES) return;
   const key = `${state.id} ${state.board}`;
   if (!current || current.key !== key) {
-    const canvas = el("canvas");
-    const gl = canvas.getContext("webgl2", { antialias: true, alpha: false, stencil: false });
     if (current) current.view.dispose();
     current = null;
-    if (!gl) {
+    const context = webgl();
+    if (!context) {
       disk.after(el("p", { class: "note" }, "3D views need WebGL, which this browser does not offer."));
       return;
     }
-    current = { key, view: createView(canvas, gl, surfaces) };
+    current = { key, view: createView(context, surfaces) };
   }
   const view = current.view;
   const views = el("div", { class: "views", "data-tab": tab });
@@ -63,11 +62,27 @@ export function view3d(disk, state, ctx, paint) {
   view.update(state, ctx, paint, disk);
 }
 
+// A canvas and its WebGL 2 context, or null. Antialiasing (multisampling) is asked for
+// on a GPU only: a software renderer (SwiftShader, llvmpipe) pays for it on the CPU, most
+// of each frame's time (p50 83 ms against 33 ms on goldberg:8).
+function webgl() {
+  for (const antialias of [true, false]) {
+    const canvas = el("canvas");
+    const gl = canvas.getContext("webgl2", { antialias, alpha: false, stencil: false });
+    if (!gl) return null;
+    const info = gl.getExtension("WEBGL_debug_renderer_info");
+    const software = /swiftshader|llvmpipe|software/i.test(info ? gl.getParameter(info.UNMASKED_RENDERER_WEBGL) : "");
+    if (!software || !antialias) return { canvas, gl, software };
+  }
+  return null;
+}
+
 // The parts of a view that survive redraws: renderer, camera, controls, the mesh of the
 // surface on show and its labels.
-function createView(canvas, gl, surfaces) {
-  const renderer = new THREE.WebGLRenderer({ canvas, context: gl, antialias: true });
-  renderer.setPixelRatio(Math.min(window.devicePixelRatio || 1, 2));
+function createView({ canvas, gl, software }, surfaces) {
+  const renderer = new THREE.WebGLRenderer({ canvas, context: gl, antialias: !software });
+  const sharp = Math.min(window.devicePixelRatio || 1, 2);
+  renderer.setPixelRatio(sharp);
   renderer.setClearColor(0xffffff);
   const scene = new THREE.Scene();
   const camera = new THREE.PerspectiveCamera(35, 1, 0.01, 100);
@@ -322,6 +337,24 @@ function createView(canvas, gl, surfaces) {
   canvas.addEventListener("pointerleave", () => hover(null));
 
   controls.addEventListener("change", requestRender);
+  // A software renderer turns the view at half resolution, a quarter of the pixels (from
+  // 50 to 33 ms a frame at p95 on goldberg:8, BENCHMARKS.md), and sharpens it at rest.
+  let sharpen = null;
+  const resolution = (ratio) => {
+    if (renderer.getPixelRatio() === ratio) return;
+    renderer.setPixelRatio(ratio);
+    if (width && height) renderer.setSize(width, height, false);
+    requestRender();
+  };
+  if (software) {
+    controls.addEventListener("start", () => {
+      clearTimeout(sharpen);
+      resolution(sharp / 2);
+    });
+    controls.addEventListener("end", () => {
+      sharpen = setTimeout(() => resolution(sharp), 300);
+    });
+  }
   new ResizeObserver(() => {
     width = stage.clientWidth;
     height = stage.clientHeight;
