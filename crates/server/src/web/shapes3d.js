@@ -247,3 +247,29 @@ export function tessellate(copies, k) {
   });
   return { positions: new Float32Array(positions), index: new Uint32Array(index), copies: out };
 }
+
+/**
+ * Points along the surface from the centre of copy `a` to the centre of the neighbouring
+ * copy `b`, through the middle of the side they share: each half is drawn in its own
+ * copy's chart and mapped, so that it lies on the surface (a chord between the centres
+ * would cut under it). Without a shared side, the chord.
+ */
+export function surfacePath(a, b, steps = 4) {
+  const centre = ({ polygon }) => scale(polygon.reduce(add, [0, 0, 0]), 1 / polygon.length);
+  const near = (p, q) => length(sub(p, q)) < 1e-6 * (1 + length(p));
+  const shared = (from, to) => {
+    const corners = to.polygon.map(to.map);
+    return from.polygon.filter((p) => corners.some((q) => near(from.map(p), q)));
+  };
+  const mine = shared(a, b);
+  const theirs = shared(b, a);
+  if (mine.length < 2 || theirs.length < 2) return [a.map(centre(a)), b.map(centre(b))];
+  const half = (copy, corners, reverse) => {
+    const middle = lerp(corners[0], corners[1], 0.5);
+    const points = [];
+    for (let i = 0; i <= steps; i++) points.push(copy.map(lerp(centre(copy), middle, i / steps)));
+    return reverse ? points.reverse() : points;
+  };
+  return [...half(a, mine, false), ...half(b, theirs, true).slice(1)];
+}
+

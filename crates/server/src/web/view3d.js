@@ -8,7 +8,7 @@
 import * as THREE from "./vendor/three.module.js";
 import { OrbitControls } from "./vendor/OrbitControls.js";
 import { el } from "./draw.js";
-import { surfacesOf, tessellate } from "./shapes3d.js";
+import { surfacePath, surfacesOf, tessellate } from "./shapes3d.js";
 
 document.head.append(el("link", { rel: "stylesheet", href: new URL("./view3d.css", import.meta.url).href }));
 
@@ -34,7 +34,11 @@ let tab = "disk"; // on a phone, the pane on show
  */
 export function view3d(disk, state, ctx, paint) {
   const surfaces = surfacesOf(state.layout, state.board);
-  if (!surfaces.length || surfaces[0].copies.length > MAX_COPIES) return;
+  if (!surfaces.length) return;
+  if (surfaces[0].copies.length > MAX_COPIES) {
+    disk.after(el("p", { class: "note" }, "This board has too many cells for the 3D view."));
+    return;
+  }
   const key = `${state.id} ${state.board}`;
   if (!current || current.key !== key) {
     if (current) current.view.dispose();
@@ -130,8 +134,9 @@ function createView({ canvas, gl, software }, surfaces) {
     const group = new THREE.Group();
     group.add(new THREE.Mesh(geometry, new THREE.MeshLambertMaterial({ vertexColors: true, side: THREE.DoubleSide })));
     scene.add(group);
-    const copies = mesh.copies.map((c) => ({
+    const copies = mesh.copies.map((c, index) => ({
       ...c,
+      index,
       centre: new THREE.Vector3(...c.centre),
       corners: c.corners.map((p) => new THREE.Vector3(...p)),
       normal: new THREE.Vector3().fromBufferAttribute(geometry.getAttribute("normal"), c.fill[0]),
@@ -269,12 +274,15 @@ function createView({ canvas, gl, software }, surfaces) {
       const points = [start.centre];
       let at = start;
       for (const cell of [...loop.slice(1), loop[0]]) {
-        at = copiesOf(cell).reduce((best, c) => (c.centre.distanceTo(at.centre) < best.centre.distanceTo(at.centre) ? c : best));
-        points.push(at.centre);
+        const next = copiesOf(cell).reduce((best, c) => (c.centre.distanceTo(at.centre) < best.centre.distanceTo(at.centre) ? c : best));
+        const path = surfacePath(shown.surface.copies[at.index], shown.surface.copies[next.index]);
+        points.push(...path.slice(1).map((p) => new THREE.Vector3(...p)));
+        at = next;
       }
+      // Centred on the surface, the tube shows on both of its sides.
       const curve = new THREE.CatmullRomCurve3(points, false, "centripetal");
       group.add(new THREE.Mesh(
-        new THREE.TubeGeometry(curve, points.length * 6, size * 0.012, 6, false),
+        new THREE.TubeGeometry(curve, points.length * 3, size * 0.016, 6, false),
         new THREE.MeshBasicMaterial({ color: BAND.loop })));
     }
     shown.group.add(group);
