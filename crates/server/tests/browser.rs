@@ -345,6 +345,29 @@ impl Session<'_> {
             .collect()
     }
 
+    /// The text of the first element `css` selects, waiting for one; an element the page
+    /// redraws meanwhile is looked for again.
+    fn first_text(&self, css: &str) -> String {
+        let start = Instant::now();
+        loop {
+            if let Some(first) = self.find_all(css).into_iter().next() {
+                let url = format!(
+                    "{}/session/{}/element/{first}/text",
+                    self.driver.base, self.id
+                );
+                let (status, answer) = call("GET", &url, None);
+                if status == 200 {
+                    return answer["value"].as_str().unwrap_or_default().to_string();
+                }
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "no {css} on the page"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
     /// Runs pointer actions on the 3D view's canvas: move to (x, y) of the canvas (CSS
     /// pixels from its top left corner), and unless `hover`, press, move by each step and
     /// release.
@@ -480,9 +503,8 @@ fn a_cell_is_played_on_each_3d_surface() {
         playable.sort_by_key(|l| (l.x - 150).pow(2) + (l.y - 150).pow(2));
         let label = playable.first().expect("a playable cell in view");
         session.pointer_3d((label.x, label.y), &[], false);
-        let first = session.wait_for("#move-list span");
         assert_eq!(
-            session.text(&first),
+            session.first_text("#move-list span"),
             format!("1. {}", label.name),
             "{board}"
         );
