@@ -197,11 +197,11 @@ function createView({ canvas, gl, software }, surfaces) {
     return BAND.plain;
   }
 
-  function paintCopy(copy, colours, band) {
+  function paintCopy(copy, attribute, band) {
     const fill = fillColour(paint.fill(copy.cell));
     const edge = new THREE.Color(band);
     for (const [[start, count], colour] of [[copy.fill, fill], [copy.band, edge]]) {
-      for (let v = start; v < start + count; v++) colours.setXYZ(v, colour.r, colour.g, colour.b);
+      for (let v = start; v < start + count; v++) attribute.setXYZ(v, colour.r, colour.g, colour.b);
     }
   }
 
@@ -289,33 +289,6 @@ function createView({ canvas, gl, software }, surfaces) {
     shown.loop = group;
   }
 
-  // The copy a ray meets first, or null: bounding spheres first, then triangles.
-  function cast(ray, skip = null, before = Infinity) {
-    const a = new THREE.Vector3();
-    const b = new THREE.Vector3();
-    const c = new THREE.Vector3();
-    const hit = new THREE.Vector3();
-    const { positions, index } = shown;
-    let best = null;
-    let bestDistance = before;
-    for (const copy of shown.copies) {
-      if (copy === skip || ray.distanceSqToPoint(copy.centre) > copy.radius * copy.radius) continue;
-      const [start, count] = copy.tris;
-      for (let t = start; t < start + count; t++) {
-        a.fromArray(positions, 3 * index[3 * t]);
-        b.fromArray(positions, 3 * index[3 * t + 1]);
-        c.fromArray(positions, 3 * index[3 * t + 2]);
-        if (!ray.intersectTriangle(a, b, c, false, hit)) continue;
-        const distance = hit.distanceTo(ray.origin);
-        if (distance < bestDistance) {
-          bestDistance = distance;
-          best = copy;
-        }
-      }
-    }
-    return best;
-  }
-
   const raycaster = new THREE.Raycaster();
   function copyAt(event) {
     const rect = canvas.getBoundingClientRect();
@@ -323,7 +296,7 @@ function createView({ canvas, gl, software }, surfaces) {
       ((event.clientX - rect.left) / rect.width) * 2 - 1,
       -((event.clientY - rect.top) / rect.height) * 2 + 1);
     raycaster.setFromCamera(ndc, camera);
-    return cast(raycaster.ray);
+    return firstHit(shown, raycaster.ray);
   }
 
   let down = null;
@@ -432,7 +405,7 @@ function createView({ canvas, gl, software }, surfaces) {
       ray.direction.copy(copy.centre).sub(eye);
       const distance = ray.direction.length();
       ray.direction.divideScalar(distance);
-      copy.occluded = cast(ray, copy, distance - copy.radius * 0.05) !== null;
+      copy.occluded = firstHit(shown, ray, copy, distance - copy.radius * 0.05) !== null;
     }
     placeLabels();
   }
@@ -446,6 +419,33 @@ function createView({ canvas, gl, software }, surfaces) {
   }
 
   return { element, update, dispose };
+}
+
+// The copy of the surface on show that a ray meets first (nearer than `before`, other than
+// `skip`), or null: bounding spheres first, then the triangles of the copies they pass.
+function firstHit({ copies, positions, index }, ray, skip = null, before = Infinity) {
+  const a = new THREE.Vector3();
+  const b = new THREE.Vector3();
+  const c = new THREE.Vector3();
+  const hit = new THREE.Vector3();
+  let best = null;
+  let bestDistance = before;
+  for (const copy of copies) {
+    if (copy === skip || ray.distanceSqToPoint(copy.centre) > copy.radius * copy.radius) continue;
+    const [start, count] = copy.tris;
+    for (let t = start; t < start + count; t++) {
+      a.fromArray(positions, 3 * index[3 * t]);
+      b.fromArray(positions, 3 * index[3 * t + 1]);
+      c.fromArray(positions, 3 * index[3 * t + 2]);
+      if (!ray.intersectTriangle(a, b, c, false, hit)) continue;
+      const distance = hit.distanceTo(ray.origin);
+      if (distance < bestDistance) {
+        bestDistance = distance;
+        best = copy;
+      }
+    }
+  }
+  return best;
 }
 
 function disposeTree(object) {
