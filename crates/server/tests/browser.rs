@@ -369,22 +369,22 @@ impl Session<'_> {
     }
 
     /// Runs pointer actions on the 3D view's canvas: move to (x, y) of the canvas (CSS
-    /// pixels from its top left corner), and unless `hover`, press, move by each step and
-    /// release.
-    fn pointer_3d(&self, (x, y): (i64, i64), steps: &[(i64, i64)], hover: bool) {
+    /// pixels from its top left corner), and with a `button`, press it, move by each step
+    /// and release it.
+    fn pointer_3d(&self, (x, y): (i64, i64), steps: &[(i64, i64)], button: Option<u8>) {
         let canvas = self.wait_for("#view3d canvas");
         let rect = self.command("GET", &format!("/element/{canvas}/rect"), None);
         let half = |key: &str| rect[key].as_f64().unwrap() as i64 / 2;
         let mut actions = vec![json!({ "type": "pointerMove", "duration": 0,
                     "origin": { "element-6066-11e4-a52e-4f735466cecf": canvas },
                     "x": x - half("width"), "y": y - half("height") })];
-        if !hover {
-            actions.push(json!({ "type": "pointerDown", "button": 0 }));
+        if let Some(button) = button {
+            actions.push(json!({ "type": "pointerDown", "button": button }));
             for (dx, dy) in steps {
                 actions.push(json!({ "type": "pointerMove", "duration": 20,
                                      "origin": "pointer", "x": dx, "y": dy }));
             }
-            actions.push(json!({ "type": "pointerUp", "button": 0 }));
+            actions.push(json!({ "type": "pointerUp", "button": button }));
         }
         self.command(
             "POST",
@@ -420,7 +420,7 @@ fn euler_getter_played_to_the_end_on_the_3d_sphere() {
     // Turn the sphere; after the first move the view has not snapped back (a label is where
     // the turn left it, give or take the last of the turn's easing).
     let initial = session.labels_3d("");
-    session.pointer_3d((150, 150), &[(20, 5), (20, 5), (20, 5)], false);
+    session.pointer_3d((150, 150), &[(20, 5), (20, 5), (20, 5)], Some(0));
     std::thread::sleep(Duration::from_millis(500));
     let before = session.labels_3d("");
     let near = |a: &Label, b: &Label, by: i64| {
@@ -452,9 +452,9 @@ fn euler_getter_played_to_the_end_on_the_3d_sphere() {
             Some(label) if ready => {
                 let played = session.find_all("#move-list span").len();
                 // Hovering a copy lights it and its pieces on the disk.
-                session.pointer_3d((label.x, label.y), &[], true);
+                session.pointer_3d((label.x, label.y), &[], None);
                 session.wait_for(&format!("#board svg [data-cell='{}'].twin-lit", label.cell));
-                session.pointer_3d((label.x, label.y), &[], false);
+                session.pointer_3d((label.x, label.y), &[], Some(0));
                 moves += 1;
                 let wait = Instant::now();
                 while session.find_all("#move-list span").len() == played {
@@ -473,7 +473,7 @@ fn euler_getter_played_to_the_end_on_the_3d_sphere() {
                     );
                 }
             }
-            None if ready => session.pointer_3d((150, 150), &[(40, 0), (40, 0), (40, 0)], false),
+            None if ready => session.pointer_3d((150, 150), &[(40, 0), (40, 0), (40, 0)], Some(0)),
             _ => std::thread::sleep(Duration::from_millis(100)),
         }
     }
@@ -502,7 +502,7 @@ fn a_cell_is_played_on_each_3d_surface() {
         let mut playable = session.labels_3d("[data-move]");
         playable.sort_by_key(|l| (l.x - 150).pow(2) + (l.y - 150).pow(2));
         let label = playable.first().expect("a playable cell in view");
-        session.pointer_3d((label.x, label.y), &[], false);
+        session.pointer_3d((label.x, label.y), &[], Some(0));
         assert_eq!(
             session.first_text("#move-list span"),
             format!("1. {}", label.name),
@@ -568,6 +568,91 @@ fn without_webgl_the_disk_is_played_alone_and_nothing_is_logged() {
         .map(|n| session.text(n))
         .collect();
     assert!(notes.iter().any(|n| n.contains("need WebGL")), "{notes:?}");
+    assert_eq!(session.console_errors(), Vec::<String>::new());
+    session.command("DELETE", "", None);
+}
+
+impl Session<'_> {
+    /// The 3D view's labels once they stop moving (the view eases to a stop).
+    fn settled_labels_3d(&self) -> Vec<Label> {
+        let start = Instant::now();
+        let mut last = self.labels_3d("");
+        loop {
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "the 3D view kept moving"
+            );
+            std::thread::sleep(Duration::from_millis(250));
+            let now = self.labels_3d("");
+            let same = now.len() == last.len()
+                && now
+                    .iter()
+                    .zip(&last)
+                    .all(|(a, b)| a.cell == b.cell && a.x == b.x && a.y == b.y);
+            if same {
+                return now;
+            }
+            last = now;
+        }
+    }
+}
+
+#[test]
+fn the_3d_view_zooms_pans_and_resets() {
+    let server = start(Limits::default());
+    let driver = start_driver();
+    let session = open_session(&driver);
+    start_from_form(&session, &server, "euler-getter", "goldberg:2");
+    session.wait_for("#view3d .cell3d:not([hidden])");
+    let start = session.settled_labels_3d();
+    let canvas = session.wait_for("#view3d canvas");
+    let origin = json!({ "element-6066-11e4-a52e-4f735466cecf": canvas });
+    let spread = |labels: &[Label]| {
+        let xs = labels.iter().map(|l| l.x);
+        xs.clone().max().unwrap() - xs.min().unwrap()
+    };
+
+    // The wheel zooms in: the labels on show spread apart.
+    session.command(
+        "POST",
+        "/actions",
+        Some(
+            json!({ "actions": [{ "type": "wheel", "id": "wheel", "actions": [
+                { "type": "scroll", "x": 0, "y": 0, "deltaX": 0, "deltaY": -400,
+                  "duration": 100, "origin": origin }
+            ]}]}),
+        ),
+    );
+    let zoomed = session.settled_labels_3d();
+    assert!(spread(&zoomed) > spread(&start), "zoomed in");
+
+    // A right-button drag pans: a label moves with the pointer.
+    session.pointer_3d((150, 150), &[(40, 0)], Some(2));
+    let panned = session.settled_labels_3d();
+    let moved: Vec<i64> = zoomed
+        .iter()
+        .filter_map(|z| {
+            let p = panned
+                .iter()
+                .find(|p| p.cell == z.cell && p.name == z.name)?;
+            (p.y - z.y).abs().le(&3).then_some(p.x - z.x)
+        })
+        .collect();
+    assert!(
+        !moved.is_empty() && moved.iter().all(|dx| (20..=60).contains(dx)),
+        "panned right: {moved:?}"
+    );
+
+    // Reset view: back where it started.
+    let reset = session.wait_for("#view3d button.reset");
+    assert!(session.click(&reset));
+    let again = session.settled_labels_3d();
+    assert!(
+        start.iter().all(|s| again
+            .iter()
+            .any(|a| a.cell == s.cell && (a.x - s.x).abs() <= 2 && (a.y - s.y).abs() <= 2)),
+        "reset"
+    );
     assert_eq!(session.console_errors(), Vec::<String>::new());
     session.command("DELETE", "", None);
 }
