@@ -397,15 +397,47 @@ function createView({ canvas, gl, software }, surfaces) {
     }
   }
 
+  // Marks the copies something nearer hides. A ray per copy, tested against the copies
+  // whose outline on screen can cover its centre: a grid of squares over the canvas, each
+  // listing the copies whose bounding circle reaches into it.
   function occlude() {
-    const ray = new THREE.Ray();
+    const square = 32;
+    const focal = height / (2 * Math.tan(THREE.MathUtils.degToRad(camera.fov / 2)));
     const eye = camera.position;
+    const grid = new Map();
+    const everywhere = [];
+    const at = new THREE.Vector3();
+    const screen = (copy) => {
+      at.copy(copy.centre).project(camera);
+      return [((at.x + 1) / 2) * width, ((1 - at.y) / 2) * height];
+    };
     for (const copy of shown.copies) {
+      const distance = copy.centre.distanceTo(eye);
+      if (distance <= copy.radius) {
+        everywhere.push(copy);
+        continue;
+      }
+      const [x, y] = screen(copy);
+      // Off the axis a sphere's outline is a little wider than this: hence the margin.
+      const reach = ((1.25 * copy.radius) / distance) * focal;
+      for (let gx = Math.floor((x - reach) / square); gx <= Math.floor((x + reach) / square); gx++) {
+        for (let gy = Math.floor((y - reach) / square); gy <= Math.floor((y + reach) / square); gy++) {
+          const key = `${gx} ${gy}`;
+          if (!grid.has(key)) grid.set(key, []);
+          grid.get(key).push(copy);
+        }
+      }
+    }
+    const ray = new THREE.Ray();
+    for (const copy of shown.copies) {
+      const [x, y] = screen(copy);
+      const near = grid.get(`${Math.floor(x / square)} ${Math.floor(y / square)}`) || [];
       ray.origin.copy(eye);
       ray.direction.copy(copy.centre).sub(eye);
       const distance = ray.direction.length();
       ray.direction.divideScalar(distance);
-      copy.occluded = firstHit(shown, ray, copy, distance - copy.radius * 0.05) !== null;
+      const candidates = { ...shown, copies: [...near, ...everywhere] };
+      copy.occluded = firstHit(candidates, ray, copy, distance - copy.radius * 0.05) !== null;
     }
     placeLabels();
   }
