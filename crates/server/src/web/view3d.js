@@ -144,7 +144,7 @@ function createView({ canvas, gl, software }, surfaces) {
       label: el("span", { class: "cell3d", "data-cell": c.cell, hidden: "" }),
     }));
     labels.replaceChildren(...copies.map((c) => c.label));
-    shown = { surface, geometry, group, copies, positions: mesh.positions, index: mesh.index, loop: null };
+    shown = { surface, geometry, group, copies, positions: mesh.positions, index: mesh.index, loop: null, occludedFrom: null };
     chooser.querySelectorAll("button").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.surface === surface.name)));
     element.dataset.surface = surface.name;
     frame3d(geometry.boundingSphere);
@@ -359,10 +359,14 @@ function createView({ canvas, gl, software }, surfaces) {
     renderer.render(scene, camera);
     placeLabels();
     // On a surface that can hide itself, which labels are hidden is worked out once the
-    // view stops moving (a ray per label).
-    if (!shown.surface.convex) {
+    // view stops moving (a ray per label), and again only when the view has moved.
+    const view = [...camera.matrixWorld.elements, ...camera.projectionMatrix.elements].join();
+    if (!shown.surface.convex && view !== shown.occludedFrom) {
       clearTimeout(settle);
-      settle = setTimeout(occlude, 120);
+      settle = setTimeout(() => {
+        shown.occludedFrom = view;
+        occlude();
+      }, 120);
     }
   }
 
