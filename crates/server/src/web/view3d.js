@@ -99,7 +99,9 @@ function createView({ canvas, gl, software }, surfaces) {
   controls.enableDamping = true;
   controls.dampingFactor = 0.12;
 
-  const labels = el("div", { class: "labels" });
+  // The labels repeat the disk's, for the eye: screen readers and keys use the disk.
+  const labels = el("div", { class: "labels", "aria-hidden": "true" });
+  canvas.setAttribute("role", "img");
   const stage = el("div", { class: "stage" }, canvas, labels);
   const chooser = el("div", { class: "surfaces" });
   const element = el("div", { class: "pane3d", id: "view3d" }, chooser, stage,
@@ -147,6 +149,7 @@ function createView({ canvas, gl, software }, surfaces) {
     shown = { surface, geometry, group, copies, positions: mesh.positions, index: mesh.index, loop: null, occludedFrom: null };
     chooser.querySelectorAll("button").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.surface === surface.name)));
     element.dataset.surface = surface.name;
+    canvas.setAttribute("aria-label", `The board in 3D: ${surface.title}`);
     frame3d(geometry.boundingSphere);
     if (state) update(state, ctx, paint, disk);
   }
