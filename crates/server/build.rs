@@ -17,9 +17,13 @@ fn main() {
             Some("css") => "text/css; charset=utf-8",
             Some("js") => "text/javascript; charset=utf-8",
             Some("svg") => "image/svg+xml",
+            Some("txt") => "text/plain; charset=utf-8",
             other => panic!("src/web/{name}: no content type for {other:?}"),
         };
-        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(root).join(name);
+        // The package's folder when the script runs, not when it was compiled: worktrees
+        // sharing a target folder share this script's binary.
+        let manifest_dir = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets it");
+        let path = Path::new(&manifest_dir).join(root).join(name);
         writeln!(
             out,
             "    ({name:?}, {content_type:?}, include_str!({:?})),",

@@ -31,24 +31,38 @@ mod tests {
         for (name, _, text) in FILES {
             for line in text
                 .lines()
-                .filter(|l| l.trim_start().starts_with("import "))
+                .map(str::trim_start)
+                .filter(|l| l.starts_with("import ") || l.starts_with("} from "))
             {
                 let Some(path) = line.split(['"', '\'']).nth(1) else {
                     continue;
                 };
-                let target = path.trim_start_matches("./").trim_start_matches("/static/");
-                let resolved = if name.starts_with("games/") && path.starts_with("../") {
-                    path.trim_start_matches("../").to_string()
-                } else if name.starts_with("games/") && path.starts_with("./") {
-                    format!("games/{target}")
-                } else {
-                    target.to_string()
-                };
+                let resolved = resolve(name, path);
                 assert!(
                     FILES.iter().any(|(f, _, _)| *f == resolved),
                     "{name} imports {path}, which is not served"
                 );
             }
         }
+    }
+
+    /// The served name a module imports: `path` relative to the importing file `name`'s
+    /// folder, or absolute under /static/.
+    fn resolve(name: &str, path: &str) -> String {
+        let mut parts: Vec<&str> = match path.strip_prefix("/static/") {
+            Some(absolute) => return absolute.to_string(),
+            None => name.split('/').collect(),
+        };
+        parts.pop();
+        for part in path.split('/') {
+            match part {
+                "." => {}
+                ".." => {
+                    parts.pop();
+                }
+                _ => parts.push(part),
+            }
+        }
+        parts.join("/")
     }
 }

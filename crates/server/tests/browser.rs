@@ -879,3 +879,359 @@ fn page_figures() {
     );
     session.command("DELETE", "", None);
 }
+
+// ---- The 3D views (view3d.js) ----
+
+/// Starts `game` on `board` from the new-game form, X you and O the computer at level easy.
+fn start_from_form(session: &Session, server: &common::TestServer, game: &str, board: &str) {
+    session.command("POST", "/url", Some(json!({ "url": server.url("/#/") })));
+    let option = session.wait_for(&format!("#game option[value='{game}']"));
+    assert!(session.click(&option));
+    let spec = session.wait_for("#board-spec");
+    session.command("POST", &format!("/element/{spec}/clear"), Some(json!({})));
+    session.command(
+        "POST",
+        &format!("/element/{spec}/value"),
+        Some(json!({ "text": board })),
+    );
+    let easy = session.wait_for("select[name='O-level'] option[value='easy']");
+    assert!(session.click(&easy));
+    assert!(session.click(&session.wait_for("#start")));
+}
+
+/// A cell copy's label in the 3D view: its cell, and where it is on the canvas.
+struct Label {
+    cell: String,
+    name: String,
+    x: i64,
+    y: i64,
+}
+
+impl Session<'_> {
+    /// The labels of the 3D view's cell copies on show that `css` selects.
+    fn labels_3d(&self, css: &str) -> Vec<Label> {
+        self.find_all(&format!("#view3d .cell3d{css}:not([hidden])"))
+            .iter()
+            .filter_map(|label| {
+                let number = |name| self.attribute(label, name)?.parse().ok();
+                Some(Label {
+                    cell: self.attribute(label, "data-cell")?,
+                    name: self.attribute(label, "data-name")?,
+                    x: number("data-x")?,
+                    y: number("data-y")?,
+                })
+            })
+            .collect()
+    }
+
+    /// The text of the first element `css` selects, waiting for one; an element the page
+    /// redraws meanwhile is looked for again.
+    fn first_text(&self, css: &str) -> String {
+        let start = Instant::now();
+        loop {
+            if let Some(first) = self.find_all(css).into_iter().next() {
+                let url = format!(
+                    "{}/session/{}/element/{first}/text",
+                    self.driver.base, self.id
+                );
+                let (status, answer) = call("GET", &url, None);
+                if status == 200 {
+                    return answer["value"].as_str().unwrap_or_default().to_string();
+                }
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "no {css} on the page"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Runs pointer actions on the 3D view's canvas: move to (x, y) of the canvas (CSS
+    /// pixels from its top left corner), and with a `button`, press it, move by each step
+    /// and release it.
+    fn pointer_3d(&self, (x, y): (i64, i64), steps: &[(i64, i64)], button: Option<u8>) {
+        let canvas = self.wait_for("#view3d canvas");
+        let rect = self.command("GET", &format!("/element/{canvas}/rect"), None);
+        let half = |key: &str| rect[key].as_f64().unwrap() as i64 / 2;
+        let mut actions = vec![json!({ "type": "pointerMove", "duration": 0,
+                    "origin": { "element-6066-11e4-a52e-4f735466cecf": canvas },
+                    "x": x - half("width"), "y": y - half("height") })];
+        if let Some(button) = button {
+            actions.push(json!({ "type": "pointerDown", "button": button }));
+            for (dx, dy) in steps {
+                actions.push(json!({ "type": "pointerMove", "duration": 20,
+                                     "origin": "pointer", "x": dx, "y": dy }));
+            }
+            actions.push(json!({ "type": "pointerUp", "button": button }));
+        }
+        self.command(
+            "POST",
+            "/actions",
+            Some(json!({ "actions": [{ "type": "pointer", "id": "mouse",
+                "parameters": { "pointerType": "mouse" }, "actions": actions }] })),
+        );
+    }
+}
+
+#[test]
+fn euler_getter_played_to_the_end_on_the_3d_sphere() {
+    let server = start(Limits::default());
+    let driver = start_driver();
+    let session = open_session(&driver);
+    start_from_form(&session, &server, "euler-getter", "goldberg:1");
+
+    // Every cell is on the sphere twice, both copies labelled with its name.
+    session.wait_for("#view3d .cell3d[data-move]:not([hidden])");
+    let copies = session.find_all("#view3d .cell3d");
+    assert_eq!(copies.len(), 12, "six cells, two copies each");
+    for copy in &copies {
+        let cell = session.attribute(copy, "data-cell").unwrap();
+        let twins = session.find_all(&format!("#view3d .cell3d[data-cell='{cell}']"));
+        assert_eq!(twins.len(), 2);
+        let names: Vec<Value> = twins
+            .iter()
+            .map(|t| session.command("GET", &format!("/element/{t}/property/textContent"), None))
+            .collect();
+        assert_eq!(names[0], names[1], "the same label on both copies");
+    }
+
+    // Turn the sphere; after the first move the view has not snapped back (a label is where
+    // the turn left it, give or take the last of the turn's easing).
+    let initial = session.labels_3d("");
+    session.pointer_3d((150, 150), &[(20, 5), (20, 5), (20, 5)], Some(0));
+    std::thread::sleep(Duration::from_millis(500));
+    let before = session.labels_3d("");
+    let near = |a: &Label, b: &Label, by: i64| {
+        a.cell == b.cell && (a.x - b.x).abs() <= by && (a.y - b.y).abs() <= by
+    };
+    assert!(
+        before
+            .iter()
+            .any(|b| !initial.iter().any(|i| near(i, b, 20))),
+        "the drag turned the sphere"
+    );
+    let started = Instant::now();
+    let mut moves = 0;
+    loop {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "the game did not end"
+        );
+        let status = session.wait_for("#status");
+        if session.attribute(&status, "data-status").as_deref() == Some("over") {
+            break;
+        }
+        let ready = session.attribute(&status, "data-status").as_deref() == Some("playing")
+            && session.text(&status).starts_with("Your turn");
+        // The playable cell nearest the middle of the view.
+        let mut playable = session.labels_3d("[data-move]");
+        playable.sort_by_key(|l| (l.x - 150).pow(2) + (l.y - 150).pow(2));
+        match playable.first() {
+            Some(label) if ready => {
+                let played = session.find_all("#move-list li button").len();
+                // Hovering a copy lights it and its pieces on the disk.
+                session.pointer_3d((label.x, label.y), &[], None);
+                session.wait_for(&format!("#board svg [data-cell='{}'].twin-lit", label.cell));
+                session.pointer_3d((label.x, label.y), &[], Some(0));
+                moves += 1;
+                let wait = Instant::now();
+                while session.find_all("#move-list li button").len() == played {
+                    assert!(
+                        wait.elapsed() < Duration::from_secs(10),
+                        "clicking {} in 3D played nothing",
+                        label.name
+                    );
+                    std::thread::sleep(Duration::from_millis(50));
+                }
+                if moves == 1 {
+                    let after = session.labels_3d("");
+                    assert!(
+                        before.iter().all(|b| after.iter().any(|a| near(a, b, 3))),
+                        "the view kept its orientation"
+                    );
+                }
+            }
+            None if ready => session.pointer_3d((150, 150), &[(40, 0), (40, 0), (40, 0)], Some(0)),
+            _ => std::thread::sleep(Duration::from_millis(100)),
+        }
+    }
+    assert!(moves >= 3, "X played its cells in 3D");
+    let status = session.wait_for("#status");
+    assert!(session.text(&status).contains("wins"));
+    assert_eq!(session.console_errors(), Vec::<String>::new());
+    session.screenshot("euler-getter-3d");
+    session.command("DELETE", "", None);
+}
+
+#[test]
+fn a_cell_is_played_on_each_3d_surface() {
+    let server = start(Limits::default());
+    let driver = start_driver();
+    let session = open_session(&driver);
+    for (board, surface) in [
+        ("taylor:2", "boy"),
+        ("torus:2x3", "torus"),
+        ("klein:2x3", "klein"),
+    ] {
+        start_from_form(&session, &server, "projective-hex", board);
+        session.wait_for(&format!("#view3d[data-surface='{surface}']"));
+        // Hidden copies are known once the view has settled.
+        std::thread::sleep(Duration::from_millis(400));
+        let mut playable = session.labels_3d("[data-move]");
+        playable.sort_by_key(|l| (l.x - 150).pow(2) + (l.y - 150).pow(2));
+        let label = playable.first().expect("a playable cell in view");
+        session.pointer_3d((label.x, label.y), &[], Some(0));
+        assert_eq!(
+            session.first_text("#move-list li button"),
+            format!("1. {}", label.name),
+            "{board}"
+        );
+        if surface == "boy" {
+            // The projective plane is also on the sphere, each cell twice.
+            let sphere = session.wait_for("#view3d button[data-surface='sphere']");
+            assert!(session.click(&sphere));
+            session.wait_for("#view3d[data-surface='sphere']");
+            let cells: std::collections::HashSet<String> = session
+                .find_all("#board svg polygon[data-cell]")
+                .iter()
+                .filter_map(|p| session.attribute(p, "data-cell"))
+                .collect();
+            assert_eq!(session.find_all("#view3d .cell3d").len(), 2 * cells.len());
+        }
+    }
+    assert_eq!(session.console_errors(), Vec::<String>::new());
+    session.command("DELETE", "", None);
+}
+
+/// A session as `open_session` opens, with more command line flags for chromium.
+fn open_session_with<'a>(driver: &'a Driver, flags: &[&str]) -> Session<'a> {
+    let chromium = find_program(&["chromium", "chromium-browser", "google-chrome"]);
+    let mut args = vec![
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--window-size=1200,1000",
+    ];
+    args.extend_from_slice(flags);
+    let (status, created) = call(
+        "POST",
+        &format!("{}/session", driver.base),
+        Some(json!({ "capabilities": { "alwaysMatch": {
+            "browserName": "chrome",
+            "goog:loggingPrefs": { "browser": "ALL" },
+            "goog:chromeOptions": { "binary": chromium, "args": args }
+        }}})),
+    );
+    assert_eq!(status, 200, "{created}");
+    Session {
+        driver,
+        id: created["value"]["sessionId"].as_str().unwrap().to_string(),
+    }
+}
+
+#[test]
+fn without_webgl_the_disk_is_played_alone_and_nothing_is_logged() {
+    let server = start(Limits::default());
+    let driver = start_driver();
+    let session = open_session_with(&driver, &["--disable-3d-apis"]);
+    start_from_form(&session, &server, "euler-getter", "goldberg:2");
+    let cell = session.wait_for("#board svg polygon[data-move]");
+    assert!(session.click(&cell));
+    session.wait_for("#move-list li button");
+    assert!(session.find_all("#view3d").is_empty());
+    let notes: Vec<String> = session
+        .find_all("#board .note")
+        .iter()
+        .map(|n| session.text(n))
+        .collect();
+    assert!(notes.iter().any(|n| n.contains("need WebGL")), "{notes:?}");
+    assert_eq!(session.console_errors(), Vec::<String>::new());
+    session.command("DELETE", "", None);
+}
+
+impl Session<'_> {
+    /// The 3D view's labels once they stop moving (the view eases to a stop).
+    fn settled_labels_3d(&self) -> Vec<Label> {
+        let start = Instant::now();
+        let mut last = self.labels_3d("");
+        loop {
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "the 3D view kept moving"
+            );
+            std::thread::sleep(Duration::from_millis(250));
+            let now = self.labels_3d("");
+            let same = now.len() == last.len()
+                && now
+                    .iter()
+                    .zip(&last)
+                    .all(|(a, b)| a.cell == b.cell && a.x == b.x && a.y == b.y);
+            if same {
+                return now;
+            }
+            last = now;
+        }
+    }
+}
+
+#[test]
+fn the_3d_view_zooms_pans_and_resets() {
+    let server = start(Limits::default());
+    let driver = start_driver();
+    let session = open_session(&driver);
+    start_from_form(&session, &server, "euler-getter", "goldberg:2");
+    session.wait_for("#view3d .cell3d:not([hidden])");
+    let start = session.settled_labels_3d();
+    let canvas = session.wait_for("#view3d canvas");
+    let origin = json!({ "element-6066-11e4-a52e-4f735466cecf": canvas });
+    let spread = |labels: &[Label]| {
+        let xs = labels.iter().map(|l| l.x);
+        xs.clone().max().unwrap() - xs.min().unwrap()
+    };
+
+    // The wheel zooms in: the labels on show spread apart.
+    session.command(
+        "POST",
+        "/actions",
+        Some(
+            json!({ "actions": [{ "type": "wheel", "id": "wheel", "actions": [
+                { "type": "scroll", "x": 0, "y": 0, "deltaX": 0, "deltaY": -400,
+                  "duration": 100, "origin": origin }
+            ]}]}),
+        ),
+    );
+    let zoomed = session.settled_labels_3d();
+    assert!(spread(&zoomed) > spread(&start), "zoomed in");
+
+    // A right-button drag pans: a label moves with the pointer.
+    session.pointer_3d((150, 150), &[(40, 0)], Some(2));
+    let panned = session.settled_labels_3d();
+    let moved: Vec<i64> = zoomed
+        .iter()
+        .filter_map(|z| {
+            let p = panned
+                .iter()
+                .find(|p| p.cell == z.cell && p.name == z.name)?;
+            (p.y - z.y).abs().le(&3).then_some(p.x - z.x)
+        })
+        .collect();
+    assert!(
+        !moved.is_empty() && moved.iter().all(|dx| (20..=60).contains(dx)),
+        "panned right: {moved:?}"
+    );
+
+    // Reset view: back where it started.
+    let reset = session.wait_for("#view3d button.reset");
+    assert!(session.click(&reset));
+    let again = session.settled_labels_3d();
+    assert!(
+        start.iter().all(|s| again
+            .iter()
+            .any(|a| a.cell == s.cell && (a.x - s.x).abs() <= 2 && (a.y - s.y).abs() <= 2)),
+        "reset"
+    );
+    assert_eq!(session.console_errors(), Vec::<String>::new());
+    session.command("DELETE", "", None);
+}

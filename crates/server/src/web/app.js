@@ -225,7 +225,7 @@ async function drawPicture(figure, g) {
       renderer(g.name),
     ]);
     if (!module) return;
-    module.render(figure, start, { canMove: false, hint: null, last: null, play: () => {} });
+    module.render(figure, start, { canMove: false, hint: null, last: null, play: () => {}, still: true });
     figure.append(el("figcaption", { class: "note" }, `${g.title} on ${g.default_board}, at the start.`));
   } catch {
     figure.remove();

@@ -2,9 +2,11 @@
 // SVG. A cell the rim cuts in two shows both halves; cells glued across the rim also
 // appear as ghost copies beyond it; every copy carries the cell's name. Hovering any piece
 // of a cell lights all of them. A board pasted without vertex positions (each face laid
-// out on its own) is drawn as the graph of its faces instead.
+// out on its own) is drawn as the graph of its faces instead. Beside the disk, where the
+// board allows, the same board in 3D (view3d.js).
 import { el, markMove, moveTarget, panZoom, playsMoves } from "./draw.js";
 import { drawGraph } from "./graph.js";
+import { view3d } from "./view3d.js";
 
 const SCALE = 30;
 const pt = ([x, y]) => `${(x * SCALE).toFixed(1)},${(y * SCALE).toFixed(1)}`;
@@ -51,7 +53,8 @@ export function drawSurface(box, state, ctx, { fill, marked = new Set(), loop = 
     kept.dot.replaceChildren();
   }
   box.append(kept.wrap);
-  if (layout.sphere) box.append(sphereView(layout, names, fill, legal, ctx, marked));
+  // A still picture (the rules pages) shows the disk alone.
+  if (!ctx.still) view3d(kept.wrap, state, ctx, { fill, marked, loop });
   return svg;
 }
 
@@ -274,50 +277,4 @@ function drawFaceGraph(box, state, ctx, faces, fill) {
   box.append(el("p", { class: "note" }, "This board has no vertex positions: each face is a disc, joined to the faces it shares a side with."),
     el("div", { class: "zoomable" }, panZoom(svg), svg));
   return svg;
-}
-
-// A rotatable sphere (goldberg boards): each cell's polygon and its antipodal copy,
-// orthographic projection, drag to turn.
-function sphereView(layout, names, fill, legal, ctx, marked) {
-  const R = 150;
-  const svg = el("svg", { viewBox: `${-R - 5} ${-R - 5} ${2 * R + 10} ${2 * R + 10}`, class: "sphere" });
-  const wrap = el("div", { class: "sphere-view" }, el("p", { class: "note" }, "The board on the sphere, antipodal points identified: drag to turn."), svg);
-  let yaw = 0.4;
-  let pitch = 0.5;
-  const rotate = ([x, y, z]) => {
-    const x1 = x * Math.cos(yaw) + z * Math.sin(yaw);
-    const z1 = -x * Math.sin(yaw) + z * Math.cos(yaw);
-    const y2 = y * Math.cos(pitch) - z1 * Math.sin(pitch);
-    const z2 = y * Math.sin(pitch) + z1 * Math.cos(pitch);
-    return [x1, y2, z2];
-  };
-  function paint() {
-    while (svg.firstChild) svg.firstChild.remove();
-    svg.append(el("circle", { cx: 0, cy: 0, r: R, class: "globe" }));
-    layout.sphere.forEach((poly, cell) => {
-      for (const sign of [1, -1]) {
-        const turned = poly.map((p) => rotate(p.map((c) => c * sign)));
-        const depth = turned.reduce((s, p) => s + p[2], 0) / turned.length;
-        if (depth <= 0) continue;
-        const node = el("polygon", {
-          class: `cell ${fill(cell)}${marked.has(cell) ? " in-loop" : ""}`,
-          points: turned.map(([x, y]) => `${(x * R).toFixed(1)},${(-y * R).toFixed(1)}`).join(" "),
-        }, el("title", {}, names[cell]));
-        if (legal.has(names[cell])) moveTarget(node, names[cell], { ...ctx, hint: null });
-        svg.append(node);
-      }
-    });
-  }
-  let drag = null;
-  svg.addEventListener("pointerdown", (e) => { drag = [e.clientX, e.clientY]; svg.setPointerCapture(e.pointerId); });
-  svg.addEventListener("pointerup", () => { drag = null; });
-  svg.addEventListener("pointermove", (e) => {
-    if (!drag) return;
-    yaw += (e.clientX - drag[0]) * 0.01;
-    pitch += (e.clientY - drag[1]) * 0.01;
-    drag = [e.clientX, e.clientY];
-    paint();
-  });
-  paint();
-  return wrap;
 }

@@ -1,0 +1,495 @@
+// The board in 3D beside the disk (three.js, WebGL): a goldberg or taylor board on the
+// sphere (each cell twice, antipodal copies lit together) or on Boy's surface, a torus or
+// Klein bottle board on a torus or a Klein bottle. Turn, zoom and pan with mouse or touch
+// (OrbitControls); a click that is not a drag plays the cell under it, found by casting a
+// ray. The view outlives the page's redraws, so a move does not reset its orientation.
+// Each cell copy on show has a label element (same name on every copy) whose data-x and
+// data-y give its place on the canvas, for players and for WebDriver alike.
+import * as THREE from "./vendor/three.module.js";
+import { OrbitControls } from "./vendor/OrbitControls.js";
+import { el } from "./draw.js";
+import { surfacePath, surfacesOf, tessellate } from "./shapes3d.js";
+
+document.head.append(el("link", { rel: "stylesheet", href: new URL("./view3d.css", import.meta.url).href }));
+
+// Past this many cell copies the view would be slow and its labels a blur.
+const MAX_COPIES = 4000;
+// A pointer that moved less than this (CSS pixels) between down and up clicked.
+const CLICK_SLOP = 6;
+// A label's text is shown when its cell reaches this far from its centre on screen, plus
+// CHAR_WIDTH per character (CSS pixels; the labels are 11 px bold).
+const LABEL_ROOM = 3;
+const CHAR_WIDTH = 3.3;
+// A label is hidden when its cell is seen at a grazing angle: cosine below this.
+const EDGE_ON = 0.25;
+const BAND = { plain: "#4d4d4d", lit: "#f1c40f", loop: "#f1c40f", last: "#ffffff", hint: "#00aa00" };
+
+let current = null; // { key, view }: the view of the game on show
+let tab = "disk"; // on a phone, the pane on show
+
+/**
+ * Puts a 3D view beside the disk `disk` (an element already in `box`) when the board has
+ * a surface to show and the browser has WebGL; otherwise leaves the disk alone. `paint`
+ * is drawSurface's: `fill(cell)` a CSS class, `marked` cells, `loop` cell indices.
+ */
+export function view3d(disk, state, ctx, paint) {
+  const surfaces = surfacesOf(state.layout, state.board);
+  if (!surfaces.length) return;
+  if (surfaces[0].copies.length > MAX_COPIES) {
+    disk.after(el("p", { class: "note" }, "This board has too many cells for the 3D view."));
+    return;
+  }
+  const key = `${state.id} ${state.board}`;
+  if (!current || current.key !== key) {
+    if (current) current.view.dispose();
+    current = null;
+    const context = webgl();
+    if (!context) {
+      disk.after(el("p", { class: "note" }, "3D views need WebGL, which this browser does not offer."));
+      return;
+    }
+    current = { key, view: createView(context, surfaces) };
+  }
+  const view = current.view;
+  const views = el("div", { class: "views", "data-tab": tab });
+  const tabs = el("div", { class: "tabs", role: "tablist" },
+    ...[["disk", "Disk"], ["3d", "3D"]].map(([name, label]) => {
+      const button = el("button", { type: "button", role: "tab", "data-tab": name }, label);
+      button.addEventListener("click", () => {
+        tab = name;
+        views.dataset.tab = name;
+      });
+      return button;
+    }));
+  disk.replaceWith(views);
+  views.append(tabs, el("div", { class: "pane-disk" }, disk), view.element);
+  view.update(state, ctx, paint, disk);
+}
+
+// A canvas and its WebGL 2 context, or null. Antialiasing (multisampling) is asked for
+// on a GPU only: a software renderer (SwiftShader, llvmpipe) pays for it on the CPU, most
+// of each frame's time (p50 83 ms against 33 ms on goldberg:8).
+function webgl() {
+  for (const antialias of [true, false]) {
+    const canvas = el("canvas");
+    const gl = canvas.getContext("webgl2", { antialias, alpha: false, stencil: false });
+    if (!gl) return null;
+    const info = gl.getExtension("WEBGL_debug_renderer_info");
+    const software = /swiftshader|llvmpipe|software/i.test(info ? gl.getParameter(info.UNMASKED_RENDERER_WEBGL) : "");
+    if (!software || !antialias) return { canvas, gl, software };
+  }
+  return null;
+}
+
+// The parts of a view that survive redraws: renderer, camera, controls, the mesh of the
+// surface on show and its labels.
+function createView({ canvas, gl, software }, surfaces) {
+  const renderer = new THREE.WebGLRenderer({ canvas, context: gl, antialias: !software });
+  const sharp = Math.min(window.devicePixelRatio || 1, 2);
+  renderer.setPixelRatio(sharp);
+  renderer.setClearColor(0xffffff);
+  const scene = new THREE.Scene();
+  const camera = new THREE.PerspectiveCamera(35, 1, 0.01, 100);
+  camera.up.set(0, 0, 1);
+  scene.add(camera, new THREE.AmbientLight(0xffffff, 1.4));
+  const sun = new THREE.DirectionalLight(0xffffff, 1.8);
+  sun.position.set(1, 1.5, 2);
+  camera.add(sun);
+  const controls = new OrbitControls(camera, canvas);
+  controls.enableDamping = true;
+  controls.dampingFactor = 0.12;
+
+  // The labels repeat the disk's, for the eye: screen readers and keys use the disk.
+  const labels = el("div", { class: "labels", "aria-hidden": "true" });
+  canvas.setAttribute("role", "img");
+  const stage = el("div", { class: "stage" }, canvas, labels);
+  const chooser = el("div", { class: "surfaces" });
+  const element = el("div", { class: "pane3d", id: "view3d" }, chooser, stage,
+    el("p", { class: "note" }, "Drag to turn, scroll or pinch to zoom, right-drag or two fingers to pan. Click a cell to play it."));
+
+  let shown = null; // the surface on show: mesh, its copies and their labels
+  let state = null;
+  let ctx = { canMove: false };
+  let paint = { fill: () => "empty", marked: new Set(), loop: null };
+  let disk = null;
+  let hovered = null; // a cell lit by the pointer, here or on the disk
+  let width = 0;
+  let height = 0;
+  let pending = false;
+  let settle = null;
+  const probe = el("div", { class: "probe" });
+  element.append(probe);
+
+  function show(surface) {
+    if (shown) {
+      scene.remove(shown.group);
+      disposeTree(shown.group);
+    }
+    const k = Math.max(1, Math.min(8, Math.round(Math.sqrt(2400 / surface.copies.length))));
+    const mesh = tessellate(surface.copies, k);
+    const geometry = new THREE.BufferGeometry();
+    geometry.setAttribute("position", new THREE.BufferAttribute(mesh.positions, 3));
+    geometry.setAttribute("color", new THREE.BufferAttribute(new Float32Array(mesh.positions.length), 3));
+    geometry.setIndex(new THREE.BufferAttribute(mesh.index, 1));
+    geometry.computeVertexNormals();
+    geometry.computeBoundingSphere();
+    const group = new THREE.Group();
+    group.add(new THREE.Mesh(geometry, new THREE.MeshLambertMaterial({ vertexColors: true, side: THREE.DoubleSide })));
+    scene.add(group);
+    const copies = mesh.copies.map((c, index) => ({
+      ...c,
+      index,
+      centre: new THREE.Vector3(...c.centre),
+      corners: c.corners.map((p) => new THREE.Vector3(...p)),
+      normal: new THREE.Vector3().fromBufferAttribute(geometry.getAttribute("normal"), c.fill[0]),
+      occluded: false,
+      label: el("span", { class: "cell3d", "data-cell": c.cell, hidden: "" }),
+    }));
+    labels.replaceChildren(...copies.map((c) => c.label));
+    shown = { surface, geometry, group, copies, positions: mesh.positions, index: mesh.index, loop: null, occludedFrom: null };
+    chooser.querySelectorAll("button").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.surface === surface.name)));
+    element.dataset.surface = surface.name;
+    canvas.setAttribute("aria-label", `The board in 3D: ${surface.title}`);
+    frame3d(geometry.boundingSphere);
+    if (state) update(state, ctx, paint, disk);
+  }
+
+  // Looks at the surface from above and aside, far enough to see all of it.
+  function frame3d(bound) {
+    const distance = bound.radius / Math.sin(THREE.MathUtils.degToRad(camera.fov / 2)) * 1.2;
+    controls.target.copy(bound.center);
+    camera.position.copy(bound.center).add(new THREE.Vector3(0.25, -0.35, 0.9).normalize().multiplyScalar(distance));
+    camera.near = distance / 50;
+    camera.far = distance * 10;
+    camera.updateProjectionMatrix();
+    controls.minDistance = bound.radius * 0.4;
+    controls.maxDistance = distance * 3;
+    controls.update();
+    requestRender();
+  }
+
+  if (surfaces.length > 1) {
+    for (const surface of surfaces) {
+      const button = el("button", { type: "button", "data-surface": surface.name }, surface.title);
+      button.addEventListener("click", () => show(surface));
+      chooser.append(button);
+    }
+  }
+  const reset = el("button", { type: "button", class: "reset" }, "Reset view");
+  reset.addEventListener("click", () => frame3d(shown.geometry.boundingSphere));
+  chooser.append(reset);
+
+  // The CSS colour of a fill class, as the disk draws it.
+  const colours = new Map();
+  function fillColour(name) {
+    if (!colours.has(name)) {
+      const svg = el("svg", { class: "surface" }, el("polygon", { class: `cell ${name}` }));
+      probe.replaceChildren(svg);
+      const fill = getComputedStyle(svg.firstChild).fill;
+      colours.set(name, new THREE.Color(fill && fill.startsWith("rgb") ? fill : "#ddd"));
+    }
+    return colours.get(name);
+  }
+
+  function bandColour(cell) {
+    const name = state.layout.names[cell];
+    if (cell === hovered) return BAND.lit;
+    if (ctx.last === name) return BAND.last;
+    if (ctx.canMove && ctx.hint === name) return BAND.hint;
+    if (paint.marked.has(cell)) return BAND.loop;
+    return BAND.plain;
+  }
+
+  function paintCopy(copy, attribute, band) {
+    const fill = fillColour(paint.fill(copy.cell));
+    const edge = new THREE.Color(band);
+    for (const [[start, count], colour] of [[copy.fill, fill], [copy.band, edge]]) {
+      for (let v = start; v < start + count; v++) attribute.setXYZ(v, colour.r, colour.g, colour.b);
+    }
+  }
+
+  function repaint() {
+    const attribute = shown.geometry.getAttribute("color");
+    for (const copy of shown.copies) paintCopy(copy, attribute, bandColour(copy.cell));
+    attribute.needsUpdate = true;
+    requestRender();
+  }
+
+  function update(nextState, nextCtx, nextPaint, nextDisk) {
+    state = nextState;
+    ctx = nextCtx;
+    paint = { marked: new Set(), loop: null, ...nextPaint };
+    colours.clear();
+    if (disk !== nextDisk) {
+      disk = nextDisk;
+      disk.addEventListener("mouseover", (e) => hover(cellOf(e.target)));
+      disk.addEventListener("mouseleave", () => hover(null));
+      disk.querySelectorAll(`[data-cell="${hovered}"]`).forEach((n) => n.classList.add("twin-lit"));
+    }
+    if (!shown) {
+      show(surfaces[0]);
+      return;
+    }
+    const legal = new Set(ctx.canMove ? state.legal_moves : []);
+    for (const copy of shown.copies) {
+      const name = state.layout.names[copy.cell];
+      copy.label.textContent = name;
+      copy.label.dataset.name = name;
+      if (legal.has(name)) copy.label.dataset.move = name;
+      else delete copy.label.dataset.move;
+    }
+    drawLoop();
+    repaint();
+  }
+
+  const cellOf = (node) => (node && node.dataset && node.dataset.cell !== undefined ? Number(node.dataset.cell) : null);
+
+  // Lights a cell's copies here and its pieces on the disk.
+  function hover(cell) {
+    if (cell === hovered || !shown) return;
+    const before = hovered;
+    hovered = cell;
+    for (const c of [before, cell]) {
+      if (c === null) continue;
+      disk.querySelectorAll(`[data-cell="${c}"]`).forEach((n) => n.classList.toggle("twin-lit", c === cell));
+      labels.querySelectorAll(`[data-cell="${c}"]`).forEach((n) => n.classList.toggle("lit", c === cell));
+    }
+    const name = cell === null ? null : state.layout.names[cell];
+    canvas.style.cursor = name !== null && ctx.canMove && state.legal_moves.includes(name) ? "pointer" : "";
+    repaint();
+  }
+
+  // The winning loop as a tube through the centres of its cells: from each copy of its
+  // first cell, on to the nearest copy of the next cell, so that on the sphere the two
+  // lifts of a loop through the rim join into one closed curve.
+  function drawLoop() {
+    if (shown.loop) {
+      shown.group.remove(shown.loop);
+      disposeTree(shown.loop);
+      shown.loop = null;
+    }
+    const loop = paint.loop;
+    if (!loop || loop.length < 2) return;
+    const copiesOf = (cell) => shown.copies.filter((c) => c.cell === cell);
+    const size = shown.geometry.boundingSphere.radius;
+    const group = new THREE.Group();
+    for (const start of copiesOf(loop[0])) {
+      const points = [start.centre];
+      let at = start;
+      for (const cell of [...loop.slice(1), loop[0]]) {
+        const next = copiesOf(cell).reduce((best, c) => (c.centre.distanceTo(at.centre) < best.centre.distanceTo(at.centre) ? c : best));
+        const path = surfacePath(shown.surface.copies[at.index], shown.surface.copies[next.index]);
+        points.push(...path.slice(1).map((p) => new THREE.Vector3(...p)));
+        at = next;
+      }
+      // Centred on the surface, the tube shows on both of its sides.
+      const curve = new THREE.CatmullRomCurve3(points, false, "centripetal");
+      group.add(new THREE.Mesh(
+        new THREE.TubeGeometry(curve, points.length * 3, size * 0.016, 6, false),
+        new THREE.MeshBasicMaterial({ color: BAND.loop })));
+    }
+    shown.group.add(group);
+    shown.loop = group;
+  }
+
+  const raycaster = new THREE.Raycaster();
+  function copyAt(event) {
+    const rect = canvas.getBoundingClientRect();
+    const ndc = new THREE.Vector2(
+      ((event.clientX - rect.left) / rect.width) * 2 - 1,
+      -((event.clientY - rect.top) / rect.height) * 2 + 1);
+    raycaster.setFromCamera(ndc, camera);
+    return firstHit(shown, raycaster.ray);
+  }
+
+  let down = null;
+  canvas.addEventListener("pointerdown", (e) => { down = { id: e.pointerId, x: e.clientX, y: e.clientY }; });
+  canvas.addEventListener("pointerup", (e) => {
+    const click = down && down.id === e.pointerId && Math.hypot(e.clientX - down.x, e.clientY - down.y) < CLICK_SLOP;
+    down = null;
+    if (!click) return;
+    const copy = copyAt(e);
+    const name = copy && state.layout.names[copy.cell];
+    if (name && ctx.canMove && state.legal_moves.includes(name)) ctx.play(name);
+  });
+  canvas.addEventListener("pointermove", (e) => {
+    if (e.buttons === 0 && e.pointerType === "mouse") {
+      const copy = copyAt(e);
+      hover(copy ? copy.cell : null);
+    }
+  });
+  canvas.addEventListener("pointerleave", () => hover(null));
+
+  controls.addEventListener("change", requestRender);
+  // A software renderer turns the view at half resolution, a quarter of the pixels (from
+  // 50 to 33 ms a frame at p95 on goldberg:8, BENCHMARKS.md), and sharpens it at rest.
+  let sharpen = null;
+  const resolution = (ratio) => {
+    if (renderer.getPixelRatio() === ratio) return;
+    renderer.setPixelRatio(ratio);
+    if (width && height) renderer.setSize(width, height, false);
+    requestRender();
+  };
+  if (software) {
+    controls.addEventListener("start", () => {
+      clearTimeout(sharpen);
+      resolution(sharp / 2);
+    });
+    controls.addEventListener("end", () => {
+      sharpen = setTimeout(() => resolution(sharp), 300);
+    });
+  }
+  new ResizeObserver(() => {
+    width = stage.clientWidth;
+    height = stage.clientHeight;
+    if (!width || !height) return;
+    renderer.setSize(width, height, false);
+    camera.aspect = width / height;
+    camera.updateProjectionMatrix();
+    requestRender();
+  }).observe(stage);
+
+  function requestRender() {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(render);
+  }
+
+  function render() {
+    pending = false;
+    if (!shown || !width || !height) return;
+    controls.update();
+    renderer.render(scene, camera);
+    placeLabels();
+    // On a surface that can hide itself, which labels are hidden is worked out once the
+    // view stops moving (a ray per label), and again only when the view has moved.
+    const view = [...camera.matrixWorld.elements, ...camera.projectionMatrix.elements].join();
+    if (!shown.surface.convex && view !== shown.occludedFrom) {
+      clearTimeout(settle);
+      settle = setTimeout(() => {
+        shown.occludedFrom = view;
+        occlude();
+      }, 120);
+    }
+  }
+
+  // Moves each label to its copy's centre on the canvas; hides those facing away, off the
+  // canvas or hidden, and the text of those too small to hold it.
+  function placeLabels() {
+    const at = new THREE.Vector3();
+    const corner = new THREE.Vector3();
+    const towards = new THREE.Vector3();
+    const eye = camera.position;
+    for (const copy of shown.copies) {
+      at.copy(copy.centre).project(camera);
+      const x = ((at.x + 1) / 2) * width;
+      const y = ((1 - at.y) / 2) * height;
+      // Seen edge on, a cell shows too little to point at (nor to pick reliably).
+      towards.copy(eye).sub(copy.centre).normalize();
+      const facing = Math.abs(copy.normal.dot(towards)) > EDGE_ON
+        && (shown.surface.convex ? copy.centre.dot(towards) > 0 : !copy.occluded);
+      const visible = facing && at.z < 1 && x >= 0 && y >= 0 && x <= width && y <= height;
+      const label = copy.label;
+      if (label.hidden !== !visible) label.hidden = !visible;
+      if (!visible) continue;
+      // The cell's narrowest reach on screen (it may be seen edge on) against half the label.
+      const room = Math.min(...copy.corners.map((c) => {
+        corner.copy(c).project(camera);
+        return Math.hypot(((corner.x + 1) / 2) * width - x, ((1 - corner.y) / 2) * height - y);
+      }));
+      label.classList.toggle("small", room < LABEL_ROOM + CHAR_WIDTH * label.textContent.length);
+      label.style.transform = `translate(${x.toFixed(1)}px, ${y.toFixed(1)}px) translate(-50%, -50%)`;
+      label.dataset.x = Math.round(x);
+      label.dataset.y = Math.round(y);
+    }
+  }
+
+  // Marks the copies something nearer hides. A ray per copy, tested against the copies
+  // whose outline on screen can cover its centre: a grid of squares over the canvas, each
+  // listing the copies whose bounding circle reaches into it.
+  function occlude() {
+    const square = 32;
+    const focal = height / (2 * Math.tan(THREE.MathUtils.degToRad(camera.fov / 2)));
+    const eye = camera.position;
+    const grid = new Map();
+    const everywhere = [];
+    const at = new THREE.Vector3();
+    const screen = (copy) => {
+      at.copy(copy.centre).project(camera);
+      return [((at.x + 1) / 2) * width, ((1 - at.y) / 2) * height];
+    };
+    for (const copy of shown.copies) {
+      const distance = copy.centre.distanceTo(eye);
+      if (distance <= copy.radius) {
+        everywhere.push(copy);
+        continue;
+      }
+      const [x, y] = screen(copy);
+      // Off the axis a sphere's outline is a little wider than this: hence the margin.
+      const reach = ((1.25 * copy.radius) / distance) * focal;
+      for (let gx = Math.floor((x - reach) / square); gx <= Math.floor((x + reach) / square); gx++) {
+        for (let gy = Math.floor((y - reach) / square); gy <= Math.floor((y + reach) / square); gy++) {
+          const key = `${gx} ${gy}`;
+          if (!grid.has(key)) grid.set(key, []);
+          grid.get(key).push(copy);
+        }
+      }
+    }
+    const ray = new THREE.Ray();
+    for (const copy of shown.copies) {
+      const [x, y] = screen(copy);
+      const near = grid.get(`${Math.floor(x / square)} ${Math.floor(y / square)}`) || [];
+      ray.origin.copy(eye);
+      ray.direction.copy(copy.centre).sub(eye);
+      const distance = ray.direction.length();
+      ray.direction.divideScalar(distance);
+      const candidates = { ...shown, copies: [...near, ...everywhere] };
+      copy.occluded = firstHit(candidates, ray, copy, distance - copy.radius * 0.05) !== null;
+    }
+    placeLabels();
+  }
+
+  function dispose() {
+    clearTimeout(settle);
+    controls.dispose();
+    if (shown) disposeTree(shown.group);
+    renderer.dispose();
+    renderer.forceContextLoss();
+  }
+
+  return { element, update, dispose };
+}
+
+// The copy of the surface on show that a ray meets first (nearer than `before`, other than
+// `skip`), or null: bounding spheres first, then the triangles of the copies they pass.
+function firstHit({ copies, positions, index }, ray, skip = null, before = Infinity) {
+  const a = new THREE.Vector3();
+  const b = new THREE.Vector3();
+  const c = new THREE.Vector3();
+  const hit = new THREE.Vector3();
+  let best = null;
+  let bestDistance = before;
+  for (const copy of copies) {
+    if (copy === skip || ray.distanceSqToPoint(copy.centre) > copy.radius * copy.radius) continue;
+    const [start, count] = copy.tris;
+    for (let t = start; t < start + count; t++) {
+      a.fromArray(positions, 3 * index[3 * t]);
+      b.fromArray(positions, 3 * index[3 * t + 1]);
+      c.fromArray(positions, 3 * index[3 * t + 2]);
+      if (!ray.intersectTriangle(a, b, c, false, hit)) continue;
+      const distance = hit.distanceTo(ray.origin);
+      if (distance < bestDistance) {
+        bestDistance = distance;
+        best = copy;
+      }
+    }
+  }
+  return best;
+}
+
+function disposeTree(object) {
+  object.traverse((o) => {
+    if (o.geometry) o.geometry.dispose();
+    if (o.material) o.material.dispose();
+  });
+}
