@@ -3,7 +3,6 @@
 // appear as ghost copies beyond it. Hovering any piece of a cell lights all of them.
 // Beside the disk, where the board allows, the same board in 3D (view3d.js).
 import { el, moveTarget } from "./draw.js";
-import { view3d } from "./view3d.js";
 
 const SCALE = 30;
 const pt = ([x, y]) => `${(x * SCALE).toFixed(1)},${(y * SCALE).toFixed(1)}`;
@@ -58,7 +57,8 @@ export function drawSurface(box, state, ctx, { fill, marked = new Set(), loop = 
     svg.append(el("polyline", { class: "win", points: loopPath(layout, loop) }));
   }
   box.append(svg);
-  view3d(svg, state, ctx, { fill, marked, loop });
+  // The 3D view needs three.js (2 MB): loaded after the disk is drawn, not before.
+  import("./view3d.js").then(({ view3d }) => svg.isConnected && view3d(svg, state, ctx, { fill, marked, loop }));
   return svg;
 }
 
