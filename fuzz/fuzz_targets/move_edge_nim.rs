@@ -11,7 +11,7 @@ use crosscap_fuzz::{play_lines, positions};
 
 static GAMES: LazyLock<Vec<Box<dyn Match>>> = LazyLock::new(|| {
     positions(
-        crosscap_edge_nim::new_match,
+        &crosscap_edge_nim::DESCRIPTOR,
         &[
             ("tetrahedron", "{}"),
             ("C4", r#"{"tokens": "1,2,3,4"}"#),

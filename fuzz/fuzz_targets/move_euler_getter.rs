@@ -11,7 +11,7 @@ use crosscap_fuzz::{play_lines, positions};
 
 static GAMES: LazyLock<Vec<Box<dyn Match>>> = LazyLock::new(|| {
     positions(
-        crosscap_euler_getter::new_match,
+        &crosscap_euler_getter::DESCRIPTOR,
         &[
             ("goldberg:1", r#"{"swap": 1}"#),
             ("goldberg:2", r#"{"rule": "reverse", "swap": "none"}"#),

@@ -11,7 +11,7 @@ use crosscap_fuzz::{play_lines, positions};
 
 static GAMES: LazyLock<Vec<Box<dyn Match>>> = LazyLock::new(|| {
     positions(
-        crosscap_manifold::new_match,
+        &crosscap_manifold::DESCRIPTOR,
         &[("n5 o2", "{}"), ("o1", "null"), ("S n1 n2 n3 o4", "{}")],
     )
 });

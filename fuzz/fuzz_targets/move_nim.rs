@@ -11,7 +11,7 @@ use crosscap_fuzz::{play_lines, positions};
 
 static GAMES: LazyLock<Vec<Box<dyn Match>>> = LazyLock::new(|| {
     positions(
-        crosscap_server::nim::new_match,
+        &crosscap_engine::nim::DESCRIPTOR,
         &[("3 4 5", "null"), ("1", "{}"), ("0 7 99", "{}")],
     )
 });

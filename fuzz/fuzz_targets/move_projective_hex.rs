@@ -11,7 +11,7 @@ use crosscap_fuzz::{play_lines, positions};
 
 static GAMES: LazyLock<Vec<Box<dyn Match>>> = LazyLock::new(|| {
     positions(
-        crosscap_projective_hex::new_match,
+        &crosscap_projective_hex::DESCRIPTOR,
         &[
             ("taylor:2", "{}"),
             ("taylor:3", r#"{"opening": "swap", "moves": ["c3"]}"#),

@@ -11,7 +11,7 @@ use crosscap_fuzz::{play_lines, positions};
 
 static GAMES: LazyLock<Vec<Box<dyn Match>>> = LazyLock::new(|| {
     positions(
-        crosscap_sandpile::new_match,
+        &crosscap_sandpile::DESCRIPTOR,
         &[
             ("grid:3x3", "{}"),
             ("P4", r#"{"position": "X0,O1,.,X0", "to_move": "O"}"#),

@@ -1,5 +1,5 @@
-//! The server's game creation: `Registry::new_match` with any game name, board text and
-//! options, under the default `SetupLimits`, then what a creation answers (the legal
+//! Game creation as every host does it: `Catalog::start` with any game name, board text
+//! and options, under the default `SetupLimits`, then what a creation answers (the legal
 //! moves, the view and, for surface games, the board's drawing). Run with
 //! `-rss_limit_mb=2048 -timeout=10`: an answer must come within the limits.
 #![no_main]
@@ -9,12 +9,11 @@ use libfuzzer_sys::fuzz_target;
 
 use std::sync::LazyLock;
 
+use crosscap_engine::catalog::{Catalog, Setup};
 use crosscap_engine::session::SetupLimits;
-use crosscap_server::Registry;
-use crosscap_server::registry::surface_layout;
 use serde_json::Value;
 
-static REGISTRY: LazyLock<Registry> = LazyLock::new(Registry::standard);
+static CATALOG: LazyLock<Catalog> = LazyLock::new(crosscap_catalog::standard);
 
 #[derive(Debug, Arbitrary)]
 enum GameName {
@@ -31,30 +30,34 @@ struct Request {
 }
 
 fuzz_target!(|request: Request| {
-    let names = REGISTRY.names();
+    let names = CATALOG.names();
     let game = match &request.game {
         GameName::Known(i) => names[usize::from(*i) % names.len()].to_string(),
         GameName::Other(name) => name.clone(),
     };
-    // The server refuses `file:` boards before the registry sees them.
+    // The server refuses `file:` boards before the game sees them.
     if request.board.trim_start().starts_with("file:") {
         return;
     }
     let options = serde_json::from_str(&request.options)
         .unwrap_or_else(|_| Value::String(request.options.clone()));
-    match REGISTRY.new_match(&game, &request.board, &options, &SetupLimits::default()) {
+    let setup = Setup {
+        board: &request.board,
+        options: &options,
+    };
+    match CATALOG.start(&game, &setup, &SetupLimits::default()) {
         Ok(game_match) => {
             let _ = (
                 game_match.legal_moves(),
                 game_match.view(),
                 game_match.outcome(),
             );
-            if REGISTRY.get(&game).is_some_and(|kind| kind.surface_board) {
-                let _ = surface_layout(&request.board);
+            if let Some(layout) = CATALOG.get(&game).and_then(|g| g.layout) {
+                let _ = layout(&request.board);
             }
         }
         Err(error) => {
-            let _ = error.len();
+            let _ = error.0.len();
         }
     }
 });

@@ -6,9 +6,10 @@ use libfuzzer_sys::fuzz_target;
 
 use std::sync::{Arc, LazyLock};
 
+use crosscap_engine::session::Hosting;
 use crosscap_engine::{Game, Player};
 use crosscap_fuzz::text;
-use crosscap_sandpile::{Board, Sandpile};
+use crosscap_sandpile::{Board, Sandpile, SandpileHost};
 
 static BOARDS: LazyLock<Vec<Arc<Board>>> = LazyLock::new(|| {
     [
@@ -32,7 +33,11 @@ fuzz_target!(|data: &[u8]| {
     let to_move = if pick & 1 == 0 { Player::X } else { Player::O };
     match Sandpile::from_position(Arc::clone(board), &text(rest), to_move) {
         Ok(game) => {
-            let _ = (game.legal_moves(), game.outcome(), game.view());
+            let _ = (
+                game.legal_moves(),
+                game.outcome(),
+                SandpileHost::view(&game),
+            );
             let written = game.position_text();
             let again = Sandpile::from_position(Arc::clone(board), &written, to_move)
                 .expect("a written position reads back");

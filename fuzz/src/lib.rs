@@ -3,6 +3,7 @@
 
 use std::borrow::Cow;
 
+use crosscap_engine::catalog::{GameDescriptor, Setup};
 use crosscap_engine::session::{Match, SetupLimits};
 use serde_json::Value;
 
@@ -11,21 +12,20 @@ pub fn text(data: &[u8]) -> Cow<'_, str> {
     String::from_utf8_lossy(data)
 }
 
-/// A game's constructor, as the server's registry holds it.
-pub type Constructor<E> = fn(&str, &Value, &SetupLimits) -> Result<Box<dyn Match>, E>;
-
-/// The games built from `(board, options JSON)` pairs; each must build.
-pub fn positions<E: std::fmt::Display>(
-    new_match: Constructor<E>,
-    setups: &[(&str, &str)],
-) -> Vec<Box<dyn Match>> {
+/// The games `game` starts from `(board, options JSON)` pairs, as every host starts them;
+/// each must start.
+pub fn positions(game: &GameDescriptor, setups: &[(&str, &str)]) -> Vec<Box<dyn Match>> {
     setups
         .iter()
         .map(|(board, options)| {
             let options: Value = serde_json::from_str(options).expect("fixed options are JSON");
-            match new_match(board, &options, &SetupLimits::default()) {
+            let setup = Setup {
+                board,
+                options: &options,
+            };
+            match (game.start)(&setup, &SetupLimits::default()) {
                 Ok(game) => game,
-                Err(error) => panic!("fixed position {board} {options}: {error}"),
+                Err(error) => panic!("fixed position {board} {options}: {}", error.0),
             }
         })
         .collect()

@@ -19,10 +19,12 @@ use serde_json::{Map, Value};
 
 use crate::limits::{BudgetArgs, default_seconds, setup_limits};
 use crate::output::{Answer, Output, status_text};
-use crate::terminal::{ArenaArgs, ComputerArgs, PlayArgs, play_in_terminal, run_arena};
+use crate::terminal::{
+    ArenaArgs, ComputerArgs, LadderArgs, PlayArgs, play_in_terminal, run_arena, run_ladder,
+};
 
 /// The verbs every game has, and what each does.
-const VERBS: [(&str, &str); 4] = [
+const VERBS: [(&str, &str); 5] = [
     (
         "solve",
         "Who wins with perfect play, the value, and the winning and optimal moves (the same \
@@ -36,6 +38,10 @@ const VERBS: [(&str, &str); 4] = [
     (
         "arena",
         "Plays two computer levels against each other, colours alternating",
+    ),
+    (
+        "ladder",
+        "Rates computer levels in Elo from a round robin between them",
     ),
 ];
 
@@ -92,6 +98,7 @@ fn verbs(info: &GameInfo) -> Command {
     let hint = ComputerArgs::augment_args(Command::new("hint"));
     let play = PlayArgs::augment_args(Command::new("play"));
     let arena = ArenaArgs::augment_args(Command::new("arena"));
+    let ladder = LadderArgs::augment_args(Command::new("ladder"));
     Command::new(info.name)
         .subcommand_required(true)
         .arg_required_else_help(true)
@@ -99,6 +106,7 @@ fn verbs(info: &GameInfo) -> Command {
         .subcommand(setup_args(level(hint, info.hint_level), info))
         .subcommand(setup_args(level(play, info.play_level), info))
         .subcommand(setup_args(arena, info))
+        .subcommand(setup_args(ladder, info))
 }
 
 /// The id of the argument that holds the board text.
@@ -327,6 +335,7 @@ pub fn run(
         "hint" => hint,
         "play" => play,
         "arena" => arena,
+        "ladder" => ladder,
         _ => return None,
     };
     Some(run(game, matches, out))
@@ -395,11 +404,21 @@ fn play(game: &GameDescriptor, matches: &ArgMatches, _: &Output) -> anyhow::Resu
 
 fn arena(game: &GameDescriptor, matches: &ArgMatches, out: &Output) -> anyhow::Result<Answer> {
     let args = ArenaArgs::from_arg_matches(matches)?;
+    run_arena(&*start_unfinished(game, matches)?, &args, out)
+}
+
+fn ladder(game: &GameDescriptor, matches: &ArgMatches, out: &Output) -> anyhow::Result<Answer> {
+    let args = LadderArgs::from_arg_matches(matches)?;
+    run_ladder(&*start_unfinished(game, matches)?, &args, out)
+}
+
+/// The game of the command line, refused when it is already over (nothing to play).
+fn start_unfinished(game: &GameDescriptor, matches: &ArgMatches) -> anyhow::Result<Box<dyn Match>> {
     let started = start(game, matches)?;
     if started.to_move().is_none() {
         bail!("the game is already over");
     }
-    run_arena(&*started, &args, out)
+    Ok(started)
 }
 
 /// The answer of `solve` in words: the verdict, the value, the moves, the game's own keys.
@@ -481,145 +500,12 @@ fn shown(value: &Value) -> Option<String> {
 #[cfg(test)]
 mod tests {
     use clap::ArgAction;
-    use crosscap_engine::agents::standard_agent;
-    use crosscap_engine::catalog::{Analysis, OptionKind, OptionSpec, SolveBudget, Unsolved};
-    use crosscap_engine::mcts::MctsConfig;
-    use crosscap_engine::session::{GameMatch, Hosting, SetupLimits};
-    use crosscap_engine::{Agent, Budget, Game, MoveError, Notation, Outcome};
+    use crosscap_engine::Budget;
+    use crosscap_take_away::TAKE_AWAY;
     use serde_json::json;
 
     use super::*;
     use crate::terminal::{Computer, play_game};
-
-    /// Take-away, a game no crate knows: a pile of counters, each move takes 1 to `most`
-    /// of them, and whoever takes the last one wins.
-    #[derive(Clone, Debug)]
-    struct TakeAway {
-        pile: u32,
-        most: u32,
-        to_move: Player,
-    }
-
-    impl Game for TakeAway {
-        type Move = u32;
-
-        fn to_move(&self) -> Player {
-            self.to_move
-        }
-
-        fn legal_moves(&self) -> Vec<u32> {
-            (1..=self.most.min(self.pile)).collect()
-        }
-
-        fn play(&mut self, take: &u32) {
-            self.pile -= take;
-            self.to_move = self.to_move.opponent();
-        }
-
-        fn outcome(&self) -> Option<Outcome> {
-            (self.pile == 0).then(|| Outcome::win(self.to_move.opponent()))
-        }
-
-        fn position_hash(&self) -> u64 {
-            u64::from(self.pile) * 2 + self.to_move.index() as u64
-        }
-    }
-
-    impl Notation for TakeAway {
-        fn parse_move(&self, text: &str) -> Result<u32, MoveError> {
-            text.trim()
-                .parse()
-                .ok()
-                .filter(|take| self.legal_moves().contains(take))
-                .ok_or_else(|| MoveError::illegal(text, "take 1 to `most` counters"))
-        }
-
-        fn format_move(&self, take: &u32) -> String {
-            take.to_string()
-        }
-    }
-
-    struct TakeAwayHost;
-
-    impl Hosting for TakeAwayHost {
-        type Game = TakeAway;
-        const NAME: &'static str = "take-away";
-        const VALUE_KIND: ValueKind = ValueKind::Grundy;
-        type View = Value;
-
-        fn agent(level: Level, seed: u64) -> Box<dyn Agent<TakeAway>> {
-            standard_agent(level, MctsConfig::default(), seed)
-        }
-
-        fn view(game: &TakeAway) -> Value {
-            json!({ "pile": game.pile })
-        }
-
-        fn position(game: &TakeAway) -> String {
-            game.pile.to_string()
-        }
-
-        /// The pile modulo `most + 1`: taking the remainder wins.
-        fn analyse(game: &TakeAway, _budget: &Budget) -> Result<Analysis<u32>, Unsolved> {
-            let grundy = game.pile % (game.most + 1);
-            let winning = (grundy > 0).then_some(grundy).into_iter().collect();
-            Ok(Analysis::impartial(
-                game,
-                grundy,
-                winning,
-                Map::from_iter([("most".to_string(), json!(game.most))]),
-            ))
-        }
-    }
-
-    #[derive(serde::Deserialize)]
-    #[serde(deny_unknown_fields)]
-    struct TakeAwayOptions {
-        most: Option<String>,
-    }
-
-    fn start(setup: &Setup, _limits: &SetupLimits) -> Result<Box<dyn Match>, SetupError> {
-        let options: TakeAwayOptions = setup.typed_options(&TAKE_AWAY.info)?;
-        let number = |text: &str| {
-            text.trim()
-                .parse::<u32>()
-                .map_err(|_| SetupError(format!("`{text}` is not a number")))
-        };
-        Ok(GameMatch::<TakeAwayHost>::boxed(TakeAway {
-            pile: number(setup.board)?,
-            most: options.most.as_deref().map_or(Ok(2), number)?,
-            to_move: Player::X,
-        }))
-    }
-
-    static TAKE_AWAY: GameDescriptor = GameDescriptor {
-        info: GameInfo {
-            name: "take-away",
-            title: "Take-away",
-            board_kind: BoardKind::Heaps,
-            board_label: "pile of counters",
-            default_board: "7",
-            example_boards: &["7"],
-            options: &[OptionSpec {
-                name: "most",
-                label: "Most",
-                kind: OptionKind::Select,
-                choices: &["2", "3"],
-                default: "\"2\"",
-                help: "the most counters a move takes",
-                on_form: true,
-            }],
-            hint_level: Level::Perfect,
-            play_level: Level::Perfect,
-            solve_budget: SolveBudget {
-                seconds: 1,
-                nodes: None,
-            },
-            rules: "<p>Take 1 to `most` counters; the last one wins.</p>",
-        },
-        start,
-        layout: None,
-    };
 
     /// Runs `crosscap ARGS` on a catalog of take-away alone; the answer and what it
     /// printed.

@@ -3,6 +3,7 @@
 
 use std::cell::RefCell;
 use std::io::{IsTerminal, Write};
+use std::time::Instant;
 
 use crosscap_engine::Exhausted;
 use crosscap_engine::catalog::{Part, Status};
@@ -15,6 +16,18 @@ pub struct Output {
     pub json: bool,
     /// What was printed, when it is kept instead of written to stdout (unit tests).
     captured: Option<RefCell<String>>,
+    /// When the command started, for the time a JSON document says it took.
+    started: Instant,
+}
+
+/// What every JSON object printed says of the run that printed it, so that a result
+/// pasted elsewhere can be traced and repeated: the version, the command line (seeds
+/// included) and the time taken.
+#[derive(Serialize)]
+struct Run {
+    version: &'static str,
+    command: Vec<String>,
+    millis: f64,
 }
 
 impl Output {
@@ -22,6 +35,7 @@ impl Output {
         Output {
             json,
             captured: None,
+            started: Instant::now(),
         }
     }
 
@@ -31,6 +45,7 @@ impl Output {
         Output {
             json,
             captured: Some(RefCell::default()),
+            started: Instant::now(),
         }
     }
 
@@ -60,7 +75,20 @@ impl Output {
         text: impl FnOnce() -> String,
     ) -> anyhow::Result<Answer> {
         let mut text = if self.json {
-            serde_json::to_string_pretty(value)?
+            let mut document = serde_json::to_value(value)?;
+            // Objects only: a document that is a list (a table's rows) stays as it is.
+            if let serde_json::Value::Object(keys) = &mut document {
+                let run = Run {
+                    version: env!("CARGO_PKG_VERSION"),
+                    // The program as `crosscap`, wherever it was run from.
+                    command: std::iter::once("crosscap".to_string())
+                        .chain(std::env::args().skip(1))
+                        .collect(),
+                    millis: self.started.elapsed().as_secs_f64() * 1000.0,
+                };
+                keys.insert("run".to_string(), serde_json::to_value(run)?);
+            }
+            serde_json::to_string_pretty(&document)?
         } else {
             text()
         };

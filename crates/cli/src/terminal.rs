@@ -7,11 +7,15 @@ use std::time::Duration;
 use anyhow::Context;
 use clap::Args;
 use crosscap_engine::agents::MAX_MCTS_ITERATIONS;
+use crosscap_engine::arena::ArenaReport;
+use crosscap_engine::ladder::{Rating, RoundRobin};
 use crosscap_engine::session::{ArenaRun, Match};
 use crosscap_engine::{Budget, Level, Player, Rng};
 
 use crate::limits::{move_budget, parse_games, parse_level, parse_player, parse_think_ms};
-use crate::output::{Answer, Output, ignore_closed_stdout, progress_bar};
+use serde::Serialize;
+
+use crate::output::{Answer, Output, Table, TableFormat, ignore_closed_stdout, progress_bar};
 
 /// The computer's flags of `play` and `hint`.
 #[derive(Args, Debug, Clone)]
@@ -80,9 +84,100 @@ pub struct ArenaArgs {
     /// cut short then.
     #[arg(long, value_parser = parse_think_ms)]
     pub think_ms: Option<Duration>,
+    /// Equal thinking time: A may spend on each move what B has spent so far (plus B's
+    /// expected rest) minus what A has, over A's expected remaining moves; games are played
+    /// one at a time, and the run counts only when A's time per move is within 5% of B's
+    /// (give A a level that thinks until its time is up, e.g. mcts:1000000).
+    #[arg(long)]
+    pub equal_time: bool,
     /// Seed of the run.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+}
+
+/// Options of every `ladder` command.
+#[derive(Args, Debug, Clone)]
+pub struct LadderArgs {
+    /// The levels, comma-separated; the first is rated 0.
+    #[arg(
+        long,
+        value_delimiter = ',',
+        value_parser = parse_level,
+        default_value = "random,flatmc:160,easy,medium,hard"
+    )]
+    pub levels: Vec<Level>,
+    /// Games between each two levels, 1 to 1000000, colours alternating.
+    #[arg(long, default_value = "20", value_parser = parse_games)]
+    pub games: usize,
+    /// Milliseconds each computer may think per move (1 to 3600000).
+    #[arg(long, value_parser = parse_think_ms)]
+    pub think_ms: Option<Duration>,
+    /// Seed of the run.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// A round robin's answer: each level's Elo and the games of every pair.
+#[derive(Serialize)]
+struct LadderReport {
+    games_per_pair: usize,
+    seed: u64,
+    ratings: Vec<Rating>,
+    pairs: Vec<ArenaReport>,
+}
+
+/// Plays every pair of levels against each other and rates them (Bradley–Terry, Elo
+/// scale, the first level at 0).
+pub fn run_ladder(game: &dyn Match, args: &LadderArgs, out: &Output) -> anyhow::Result<Answer> {
+    let names: Vec<String> = args.levels.iter().map(Level::to_string).collect();
+    if names.len() < 2 {
+        anyhow::bail!("--levels needs at least two levels");
+    }
+    let pairs: Vec<(usize, usize)> = (0..names.len())
+        .flat_map(|a| (a + 1..names.len()).map(move |b| (a, b)))
+        .collect();
+    let bar = progress_bar((pairs.len() * args.games) as u64, "games");
+    let mut round = RoundRobin::new(names);
+    let mut reports = Vec::new();
+    for (k, &(a, b)) in pairs.iter().enumerate() {
+        let report = game.arena(
+            args.levels[a],
+            args.levels[b],
+            args.games,
+            Rng::derive(args.seed, k as u64),
+            &ArenaRun {
+                budget: move_budget(args.think_ms, rayon::current_num_threads()),
+                on_game_done: &|| bar.inc(1),
+                equal_time: false,
+            },
+        );
+        round.add(
+            a,
+            b,
+            report.games as f64,
+            report.a_win_rate * report.games as f64,
+        );
+        reports.push(report);
+    }
+    bar.finish_and_clear();
+    let report = LadderReport {
+        games_per_pair: args.games,
+        seed: args.seed,
+        ratings: round.ratings(),
+        pairs: reports,
+    };
+    out.emit(&report, || {
+        let mut table = Table::new(&["level", "Elo", "score", "games"]);
+        for rating in &report.ratings {
+            table.push(vec![
+                rating.player.clone(),
+                format!("{:.0}", rating.elo),
+                format!("{}", rating.score),
+                format!("{}", rating.games),
+            ]);
+        }
+        table.render(TableFormat::Text)
+    })
 }
 
 /// Plays a game in the terminal: the human types moves in the game's notation (or
@@ -182,6 +277,7 @@ pub fn run_arena(game: &dyn Match, args: &ArenaArgs, out: &Output) -> anyhow::Re
         &ArenaRun {
             budget: move_budget(args.think_ms, rayon::current_num_threads()),
             on_game_done: &|| bar.inc(1),
+            equal_time: args.equal_time,
         },
     );
     bar.finish_and_clear();
@@ -189,7 +285,7 @@ pub fn run_arena(game: &dyn Match, args: &ArenaArgs, out: &Output) -> anyhow::Re
         format!(
             "{} vs {}: {} games, A wins {}, B wins {}, draws {}\n\
              A's win rate {:.3} (95% CI {:.3} to {:.3})\n\
-             time per move: A {:.2} ms, B {:.2} ms (seed {})\n",
+             time per move: A {:.2} ms, B {:.2} ms (seed {}){}\n",
             report.agent_a,
             report.agent_b,
             report.games,
@@ -201,7 +297,12 @@ pub fn run_arena(game: &dyn Match, args: &ArenaArgs, out: &Output) -> anyhow::Re
             report.ci95[1],
             report.a_ms_per_move,
             report.b_ms_per_move,
-            report.seed
+            report.seed,
+            match report.valid {
+                Some(true) => "\nequal time: A's time per move within 5% of B's, the run counts",
+                Some(false) => "\nequal time: A's time per move exceeds B's by more than 5%, the run does not count",
+                None => "",
+            }
         )
     })
 }

@@ -144,24 +144,32 @@ impl<G: Impartial> GrundyTable<G> {
     }
 }
 
-/// An impartial position played as a two-player [`Game`]: the player who cannot move
-/// loses. This gives impartial games the exact solver, MCTS and the arena for free.
+/// An impartial position played as a two-player [`Game`], under normal play (`MISERE`
+/// false: the player who cannot move loses) or misère play (the player who cannot move
+/// wins). This gives impartial games the exact solver, MCTS and the arena for free; misère
+/// positions do not add up by nim-sums, so they are searched whole.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct NormalPlay<G> {
+pub struct ImpartialPlay<G, const MISERE: bool> {
     pub position: G,
     pub to_move: Player,
 }
 
-impl<G: Impartial> NormalPlay<G> {
+/// Normal play: the player who cannot move loses.
+pub type NormalPlay<G> = ImpartialPlay<G, false>;
+
+/// Misère play: the player who cannot move wins.
+pub type MiserePlay<G> = ImpartialPlay<G, true>;
+
+impl<G: Impartial, const MISERE: bool> ImpartialPlay<G, MISERE> {
     pub fn new(position: G) -> Self {
-        NormalPlay {
+        ImpartialPlay {
             position,
             to_move: Player::X,
         }
     }
 }
 
-impl<G: Impartial> Game for NormalPlay<G> {
+impl<G: Impartial, const MISERE: bool> Game for ImpartialPlay<G, MISERE> {
     type Move = G::Move;
 
     fn to_move(&self) -> Player {
@@ -179,7 +187,8 @@ impl<G: Impartial> Game for NormalPlay<G> {
 
     fn outcome(&self) -> Option<Outcome> {
         if self.position.moves().is_empty() {
-            Some(Outcome::win(self.to_move.opponent()))
+            let stuck = self.to_move;
+            Some(Outcome::win(if MISERE { stuck } else { stuck.opponent() }))
         } else {
             None
         }

@@ -273,6 +273,25 @@ mod tests {
     proptest! {
         #![proptest_config(ProptestConfig { cases: 200, rng_seed: proptest::test_runner::RngSeed::Fixed(1), ..ProptestConfig::default() })]
 
+        /// Misère Nim (the last player to move loses), solved by the engine's solver, against
+        /// plain minimax and against Bouton's rule: the mover loses when every heap holds at
+        /// most one counter and an odd number of heaps hold one, or when some heap holds more
+        /// and the nim-sum is 0.
+        #[test]
+        fn misere_nim_follows_boutons_rule(nim in small_nim()) {
+            let game = crate::MiserePlay::new(nim.clone());
+            let value = solve(&game, Budget::unlimited()).unwrap().value;
+            prop_assert_eq!(value, brute_force_value(&game));
+            let ones = nim.heaps.iter().filter(|&&h| h == 1).count();
+            let all_small = nim.heaps.iter().all(|&h| h <= 1);
+            let mover_loses = if all_small {
+                ones % 2 == 1
+            } else {
+                nim_sum(nim.heaps.iter().copied()) == 0
+            };
+            prop_assert_eq!(value, if mover_loses { -1 } else { 1 }, "{:?}", nim.heaps);
+        }
+
         #[test]
         fn grundy_value_is_the_nim_sum(nim in small_nim()) {
             let mut table = GrundyTable::new();

@@ -7,7 +7,7 @@ use serde_json::Value;
 use std::time::Instant;
 
 use crate::agents::{Agent, Level};
-use crate::arena::{ArenaReport, arena};
+use crate::arena::{ArenaReport, arena, arena_equal_time};
 use crate::budget::Budget;
 use crate::catalog::{Analysis, Solved, Status, Unsolved, ValueKind, Winner, unknown};
 use crate::game::{Game, MoveError, Notation, Outcome, Player};
@@ -107,6 +107,9 @@ pub trait Match: Send + Sync {
 pub struct ArenaRun<'a> {
     pub budget: Budget,
     pub on_game_done: &'a (dyn Fn() + Sync),
+    /// A thinks on a time bank matched to B's time, games one at a time
+    /// ([`arena_equal_time`](crate::arena::arena_equal_time)).
+    pub equal_time: bool,
 }
 
 /// What a game crate supplies for its games to be hosted: a unit type implementing this
@@ -278,7 +281,12 @@ impl<H: Hosting> Match for GameMatch<H> {
     }
 
     fn arena(&self, a: Level, b: Level, games: usize, seed: u64, run: &ArenaRun) -> ArenaReport {
-        arena(
+        let play = if run.equal_time {
+            arena_equal_time
+        } else {
+            arena
+        };
+        play(
             &self.game,
             &|seed| H::agent(a, seed),
             &|seed| H::agent(b, seed),

@@ -80,29 +80,43 @@ impl PlayLengths {
 /// The lengths of the game from `position`. Remoteness searches positions, each visited
 /// once, within `budget`.
 pub fn length(position: &Manifold, budget: &Budget) -> Result<Length, SolveError> {
+    let (longest, shortest) = play_lengths(position);
+    Ok(Length {
+        longest,
+        shortest,
+        remoteness: remoteness(position, budget)?,
+    })
+}
+
+/// The (longest, shortest) play from `position`: the sum of its surfaces'. Takes time
+/// quadratic in the largest genus.
+pub fn play_lengths(position: &Manifold) -> (u64, u64) {
     let plays = PlayLengths::compute(position.max_genus());
-    let (longest, shortest) = position
+    position
         .playable()
         .map(|s| plays.of(s))
-        .fold((0, 0), |(l, s), (pl, ps)| (l + pl, s + ps));
+        .fold((0, 0), |(l, s), (pl, ps)| (l + pl, s + ps))
+}
+
+/// The remoteness of `position`, searched over positions, each visited once, within
+/// `budget`.
+pub fn remoteness(position: &Manifold, budget: &Budget) -> Result<u64, SolveError> {
     let series = Series::compute(position.max_genus());
     let mut search = Remoteness {
         series: &series,
         known: HashMap::new(),
+        bytes: 0,
         meter: budget.meter(),
     };
-    let remoteness = search.of(position)?;
-    Ok(Length {
-        longest,
-        shortest,
-        remoteness,
-    })
+    search.of(position)
 }
 
 /// The remoteness search: outcomes from the series, values memoised per position.
 struct Remoteness<'a> {
     series: &'a Series,
     known: HashMap<Manifold, u64>,
+    /// Bytes the known positions hold, against the budget's memory.
+    bytes: usize,
     meter: Meter,
 }
 
@@ -136,6 +150,12 @@ impl Remoteness<'_> {
             }
             1 + best.expect("a winning position has a winning move")
         };
+        // The entry, its key's surfaces and the map's slack.
+        self.bytes += 2 * (std::mem::size_of::<(Manifold, u64)>() + 8)
+            + std::mem::size_of_val(position.surfaces());
+        if self.meter.over_memory(self.bytes) {
+            return Err(self.meter.unknown());
+        }
         self.known.insert(position.clone(), remoteness);
         Ok(remoteness)
     }

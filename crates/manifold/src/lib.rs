@@ -18,7 +18,7 @@ pub mod series;
 pub mod surface;
 pub mod table;
 
-pub use length::{Length, PlayLengths, length};
+pub use length::{Length, PlayLengths, length, play_lengths, remoteness};
 pub use moves::{Letter, Move, Pieces, parse_move, surface_moves};
 pub use play::{
     DESCRIPTOR, ManifoldGame, ManifoldHost, ManifoldView, PerfectPlayer, agent, new_game,

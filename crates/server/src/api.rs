@@ -194,6 +194,7 @@ pub fn router(app: Arc<App>, hosts: HostPolicy) -> Router {
         .route("/games/{id}/undo", post(undo))
         .route("/games/{id}/resign", post(resign))
         .route("/games/{id}/stop", post(stop))
+        .route("/games/{id}/claim", limited(post(claim), &creations))
         .route("/games/{id}/hint", limited(get(hint), &hints))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such API route") })
         .method_not_allowed_fallback(|| async {
@@ -273,17 +274,23 @@ async fn import_game(
     created(app.import(body(record)?).await?)
 }
 
-/// `GET /api/games/{id}`: `?ply=N` shows the position after N moves; `?wait=V` waits
-/// until the game's version differs from V (live following by long polling).
+/// `GET /api/games/{id}`: the game with its board's drawing; `?ply=N` shows the position
+/// after N moves; `?wait=V` waits until the game's version differs from V (live following
+/// by long polling). The page holds the drawing from its first request, so the answers
+/// with `ply` or `wait` leave it out.
 async fn show_game(State(app): State<Arc<App>>, GameId(id): GameId, query: Params) -> Answer {
     let query = params(query)?;
     if let Some(version) = number::<u64>(&query, "wait")? {
         return ok(app.follow(&id, version).await?);
     }
     let ply = number::<usize>(&query, "ply")?;
-    ok(app
+    let snapshot = app
         .run(move |app| app.snapshot(&*app.slot(&id)?, ply))
-        .await?)
+        .await?;
+    ok(match ply {
+        Some(_) => snapshot,
+        None => snapshot.with_layout(),
+    })
 }
 
 #[derive(Deserialize)]
@@ -338,6 +345,22 @@ async fn stop(
 ) -> Answer {
     let request = body(request)?;
     ok(app.run(move |app| app.stop(&id, &request.token)).await?)
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ClaimRequest {
+    code: String,
+}
+
+/// `POST /api/games/{id}/claim` with a friend's one-time code: the seat and its token.
+async fn claim(
+    State(app): State<Arc<App>>,
+    GameId(id): GameId,
+    request: Result<Json<ClaimRequest>, JsonRejection>,
+) -> Answer {
+    let request = body(request)?;
+    ok(app.run(move |app| app.claim(&id, &request.code)).await?)
 }
 
 /// `DELETE /api/games/{id}` with the owner's token in the body.

@@ -74,6 +74,8 @@ struct Live {
     current: Box<dyn Match>,
     thinking: bool,
     undo_request: Option<Player>,
+    /// Who made each move of the record (not always alternating: a swap, an opening).
+    movers: Vec<Player>,
     version: u64,
     /// The cancel flag of the computer player driving this game, while one does.
     driver: Option<Cancel>,
@@ -116,6 +118,13 @@ impl Live {
         }
     }
 
+    /// The friend's seat while its claim code is unspent.
+    fn unclaimed(&self) -> Option<Player> {
+        Player::BOTH
+            .into_iter()
+            .find(|p| !self.saved.claims[p.index()].is_empty())
+    }
+
     /// The seat a token opens, if any.
     fn seat_of(&self, token: &str) -> Option<Player> {
         Player::BOTH
@@ -139,7 +148,7 @@ impl Live {
             + self.current.memory_bytes()
             + self.start.bytes()
             + record.board.len()
-            + record.moves.iter().map(|m| m.len() + 24).sum::<usize>()
+            + record.moves.iter().map(|m| m.len() + 25).sum::<usize>()
     }
 }
 
@@ -176,6 +185,10 @@ pub struct NewGame {
     /// Seed of the computer players (random when absent).
     #[serde(default)]
     pub seed: Option<u64>,
+    /// The seat a friend plays on another device: the creation answer has a one-time
+    /// claim code for it instead of its token, so that the creator never holds it.
+    #[serde(default)]
+    pub friend: Option<Player>,
 }
 
 /// A game as the API shows it, at its latest position or at an earlier ply.
@@ -189,6 +202,8 @@ pub struct Snapshot {
     pub players: Players,
     /// Every move played, whatever ply is shown.
     pub moves: Vec<String>,
+    /// Who made each move, one letter a move (`"XOX"`).
+    pub movers: String,
     /// The position shown is the one after this many moves.
     pub ply: usize,
     /// `None` once the game is over (or stopped, or resigned).
@@ -203,6 +218,8 @@ pub struct Snapshot {
     pub stopped: bool,
     pub thinking: bool,
     pub undo_request: Option<Player>,
+    /// The friend's seat while its claim code is unspent.
+    pub unclaimed: Option<Player>,
     /// The game's own view of the position shown ([`Match::view`]).
     pub view: Value,
     pub version: u64,
@@ -212,10 +229,37 @@ pub struct Snapshot {
     /// the game.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tokens: Option<Tokens>,
-    /// The board's drawing, shared with every game on the same board and written out as
-    /// it is.
-    #[serde(rename = "layout", serialize_with = "drawing")]
+    /// The board's drawing (shared with every game on the same board and written out as
+    /// it is): only in the answers that open a game ([`Snapshot::with_layout`]), since
+    /// it never changes and is most of the bytes (131 KB on goldberg:4).
+    #[serde(rename = "layout", skip_serializing_if = "Drawing::withheld")]
+    drawing: Drawing,
+}
+
+impl Snapshot {
+    /// The snapshot with the board's drawing, for a page opening the game.
+    pub fn with_layout(mut self) -> Snapshot {
+        self.drawing.sent = true;
+        self
+    }
+}
+
+/// A board's drawing and whether an answer carries it.
+struct Drawing {
     start: Arc<Start>,
+    sent: bool,
+}
+
+impl Drawing {
+    fn withheld(&self) -> bool {
+        !self.sent
+    }
+}
+
+impl Serialize for Drawing {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        self.start.layout.as_deref().serialize(s)
+    }
 }
 
 /// Whether a game goes on.
@@ -234,10 +278,16 @@ pub struct Tokens {
     #[serde(rename = "O")]
     pub o: Option<String>,
     pub owner: String,
+    /// The friend's seat and its one-time claim code, when a friend plays one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub claim: Option<Claim>,
 }
 
-fn drawing<S: serde::Serializer>(start: &Arc<Start>, s: S) -> Result<S::Ok, S::Error> {
-    start.layout.as_deref().serialize(s)
+/// A seat a friend claims, and the code that claims it.
+#[derive(Serialize)]
+pub struct Claim {
+    pub seat: Player,
+    pub code: String,
 }
 
 /// The searches running, each with its cancel flag (for the status and for shutdown).
@@ -300,6 +350,18 @@ fn random_hex(bytes: usize) -> Result<String, ApiError> {
     let mut buf = vec![0u8; bytes];
     getrandom::fill(&mut buf).map_err(|e| ApiError::internal("the random source failed", e))?;
     Ok(buf.iter().map(|b| format!("{b:02x}")).collect())
+}
+
+/// A one-time claim code: 10 letters and digits that cannot be misread for one another
+/// (50 bits; claims are rate-limited), easy to read out or type on another device.
+fn claim_code() -> Result<String, ApiError> {
+    const ALPHABET: &[u8; 32] = b"ABCDEFGHJKLMNPQRSTUVWXYZ23456789";
+    let mut buf = [0u8; 10];
+    getrandom::fill(&mut buf).map_err(|e| ApiError::internal("the random source failed", e))?;
+    Ok(buf
+        .iter()
+        .map(|b| ALPHABET[usize::from(b % 32)] as char)
+        .collect())
 }
 
 fn random_u64() -> Result<u64, ApiError> {
@@ -519,6 +581,7 @@ impl App {
         })?;
         let version = saved.record.moves.len() as u64;
         let live = Live {
+            movers: movers(start.game.as_ref(), &saved.record.moves)?,
             saved,
             start,
             current,
@@ -569,22 +632,25 @@ impl App {
 
     /// Starts a game; answers the game, the secret of each human seat and the owner's.
     pub async fn create(self: &Arc<Self>, request: NewGame) -> Result<Snapshot, ApiError> {
-        let seed = request.seed;
+        let (seed, friend) = (request.seed, request.friend);
         let record = self.run(move |app| app.prepare(request)).await?;
-        self.insert(record, seed).await
+        self.insert(record, seed, friend).await
     }
 
     /// Loads an exported record as a new game.
     pub async fn import(self: &Arc<Self>, record: Record) -> Result<Snapshot, ApiError> {
-        self.insert(record, None).await
+        self.insert(record, None, None).await
     }
 
     async fn insert(
         self: &Arc<Self>,
         record: Record,
         seed: Option<u64>,
+        friend: Option<Player>,
     ) -> Result<Snapshot, ApiError> {
-        let live = self.run(move |app| app.new_live(record, seed)).await?;
+        let live = self
+            .run(move |app| app.new_live(record, seed, friend))
+            .await?;
         // A computer to move needs a place among the games computing at once.
         let permit = match live.computer_to_move() {
             Some(_) => Some(self.permit().await?),
@@ -594,7 +660,12 @@ impl App {
     }
 
     /// A new game's state in memory, checked against the limits.
-    fn new_live(&self, record: Record, seed: Option<u64>) -> Result<Live, ApiError> {
+    fn new_live(
+        &self,
+        record: Record,
+        seed: Option<u64>,
+        friend: Option<Player>,
+    ) -> Result<Live, ApiError> {
         self.check_level(record.players.x)?;
         self.check_level(record.players.o)?;
         let (start, current) = self.build(&record, usize::MAX)?;
@@ -603,13 +674,27 @@ impl App {
         if view_bytes > self.limits.max_view_bytes {
             return Err(ApiError::too_large("the board is too large to draw"));
         }
-        let token = |seat: Seat| match seat {
-            Seat::Human => random_hex(16),
-            Seat::Computer(_) => Ok(String::new()),
-        };
+        if let Some(seat) = friend
+            && record.players.seat(seat) != Seat::Human
+        {
+            return Err(ApiError::bad_request(format!(
+                "a friend plays {seat} on another device, so {seat} must be \"human\""
+            )));
+        }
+        let mut tokens = [String::new(), String::new()];
+        let mut claims = [String::new(), String::new()];
+        for player in Player::BOTH {
+            let i = player.index();
+            if friend == Some(player) {
+                claims[i] = claim_code()?;
+            } else if record.players.seat(player) == Seat::Human {
+                tokens[i] = random_hex(16)?;
+            }
+        }
         let saved = Saved {
             id: random_hex(8)?,
-            tokens: [token(record.players.x)?, token(record.players.o)?],
+            tokens,
+            claims,
             owner: random_hex(16)?,
             stopped: false,
             seed: match seed {
@@ -622,6 +707,7 @@ impl App {
         };
         Ok(Live {
             version: saved.record.moves.len() as u64,
+            movers: movers(start.game.as_ref(), &saved.record.moves)?,
             saved,
             start,
             current,
@@ -646,6 +732,10 @@ impl App {
             x: secret(&live.saved.tokens[0]),
             o: secret(&live.saved.tokens[1]),
             owner: live.saved.owner.clone(),
+            claim: live.unclaimed().map(|seat| Claim {
+                seat,
+                code: live.saved.claims[seat.index()].clone(),
+            }),
         };
         let id = live.saved.id.clone();
         let bytes = live.bytes();
@@ -661,7 +751,7 @@ impl App {
         if let Some(permit) = permit {
             self.kick(&slot, permit);
         }
-        let mut answer = self.snapshot(&slot, None)?;
+        let mut answer = self.snapshot(&slot, None)?.with_layout();
         answer.tokens = Some(tokens);
         Ok(answer)
     }
@@ -813,6 +903,7 @@ impl App {
             )));
         }
         let before = live.current.clone_box();
+        let mover = live.current.to_move().unwrap_or(Player::X);
         let played = live.current.play(text).map_err(|e| match e {
             MoveError::GameOver => ApiError::conflict(e.to_string()),
             other => ApiError::bad_request(other.to_string()),
@@ -831,6 +922,7 @@ impl App {
             live.saved.record.moves.pop();
             return Err(err.into());
         }
+        live.movers.push(mover);
         live.undo_request = None;
         live.version += 1;
         Ok(played)
@@ -915,6 +1007,36 @@ impl App {
         self.store().set_state(&live.saved.id, &live.state())?;
         live.version += 1;
         Ok(())
+    }
+
+    /// Gives the friend's seat to whoever presents its claim code, once: answers the
+    /// seat and its new token; the code is spent (a second claim is refused).
+    pub fn claim(&self, id: &str, code: &str) -> Result<Value, ApiError> {
+        let slot = self.slot(id)?;
+        let mut live = slot.lock();
+        let seat = live.unclaimed().ok_or_else(|| {
+            ApiError::conflict("this game's invitation has been used: its seat is taken")
+        })?;
+        let code = code.trim().to_ascii_uppercase();
+        if !same_secret(&live.saved.claims[seat.index()], &code) {
+            return Err(ApiError::forbidden(
+                "this claim code does not open a seat of this game",
+            ));
+        }
+        let token = random_hex(16)?;
+        if !self
+            .store()
+            .claim(&live.saved.id, seat.index(), &code, &token)?
+        {
+            return Err(ApiError::conflict(
+                "this game's invitation has been used: its seat is taken",
+            ));
+        }
+        live.saved.tokens[seat.index()] = token.clone();
+        live.saved.claims[seat.index()].clear();
+        live.version += 1;
+        slot.announce(&live);
+        Ok(json!({ "seat": seat, "token": token }))
     }
 
     /// Resigns for the seat the token opens.
@@ -1009,9 +1131,7 @@ impl App {
                             "the game is over: there is no taking back against the computer",
                         ));
                     }
-                    // The ply of the player's last move: replay to find who moved when.
-                    let movers = movers(live.start.game.as_ref(), &live.saved.record.moves)?;
-                    movers
+                    live.movers
                         .iter()
                         .rposition(|&m| m == player)
                         .ok_or_else(|| ApiError::conflict("you have no move to take back"))?
@@ -1045,6 +1165,7 @@ impl App {
             )?;
             live.halt();
             live.saved.record.moves.truncate(keep);
+            live.movers.truncate(keep);
             live.saved.updated = updated;
             live.current = current;
             live.undo_request = None;
@@ -1154,6 +1275,7 @@ impl App {
             options: record.options.clone(),
             players: record.players,
             moves: record.moves.clone(),
+            movers: live.movers.iter().map(|&p| player_name(p)).collect(),
             ply: at,
             to_move: if finished { None } else { game.to_move() },
             legal_moves: if finished || !latest {
@@ -1176,12 +1298,16 @@ impl App {
             stopped: latest && live.saved.stopped,
             thinking: live.thinking,
             undo_request: live.undo_request,
+            unclaimed: live.unclaimed(),
             view: game.view(),
             version: live.version,
             created: live.saved.created,
             updated: live.saved.updated,
             tokens: None,
-            start: Arc::clone(&live.start),
+            drawing: Drawing {
+                start: Arc::clone(&live.start),
+                sent: false,
+            },
         }
     }
 

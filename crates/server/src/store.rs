@@ -24,8 +24,12 @@ pub struct Saved {
     pub id: String,
     pub record: Record,
     pub seed: u64,
-    /// The secret of each human seat, X then O (empty for a computer seat).
+    /// The secret of each human seat, X then O (empty for a computer seat, and for a
+    /// friend's seat until it is claimed).
     pub tokens: [String; 2],
+    /// The one-time code of each seat a friend claims on another device, X then O
+    /// (empty when there is none or once claimed).
+    pub claims: [String; 2],
     /// The secret that stops or deletes the game (empty for games saved before owners).
     pub owner: String,
     /// Stopped by its owner: over, without a winner.
@@ -79,10 +83,16 @@ CREATE INDEX IF NOT EXISTS games_by_update ON games(updated);
 
 /// Changes to the schema above, in order; `PRAGMA user_version` counts those applied, so
 /// a database written by an older build is brought up to date when opened.
-const MIGRATIONS: &[&str] = &["
+const MIGRATIONS: &[&str] = &[
+    "
 ALTER TABLE games ADD COLUMN owner_token TEXT NOT NULL DEFAULT '';
 ALTER TABLE games ADD COLUMN stopped INTEGER NOT NULL DEFAULT 0;
-"];
+",
+    "
+ALTER TABLE games ADD COLUMN claim_x TEXT NOT NULL DEFAULT '';
+ALTER TABLE games ADD COLUMN claim_o TEXT NOT NULL DEFAULT '';
+",
+];
 
 impl Store {
     /// Opens (or creates) `crosscap.sqlite3` in `dir`.
@@ -126,8 +136,9 @@ impl Store {
         let r = &saved.record;
         tx.execute(
             "INSERT INTO games (id, game, board, options, players, seed, token_x, token_o,
-                                resigned, finished, winner, created, updated, owner_token)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+                                resigned, finished, winner, created, updated, owner_token,
+                                claim_x, claim_o)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
             params![
                 saved.id,
                 r.game,
@@ -143,6 +154,8 @@ impl Store {
                 saved.created,
                 saved.updated,
                 saved.owner,
+                saved.claims[0],
+                saved.claims[1],
             ],
         )?;
         for (ply, mv) in r.moves.iter().enumerate() {
@@ -209,6 +222,26 @@ impl Store {
         Ok(deleted > 0)
     }
 
+    /// Gives the seat (0 for X, 1 for O) whose claim code is `code` its token and spends
+    /// the code; false when the seat has no such code (already claimed).
+    pub fn claim(
+        &mut self,
+        id: &str,
+        seat: usize,
+        code: &str,
+        token: &str,
+    ) -> Result<bool, StoreError> {
+        let (claim, token_column) = [("claim_x", "token_x"), ("claim_o", "token_o")][seat];
+        let changed = self.conn.execute(
+            &format!(
+                "UPDATE games SET {token_column} = ?3, {claim} = '' \
+                 WHERE id = ?1 AND {claim} = ?2 AND {claim} != ''"
+            ),
+            params![id, code, token],
+        )?;
+        Ok(changed == 1)
+    }
+
     /// A game's owner token (empty for games saved before owners), or `None`.
     pub fn owner(&self, id: &str) -> Result<Option<String>, StoreError> {
         Ok(self
@@ -227,7 +260,8 @@ impl Store {
             .conn
             .query_row(
                 "SELECT game, board, options, players, seed, token_x, token_o, resigned,
-                        created, updated, owner_token, stopped FROM games WHERE id = ?1",
+                        created, updated, owner_token, stopped, claim_x, claim_o
+                 FROM games WHERE id = ?1",
                 params![id],
                 |r| {
                     Ok((
@@ -243,6 +277,7 @@ impl Store {
                         r.get::<_, i64>(9)?,
                         r.get::<_, String>(10)?,
                         r.get::<_, bool>(11)?,
+                        [r.get::<_, String>(12)?, r.get::<_, String>(13)?],
                     ))
                 },
             )
@@ -260,6 +295,7 @@ impl Store {
             updated,
             owner,
             stopped,
+            claims,
         )) = row
         else {
             return Ok(None);
@@ -286,6 +322,7 @@ impl Store {
             },
             seed: seed as u64,
             tokens: [token_x, token_o],
+            claims,
             owner,
             stopped,
             created,

@@ -126,12 +126,12 @@ fn every_game_plays_to_the_end_computer_against_computer() {
             "players": { "X": "ai:random", "O": "ai:random" }
         }));
         assert!(game["view"].is_object(), "{name}: {game}");
+        if kind["board_kind"] == "surface" {
+            assert!(game["layout"]["cells"].is_array(), "{name} has a drawing");
+        }
         let over = server.until_over(game["id"].as_str().unwrap(), Duration::from_secs(20));
         assert!(over["winner"].is_string(), "{name}: {over}");
         assert!(!over["moves"].as_array().unwrap().is_empty(), "{name}");
-        if kind["board_kind"] == "surface" {
-            assert!(over["layout"]["cells"].is_array(), "{name} has a drawing");
-        }
     }
 }
 
@@ -291,4 +291,113 @@ fn the_page_is_served() {
     assert!(script.content_type().contains("javascript"));
     let (status, _) = server.get("/static/missing.js");
     assert_eq!(status, 404);
+}
+
+/// The body of a request's answer, as sent (for its size).
+fn raw(method: &str, url: &str, body: Option<Value>) -> String {
+    let request = ureq::request(method, url);
+    let result = match body {
+        Some(body) => request.send_json(body),
+        None => request.call(),
+    };
+    common::answered(method, url, result)
+        .into_string()
+        .expect("a body")
+}
+
+#[test]
+fn the_board_drawing_is_sent_once_per_game() {
+    let server = start(Limits::default());
+    let game = server.create(json!({
+        "game": "projective-hex", "board": "goldberg:4", "seed": 5,
+        "players": { "X": "human", "O": "ai:random" }
+    }));
+    let id = game["id"].as_str().unwrap();
+    assert!(
+        game["layout"]["cells"].is_array(),
+        "the creation answer draws the board"
+    );
+    let (_, opened) = server.get(&format!("/api/games/{id}"));
+    assert!(
+        opened["layout"]["cells"].is_array(),
+        "so does opening the game"
+    );
+
+    // Each move's answer (with the computer's reply) is small and has no drawing.
+    let mut legal = game["legal_moves"].clone();
+    let mut answers = Vec::new();
+    while let Some(mv) = legal.as_array().and_then(|l| l.first()).cloned() {
+        let text = raw(
+            "POST",
+            &server.url(&format!("/api/games/{id}/moves")),
+            Some(json!({ "move": mv, "token": game["tokens"]["X"] })),
+        );
+        let answer: Value = serde_json::from_str(&text).unwrap();
+        assert!(answer.get("layout").is_none(), "{answer}");
+        legal = answer["legal_moves"].clone();
+        answers.push(text.len());
+    }
+    let largest = answers.iter().max().unwrap();
+    let mean = answers.iter().sum::<usize>() / answers.len();
+    println!(
+        "goldberg:4, {} moves: {mean} bytes per answer on average, {largest} at most",
+        answers.len()
+    );
+    assert!(*largest < 5 * 1024, "{largest} bytes in a move's answer");
+
+    let followed = raw("GET", &server.url(&format!("/api/games/{id}?wait=0")), None);
+    assert!(!followed.contains("\"layout\""), "{followed}");
+    let (_, replayed) = server.get(&format!("/api/games/{id}?ply=1"));
+    assert!(replayed.get("layout").is_none(), "{replayed}");
+}
+
+#[test]
+fn a_friend_claims_a_seat_once_with_a_code() {
+    let server = start(Limits::default());
+    let game = server.create(json!({
+        "game": "nim", "board": "3 4", "friend": "O",
+        "players": { "X": "human", "O": "human" }
+    }));
+    let id = game["id"].as_str().unwrap();
+    assert!(game["tokens"]["X"].is_string(), "{game}");
+    assert!(
+        game["tokens"]["O"].is_null(),
+        "the creator never holds O's token"
+    );
+    assert_eq!(game["tokens"]["claim"]["seat"], "O");
+    assert_eq!(game["unclaimed"], "O");
+    let code = game["tokens"]["claim"]["code"].as_str().unwrap();
+    let claim = format!("/api/games/{id}/claim");
+
+    server.play(&game, "1:0");
+    let (status, answer) = server.post(
+        &format!("/api/games/{id}/moves"),
+        json!({ "move": "2:0", "token": "" }),
+    );
+    assert_eq!(status, 403, "nobody moves for O before the claim: {answer}");
+    let (status, answer) = server.post(&claim, json!({ "code": "ABCDEFGHJK" }));
+    assert_eq!(status, 403, "{answer}");
+
+    // Codes are read out and typed: case and spaces around do not matter.
+    let (status, claimed) = server.post(
+        &claim,
+        json!({ "code": format!(" {} ", code.to_lowercase()) }),
+    );
+    assert_eq!(status, 200, "{claimed}");
+    assert_eq!(claimed["seat"], "O");
+    let (status, moved) = server.post(
+        &format!("/api/games/{id}/moves"),
+        json!({ "move": "2:0", "token": claimed["token"] }),
+    );
+    assert_eq!(status, 200, "{moved}");
+    assert!(moved["unclaimed"].is_null(), "{moved}");
+    assert_eq!(moved["movers"], "XO", "who made each move");
+    let (status, again) = server.post(&claim, json!({ "code": code }));
+    assert_eq!(status, 409, "a code is claimed once: {again}");
+
+    let (status, refused) = server.post(
+        "/api/games",
+        json!({ "game": "nim", "friend": "O", "players": { "X": "human", "O": "ai:easy" } }),
+    );
+    assert_eq!(status, 400, "{refused}");
 }

@@ -163,18 +163,31 @@ fn base64_decode(text: &str) -> Vec<u8> {
 }
 
 fn open_session(driver: &Driver) -> Session<'_> {
+    open_session_at(driver, "1200,1000")
+}
+
+/// A session whose window is `size` ("WIDTH,HEIGHT"); below 500 px wide (the narrowest
+/// window headless Chromium makes) a phone's screen is emulated, e.g. "375,800".
+fn open_session_at<'a>(driver: &'a Driver, size: &str) -> Session<'a> {
+    let (width, height) = size.split_once(',').expect("WIDTH,HEIGHT");
+    let (width, height): (u32, u32) = (width.parse().unwrap(), height.parse().unwrap());
     let chromium = find_program(&["chromium", "chromium-browser", "google-chrome"]);
+    let mut options = json!({
+        "binary": chromium,
+        "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
+                 "--disable-dev-shm-usage", format!("--window-size={size}")],
+    });
+    if width < 500 {
+        options["mobileEmulation"] =
+            json!({ "deviceMetrics": { "width": width, "height": height, "pixelRatio": 2.0 } });
+    }
     let (status, created) = call(
         "POST",
         &format!("{}/session", driver.base),
         Some(json!({ "capabilities": { "alwaysMatch": {
             "browserName": "chrome",
             "goog:loggingPrefs": { "browser": "ALL" },
-            "goog:chromeOptions": {
-                "binary": chromium,
-                "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
-                         "--disable-dev-shm-usage", "--window-size=1200,1000"]
-            }
+            "goog:chromeOptions": options
         }}})),
     );
     assert_eq!(status, 200, "{created}");
@@ -263,41 +276,424 @@ fn projective_hex_against_the_computer_in_a_real_browser() {
     session.command("DELETE", "", None);
 }
 
+impl Session<'_> {
+    /// Runs a script that reads the page (never one that plays) and answers its value.
+    fn read(&self, script: &str) -> Value {
+        self.command(
+            "POST",
+            "/execute/sync",
+            Some(json!({ "script": script, "args": [] })),
+        )
+    }
+
+    fn open(&self, url: &str) {
+        self.command("POST", "/url", Some(json!({ "url": url })));
+    }
+
+    /// Types into a text field after clearing it.
+    fn type_into(&self, css: &str, text: &str) {
+        let field = self.wait_for(css);
+        self.command("POST", &format!("/element/{field}/clear"), Some(json!({})));
+        self.command(
+            "POST",
+            &format!("/element/{field}/value"),
+            Some(json!({ "text": text })),
+        );
+    }
+
+    /// Waits until an element's text holds `wanted`; answers the text.
+    fn wait_for_text(&self, css: &str, wanted: &str) -> String {
+        let start = Instant::now();
+        loop {
+            let found = self.find_all(css).first().map(|e| self.text(e));
+            if let Some(text) = found.filter(|t| t.contains(wanted)) {
+                return text;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "{css} never said {wanted:?}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Clicks the first element `css` finds once there is one (retrying a stale one).
+    fn click_first(&self, css: &str) {
+        let start = Instant::now();
+        while !self.click(&self.wait_for(css)) {
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "{css} stays stale"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
 #[test]
-fn every_game_draws_its_finished_board() {
+fn a_friend_claims_a_seat_from_another_browser() {
+    let server = start(Limits::default());
+    let driver = start_driver();
+    let creator = open_session(&driver);
+    let friend = open_session(&driver);
+
+    // Nim on heaps 1 and 2; O is a friend on another device.
+    creator.open(&server.url("/#/"));
+    creator.click_first("#game option[value='nim']");
+    creator.type_into("#board-spec", "1 2");
+    creator.click_first("select[name='O-kind'] option[value='friend']");
+    creator.click_first("#start");
+    let link = creator.wait_for("#claim-link");
+    let link = creator.attribute(&link, "value").unwrap();
+    let url = creator.command("GET", "/url", None);
+    let id = url
+        .as_str()
+        .unwrap()
+        .rsplit('/')
+        .next()
+        .unwrap()
+        .to_string();
+    assert!(link.contains(&format!("#/claim/{id}/")), "{link}");
+
+    // X moves; then the creator's page offers nothing to click for O and holds no O token.
+    creator.click_first("#board [data-move]");
+    creator.wait_for_text("#status", "O");
+    assert!(creator.find_all("#board [data-move]").is_empty());
+    let held = creator.read(&format!(
+        "return JSON.parse(localStorage.getItem('crosscap-tokens-{id}'))"
+    ));
+    assert!(held["X"].is_string() && held.get("O").is_none(), "{held}");
+
+    // The friend opens the link, is O, and moves.
+    friend.open(&link);
+    friend.wait_for_text("#players", "O: you");
+    friend.click_first("#board [data-move]");
+
+    // The link works once: opened again (here by the creator) it is refused, and the
+    // refused request is the one console error.
+    assert_eq!(creator.console_errors(), Vec::<String>::new());
+    creator.open(&link);
+    creator.wait_for_text("#claim-error", "used");
+    let refused = creator.console_errors();
+    assert!(
+        refused.len() == 1 && refused[0].contains("409"),
+        "{refused:?}"
+    );
+    creator.open(&server.url(&format!("/#/game/{id}")));
+    let started = Instant::now();
+    loop {
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "the game did not end"
+        );
+        let status = creator.wait_for("#status");
+        if creator.attribute(&status, "data-status").as_deref() == Some("over") {
+            break;
+        }
+        for session in [&creator, &friend] {
+            if let Some(cell) = session.find_all("#board [data-move]").first() {
+                session.click(cell);
+            }
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(creator.text(&creator.wait_for("#status")).contains("wins"));
+    for session in [&creator, &friend] {
+        assert_eq!(session.console_errors(), Vec::<String>::new());
+    }
+    creator.command("DELETE", "", None);
+    friend.command("DELETE", "", None);
+}
+
+impl Session<'_> {
+    /// An element's live property (a slider's value), not its attribute.
+    fn property(&self, element: &str, name: &str) -> Value {
+        self.command("GET", &format!("/element/{element}/property/{name}"), None)
+    }
+
+    fn moves_played(&self) -> usize {
+        self.find_all("#move-list li").len()
+    }
+
+    fn is_over(&self) -> bool {
+        let status = self.wait_for("#status");
+        self.attribute(&status, "data-status").as_deref() == Some("over")
+    }
+
+    /// Waits until the page shows more than `before` moves, or the end.
+    fn wait_for_move(&self, before: usize) {
+        let start = Instant::now();
+        while self.moves_played() <= before && !self.is_over() {
+            assert!(
+                start.elapsed() < Duration::from_secs(20),
+                "no move was played"
+            );
+            std::thread::sleep(Duration::from_millis(30));
+        }
+    }
+
+    /// The document's width in CSS pixels (what a phone would scroll sideways).
+    fn document_width(&self) -> u64 {
+        self.read("return document.documentElement.scrollWidth")
+            .as_u64()
+            .unwrap()
+    }
+
+    /// Sends keys to an element (focusing it), e.g. "\u{E007}" for Enter.
+    fn keys(&self, element: &str, text: &str) -> bool {
+        let url = format!(
+            "{}/session/{}/element/{element}/value",
+            self.driver.base, self.id
+        );
+        call("POST", &url, Some(json!({ "text": text }))).0 == 200
+    }
+}
+
+/// A game set up on the new-game form: X a person here, O the computer at level random.
+struct Setup<'a> {
+    game: &'a str,
+    board: &'a str,
+    /// (option name, value) typed into the form.
+    options: &'a [(&'a str, &'a str)],
+}
+
+/// Starts a game from the form and plays X with `mover` (clicks and keys only) until the
+/// end; checks the end card, the console and saves a screenshot named after the game.
+fn play_to_the_end(
+    session: &Session,
+    server: &common::TestServer,
+    setup: &Setup,
+    mover: impl Fn(&Session),
+) {
+    session.open(&server.url("/#/"));
+    session.click_first(&format!("#game option[value='{}']", setup.game));
+    session.type_into("#board-spec", setup.board);
+    for (name, value) in setup.options {
+        session.type_into(&format!("#options input[name='{name}']"), value);
+    }
+    session.click_first("select[name='O-level'] option[value='random']");
+    session.click_first("#start");
+    session.wait_for("#board");
+    let started = Instant::now();
+    while !session.is_over() {
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "{}: the game did not end",
+            setup.game
+        );
+        let before = session.moves_played();
+        mover(session);
+        session.wait_for_move(before);
+    }
+    // The card fades in: its text reads once it shows.
+    let said = session.wait_for_text("#end-card:not([hidden])", "You ");
+    assert!(
+        said.contains("You won") || said.contains("You lost"),
+        "{}: {said}",
+        setup.game
+    );
+    assert!(
+        !session.find_all("#play-again").is_empty() && !session.find_all("#copy-record").is_empty()
+    );
+    assert!(
+        session.find_all("#undo:disabled").len() == 1,
+        "no undo once the game is over"
+    );
+    assert_eq!(
+        session.console_errors(),
+        Vec::<String>::new(),
+        "{}",
+        setup.game
+    );
+    session.screenshot(setup.game);
+}
+
+/// Clicks the first move the board offers.
+fn click_a_cell(session: &Session) {
+    session.click_first("#board [data-move]");
+}
+
+#[test]
+fn projective_hex_and_euler_getter_played_by_clicks() {
     let server = start(Limits::default());
     let driver = start_driver();
     let session = open_session(&driver);
-    let boards = [
-        ("euler-getter", "goldberg:2", "#board svg .cell.red"),
-        ("edge-nim", "tetrahedron", "#board svg .tokens"),
-        ("manifold", "n5 o2", "#board .card"),
-        (
-            "sandpile",
-            "grid:3x3",
-            "#board svg .vertex.X, #board svg .vertex.O",
-        ),
-        ("nim", "3 4 5", "#board svg"),
-    ];
-    for (game, board, drawn) in boards {
-        let created = server.create(json!({
-            "game": game, "board": board, "seed": 3,
-            "players": { "X": "ai:random", "O": "ai:random" }
-        }));
-        let id = created["id"].as_str().unwrap();
-        server.until_over(id, Duration::from_secs(20));
-        // A full load, so that no element of the previous game's page is found.
-        session.command("POST", "/url", Some(json!({ "url": "about:blank" })));
-        session.command(
-            "POST",
-            "/url",
-            Some(json!({ "url": server.url(&format!("/#/game/{id}")) })),
+    // The first move: its cell is marked as the last move; a hint is ringed on the board
+    // and played; the board zooms.
+    let first_move_checks = |session: &Session| {
+        if session.moves_played() == 0 {
+            session.click_first(".zoom-bar button[title='Zoom in']");
+            let svg = session.wait_for("#board svg.surface");
+            assert!(session.attribute(&svg, "class").unwrap().contains("zoomed"));
+            session.click_first(".zoom-bar button[title='Whole board']");
+            session.click_first("#hint");
+            session.wait_for_text("#hint-note", "ringed on the board");
+            session.click_first("#board .hint[data-move]");
+            session.wait_for("#board .last");
+            return;
+        }
+        click_a_cell(session);
+    };
+    play_to_the_end(
+        &session,
+        &server,
+        &Setup {
+            game: "projective-hex",
+            board: "taylor:2",
+            options: &[],
+        },
+        first_move_checks,
+    );
+    assert!(
+        !session.find_all("#board .win polyline").is_empty(),
+        "the winning loop is drawn"
+    );
+
+    // Euler Getter: scores change with a visible +1/−1, regions are outlined with their χ.
+    let deltas = std::cell::Cell::new(0);
+    play_to_the_end(
+        &session,
+        &server,
+        &Setup {
+            game: "euler-getter",
+            board: "goldberg:1",
+            options: &[],
+        },
+        |session| {
+            deltas.set(deltas.get() + session.find_all("#scores .delta").len());
+            click_a_cell(session);
+        },
+    );
+    assert!(deltas.get() > 0, "a score change was shown");
+    assert!(
+        !session.find_all("#board .area .area-label").is_empty(),
+        "regions are outlined"
+    );
+    session.command("DELETE", "", None);
+}
+
+#[test]
+fn graph_and_heap_games_played_by_clicks_and_keys() {
+    let server = start(Limits::default());
+    let driver = start_driver();
+    let session = open_session(&driver);
+    // Edge-Nim: pick a vertex with tokens, leave none on its first edge, take.
+    play_to_the_end(
+        &session,
+        &server,
+        &Setup {
+            game: "edge-nim",
+            board: "C3",
+            options: &[("tokens", "*=1")],
+        },
+        |session| {
+            for vertex in session.find_all("#board .vertex.pickable") {
+                session.click(&vertex);
+                if !session.find_all("#take input").is_empty() {
+                    break;
+                }
+            }
+            session.type_into("#take input", "0");
+            session.click_first("#take-button");
+        },
+    );
+    play_to_the_end(
+        &session,
+        &server,
+        &Setup {
+            game: "sandpile",
+            board: "P3",
+            options: &[],
+        },
+        click_a_cell,
+    );
+    assert!(
+        !session.find_all("#board .vname").is_empty(),
+        "vertices are named"
+    );
+    play_to_the_end(
+        &session,
+        &server,
+        &Setup {
+            game: "manifold",
+            board: "n2 o1",
+            options: &[],
+        },
+        click_a_cell,
+    );
+    // Nim from the keyboard: Enter on a counter takes it and those to its right.
+    play_to_the_end(
+        &session,
+        &server,
+        &Setup {
+            game: "nim",
+            board: "1 2",
+            options: &[],
+        },
+        |session| {
+            let counter = session.wait_for("#board [data-move]");
+            assert!(session.keys(&counter, "\u{E007}"));
+        },
+    );
+    session.command("DELETE", "", None);
+}
+
+#[test]
+fn a_phone_sized_page_and_a_paced_computer_game() {
+    let server = start(Limits::default());
+    let driver = start_driver();
+    let session = open_session_at(&driver, "375,800");
+    for page in ["/#/", "/#/rules", "/#/games"] {
+        session.open(&server.url(page));
+        session.wait_for("main h1");
+        assert!(
+            session.document_width() <= 375,
+            "{page}: {} px wide",
+            session.document_width()
         );
-        let status = session.wait_for("#status[data-status='over']");
-        assert!(session.text(&status).contains("wins"), "{game}");
-        session.wait_for(drawn);
-        session.screenshot(game);
     }
+
+    // The computer against itself, shown one move at a time: pause, step, end.
+    session.open(&server.url("/#/"));
+    session.click_first("#game option[value='nim']");
+    session.type_into("#board-spec", "3 4 5");
+    for seat in ["X", "O"] {
+        session.click_first(&format!("select[name='{seat}-kind'] option[value='ai']"));
+        session.click_first(&format!(
+            "select[name='{seat}-level'] option[value='random']"
+        ));
+    }
+    session.click_first("#start");
+    session.click_first("#pause");
+    session.wait_for_text("#pause", "Play");
+    let shown = |s: &Session| {
+        let value = s.property(&s.wait_for("#replay"), "value");
+        value.as_str().unwrap().parse::<usize>().unwrap()
+    };
+    let before = shown(&session);
+    session.click_first("#step");
+    let start = Instant::now();
+    while shown(&session) != before + 1 {
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "step shows the next move"
+        );
+        std::thread::sleep(Duration::from_millis(30));
+    }
+    session.click_first("#to-end");
+    session.wait_for("#status[data-status='over']");
+    assert!(
+        session.document_width() <= 375,
+        "a game page: {} px wide",
+        session.document_width()
+    );
+
+    // Sound is off until turned on.
+    session.wait_for_text("#sound", "Sound: off");
+    session.click_first("#sound");
+    session.wait_for_text("#sound", "Sound: on");
+    assert_eq!(session.console_errors(), Vec::<String>::new());
+    session.screenshot("phone-nim");
     session.command("DELETE", "", None);
 }
 
@@ -305,19 +701,11 @@ fn every_game_draws_its_finished_board() {
 
 /// Starts `game` on `board` from the new-game form, X you and O the computer at level easy.
 fn start_from_form(session: &Session, server: &common::TestServer, game: &str, board: &str) {
-    session.command("POST", "/url", Some(json!({ "url": server.url("/#/") })));
-    let option = session.wait_for(&format!("#game option[value='{game}']"));
-    assert!(session.click(&option));
-    let spec = session.wait_for("#board-spec");
-    session.command("POST", &format!("/element/{spec}/clear"), Some(json!({})));
-    session.command(
-        "POST",
-        &format!("/element/{spec}/value"),
-        Some(json!({ "text": board })),
-    );
-    let easy = session.wait_for("select[name='O-level'] option[value='easy']");
-    assert!(session.click(&easy));
-    assert!(session.click(&session.wait_for("#start")));
+    session.open(&server.url("/#/"));
+    session.click_first(&format!("#game option[value='{game}']"));
+    session.type_into("#board-spec", board);
+    session.click_first("select[name='O-level'] option[value='easy']");
+    session.click_first("#start");
 }
 
 /// A cell copy's label in the 3D view: its cell, and where it is on the canvas.
@@ -345,26 +733,26 @@ impl Session<'_> {
             .collect()
     }
 
-    /// The text of the first element `css` selects, waiting for one; an element the page
-    /// redraws meanwhile is looked for again.
-    fn first_text(&self, css: &str) -> String {
+    /// The 3D view's labels once they stop moving (the view eases to a stop).
+    fn settled_labels_3d(&self) -> Vec<Label> {
         let start = Instant::now();
+        let mut last = self.labels_3d("");
         loop {
-            if let Some(first) = self.find_all(css).into_iter().next() {
-                let url = format!(
-                    "{}/session/{}/element/{first}/text",
-                    self.driver.base, self.id
-                );
-                let (status, answer) = call("GET", &url, None);
-                if status == 200 {
-                    return answer["value"].as_str().unwrap_or_default().to_string();
-                }
-            }
             assert!(
                 start.elapsed() < Duration::from_secs(10),
-                "no {css} on the page"
+                "the 3D view kept moving"
             );
-            std::thread::sleep(Duration::from_millis(50));
+            std::thread::sleep(Duration::from_millis(250));
+            let now = self.labels_3d("");
+            let same = now.len() == last.len()
+                && now
+                    .iter()
+                    .zip(&last)
+                    .all(|(a, b)| a.cell == b.cell && a.x == b.x && a.y == b.y);
+            if same {
+                return now;
+            }
+            last = now;
         }
     }
 
@@ -393,6 +781,51 @@ impl Session<'_> {
                 "parameters": { "pointerType": "mouse" }, "actions": actions }] })),
         );
     }
+
+    /// Plays the playable cell nearest the middle of the 3D view by clicking it there,
+    /// after checking that hovering it lights it on the disk; turns the view when no
+    /// playable cell is on show. Answers whether it played.
+    fn play_in_3d(&self) -> bool {
+        let mut playable = self.labels_3d("[data-move]");
+        playable.sort_by_key(|l| (l.x - 150).pow(2) + (l.y - 150).pow(2));
+        let Some(label) = playable.first() else {
+            self.pointer_3d((150, 150), &[(40, 0), (40, 0), (40, 0)], Some(0));
+            return false;
+        };
+        self.pointer_3d((label.x, label.y), &[], None);
+        self.wait_for(&format!("#board svg [data-cell='{}'].twin-lit", label.cell));
+        let before = self.moves_played();
+        self.pointer_3d((label.x, label.y), &[], Some(0));
+        self.wait_for_move(before);
+        assert_eq!(
+            self.nth_text("#move-list li", before),
+            format!("{}. {}", before + 1, label.name)
+        );
+        true
+    }
+
+    /// The text of the `n`th element `css` selects, waiting for it; an element the page
+    /// redraws meanwhile (the computer's reply) is looked for again.
+    fn nth_text(&self, css: &str, n: usize) -> String {
+        let start = Instant::now();
+        loop {
+            if let Some(found) = self.find_all(css).get(n) {
+                let url = format!(
+                    "{}/session/{}/element/{found}/text",
+                    self.driver.base, self.id
+                );
+                let (status, answer) = call("GET", &url, None);
+                if status == 200 {
+                    return answer["value"].as_str().unwrap_or_default().to_string();
+                }
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "no {css} number {n}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
 }
 
 #[test]
@@ -409,20 +842,19 @@ fn euler_getter_played_to_the_end_on_the_3d_sphere() {
     for copy in &copies {
         let cell = session.attribute(copy, "data-cell").unwrap();
         let twins = session.find_all(&format!("#view3d .cell3d[data-cell='{cell}']"));
-        assert_eq!(twins.len(), 2);
         let names: Vec<Value> = twins
             .iter()
-            .map(|t| session.command("GET", &format!("/element/{t}/property/textContent"), None))
+            .map(|t| session.property(t, "textContent"))
             .collect();
+        assert_eq!(names.len(), 2);
         assert_eq!(names[0], names[1], "the same label on both copies");
     }
 
     // Turn the sphere; after the first move the view has not snapped back (a label is where
-    // the turn left it, give or take the last of the turn's easing).
-    let initial = session.labels_3d("");
+    // the turn left it).
+    let initial = session.settled_labels_3d();
     session.pointer_3d((150, 150), &[(20, 5), (20, 5), (20, 5)], Some(0));
-    std::thread::sleep(Duration::from_millis(500));
-    let before = session.labels_3d("");
+    let before = session.settled_labels_3d();
     let near = |a: &Label, b: &Label, by: i64| {
         a.cell == b.cell && (a.x - b.x).abs() <= by && (a.y - b.y).abs() <= by
     };
@@ -434,52 +866,33 @@ fn euler_getter_played_to_the_end_on_the_3d_sphere() {
     );
     let started = Instant::now();
     let mut moves = 0;
-    loop {
+    while !session.is_over() {
         assert!(
             started.elapsed() < Duration::from_secs(60),
             "the game did not end"
         );
-        let status = session.wait_for("#status");
-        if session.attribute(&status, "data-status").as_deref() == Some("over") {
-            break;
+        // The labels of playable cells carry data-move on X's turn only.
+        if session.find_all("#view3d .cell3d[data-move]").is_empty() {
+            std::thread::sleep(Duration::from_millis(100));
+            continue;
         }
-        let ready = session.attribute(&status, "data-status").as_deref() == Some("playing")
-            && session.text(&status).starts_with("X to move");
-        // The playable cell nearest the middle of the view.
-        let mut playable = session.labels_3d("[data-move]");
-        playable.sort_by_key(|l| (l.x - 150).pow(2) + (l.y - 150).pow(2));
-        match playable.first() {
-            Some(label) if ready => {
-                let played = session.find_all("#move-list span").len();
-                // Hovering a copy lights it and its pieces on the disk.
-                session.pointer_3d((label.x, label.y), &[], None);
-                session.wait_for(&format!("#board svg [data-cell='{}'].twin-lit", label.cell));
-                session.pointer_3d((label.x, label.y), &[], Some(0));
-                moves += 1;
-                let wait = Instant::now();
-                while session.find_all("#move-list span").len() == played {
-                    assert!(
-                        wait.elapsed() < Duration::from_secs(10),
-                        "clicking {} in 3D played nothing",
-                        label.name
-                    );
-                    std::thread::sleep(Duration::from_millis(50));
-                }
-                if moves == 1 {
-                    let after = session.labels_3d("");
-                    assert!(
-                        before.iter().all(|b| after.iter().any(|a| near(a, b, 3))),
-                        "the view kept its orientation"
-                    );
-                }
+        if session.play_in_3d() {
+            moves += 1;
+            if moves == 1 {
+                let after = session.settled_labels_3d();
+                assert!(
+                    before.iter().all(|b| after.iter().any(|a| near(a, b, 2))),
+                    "the view kept its orientation"
+                );
             }
-            None if ready => session.pointer_3d((150, 150), &[(40, 0), (40, 0), (40, 0)], Some(0)),
-            _ => std::thread::sleep(Duration::from_millis(100)),
         }
     }
     assert!(moves >= 3, "X played its cells in 3D");
-    let status = session.wait_for("#status");
-    assert!(session.text(&status).contains("wins"));
+    let said = session.wait_for_text("#end-card:not([hidden])", "You ");
+    assert!(
+        said.contains("You won") || said.contains("You lost"),
+        "{said}"
+    );
     assert_eq!(session.console_errors(), Vec::<String>::new());
     session.screenshot("euler-getter-3d");
     session.command("DELETE", "", None);
@@ -498,20 +911,12 @@ fn a_cell_is_played_on_each_3d_surface() {
         start_from_form(&session, &server, "projective-hex", board);
         session.wait_for(&format!("#view3d[data-surface='{surface}']"));
         // Hidden copies are known once the view has settled.
-        std::thread::sleep(Duration::from_millis(400));
-        let mut playable = session.labels_3d("[data-move]");
-        playable.sort_by_key(|l| (l.x - 150).pow(2) + (l.y - 150).pow(2));
-        let label = playable.first().expect("a playable cell in view");
-        session.pointer_3d((label.x, label.y), &[], Some(0));
-        assert_eq!(
-            session.first_text("#move-list span"),
-            format!("1. {}", label.name),
-            "{board}"
-        );
+        session.settled_labels_3d();
+        std::thread::sleep(Duration::from_millis(300));
+        assert!(session.play_in_3d(), "{board}: a playable cell in view");
         if surface == "boy" {
             // The projective plane is also on the sphere, each cell twice.
-            let sphere = session.wait_for("#view3d button[data-surface='sphere']");
-            assert!(session.click(&sphere));
+            session.click_first("#view3d button[data-surface='sphere']");
             session.wait_for("#view3d[data-surface='sphere']");
             let cells: std::collections::HashSet<String> = session
                 .find_all("#board svg polygon[data-cell]")
@@ -558,43 +963,12 @@ fn without_webgl_the_disk_is_played_alone_and_nothing_is_logged() {
     let driver = start_driver();
     let session = open_session_with(&driver, &["--disable-3d-apis"]);
     start_from_form(&session, &server, "euler-getter", "goldberg:2");
-    let cell = session.wait_for("#board svg polygon[data-move]");
-    assert!(session.click(&cell));
-    session.wait_for("#move-list span");
+    session.click_first("#board svg polygon[data-move]");
+    session.wait_for("#move-list li");
+    session.wait_for_text("#board", "need WebGL");
     assert!(session.find_all("#view3d").is_empty());
-    let notes: Vec<String> = session
-        .find_all("#board .note")
-        .iter()
-        .map(|n| session.text(n))
-        .collect();
-    assert!(notes.iter().any(|n| n.contains("need WebGL")), "{notes:?}");
     assert_eq!(session.console_errors(), Vec::<String>::new());
     session.command("DELETE", "", None);
-}
-
-impl Session<'_> {
-    /// The 3D view's labels once they stop moving (the view eases to a stop).
-    fn settled_labels_3d(&self) -> Vec<Label> {
-        let start = Instant::now();
-        let mut last = self.labels_3d("");
-        loop {
-            assert!(
-                start.elapsed() < Duration::from_secs(10),
-                "the 3D view kept moving"
-            );
-            std::thread::sleep(Duration::from_millis(250));
-            let now = self.labels_3d("");
-            let same = now.len() == last.len()
-                && now
-                    .iter()
-                    .zip(&last)
-                    .all(|(a, b)| a.cell == b.cell && a.x == b.x && a.y == b.y);
-            if same {
-                return now;
-            }
-            last = now;
-        }
-    }
 }
 
 #[test]
@@ -606,7 +980,6 @@ fn the_3d_view_zooms_pans_and_resets() {
     session.wait_for("#view3d .cell3d:not([hidden])");
     let start = session.settled_labels_3d();
     let canvas = session.wait_for("#view3d canvas");
-    let origin = json!({ "element-6066-11e4-a52e-4f735466cecf": canvas });
     let spread = |labels: &[Label]| {
         let xs = labels.iter().map(|l| l.x);
         xs.clone().max().unwrap() - xs.min().unwrap()
@@ -618,8 +991,8 @@ fn the_3d_view_zooms_pans_and_resets() {
         "/actions",
         Some(
             json!({ "actions": [{ "type": "wheel", "id": "wheel", "actions": [
-                { "type": "scroll", "x": 0, "y": 0, "deltaX": 0, "deltaY": -400,
-                  "duration": 100, "origin": origin }
+                { "type": "scroll", "x": 0, "y": 0, "deltaX": 0, "deltaY": -400, "duration": 100,
+                  "origin": { "element-6066-11e4-a52e-4f735466cecf": canvas } }
             ]}]}),
         ),
     );
@@ -644,8 +1017,7 @@ fn the_3d_view_zooms_pans_and_resets() {
     );
 
     // Reset view: back where it started.
-    let reset = session.wait_for("#view3d button.reset");
-    assert!(session.click(&reset));
+    session.click_first("#view3d button.reset");
     let again = session.settled_labels_3d();
     assert!(
         start.iter().all(|s| again

@@ -2,7 +2,13 @@
 //! new game touches its crate, one line of the catalog and its drawing module, never the
 //! server's code or dependencies.
 
+mod common;
+
 use std::path::Path;
+
+use crosscap_engine::catalog::Catalog;
+use crosscap_server::Limits;
+use serde_json::json;
 
 /// The crates of the workspace that are games, boards or the list of them: every crate
 /// but the engine, the hosts and the test helpers.
@@ -63,5 +69,55 @@ fn the_server_names_no_game_crate() {
                 file.display()
             );
         }
+    }
+}
+
+/// Take-away, which no host names, served beside the standard games: created, played by
+/// a person and the computer, hinted, listed, and its options checked by the game.
+#[test]
+fn a_game_the_server_does_not_name_is_served_through_the_catalog() {
+    let mut games: Vec<_> = crosscap_catalog::standard().games().collect();
+    games.push(&crosscap_take_away::TAKE_AWAY);
+    let server = common::start_serving(Catalog::new(games), Limits::default());
+    let (status, catalog) = server.get("/api/catalog");
+    assert_eq!(status, 200);
+    assert!(
+        catalog.to_string().contains("\"take-away\""),
+        "listed: {catalog}"
+    );
+    let game = server.create(json!({
+        "game": "take-away", "board": "7", "options": { "most": "3" },
+        "players": { "X": "human", "O": "ai:perfect" }
+    }));
+    assert_eq!(game["legal_moves"], json!(["1", "2", "3"]), "{game}");
+    let id = game["id"].as_str().unwrap();
+    let (status, hint) = server.get(&format!("/api/games/{id}/hint?level=perfect"));
+    assert_eq!((status, hint["move"].clone()), (200, json!("3")), "{hint}");
+    // X takes 3 of 7, leaving 4 = 0 mod 4: the perfect computer cannot answer well, and X
+    // takes what is left after its move.
+    let after = server.play(&game, "3");
+    assert_eq!(after["moves"].as_array().map(Vec::len), Some(2), "{after}");
+    let left = after["view"]["pile"].as_u64().expect("the pile");
+    let over = server.play(&game, &left.to_string());
+    assert_eq!(over["winner"], "X", "{over}");
+}
+
+#[test]
+fn every_game_refuses_an_unknown_option_through_the_api() {
+    let mut games: Vec<_> = crosscap_catalog::standard().games().collect();
+    games.push(&crosscap_take_away::TAKE_AWAY);
+    let server = common::start_serving(Catalog::new(games.clone()), Limits::default());
+    for game in games {
+        let (status, answer) = server.post(
+            "/api/games",
+            json!({
+                "game": game.info.name, "board": game.info.default_board,
+                "options": { "bogus": 1 },
+                "players": { "X": "human", "O": "human" }
+            }),
+        );
+        assert_eq!(status, 400, "{}: {answer}", game.info.name);
+        let error = answer["error"].as_str().unwrap_or_default();
+        assert!(error.contains("bogus"), "{}: {error}", game.info.name);
     }
 }

@@ -7,7 +7,8 @@ use std::sync::Arc;
 use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
 use crosscap_edge_nim::{
-    EdgeNim, GrundyValues, PTable, TableBox, analyse, check_tetrahedron, edge_names, parse_tokens,
+    CheckBox, EdgeNim, GrundyValues, PTable, Predicate, TableBox, analyse, check_predicate,
+    check_tetrahedron, edge_names, parse_tokens,
 };
 use crosscap_engine::impartial_notation::ImpartialNotation;
 use crosscap_graphs::{Graph, read_graph6_lines};
@@ -22,6 +23,10 @@ pub enum EdgeNimCommand {
     Value {
         #[command(flatten)]
         position: PositionArgs,
+        /// Misère play: the player who cannot move wins (the outcome and winning moves, the
+        /// position searched whole, for at most a minute).
+        #[arg(long)]
+        misere: bool,
         #[command(flatten)]
         memory: MemoryArgs,
     },
@@ -35,8 +40,29 @@ pub enum EdgeNimCommand {
         #[command(flatten)]
         table: TableArgs,
     },
+    /// Checks a conjecture: whether a predicate over the edges' tokens holds exactly of the
+    /// P-positions of a box (every edge from 0 to MAX, fixed edges at their value), with the
+    /// first counterexample each way.
+    Check {
+        /// The graph spec.
+        #[arg(long)]
+        graph: String,
+        #[command(flatten)]
+        region: BoxArgs,
+        /// A position satisfies the predicate when some automorphism of the graph fixing the
+        /// --fix edges maps it to one that does (as in the seed's theorem).
+        #[arg(long)]
+        up_to_symmetry: bool,
+        /// Over the edges' names: + - * xor, == != <= < >= >, and or not, parentheses, e.g.
+        /// 'b + C == B + c and b <= c and (A xor b xor B) == 0'.
+        #[arg(long)]
+        predicate: String,
+        #[command(flatten)]
+        memory: MemoryArgs,
+    },
     /// Checks the seed's theorem on the tetrahedron with edge a empty: P exactly when, up
-    /// to the symmetries fixing a, b + C = B + c, b <= c and A xor b xor B = 0.
+    /// to the symmetries fixing a, b + C = B + c, b <= c and A xor b xor B = 0 (the same as
+    /// `check --graph tetrahedron --fix a=0 --up-to-symmetry` with that predicate).
     CheckTetrahedron {
         /// Largest number of tokens on each of b, c, A, B, C (at most 63).
         #[arg(long)]
@@ -59,18 +85,31 @@ pub struct PositionArgs {
     tokens: String,
 }
 
+/// The box of positions a table or a check covers.
+#[derive(Args, Debug)]
+pub struct BoxArgs {
+    /// Largest number of tokens on each edge.
+    #[arg(long)]
+    max: u32,
+    /// Edges held at a value, e.g. a=0 (a table still covers the positions below).
+    #[arg(long)]
+    fix: Option<String>,
+}
+
+impl BoxArgs {
+    fn within(&self, graph: &Graph) -> anyhow::Result<TableBox> {
+        TableBox::new(graph, self.max, self.fix.as_deref()).context("--fix")
+    }
+}
+
 /// What a table covers and how it is printed.
 #[derive(Args, Debug)]
 pub struct TableArgs {
     /// The graph spec, or `-` for graph6 lines on stdin (e.g. from nauty's geng).
     #[arg(long)]
     graph: String,
-    /// Largest number of tokens on each edge.
-    #[arg(long)]
-    max: u32,
-    /// Edges held at a value, e.g. a=0 (the table still covers the positions below).
-    #[arg(long)]
-    fix: Option<String>,
+    #[command(flatten)]
+    region: BoxArgs,
     /// Print only counts (for tables too large to list: at most 1000000 rows are listed).
     #[arg(long)]
     count: bool,
@@ -119,6 +158,18 @@ struct GrundyReport {
     grundy: Option<Vec<u32>>,
 }
 
+/// A predicate checked against a box of positions; counterexamples as EDGE=COUNT lists.
+#[derive(Serialize)]
+struct PredicateReport {
+    graph: String,
+    edges: Vec<String>,
+    max: u32,
+    fixed: BTreeMap<String, u32>,
+    up_to_symmetry: bool,
+    #[serde(flatten)]
+    check: crosscap_edge_nim::PredicateCheck,
+}
+
 #[derive(Serialize)]
 struct TheoremReport {
     max: u32,
@@ -133,9 +184,18 @@ const MAX_ROWS: u64 = 1_000_000;
 
 pub fn run(cmd: EdgeNimCommand, out: &Output) -> anyhow::Result<Answer> {
     match cmd {
-        EdgeNimCommand::Value { position, memory } => {
+        EdgeNimCommand::Value {
+            position,
+            misere,
+            memory,
+        } => {
             let (graph, tokens) = read_position(&position)?;
             let pos = EdgeNim::new(graph, tokens)?;
+            if misere {
+                let named = pos.clone();
+                let answer = super::misere(pos, memory.max_memory, |m| named.format_move(m));
+                return super::emit_misere(out, &answer);
+            }
             let analysis = analyse(&pos, memory.bytes())?;
             let report = ValueReport {
                 graph: pos.graph().spec().to_string(),
@@ -188,6 +248,41 @@ pub fn run(cmd: EdgeNimCommand, out: &Output) -> anyhow::Result<Answer> {
                 histogram.render(table.format)
             })
         }
+        EdgeNimCommand::Check {
+            graph,
+            region,
+            up_to_symmetry,
+            predicate,
+            memory,
+        } => {
+            let graph = Graph::from_spec(&graph)?;
+            let within = region.within(&graph)?;
+            let max = region.max;
+            let predicate = Predicate::parse(&graph, &predicate).context("--predicate")?;
+            let region = CheckBox {
+                max,
+                fixed: within.fixed.clone(),
+                up_to_symmetry,
+            };
+            // The table is built over every position below the bounds.
+            let table_positions = within
+                .bounds()
+                .iter()
+                .fold(1u64, |n, &b| n.saturating_mul(u64::from(b) + 1));
+            let bar = progress_bar(table_positions, "positions");
+            let check =
+                check_predicate(&graph, &predicate, &region, memory.bytes(), &|n| bar.inc(n))?;
+            bar.finish_and_clear();
+            let report = PredicateReport {
+                graph: graph.spec().to_string(),
+                edges: edge_names(&graph),
+                max,
+                fixed: within.fixed_names(&graph),
+                up_to_symmetry,
+                check,
+            };
+            out.emit(&report, || predicate_text(&report))
+        }
         EdgeNimCommand::CheckTetrahedron { max, memory } => {
             if max > 63 {
                 bail!("--max {max} is too large: the table allows at most 63");
@@ -219,6 +314,42 @@ pub fn run(cmd: EdgeNimCommand, out: &Output) -> anyhow::Result<Answer> {
             })
         }
     }
+}
+
+/// A predicate check in words: whether it holds, else the first counterexample each way.
+fn predicate_text(report: &PredicateReport) -> String {
+    let check = &report.check;
+    let position = |tokens: &[u32]| {
+        report
+            .edges
+            .iter()
+            .zip(tokens)
+            .map(|(edge, t)| format!("{edge}={t}"))
+            .collect::<Vec<_>>()
+            .join(",")
+    };
+    let mut text = if check.holds {
+        format!(
+            "The predicate holds exactly of the P-positions: {} positions with each edge from 0 \
+             to {}, {} P-positions.\n",
+            check.positions, report.max, check.p_positions
+        )
+    } else {
+        format!(
+            "The predicate does not hold: {} positions, {} P-positions.\n",
+            check.positions, check.p_positions
+        )
+    };
+    if let Some(tokens) = &check.p_not_predicate {
+        text += &format!("A P-position the predicate misses: {}\n", position(tokens));
+    }
+    if let Some(tokens) = &check.predicate_not_p {
+        text += &format!(
+            "A position the predicate calls P that is not: {}\n",
+            position(tokens)
+        );
+    }
+    text
 }
 
 /// The graph and the token counts of `--graph` and `--tokens`.
@@ -278,13 +409,8 @@ impl HasGraph for GrundyReport {
     }
 }
 
-/// The box of a table's flags.
-fn table_box(graph: &Graph, args: &TableArgs) -> anyhow::Result<TableBox> {
-    TableBox::new(graph, args.max, args.fix.as_deref()).context("--fix")
-}
-
 fn p_report(graph: &Graph, args: &TableArgs) -> anyhow::Result<PReport> {
-    let within = table_box(graph, args)?;
+    let within = args.region.within(graph)?;
     let bar = progress_bar(within.work(), "positions");
     let table = PTable::compute(graph, &within.bounds(), args.memory.bytes(), &|n| {
         bar.inc(n)
@@ -300,7 +426,7 @@ fn p_report(graph: &Graph, args: &TableArgs) -> anyhow::Result<PReport> {
     Ok(PReport {
         graph: graph.spec().to_string(),
         edges: edge_names(graph),
-        max: args.max,
+        max: args.region.max,
         fixed: within.fixed_names(graph),
         positions_checked: within.positions(),
         count,
@@ -309,7 +435,7 @@ fn p_report(graph: &Graph, args: &TableArgs) -> anyhow::Result<PReport> {
 }
 
 fn grundy_report(graph: &Graph, args: &TableArgs) -> anyhow::Result<GrundyReport> {
-    let within = table_box(graph, args)?;
+    let within = args.region.within(graph)?;
     let rows = within.positions();
     if !args.count && rows > MAX_ROWS {
         bail!(
@@ -332,7 +458,7 @@ fn grundy_report(graph: &Graph, args: &TableArgs) -> anyhow::Result<GrundyReport
     Ok(GrundyReport {
         graph: graph.spec().to_string(),
         edges: edge_names(graph),
-        max: args.max,
+        max: args.region.max,
         fixed: within.fixed_names(graph),
         count: histogram.iter().sum(),
         histogram,

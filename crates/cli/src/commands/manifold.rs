@@ -1,18 +1,21 @@
 //! `crosscap manifold`: the manifold decomposition game's own commands: `value` (any
-//! genus, every move with `--all`), the paper's Table 2.1, the G-series to large genus.
+//! genus, every move with `--all`), the paper's Table 2.1, the G-series to large genus,
+//! and how long a game lasts (`length`).
 
 use std::time::Instant;
 
 use anyhow::bail;
 use clap::Subcommand;
 use crosscap_engine::Impartial;
+use crosscap_engine::catalog::Part;
 use crosscap_manifold::{
-    MAX_GENUS, Manifold, Periodicity, Series, Surface, TableRow, detect_period, prove_periods,
-    table,
+    MAX_GENUS, Manifold, Periodicity, Series, Surface, TableRow, detect_period, play_lengths,
+    prove_periods, remoteness, table,
 };
 use serde::Serialize;
 
-use crate::output::{Answer, Output, Table, TableFormat, progress_bar};
+use crate::limits::{BudgetArgs, DEFAULT_MAX_MEMORY, default_seconds};
+use crate::output::{Answer, Output, Table, TableFormat, part_text, progress_bar};
 
 #[derive(Subcommand, Debug)]
 pub enum ManifoldCommand {
@@ -24,6 +27,10 @@ pub enum ManifoldCommand {
         /// Also list every move with the value of the 2-manifold it leads to.
         #[arg(long)]
         all: bool,
+        /// Misère play: the player who cannot move wins (the outcome and winning moves, the
+        /// position searched whole, for at most a minute within 512 MiB).
+        #[arg(long, conflicts_with = "all")]
+        misere: bool,
     },
     /// The paper's Table 2.1: every move from n_g, the 2-manifold it leads to and its
     /// G-value, and G(n_g), for g = 0 to the maximum genus.
@@ -33,6 +40,16 @@ pub enum ManifoldCommand {
         /// Table format for text output.
         #[arg(long, value_enum, default_value_t = TableFormat::Text)]
         format: TableFormat,
+    },
+    /// How long a game lasts: the longest and the shortest play over all plays, and the
+    /// remoteness under optimal play (the winner hurries, the loser delays).
+    #[command(mut_arg("max_seconds", default_seconds("60")))]
+    Length {
+        /// The surfaces, e.g. `n5 o2` (genus at most 2000).
+        #[arg(required = true)]
+        surfaces: Vec<String>,
+        #[command(flatten)]
+        budget: BudgetArgs,
     },
     /// The G-series of o_g and n_g to a genus, with the preperiod and period they show.
     Series {
@@ -77,6 +94,24 @@ struct ValueReport {
 }
 
 #[derive(Serialize)]
+struct LengthReport {
+    position: Manifold,
+    /// The most moves any play lasts.
+    longest: u64,
+    /// The fewest moves any play lasts.
+    shortest: u64,
+    /// Under optimal play (even exactly when the player to move loses), with the search's
+    /// status.
+    #[serde(flatten)]
+    remoteness: Part<RemotenessOf>,
+}
+
+#[derive(Serialize)]
+struct RemotenessOf {
+    remoteness: u64,
+}
+
+#[derive(Serialize)]
 struct SeriesOf {
     /// G of genus 0, 1, ... up to `--show`.
     values: Vec<u8>,
@@ -99,8 +134,16 @@ const TEXT_MOVES: usize = 30;
 
 pub fn run(cmd: ManifoldCommand, out: &Output) -> anyhow::Result<Answer> {
     match cmd {
-        ManifoldCommand::Value { surfaces, all } => {
+        ManifoldCommand::Value {
+            surfaces,
+            all,
+            misere,
+        } => {
             let position: Manifold = surfaces.join(" ").parse()?;
+            if misere {
+                let answer = super::misere(position, DEFAULT_MAX_MEMORY, |m| m.to_string());
+                return super::emit_misere(out, &answer);
+            }
             let series = compute_series(position.max_genus());
             let grundy = series
                 .value(&position)
@@ -152,6 +195,36 @@ pub fn run(cmd: ManifoldCommand, out: &Output) -> anyhow::Result<Answer> {
             }
             let rows = table(&Series::compute(max_genus), max_genus);
             out.emit(&rows, || table_text(&rows).render(format))
+        }
+        ManifoldCommand::Length { surfaces, budget } => {
+            let position: Manifold = surfaces.join(" ").parse()?;
+            if position.max_genus() > MAX_TABLE_GENUS {
+                bail!(
+                    "genus {} is too large for length (at most {MAX_TABLE_GENUS})",
+                    position.max_genus()
+                );
+            }
+            let (longest, shortest) = play_lengths(&position);
+            let report = LengthReport {
+                remoteness: Part::of(remoteness(&position, &budget.budget()))
+                    .map(|remoteness| RemotenessOf { remoteness }),
+                position,
+                longest,
+                shortest,
+            };
+            out.emit_status(&report, report.remoteness.status, || {
+                format!(
+                    "{}: the longest play lasts {} moves, the shortest {}\n{}",
+                    report.position,
+                    report.longest,
+                    report.shortest,
+                    part_text(
+                        &report.remoteness,
+                        "the remoteness under optimal play",
+                        |r| { format!("the remoteness under optimal play is {}", r.remoteness) }
+                    )
+                )
+            })
         }
         ManifoldCommand::Series { max_genus, show } => {
             if max_genus > MAX_GENUS {

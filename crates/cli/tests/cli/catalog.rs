@@ -135,6 +135,76 @@ fn every_play_arena_and_hint_takes_think_ms() {
     }
 }
 
+/// `arena --equal-time` gives A a time bank matched to B's time on every game, and says
+/// whether the run counts.
+#[test]
+fn every_arena_plays_at_equal_time() {
+    for (game, board) in games() {
+        let arena = crosscap(&[
+            "--json",
+            game,
+            "arena",
+            "--board",
+            board,
+            "--a",
+            "mcts:1000000",
+            "--b",
+            "flatmc:8",
+            "--games",
+            "2",
+            "--equal-time",
+        ])
+        .json();
+        assert_eq!(arena["equal_time"], true, "{game}: {arena}");
+        assert!(arena["valid"].is_boolean(), "{game}: {arena}");
+        assert!(
+            arena["a_ms_per_move"].as_f64() > Some(0.0),
+            "{game}: {arena}"
+        );
+    }
+}
+
+/// `ladder` rates levels in Elo from a round robin, the first level at 0, on every game.
+#[test]
+fn a_ladder_rates_levels_on_every_game() {
+    for (game, board) in games() {
+        let v = crosscap(&[
+            "--json",
+            game,
+            "ladder",
+            "--board",
+            board,
+            "--levels",
+            "random,mcts:50",
+            "--games",
+            "2",
+        ])
+        .json();
+        assert_eq!(v["ratings"][0]["elo"], 0.0, "{game}: {v}");
+        assert_eq!(v["ratings"][1]["games"], 2.0, "{game}: {v}");
+        assert_eq!(v["pairs"].as_array().map(Vec::len), Some(1), "{game}: {v}");
+    }
+    let v = crosscap(&[
+        "--json",
+        "nim",
+        "ladder",
+        "3",
+        "4",
+        "5",
+        "--levels",
+        "random,perfect",
+        "--games",
+        "10",
+    ])
+    .json();
+    assert!(
+        v["ratings"][1]["elo"].as_f64() > Some(300.0),
+        "perfect beats random: {v}"
+    );
+    crosscap(&["nim", "ladder", "3", "4", "--levels", "random"])
+        .assert_user_error("at least two levels");
+}
+
 /// A hint is the computer's move at the game's hint level, or the level asked for.
 #[test]
 fn hints_name_their_level() {

@@ -237,6 +237,93 @@ fn check_tetrahedron_agrees() {
     );
 }
 
+/// The seed's theorem as a predicate gives check-tetrahedron's answer exactly, and a
+/// planted change (b < c for b <= c) is caught with a counterexample each way it fails.
+#[test]
+fn check_reproduces_the_tetrahedron_theorem_and_finds_a_planted_error() {
+    let theorem = "b + C == B + c and b <= c and (A xor b xor B) == 0";
+    let check = |predicate: &str| {
+        crosscap(&[
+            "--json",
+            "edge-nim",
+            "check",
+            "--graph",
+            "tetrahedron",
+            "--max",
+            "5",
+            "--fix",
+            "a=0",
+            "--up-to-symmetry",
+            "--predicate",
+            predicate,
+        ])
+        .json()
+    };
+    let v = check(theorem);
+    let saved = crosscap(&["--json", "edge-nim", "check-tetrahedron", "--max", "5"]).json();
+    assert_eq!(v["holds"], true, "{v}");
+    assert_eq!(
+        (v["positions"].clone(), v["p_positions"].clone()),
+        (saved["positions"].clone(), saved["p_positions"].clone())
+    );
+    assert_eq!(v["fixed"], json!({ "a": 0 }));
+    let planted = check(&theorem.replace("b <= c", "b < c"));
+    assert_eq!(planted["holds"], false, "{planted}");
+    let missed = planted["p_not_predicate"]
+        .as_array()
+        .expect("a P-position missed");
+    assert_eq!(missed[0], 0, "a stays fixed: {planted}");
+    assert_eq!(missed[1], missed[2], "b = c is what b < c loses: {planted}");
+    let text = crosscap(&[
+        "edge-nim",
+        "check",
+        "--graph",
+        "C4",
+        "--max",
+        "3",
+        "--predicate",
+        "0-1 == 2-3 and 1-2 == 0-3",
+    ]);
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    assert!(text.stdout.contains("P-positions"), "{}", text.stdout);
+    crosscap(&[
+        "edge-nim",
+        "check",
+        "--graph",
+        "C4",
+        "--max",
+        "3",
+        "--predicate",
+        "q == 1",
+    ])
+    .assert_user_error("--predicate");
+}
+
+/// Misère play: one token on one edge loses for the player to move (who must take it), two
+/// tokens win (take one); the answers match the engine's brute force (engine tests).
+#[test]
+fn value_under_misere_play() {
+    let value = |tokens: &str| {
+        crosscap(&[
+            "--json", "edge-nim", "value", "--graph", "P2", "--tokens", tokens, "--misere",
+        ])
+        .json()
+    };
+    let one = value("1");
+    assert_eq!(
+        (one["rule"].clone(), one["outcome"].clone()),
+        (json!("misere"), json!("P"))
+    );
+    assert_eq!(one["status"], "solved");
+    let two = value("2");
+    assert_eq!(two["outcome"], "N", "{two}");
+    assert_eq!(
+        two["winning_moves"].as_array().map(Vec::len),
+        Some(1),
+        "{two}"
+    );
+}
+
 #[test]
 fn play_against_the_perfect_computer() {
     // A heap of 2 on one edge: we take one, the computer takes the last and wins.

@@ -8,10 +8,12 @@ mod euler_getter;
 mod manifold;
 mod nim;
 mod projective_hex;
+mod readme;
 mod sandpile;
 mod serve;
 
 use std::io::Write;
+use std::path::Path;
 use std::process::{Command, Stdio};
 
 /// What one run of the binary printed.
@@ -62,19 +64,25 @@ impl Run {
 
 /// Runs `crosscap` with `args`, feeding `stdin`.
 pub fn crosscap_with_input(args: &[&str], stdin: &str) -> Run {
+    crosscap_in(Path::new("."), args, stdin)
+}
+
+/// Runs `crosscap` with `args` in the directory `dir`, feeding `stdin`.
+pub fn crosscap_in(dir: &Path, args: &[&str], stdin: &str) -> Run {
     let mut child = Command::new(env!("CARGO_BIN_EXE_crosscap"))
+        .current_dir(dir)
         .args(args)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .expect("the binary runs");
-    child
+    // A command that reads no input may end before it is written: a broken pipe.
+    let _ = child
         .stdin
         .take()
         .expect("stdin is piped")
-        .write_all(stdin.as_bytes())
-        .expect("stdin accepts input");
+        .write_all(stdin.as_bytes());
     let output = child.wait_with_output().expect("the binary finishes");
     Run {
         code: output.status.code().unwrap_or(-1),
@@ -93,6 +101,23 @@ fn help_lists_the_games() {
     let run = crosscap(&["--help"]);
     assert_eq!(run.code, 0);
     assert!(run.stdout.contains("nim"));
+}
+
+/// Every JSON object says which version and command line made it, and how long it took,
+/// after the answer's own keys.
+#[test]
+fn json_documents_carry_their_run() {
+    let v = crosscap(&["--json", "nim", "solve", "3", "4", "5"]).json();
+    let run = &v["run"];
+    assert_eq!(run["version"], env!("CARGO_PKG_VERSION"));
+    assert_eq!(
+        run["command"],
+        serde_json::json!(["crosscap", "--json", "nim", "solve", "3", "4", "5"])
+    );
+    assert!(run["millis"].as_f64() >= Some(0.0), "{v}");
+    let keys: Vec<&String> = v.as_object().expect("an object").keys().collect();
+    assert_eq!(keys.first().map(|k| k.as_str()), Some("game"), "{keys:?}");
+    assert_eq!(keys.last().map(|k| k.as_str()), Some("run"), "{keys:?}");
 }
 
 #[test]

@@ -211,3 +211,45 @@ fn arena_perfect_against_random() {
     assert_eq!(v["games"], 20);
     assert!(v["a_wins"].as_u64().unwrap() >= 10, "{v}");
 }
+
+/// The longest play from o_g or n_g is 2g - 1 moves (the seed's Corollary 2.2 says 2g), the
+/// shortest and the remoteness come with it, and a budget that runs out still prints the
+/// lengths with exit 3.
+#[test]
+fn length_answers_corollary_2_2() {
+    for surface in ["o3", "n3"] {
+        let v = crosscap(&["--json", "manifold", "length", surface]).json();
+        assert_eq!(v["longest"], 5, "{surface}: {v}");
+        assert_eq!(v["status"], "solved", "{v}");
+        assert!(v["remoteness"].as_u64() <= Some(5), "{v}");
+        assert!(v["shortest"].as_u64() <= v["remoteness"].as_u64(), "{v}");
+    }
+    let both = crosscap(&["--json", "manifold", "length", "o3", "n3"]).json();
+    assert_eq!(both["longest"], 10, "lengths add up over surfaces: {both}");
+    let cut = crosscap(&[
+        "--json",
+        "manifold",
+        "length",
+        "n40",
+        "o30",
+        "--max-nodes",
+        "10",
+    ]);
+    let v = cut.unknown_json("nodes");
+    assert_eq!(v["longest"], 79 + 59, "{v}");
+    let text = crosscap(&["manifold", "length", "n5"]);
+    assert!(
+        text.stdout.contains("the longest play lasts 9 moves"),
+        "{}",
+        text.stdout
+    );
+    crosscap(&["manifold", "length", "n2001"]).assert_user_error("too large");
+}
+
+#[test]
+fn value_under_misere_play() {
+    let v = crosscap(&["--json", "manifold", "value", "n2", "--misere"]).json();
+    assert_eq!(v["rule"], "misere");
+    assert!(v["outcome"] == "P" || v["outcome"] == "N", "{v}");
+    assert_eq!(v["status"], "solved");
+}

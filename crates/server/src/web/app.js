@@ -1,48 +1,34 @@
 // The Crosscap page: a small hash router over the JSON API. Each game's drawing lives in
-// games/<name>.js and exports render(element, state, ctx).
+// games/<name>.js and exports render(element, state, ctx); play.js is the game page.
 import { el, clear } from "./draw.js";
+import { api, getCatalog, saveTokens, createGame, boardName } from "./api.js";
+import { gamePage } from "./play.js";
 
 const main = document.getElementById("main");
-const renderers = {};
-let catalog = null;
 // Bumped on every navigation, so that a page left behind stops following its game.
 let generation = 0;
 
-async function api(method, path, body) {
-  const response = await fetch("/api" + path, {
-    method,
-    headers: body === undefined ? {} : { "content-type": "application/json" },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const value = await response.json().catch(() => ({ error: response.statusText }));
-  if (!response.ok) throw new Error(value.error || response.statusText);
-  return value;
+async function claimSeat(id, code) {
+  const claimed = await api("POST", `/games/${id}/claim`, { code });
+  saveTokens(id, { [claimed.seat]: claimed.token });
+  const target = `#/game/${id}`;
+  if (location.hash === target) route(); else location.replace(target);
 }
 
-async function getCatalog() {
-  if (!catalog) catalog = await api("GET", "/catalog");
-  return catalog;
-}
-
-async function renderer(game) {
-  if (!(game in renderers)) {
-    try {
-      renderers[game] = await import(`./games/${game}.js`);
-    } catch {
-      renderers[game] = null;
-    }
+// Opening an invitation link: the seat, or why not, with the game to watch.
+async function claimPage(id, code) {
+  try {
+    await claimSeat(id, code);
+  } catch (err) {
+    clear(main);
+    main.append(el("p", { class: "error", id: "claim-error" }, err.message),
+      el("p", {}, el("a", { href: `#/game/${id}` }, "Watch the game")));
   }
-  return renderers[game];
 }
 
-const tokenKey = (id) => `crosscap-tokens-${id}`;
-function tokens(id) {
-  try { return JSON.parse(localStorage.getItem(tokenKey(id))) || {}; } catch { return {}; }
-}
-function saveTokens(id, more) {
-  const all = { ...tokens(id) };
-  for (const [seat, token] of Object.entries(more || {})) if (token) all[seat] = token;
-  localStorage.setItem(tokenKey(id), JSON.stringify(all));
+function openGame(id) {
+  const mine = generation;
+  return gamePage(main, id, { current: () => generation === mine, claim: claimSeat });
 }
 
 function route() {
@@ -51,17 +37,12 @@ function route() {
   const parts = hash.split("/").map(decodeURIComponent);
   const show = {
     "": () => newGamePage(),
-    games: () => savedGamesPage(),
+    // #/games/{id} is a game's link too.
+    games: () => (parts[1] ? openGame(parts[1]) : savedGamesPage()),
     rules: () => rulesPage(parts[1]),
-    game: () => {
-      if (parts[2] === "join" && parts[3] && parts[4]) {
-        saveTokens(parts[1], { [parts[3]]: parts[4] });
-        location.replace(`#/game/${parts[1]}`);
-        return;
-      }
-      return gamePage(parts[1]);
-    },
-  }[parts[0]] || (() => newGamePage());
+    game: () => openGame(parts[1]),
+    claim: () => claimPage(parts[1], parts[2]),
+  }[parts[0].split("?")[0]] || (() => newGamePage());
   Promise.resolve(show()).catch((err) => {
     clear(main);
     main.append(el("p", { class: "error" }, err.message));
@@ -74,7 +55,8 @@ route();
 
 function playerPicker(seat, levels, initial) {
   const kind = el("select", { name: `${seat}-kind` },
-    el("option", { value: "human" }, "a person"),
+    el("option", { value: "human" }, "a person on this device"),
+    el("option", { value: "friend" }, "a friend on another device"),
     el("option", { value: "ai" }, "the computer"));
   kind.value = initial;
   const level = el("select", { name: `${seat}-level` },
@@ -83,12 +65,17 @@ function playerPicker(seat, levels, initial) {
   const sync = () => { level.hidden = kind.value !== "ai"; };
   kind.addEventListener("change", sync);
   sync();
-  return { element: el("span", {}, kind, " ", level), value: () => kind.value === "ai" ? `ai:${level.value}` : "human" };
+  return {
+    element: el("span", {}, kind, " ", level),
+    value: () => kind.value === "ai" ? `ai:${level.value}` : "human",
+    friend: () => kind.value === "friend",
+  };
 }
 
 async function newGamePage() {
   const cat = await getCatalog();
   clear(main);
+  document.title = "New game — Crosscap";
   const gameSelect = el("select", { name: "game", id: "game" },
     ...cat.games.map((g) => el("option", { value: g.name }, g.title)));
   const wanted = new URLSearchParams(location.hash.split("?")[1] || "").get("game");
@@ -149,12 +136,13 @@ async function newGamePage() {
       opts[opt.name] = input.value;
     }
     try {
+      if (x.friend() && o.friend()) throw new Error("One seat at most is a friend's: you play the other.");
       start.disabled = true;
-      const game = await api("POST", "/games", {
+      const friend = x.friend() ? "X" : o.friend() ? "O" : undefined;
+      const game = await createGame({
         game: gameSelect.value, board: board.value.trim(), options: opts,
-        players: { X: x.value(), O: o.value() },
+        players: { X: x.value(), O: o.value() }, friend,
       });
-      saveTokens(game.id, game.tokens);
       location.hash = `#/game/${game.id}`;
     } catch (err) {
       error.textContent = err.message;
@@ -170,6 +158,7 @@ async function newGamePage() {
 async function savedGamesPage() {
   const list = await api("GET", "/games");
   clear(main);
+  document.title = "Saved games — Crosscap";
   const importInput = el("input", { type: "file", accept: "application/json,.json" });
   const importError = el("p", { class: "error" });
   importInput.addEventListener("change", async () => {
@@ -184,7 +173,7 @@ async function savedGamesPage() {
   });
   const rows = list.games.map((g) => el("tr", {},
     el("td", {}, el("a", { href: `#/game/${g.id}` }, g.id)),
-    el("td", {}, g.game), el("td", {}, g.board),
+    el("td", {}, g.game), el("td", {}, boardName(g.board)),
     el("td", {}, `X ${g.players.X}, O ${g.players.O}`),
     el("td", {}, String(g.moves)),
     el("td", {}, g.finished ? (g.winner ? `${g.winner} won` : "over") : "in play"),
@@ -192,9 +181,9 @@ async function savedGamesPage() {
   main.append(
     el("h1", {}, "Saved games"),
     el("p", {}, "Import a game record: ", importInput), importError,
-    el("table", { class: "games" },
+    el("div", { class: "table-scroll" }, el("table", { class: "games" },
       el("tr", {}, ...["game", "kind", "board", "players", "moves", "result", "last move"].map((h) => el("th", {}, h))),
-      ...rows),
+      ...rows)),
     list.total > list.games.length ? el("p", { class: "note" }, `${list.total} games; the latest ${list.games.length} are shown.`) : "");
 }
 
@@ -203,6 +192,7 @@ async function savedGamesPage() {
 async function rulesPage(name) {
   const cat = await getCatalog();
   clear(main);
+  document.title = "Rules — Crosscap";
   main.append(el("h1", {}, "Rules"));
   const box = el("div", { class: "rules" });
   for (const g of cat.games) {
@@ -213,158 +203,4 @@ async function rulesPage(name) {
     box.append(section);
   }
   main.append(box);
-}
-
-// ---- Playing ----
-
-function seatText(state, seat, mine) {
-  const who = state.players[seat];
-  const label = who === "human" ? (mine[seat] ? "you" : "a person") : `the computer (${who.slice(3)})`;
-  return [el("span", { class: `swatch ${seat}` }), ` ${seat}: ${label}`];
-}
-
-function statusText(state) {
-  if (state.status === "over") {
-    if (state.stopped) return "The game was stopped by its owner.";
-    if (!state.winner) return "The game is over: a draw.";
-    const how = state.resigned ? ` (${state.resigned} resigned)` : "";
-    return `${state.winner} wins${how}.`;
-  }
-  if (state.thinking) return `${state.to_move} to move: the computer is thinking…`;
-  return `${state.to_move} to move.`;
-}
-
-async function gamePage(id) {
-  const mine = tokens(id);
-  const myGeneration = generation;
-  let state = await api("GET", `/games/${id}`);
-  let viewing = null; // a ply under replay, or null for the live position
-  let hint = null;
-  clear(main);
-
-  const title = el("h1");
-  const players = el("p");
-  const status = el("p", { class: "status", id: "status" });
-  const boardBox = el("div", { class: "board", id: "board" });
-  const legalBox = el("div", { class: "legal" });
-  const error = el("p", { class: "error", id: "play-error" });
-  const moves = el("div", { class: "moves", id: "move-list" });
-  const slider = el("input", { type: "range", min: 0, value: 0, id: "replay" });
-  const replayLabel = el("span");
-  const hintButton = el("button", { id: "hint" }, "Hint");
-  const undoButton = el("button", { id: "undo" }, "Undo");
-  const resignButton = el("button", { id: "resign" }, "Resign");
-  const stopButton = el("button", { id: "stop", title: "End the game without a winner (its owner only)" }, "Stop");
-  const exportLink = el("a", { href: `/api/games/${id}/record`, download: `crosscap-${id}.json` }, "Export record");
-  const invite = el("div", { class: "invite" });
-
-  main.append(el("div", { class: "play" },
-    el("div", {}, title, players, status, error, boardBox, legalBox),
-    el("aside", { class: "side" },
-      el("div", { class: "controls" }, hintButton, undoButton, resignButton, stopButton),
-      el("p", {}, exportLink),
-      el("h3", {}, "Moves"), moves,
-      el("div", { class: "replay" }, el("label", {}, "Replay: ", replayLabel), slider),
-      invite)));
-
-  const myTurn = () => state.status === "playing" && !state.thinking && viewing === null
-    && state.players[state.to_move] === "human" && !!mine[state.to_move];
-  const anyToken = () => mine.X || mine.O;
-
-  async function act(work) {
-    error.textContent = "";
-    try {
-      const next = await work();
-      if (next && next.id) { state = next; viewing = null; }
-      draw();
-    } catch (err) {
-      error.textContent = err.message;
-    }
-  }
-
-  const play = (move) => act(async () => {
-    hint = null;
-    return api("POST", `/games/${id}/moves`, { move, token: mine[state.to_move] });
-  });
-
-  hintButton.addEventListener("click", () => act(async () => {
-    const answer = await api("GET", `/games/${id}/hint`);
-    hint = answer.move;
-    error.textContent = `Hint (${answer.level}): ${answer.move}`;
-  }));
-  undoButton.addEventListener("click", () => act(() =>
-    api("POST", `/games/${id}/undo`, { token: mine[state.to_move] || mine.X || mine.O })));
-  resignButton.addEventListener("click", () => {
-    if (!confirm("Resign this game?")) return;
-    const seat = mine[state.to_move] ? state.to_move : (mine.X ? "X" : "O");
-    act(() => api("POST", `/games/${id}/resign`, { token: mine[seat] }));
-  });
-  stopButton.addEventListener("click", () => {
-    if (!confirm("Stop this game for good?")) return;
-    act(() => api("POST", `/games/${id}/stop`, { token: mine.owner }));
-  });
-  slider.addEventListener("input", () => act(async () => {
-    const ply = Number(slider.value);
-    if (ply >= state.moves.length) { viewing = null; return state; }
-    viewing = await api("GET", `/games/${id}?ply=${ply}`);
-    return null;
-  }));
-
-  async function draw() {
-    const shown = viewing || state;
-    title.textContent = `${state.title} on ${state.board}`;
-    clear(players);
-    players.append(...seatText(state, "X", mine), "  ·  ", ...seatText(state, "O", mine));
-    status.textContent = viewing ? `Replay: position after ${viewing.ply} of ${state.moves.length} moves.` : statusText(state);
-    status.dataset.status = viewing ? "replay" : state.status;
-    status.dataset.winner = state.winner || "";
-    if (state.undo_request && !viewing) status.textContent += ` ${state.undo_request} asks to take back the last move.`;
-    hintButton.disabled = !myTurn();
-    undoButton.disabled = !anyToken() || state.moves.length === 0 || state.thinking || !!state.resigned;
-    resignButton.disabled = !anyToken() || state.status !== "playing";
-    stopButton.hidden = !mine.owner || state.status !== "playing";
-    slider.max = state.moves.length;
-    slider.value = viewing ? viewing.ply : state.moves.length;
-    replayLabel.textContent = `${slider.value} / ${state.moves.length}`;
-    clear(moves);
-    state.moves.forEach((m, i) => moves.append(el("span", {}, `${i + 1}. ${m}`)));
-    clear(invite);
-    if (mine.X && mine.O && state.players.X === "human" && state.players.O === "human") {
-      const link = `${location.origin}/#/game/${id}/join/O/${mine.O}`;
-      invite.append(el("p", { class: "note" }, "Play O on another device: open this link there."),
-        el("input", { readonly: "", value: link }));
-    }
-    const ctx = { canMove: myTurn(), play, hint, last: shown.moves[shown.ply - 1] || null };
-    const module = await renderer(state.game);
-    clear(boardBox);
-    if (module) {
-      module.render(boardBox, shown, ctx);
-    } else {
-      boardBox.append(el("pre", {}, JSON.stringify(shown.view, null, 1)));
-    }
-    clear(legalBox);
-    if (ctx.canMove && shown.legal_moves.length) {
-      legalBox.append(el("details", {}, el("summary", {}, `All ${shown.legal_moves.length} legal moves`),
-        el("div", { class: "buttons" }, ...shown.legal_moves.map((m) => {
-          const b = el("button", { class: "move-button" }, m);
-          b.addEventListener("click", () => play(m));
-          return b;
-        }))));
-    }
-  }
-
-  await draw();
-  // Follow the game live: each request waits until the game changes.
-  while (generation === myGeneration) {
-    try {
-      const next = await api("GET", `/games/${id}?wait=${state.version}`);
-      if (generation !== myGeneration) break;
-      if (next.version !== state.version) {
-        state = next;
-        await draw();
-      }
-    } catch {
-      await new Promise((r) => setTimeout(r, 2000));
-    }
-  }
 }

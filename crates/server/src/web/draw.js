@@ -1,6 +1,6 @@
 // Small DOM and SVG helpers shared by the page and the board drawings.
 const SVG = "http://www.w3.org/2000/svg";
-const SVG_TAGS = new Set(["svg", "g", "circle", "rect", "line", "path", "polygon", "polyline", "text", "title", "ellipse", "defs", "marker"]);
+const SVG_TAGS = new Set(["svg", "g", "circle", "rect", "line", "path", "polygon", "polyline", "text", "title", "ellipse", "defs", "marker", "clipPath"]);
 
 /** An element: HTML, or SVG for SVG tag names. Attributes with null values are skipped. */
 export function el(tag, attrs = {}, ...children) {
@@ -19,6 +19,11 @@ export function clear(node) {
   while (node.firstChild) node.firstChild.remove();
 }
 
+/** "1 cell", "2 cells". */
+export function plural(n, word) {
+  return `${n} ${word}${n === 1 ? "" : "s"}`;
+}
+
 /** An SVG element with a viewBox fitting [minX, minY, maxX, maxY] plus a margin. */
 export function svgBox([minX, minY, maxX, maxY], margin = 10) {
   const w = maxX - minX + 2 * margin;
@@ -26,25 +31,141 @@ export function svgBox([minX, minY, maxX, maxY], margin = 10) {
   return el("svg", { viewBox: `${minX - margin} ${minY - margin} ${w} ${h}`, width: w, height: h });
 }
 
-/** Makes a node clickable for a move when the player may move. */
+/**
+ * Makes a node a move: clickable, reachable with Tab and played with Enter or Space, ringed
+ * when it is the hint. Does nothing when the player may not move.
+ */
 export function moveTarget(node, move, ctx) {
-  if (!ctx.canMove || move === null || move === undefined) return node;
-  node.setAttribute("data-move", move);
-  node.addEventListener("click", () => ctx.play(move));
+  if (move === null || move === undefined) return node;
   if (ctx.hint === move) node.classList.add("hint");
+  if (!ctx.canMove) return node;
+  node.setAttribute("data-move", move);
+  return actionTarget(node, String(move), () => ctx.play(move));
+}
+
+/** Makes a node act on click, Enter and Space, and reachable with Tab. */
+export function actionTarget(node, label, action) {
+  node.setAttribute("tabindex", "0");
+  node.setAttribute("role", "button");
+  node.setAttribute("aria-label", label);
+  node.addEventListener("click", action);
+  node.addEventListener("keydown", (e) => {
+    if (e.key !== "Enter" && e.key !== " ") return;
+    e.preventDefault();
+    action();
+  });
   return node;
 }
 
-/** Positions for a graph's vertices: a grid when `rows` x `cols` is given, else a circle. */
-export function graphLayout(n, { rows = 0, cols = 0, radius = 160 } = {}) {
-  if (rows > 0 && cols > 0 && rows * cols === n) {
-    return Array.from({ length: n }, (_, v) => [(v % cols) * 60, Math.floor(v / cols) * 60]);
-  }
-  if (n === 1) return [[0, 0]];
-  return Array.from({ length: n }, (_, v) => {
-    const a = -Math.PI / 2 + (2 * Math.PI * v) / n;
-    return [radius * Math.cos(a), radius * Math.sin(a)];
+const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+
+/**
+ * Arrow keys move the focus between the focusable pieces of a board: to the nearest one
+ * in the arrow's direction, so that a board of any shape can be played from the keyboard.
+ */
+export function arrowKeys(box) {
+  box.addEventListener("keydown", (e) => {
+    const dir = ARROWS[e.key];
+    const from = document.activeElement;
+    if (!dir || !box.contains(from) || !from.matches("[tabindex]")) return;
+    const centre = (node) => {
+      const r = node.getBoundingClientRect();
+      return [r.left + r.width / 2, r.top + r.height / 2];
+    };
+    const [fx, fy] = centre(from);
+    let best = null;
+    let bestCost = Infinity;
+    for (const node of box.querySelectorAll("[tabindex]")) {
+      if (node === from) continue;
+      const [x, y] = centre(node);
+      const along = (x - fx) * dir[0] + (y - fy) * dir[1];
+      if (along <= 1) continue;
+      const across = Math.abs((x - fx) * dir[1] - (y - fy) * dir[0]);
+      const cost = along + 2 * across;
+      if (cost < bestCost) { bestCost = cost; best = node; }
+    }
+    if (best) { e.preventDefault(); best.focus(); }
   });
+}
+
+/**
+ * Zoom and pan for a board's SVG: the wheel and two fingers zoom about the pointer, a drag
+ * pans (a drag of a few pixels is still a click), and the buttons zoom in, out and back.
+ * Returns the buttons' bar.
+ */
+export function panZoom(svg) {
+  const start = svg.getAttribute("viewBox").split(" ").map(Number);
+  let box = [...start];
+  const apply = () => svg.setAttribute("viewBox", box.map((v) => v.toFixed(2)).join(" "));
+  const toSvg = (clientX, clientY) => {
+    const r = svg.getBoundingClientRect();
+    return [box[0] + ((clientX - r.left) / r.width) * box[2], box[1] + ((clientY - r.top) / r.height) * box[3]];
+  };
+  const zoom = (factor, [cx, cy]) => {
+    const w = Math.min(start[2] * 1.5, Math.max(start[2] / 12, box[2] / factor));
+    const k = w / box[2];
+    box = [cx - (cx - box[0]) * k, cy - (cy - box[1]) * k, box[2] * k, box[3] * k];
+    apply();
+    svg.classList.toggle("zoomed", box[2] < start[2] * 0.99);
+  };
+  const middle = () => [box[0] + box[2] / 2, box[1] + box[3] / 2];
+  svg.addEventListener("wheel", (e) => {
+    e.preventDefault();
+    zoom(e.deltaY < 0 ? 1.2 : 1 / 1.2, toSvg(e.clientX, e.clientY));
+  }, { passive: false });
+
+  const pointers = new Map();
+  let dragged = false;
+  let pinch = 0;
+  svg.addEventListener("pointerdown", (e) => {
+    pointers.set(e.pointerId, [e.clientX, e.clientY]);
+    dragged = false;
+    if (pointers.size === 2) {
+      const [a, b] = [...pointers.values()];
+      pinch = Math.hypot(a[0] - b[0], a[1] - b[1]);
+    }
+  });
+  svg.addEventListener("pointermove", (e) => {
+    const last = pointers.get(e.pointerId);
+    if (!last) return;
+    const now = [e.clientX, e.clientY];
+    if (pointers.size === 2) {
+      pointers.set(e.pointerId, now);
+      const [a, b] = [...pointers.values()];
+      const span = Math.hypot(a[0] - b[0], a[1] - b[1]);
+      if (pinch > 0) zoom(span / pinch, toSvg((a[0] + b[0]) / 2, (a[1] + b[1]) / 2));
+      pinch = span;
+      dragged = true;
+      return;
+    }
+    // A few pixels of wobble is still a click; only then does the board follow the pointer
+    // (capturing it earlier would take the click away from the cell under it).
+    if (!dragged && Math.hypot(now[0] - last[0], now[1] - last[1]) < 6) return;
+    if (!dragged) svg.setPointerCapture(e.pointerId);
+    dragged = true;
+    const r = svg.getBoundingClientRect();
+    box[0] -= ((now[0] - last[0]) / r.width) * box[2];
+    box[1] -= ((now[1] - last[1]) / r.height) * box[3];
+    pointers.set(e.pointerId, now);
+    apply();
+  });
+  const release = (e) => { pointers.delete(e.pointerId); pinch = 0; };
+  svg.addEventListener("pointerup", release);
+  svg.addEventListener("pointercancel", release);
+  // A drag ends with a click on whatever is under the pointer: that click is not a move.
+  svg.addEventListener("click", (e) => {
+    if (dragged) { e.stopPropagation(); e.preventDefault(); dragged = false; }
+  }, true);
+
+  const button = (text, title, action) => {
+    const b = el("button", { type: "button", title, "aria-label": title }, text);
+    b.addEventListener("click", action);
+    return b;
+  };
+  return el("div", { class: "zoom-bar" },
+    button("+", "Zoom in", () => zoom(1.5, middle())),
+    button("−", "Zoom out", () => zoom(1 / 1.5, middle())),
+    button("⟲", "Whole board", () => { box = [...start]; apply(); svg.classList.remove("zoomed"); }));
 }
 
 /** The bounding box of points. */
@@ -52,4 +173,16 @@ export function bounds(points) {
   const xs = points.map((p) => p[0]);
   const ys = points.map((p) => p[1]);
   return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+}
+
+/** A seeded random number generator (mulberry32): the same layout on every load. */
+export function seeded(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }

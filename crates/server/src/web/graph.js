@@ -1,21 +1,324 @@
-// Graphs (Edge-Nim, sandpile) as SVG: vertices on a grid for grid:RxC specs, else on a
-// circle; edges as lines (arrows when directed).
-import { el, graphLayout, bounds, svgBox } from "./draw.js";
+// Graphs (Edge-Nim, sandpile) as SVG. Grid specs keep their grid. Other graphs are laid
+// out without overlaps: a graph with a cycle by Tutte's barycentric method (an outer cycle
+// pinned on a circle, every other vertex at the mean of its neighbours, so a planar graph
+// is drawn without crossings: the tetrahedron as a triangle round its centre, Petersen as
+// the pentagon and star), a tree radially from its centre; vertices left too close are
+// then pushed apart. Everything is seeded: the same graph is drawn the same way each time.
+import { el, bounds, seeded, svgBox } from "./draw.js";
 
-/** Returns { svg, pos } with vertex positions; `edgeLabel(e, point)` labels an edge. */
+const SPACING = 70;
+// Above this many vertices the layout's quadratic steps would be slow: a plain circle.
+const MAX_LAID_OUT = 300;
+
+/** Positions for the vertices of a graph with `n` vertices and `edges` ([u, v] pairs). */
+export function layoutGraph(n, edges, grid = null) {
+  if (grid && grid.rows * grid.columns === n) {
+    return Array.from({ length: n }, (_, v) => [(v % grid.columns) * SPACING, Math.floor(v / grid.columns) * SPACING]);
+  }
+  if (n === 0) return [];
+  if (n > MAX_LAID_OUT) return circle([...Array(n).keys()], Math.max(90, n * 16), [0, 0], new Array(n));
+  const adj = Array.from({ length: n }, () => new Set());
+  for (const [u, v] of edges) {
+    if (u !== v) { adj[u].add(v); adj[v].add(u); }
+  }
+  const pos = new Array(n);
+  let offset = 0;
+  for (const part of components(adj)) {
+    const placed = layoutComponent(part, adj, pos);
+    // Components side by side, left to right.
+    const [minX, minY, maxX] = bounds(placed.map((v) => pos[v]));
+    for (const v of placed) pos[v] = [pos[v][0] - minX + offset, pos[v][1] - minY];
+    offset += maxX - minX + SPACING;
+  }
+  return pos;
+}
+
+function components(adj) {
+  const seen = new Array(adj.length).fill(false);
+  const parts = [];
+  for (let s = 0; s < adj.length; s++) {
+    if (seen[s]) continue;
+    seen[s] = true;
+    const part = [s];
+    for (let i = 0; i < part.length; i++) {
+      for (const w of adj[part[i]]) if (!seen[w]) { seen[w] = true; part.push(w); }
+    }
+    parts.push(part);
+  }
+  return parts;
+}
+
+function circle(cycle, radius, [cx, cy], pos) {
+  cycle.forEach((v, i) => {
+    const a = -Math.PI / 2 + (2 * Math.PI * i) / cycle.length;
+    pos[v] = [cx + radius * Math.cos(a), cy + radius * Math.sin(a)];
+  });
+  return cycle;
+}
+
+function layoutComponent(part, adj, pos) {
+  if (part.length === 1) { pos[part[0]] = [0, 0]; return part; }
+  const edgeCount = part.reduce((s, v) => s + adj[v].size, 0) / 2;
+  if (edgeCount === part.length - 1) radialTree(part, adj, pos);
+  else bestTutte(part, adj, pos);
+  spreadOut(part, pos, seeded(part.length * 7919 + edgeCount));
+  return part;
+}
+
+// A tree from its centre: each subtree gets a share of the angle in proportion to its
+// leaves, one ring per depth (a path becomes a straight line, a star a star).
+function radialTree(part, adj, pos) {
+  const far = (from) => {
+    const depth = new Map([[from, 0]]);
+    const parent = new Map();
+    const queue = [from];
+    for (let i = 0; i < queue.length; i++) {
+      for (const w of adj[queue[i]]) {
+        if (!depth.has(w)) { depth.set(w, depth.get(queue[i]) + 1); parent.set(w, queue[i]); queue.push(w); }
+      }
+    }
+    return { last: queue[queue.length - 1], parent, depth };
+  };
+  const end = far(far(part[0]).last);
+  const path = [end.last];
+  while (end.parent.has(path[path.length - 1])) path.push(end.parent.get(path[path.length - 1]));
+  const root = path[Math.floor(path.length / 2)];
+  const { parent } = far(root);
+  const children = new Map(part.map((v) => [v, []]));
+  for (const [child, p] of parent) children.get(p).push(child);
+  const leaves = new Map();
+  const count = (v) => {
+    const kids = children.get(v);
+    const n = kids.length ? kids.reduce((s, k) => s + count(k), 0) : 1;
+    leaves.set(v, n);
+    return n;
+  };
+  count(root);
+  const place = (v, depth, from, to) => {
+    const a = (from + to) / 2;
+    pos[v] = [depth * SPACING * Math.cos(a), depth * SPACING * Math.sin(a)];
+    let at = from;
+    for (const k of children.get(v)) {
+      const share = ((to - from) * leaves.get(k)) / leaves.get(v);
+      place(k, depth + 1, at, at + share);
+      at += share;
+    }
+  };
+  place(root, 0, 0, 2 * Math.PI);
+}
+
+// Tutte drawings from a few candidate outer cycles (the shortest cycle through each
+// edge, and a long one), keeping the one with the fewest crossings, then the most even
+// edge lengths.
+function bestTutte(part, adj, pos) {
+  const candidates = new Map();
+  for (const u of part) {
+    for (const v of adj[u]) {
+      if (u < v) {
+        const cycle = shortestCycle(u, v, adj);
+        if (cycle) candidates.set([...cycle].sort((a, b) => a - b).join(","), cycle);
+      }
+      if (candidates.size >= 24) break;
+    }
+    if (candidates.size >= 24) break;
+  }
+  const long = longCycle(part, adj);
+  if (long) candidates.set("long", long);
+  let best = null;
+  for (const cycle of candidates.values()) {
+    const trial = tutte(part, adj, cycle);
+    const [crossings, uneven] = quality(part, adj, trial);
+    if (!best || crossings < best.crossings || (crossings === best.crossings && uneven < best.uneven)) {
+      best = { crossings, uneven, trial };
+    }
+  }
+  // A graph drawn with crossings (not planar, like Petersen) crowds its middle: springs
+  // along the edges and repulsion between all vertices even it out.
+  if (best.crossings > 0) forces(part, adj, best.trial, seeded(part.length));
+  for (const v of part) pos[v] = best.trial[v];
+}
+
+// Fruchterman–Reingold from the given positions, with a cooling step.
+function forces(part, adj, pos, random) {
+  const k = SPACING * 1.2;
+  let step = SPACING;
+  for (let round = 0; round < 300; round++) {
+    const move = new Map(part.map((v) => [v, [0, 0]]));
+    for (let i = 0; i < part.length; i++) {
+      for (let j = i + 1; j < part.length; j++) {
+        const [u, v] = [part[i], part[j]];
+        let dx = pos[v][0] - pos[u][0];
+        let dy = pos[v][1] - pos[u][1];
+        let d = Math.hypot(dx, dy);
+        if (d < 1e-6) { dx = random() - 0.5; dy = random() - 0.5; d = Math.hypot(dx, dy); }
+        const f = (k * k) / d - (adj[u].has(v) ? (d * d) / k : 0);
+        move.get(u)[0] -= (dx / d) * f; move.get(u)[1] -= (dy / d) * f;
+        move.get(v)[0] += (dx / d) * f; move.get(v)[1] += (dy / d) * f;
+      }
+    }
+    for (const v of part) {
+      const [mx, my] = move.get(v);
+      const len = Math.hypot(mx, my) || 1;
+      const by = Math.min(len, step);
+      pos[v] = [pos[v][0] + (mx / len) * by, pos[v][1] + (my / len) * by];
+    }
+    step = Math.max(1, step * 0.98);
+  }
+}
+
+function shortestCycle(u, v, adj) {
+  const parent = new Map([[u, null]]);
+  const queue = [u];
+  for (let i = 0; i < queue.length; i++) {
+    const x = queue[i];
+    for (const w of adj[x]) {
+      if ((x === u && w === v) || parent.has(w)) continue;
+      parent.set(w, x);
+      if (w === v) {
+        const cycle = [v];
+        while (parent.get(cycle[cycle.length - 1]) !== null) cycle.push(parent.get(cycle[cycle.length - 1]));
+        return cycle;
+      }
+      queue.push(w);
+    }
+  }
+  return null;
+}
+
+// A long cycle by a depth-first walk that prefers the neighbour with the fewest
+// unvisited neighbours, closed at the earliest visited neighbour of its end.
+function longCycle(part, adj) {
+  const start = part.reduce((a, b) => (adj[b].size < adj[a].size ? b : a));
+  const path = [start];
+  const onPath = new Set(path);
+  for (;;) {
+    const end = path[path.length - 1];
+    const next = [...adj[end]].filter((w) => !onPath.has(w));
+    if (!next.length) break;
+    const free = (w) => [...adj[w]].filter((x) => !onPath.has(x)).length;
+    const w = next.reduce((a, b) => (free(b) < free(a) ? b : a));
+    path.push(w);
+    onPath.add(w);
+  }
+  const end = path[path.length - 1];
+  const back = path.findIndex((v, i) => i < path.length - 2 && adj[end].has(v));
+  return back >= 0 ? path.slice(back) : null;
+}
+
+function tutte(part, adj, cycle) {
+  const pos = [];
+  circle(cycle, Math.max(SPACING, (cycle.length * SPACING) / (2 * Math.PI)) * 1.3, [0, 0], pos);
+  const pinned = new Set(cycle);
+  const free = part.filter((v) => !pinned.has(v));
+  const jitter = seeded(free.length + 1);
+  for (const v of free) pos[v] = [jitter() - 0.5, jitter() - 0.5];
+  for (let round = 0; round < 400; round++) {
+    for (const v of free) {
+      let x = 0;
+      let y = 0;
+      for (const w of adj[v]) { x += pos[w][0]; y += pos[w][1]; }
+      pos[v] = [x / adj[v].size, y / adj[v].size];
+    }
+  }
+  return pos;
+}
+
+// The crossings, and how uneven the edge lengths are (0 to 1): fewer is better, then
+// more even.
+function quality(part, adj, pos) {
+  const edges = [];
+  for (const u of part) for (const v of adj[u]) if (u < v) edges.push([u, v]);
+  let crossings = 0;
+  for (let i = 0; i < edges.length && edges.length <= 400; i++) {
+    for (let j = i + 1; j < edges.length; j++) {
+      if (crosses(pos, edges[i], edges[j])) crossings += 1;
+    }
+  }
+  const lengths = edges.map(([u, v]) => Math.hypot(pos[u][0] - pos[v][0], pos[u][1] - pos[v][1]));
+  return [crossings, 1 - Math.min(...lengths) / Math.max(...lengths)];
+}
+
+function crosses(pos, [a, b], [c, d]) {
+  if (a === c || a === d || b === c || b === d) return false;
+  const side = (p, q, r) => Math.sign((q[0] - p[0]) * (r[1] - p[1]) - (q[1] - p[1]) * (r[0] - p[0]));
+  return side(pos[a], pos[b], pos[c]) * side(pos[a], pos[b], pos[d]) < 0
+    && side(pos[c], pos[d], pos[a]) * side(pos[c], pos[d], pos[b]) < 0;
+}
+
+// Pushes apart vertices closer than most of the spacing (a pendant vertex sits on its
+// neighbour in a Tutte drawing), nudging coincident ones in a seeded direction.
+function spreadOut(part, pos, random) {
+  const minimum = SPACING * 0.75;
+  for (let round = 0; round < 60; round++) {
+    let moved = false;
+    for (let i = 0; i < part.length; i++) {
+      for (let j = i + 1; j < part.length; j++) {
+        const [p, q] = [pos[part[i]], pos[part[j]]];
+        let dx = q[0] - p[0];
+        let dy = q[1] - p[1];
+        let d = Math.hypot(dx, dy);
+        if (d >= minimum) continue;
+        if (d < 1e-6) {
+          const a = random() * 2 * Math.PI;
+          [dx, dy, d] = [Math.cos(a), Math.sin(a), 1];
+        }
+        const push = (minimum - d) / 2 / d;
+        pos[part[i]] = [p[0] - dx * push, p[1] - dy * push];
+        pos[part[j]] = [q[0] + dx * push, q[1] + dy * push];
+        moved = true;
+      }
+    }
+    if (!moved) break;
+  }
+}
+
+/**
+ * Draws the edges; returns { svg, pos, edgeNodes }. `edgeLabel(e, point)` labels an edge at
+ * its middle. Parallel edges bow apart so that each keeps its own label.
+ */
 export function drawGraph(n, edges, { grid = null, directed = false, edgeLabel = null } = {}) {
-  const pos = graphLayout(n, { rows: grid ? grid.rows : 0, cols: grid ? grid.columns : 0, radius: Math.max(90, n * 16) });
-  const svg = svgBox(bounds(pos), 40);
+  const pos = layoutGraph(n, edges, grid);
+  const svg = svgBox(n ? bounds(pos) : [0, 0, 0, 0], 44);
+  svg.classList.add("graph");
   if (directed) {
-    svg.append(el("defs", {}, el("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 24, refY: 5, markerWidth: 8, markerHeight: 8, orient: "auto-start-reverse" },
+    svg.append(el("defs", {}, el("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 26, refY: 5, markerWidth: 8, markerHeight: 8, orient: "auto-start-reverse" },
       el("path", { d: "M 0 0 L 10 5 L 0 10 z", fill: "#555" }))));
   }
-  edges.forEach(([u, v], e) => {
-    const [x1, y1] = pos[u];
-    const [x2, y2] = pos[v];
-    svg.append(el("line", { x1, y1, x2, y2, class: "edge", "marker-end": directed ? "url(#arrow)" : null }));
-    // Labels sit 40% along each edge, so that crossing diagonals keep theirs apart.
-    if (edgeLabel) svg.append(edgeLabel(e, [x1 + 0.4 * (x2 - x1), y1 + 0.4 * (y2 - y1)]));
+  const seen = new Map();
+  const parallel = new Map();
+  for (const [u, v] of edges) {
+    const key = u < v ? `${u},${v}` : `${v},${u}`;
+    parallel.set(key, (parallel.get(key) || 0) + 1);
+  }
+  const edgeNodes = edges.map(([u, v], e) => {
+    const key = u < v ? `${u},${v}` : `${v},${u}`;
+    const k = seen.get(key) || 0;
+    seen.set(key, k + 1);
+    const [a, b] = [pos[u], pos[v]];
+    let d;
+    let mid;
+    if (u === v) {
+      d = `M ${a[0]} ${a[1]} c -30 -50 30 -50 0 0`;
+      mid = [a[0], a[1] - 38];
+    } else {
+      const bow = (k - (parallel.get(key) - 1) / 2) * 26 * (u < v ? 1 : -1);
+      const len = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1;
+      const c = [(a[0] + b[0]) / 2 - ((b[1] - a[1]) / len) * bow * 2, (a[1] + b[1]) / 2 + ((b[0] - a[0]) / len) * bow * 2];
+      d = `M ${a[0]} ${a[1]} Q ${c[0]} ${c[1]} ${b[0]} ${b[1]}`;
+      mid = [(a[0] + 2 * c[0] + b[0]) / 4, (a[1] + 2 * c[1] + b[1]) / 4];
+    }
+    const node = el("path", { d, class: "edge", "marker-end": directed ? "url(#arrow)" : null });
+    svg.append(node);
+    if (edgeLabel) svg.append(edgeLabel(e, mid));
+    return node;
   });
-  return { svg, pos };
+  return { svg, pos, edgeNodes };
+}
+
+/** A vertex: its disc, the text inside and, when given, its name beside it. */
+export function drawVertex(svg, [cx, cy], { cls, inner, name = null, r = 18, title = null }) {
+  const disc = el("circle", { cx, cy, r, class: `vertex ${cls}` }, title ? el("title", {}, title) : null);
+  svg.append(disc, el("text", { x: cx, y: cy, class: `vlabel ${cls}` }, inner));
+  if (name !== null) svg.append(el("text", { x: cx + r + 2, y: cy - r, class: "vname" }, name));
+  return disc;
 }

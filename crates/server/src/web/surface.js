@@ -1,28 +1,36 @@
 // Boards on surfaces (Projective Hex, Euler Getter): the topology crate's layout drawn as
 // SVG. A cell the rim cuts in two shows both halves; cells glued across the rim also
-// appear as ghost copies beyond it. Hovering any piece of a cell lights all of them.
-// Beside the disk, where the board allows, the same board in 3D (view3d.js).
-import { el, moveTarget } from "./draw.js";
+// appear as ghost copies beyond it; every copy carries the cell's name. Hovering any piece
+// of a cell lights all of them. A board pasted without vertex positions (each face laid
+// out on its own) is drawn as the graph of its faces instead. Beside the disk, where the
+// board allows, the same board in 3D (view3d.js).
+import { el, moveTarget, panZoom } from "./draw.js";
+import { drawGraph } from "./graph.js";
 
 const SCALE = 30;
 const pt = ([x, y]) => `${(x * SCALE).toFixed(1)},${(y * SCALE).toFixed(1)}`;
 const points = (poly) => poly.map(pt).join(" ");
+const key = ([x, y]) => `${x.toFixed(3)},${y.toFixed(3)}`;
+let clipIds = 0;
 
 /**
  * Draws the board. `fill(cell)` is the CSS class of a cell's colour (or "empty");
- * `marked` a set of cells to outline (a winning loop, a region); `loop` cell indices
- * to join by a line, in order.
+ * `marked` a set of cells to outline (a winning loop); `loop` cell indices to join, in
+ * order, through their centres; `outlines` areas to ring ({ cells, cls, label }).
  */
-export function drawSurface(box, state, ctx, { fill, marked = new Set(), loop = null }) {
+export function drawSurface(box, state, ctx, { fill, marked = new Set(), loop = null, outlines = [] }) {
   const layout = state.layout;
   const names = layout.names;
   const legal = new Set(state.legal_moves);
+  const faces = pastedFaces(state.board);
+  if (faces && floating(layout)) return drawFaceGraph(box, state, ctx, faces, fill);
   const [minX, minY, maxX, maxY] = layout.bounds;
   const m = 0.6;
   const svg = el("svg", {
     viewBox: `${(minX - m) * SCALE} ${(minY - m) * SCALE} ${(maxX - minX + 2 * m) * SCALE} ${(maxY - minY + 2 * m) * SCALE}`,
     class: "surface",
   });
+  const copies = copiesOf(layout);
   const pieces = new Map(); // cell -> every SVG polygon showing it
   const add = (cell, node) => {
     if (!pieces.has(cell)) pieces.set(cell, []);
@@ -31,7 +39,7 @@ export function drawSurface(box, state, ctx, { fill, marked = new Set(), loop = 
     node.addEventListener("mouseleave", () => pieces.get(cell).forEach((p) => p.classList.remove("twin-lit")));
     if (marked.has(cell)) node.classList.add("in-loop");
     const name = names[cell];
-    if (legal.has(name)) moveTarget(node, name, ctx);
+    moveTarget(node, legal.has(name) ? name : null, ctx);
     if (ctx.last === name) node.classList.add("last");
     node.append(el("title", {}, name));
     return node;
@@ -39,50 +47,207 @@ export function drawSurface(box, state, ctx, { fill, marked = new Set(), loop = 
   if (layout.rim && layout.rim.length) {
     svg.append(el("polygon", { class: "rim", points: points(layout.rim) }));
   }
-  layout.ghosts.forEach((g) => {
-    svg.append(add(g.cell, el("polygon", { class: `cell ghost ${fill(g.cell)}`, points: points(g.polygon), "data-cell": g.cell })));
-  });
-  layout.cells.forEach((shape, cell) => {
-    shape.pieces.forEach((poly, i) => {
-      svg.append(add(cell, el("polygon", {
-        class: `cell ${i > 0 ? "twin " : ""}${fill(cell)}`, points: points(poly), "data-cell": cell,
-      })));
-    });
-  });
-  layout.cells.forEach((shape, cell) => {
-    const [x, y] = shape.center;
-    svg.append(el("text", { x: x * SCALE, y: y * SCALE, class: `label ${fill(cell)}` }, names[cell]));
-  });
-  if (loop && loop.length > 1) {
-    svg.append(el("polyline", { class: "win", points: loopPath(layout, loop) }));
+  const labels = el("g", { class: "labels" });
+  copies.forEach((list, cell) => list.forEach((copy) => {
+    const cls = `cell ${copy.ghost ? "ghost " : copy.twin ? "twin " : ""}${fill(cell)}`;
+    svg.append(add(cell, el("polygon", { class: cls, points: points(copy.poly), "data-cell": cell })));
+    labels.append(label(names[cell], copy, fill(cell)));
+  }));
+  const clip = rimClip(svg, layout);
+  for (const area of outlines) svg.append(outline(area, copies, layout, clip));
+  // The loop under the names, so that the cells it runs through stay readable.
+  if (loop && loop.length > 1) svg.append(loopPath(loop, copies, clip));
+  svg.append(labels);
+  if (ctx.last !== null && names.includes(ctx.last)) {
+    // Below the name, so that both show.
+    const [x, y] = copies[names.indexOf(ctx.last)][0].centre;
+    svg.append(el("circle", { class: "last-dot", cx: x * SCALE, cy: y * SCALE + 10, r: 3.5 }));
   }
-  box.append(svg);
+  const disk = el("div", { class: "zoomable" }, panZoom(svg), svg);
+  box.append(disk);
   // The 3D view needs three.js (2 MB): loaded after the disk is drawn, not before.
-  import("./view3d.js").then(({ view3d }) => svg.isConnected && view3d(svg, state, ctx, { fill, marked, loop }));
+  import("./view3d.js").then(({ view3d }) => disk.isConnected && view3d(disk, state, ctx, { fill, marked, loop }));
   return svg;
 }
 
-// Joins the loop's cells, each step to the copy of the next cell nearest to the current
-// one, so that a step across the rim ends at a ghost or twin beyond it.
-function loopPath(layout, loop) {
-  const copies = (cell) => [
-    layout.cells[cell].center,
-    ...layout.ghosts.filter((g) => g.cell === cell).map((g) => g.center),
-    ...layout.cells[cell].pieces.slice(1).map(centroid),
-  ];
-  const dist = (a, b) => Math.hypot(a[0] - b[0], a[1] - b[1]);
-  const parts = [];
-  for (let i = 0; i + 1 < loop.length + 1; i++) {
-    const a = loop[i];
-    const b = loop[(i + 1) % loop.length];
-    const from = layout.cells[a].center;
-    const to = copies(b).reduce((best, c) => (dist(c, from) < dist(best, from) ? c : best));
-    parts.push(from, to);
-  }
-  return parts.map(pt).join(" ");
+// Every polygon showing each cell: its pieces (the first is the cell, the others halves
+// the rim cut off) and its ghosts, each with its area centroid.
+function copiesOf(layout) {
+  const copies = layout.cells.map((shape) => shape.pieces.map((poly, i) => ({ poly, twin: i > 0, centre: centroid(poly) })));
+  for (const g of layout.ghosts) copies[g.cell].push({ poly: g.polygon, ghost: true, centre: centroid(g.polygon) });
+  return copies;
+}
+
+// The name inside a copy of a cell, sized to the copy so that small rim pieces keep a
+// readable label and large cells do not shout.
+function label(name, copy, fillClass) {
+  const [x, y] = copy.centre;
+  const size = Math.max(5, Math.min(13, Math.sqrt(Math.abs(area(copy.poly))) * SCALE * 0.38 / Math.max(1, name.length * 0.55)));
+  return el("text", {
+    x: (x * SCALE).toFixed(1), y: (y * SCALE).toFixed(1), "font-size": size.toFixed(1),
+    class: `label ${fillClass}${copy.ghost ? " ghost" : ""}`,
+  }, name);
+}
+
+function area(poly) {
+  let a = 0;
+  poly.forEach((p, i) => {
+    const q = poly[(i + 1) % poly.length];
+    a += p[0] * q[1] - q[0] * p[1];
+  });
+  return a / 2;
 }
 
 function centroid(poly) {
-  const n = poly.length;
-  return [poly.reduce((s, p) => s + p[0], 0) / n, poly.reduce((s, p) => s + p[1], 0) / n];
+  const a = area(poly);
+  if (Math.abs(a) < 1e-9) {
+    const n = poly.length;
+    return [poly.reduce((s, p) => s + p[0], 0) / n, poly.reduce((s, p) => s + p[1], 0) / n];
+  }
+  let cx = 0;
+  let cy = 0;
+  poly.forEach((p, i) => {
+    const q = poly[(i + 1) % poly.length];
+    const cross = p[0] * q[1] - q[0] * p[1];
+    cx += (p[0] + q[0]) * cross;
+    cy += (p[1] + q[1]) * cross;
+  });
+  return [cx / (6 * a), cy / (6 * a)];
+}
+
+// Lines beyond the rim are clipped to it: a loop or an outline leaves the disk where the
+// surface is glued, and comes back on the other side.
+function rimClip(svg, layout) {
+  if (!layout.rim || !layout.rim.length) return null;
+  clipIds += 1;
+  const id = `rim-clip-${clipIds}`;
+  svg.append(el("defs", {}, el("clipPath", { id }, el("polygon", { points: points(layout.rim) }))));
+  return `url(#${id})`;
+}
+
+function edgesOf(poly) {
+  return poly.map((p, i) => [p, poly[(i + 1) % poly.length]]);
+}
+const edgeKey = ([p, q]) => [key(p), key(q)].sort().join(" ");
+
+// The winning loop through cell centres: each step joins the two cells through the
+// middle of the side they share, for every pair of their copies that share one (so the
+// line leaves through the rim and comes back where the surface is glued); cells drawn
+// apart are joined straight between their nearest copies.
+function loopPath(loop, copies, clip) {
+  const group = el("g", { class: "win", "clip-path": clip });
+  loop.forEach((a, i) => {
+    const b = loop[(i + 1) % loop.length];
+    if (loop.length === 2 && i === 1) return;
+    let joined = false;
+    for (const ca of copies[a]) {
+      const sides = new Map(edgesOf(ca.poly).map((e) => [edgeKey(e), e]));
+      for (const cb of copies[b]) {
+        const shared = edgesOf(cb.poly).find((e) => sides.has(edgeKey(e)));
+        if (!shared) continue;
+        const mid = [(shared[0][0] + shared[1][0]) / 2, (shared[0][1] + shared[1][1]) / 2];
+        group.append(el("polyline", { points: [ca.centre, mid, cb.centre].map(pt).join(" ") }));
+        joined = true;
+      }
+    }
+    if (!joined) {
+      const dist = (p, q) => Math.hypot(p.centre[0] - q.centre[0], p.centre[1] - q.centre[1]);
+      let best = null;
+      for (const ca of copies[a]) for (const cb of copies[b]) if (!best || dist(ca, cb) < dist(...best)) best = [ca, cb];
+      group.append(el("polyline", { points: best.map((c) => pt(c.centre)).join(" ") }));
+    }
+  });
+  return group;
+}
+
+// The boundary of an area: the sides of its cells' copies that no other copy in the area
+// shares and that do not lie on the rim (the area goes on across it), and its label.
+function outline({ cells, cls, label: text }, copies, layout, clip) {
+  const count = new Map();
+  const sides = [];
+  for (const cell of cells) {
+    for (const copy of copies[cell]) {
+      for (const e of edgesOf(copy.poly)) {
+        const k = edgeKey(e);
+        count.set(k, (count.get(k) || 0) + 1);
+        sides.push([k, e]);
+      }
+    }
+  }
+  const rim = new Set(layout.rim ? edgesOf(layout.rim).map(edgeKey) : []);
+  const onRim = rimTest(layout.rim);
+  const d = sides
+    .filter(([k, e]) => count.get(k) === 1 && !rim.has(k) && !onRim(e))
+    .map(([, [p, q]]) => `M${pt(p)}L${pt(q)}`).join("");
+  // The label sits in the cell nearest the middle of the area's cells.
+  const centres = cells.map((c) => copies[c][0].centre);
+  const mean = [centres.reduce((s, c) => s + c[0], 0) / centres.length, centres.reduce((s, c) => s + c[1], 0) / centres.length];
+  const at = centres.reduce((best, c) => (Math.hypot(c[0] - mean[0], c[1] - mean[1]) < Math.hypot(best[0] - mean[0], best[1] - mean[1]) ? c : best));
+  // On a tag below the cell's name, so that both read.
+  const [x, y] = [at[0] * SCALE, at[1] * SCALE + 13];
+  const width = text.length * 5.6 + 6;
+  return el("g", { class: `area ${cls}` },
+    el("path", { d, "clip-path": clip }),
+    el("rect", { x: x - width / 2, y: y - 6.5, width, height: 13, rx: 4, class: "area-tag" }),
+    el("text", { x, y, class: "area-label" }, text));
+}
+
+// Whether a side lies along the rim (a rim-cut piece's arc), within a small tolerance.
+function rimTest(rim) {
+  if (!rim || !rim.length) return () => false;
+  const rimSides = edgesOf(rim);
+  const near = (p) => rimSides.some(([a, b]) => {
+    const [dx, dy] = [b[0] - a[0], b[1] - a[1]];
+    const t = Math.max(0, Math.min(1, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / (dx * dx + dy * dy || 1)));
+    return Math.hypot(a[0] + t * dx - p[0], a[1] + t * dy - p[1]) < 0.02;
+  });
+  return ([p, q]) => near([(p[0] + q[0]) / 2, (p[1] + q[1]) / 2]) && near(p) && near(q);
+}
+
+// A board file pasted as JSON: its faces (vertex lists), or null.
+function pastedFaces(board) {
+  if (!board.trim().startsWith("{")) return null;
+  try {
+    const faces = JSON.parse(board).faces;
+    return Array.isArray(faces) ? faces : null;
+  } catch {
+    return null;
+  }
+}
+
+// Whether no two cells share a corner: each face laid out on its own (no positions given).
+function floating(layout) {
+  if ((layout.rim && layout.rim.length) || layout.ghosts.length) return false;
+  const owner = new Map();
+  return layout.cells.every((shape, cell) => shape.pieces.flat().every((p) => {
+    const k = key(p);
+    if (owner.has(k) && owner.get(k) !== cell) return false;
+    owner.set(k, cell);
+    return true;
+  }));
+}
+
+// The graph of the faces: one disc per cell, a line per side two faces share.
+function drawFaceGraph(box, state, ctx, faces, fill) {
+  const names = state.layout.names;
+  const legal = new Set(state.legal_moves);
+  const sideOwners = new Map();
+  faces.forEach((face, f) => face.forEach((v, i) => {
+    const k = [v, face[(i + 1) % face.length]].sort((a, b) => a - b).join("-");
+    if (!sideOwners.has(k)) sideOwners.set(k, []);
+    sideOwners.get(k).push(f);
+  }));
+  const edges = [...sideOwners.values()].filter((fs) => fs.length === 2).map(([a, b]) => [a, b]);
+  const { svg, pos } = drawGraph(faces.length, edges);
+  svg.classList.add("surface");
+  names.forEach((name, cell) => {
+    const [cx, cy] = pos[cell];
+    const node = el("circle", { cx, cy, r: 20, class: `cell ${fill(cell)}`, "data-cell": cell }, el("title", {}, name));
+    moveTarget(node, legal.has(name) ? name : null, ctx);
+    if (ctx.last === name) node.classList.add("last");
+    svg.append(node, el("text", { x: cx, y: cy, class: `label ${fill(cell)}` }, name));
+  });
+  box.append(el("p", { class: "note" }, "This board has no vertex positions: each face is a disc, joined to the faces it shares a side with."),
+    el("div", { class: "zoomable" }, panZoom(svg), svg));
+  return svg;
 }

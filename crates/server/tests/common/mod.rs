@@ -6,6 +6,7 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crosscap_engine::catalog::Catalog;
 use crosscap_server::{App, HostPolicy, Limits, Store, api};
 use serde_json::{Value, json};
 
@@ -17,7 +18,13 @@ pub struct TestServer {
 
 /// Starts a server over a fresh in-memory database, answering loopback host names.
 pub fn start(limits: Limits) -> TestServer {
-    start_over(
+    start_serving(crosscap_catalog::standard(), limits)
+}
+
+/// Starts a server of `catalog` over a fresh in-memory database.
+pub fn start_serving(catalog: Catalog, limits: Limits) -> TestServer {
+    start_with(
+        catalog,
         Store::in_memory().expect("an in-memory database"),
         limits,
         &[],
@@ -33,6 +40,22 @@ pub fn start_over(
     allowed_hosts: &[String],
     as_if_remote: bool,
 ) -> TestServer {
+    start_with(
+        crosscap_catalog::standard(),
+        store,
+        limits,
+        allowed_hosts,
+        as_if_remote,
+    )
+}
+
+fn start_with(
+    catalog: Catalog,
+    store: Store,
+    limits: Limits,
+    allowed_hosts: &[String],
+    as_if_remote: bool,
+) -> TestServer {
     let (tx, rx) = std::sync::mpsc::channel();
     let allowed_hosts = allowed_hosts.to_vec();
     std::thread::spawn(move || {
@@ -42,7 +65,7 @@ pub fn start_over(
             .build()
             .expect("a runtime");
         runtime.block_on(async move {
-            let app = App::new(crosscap_catalog::standard(), store, limits);
+            let app = App::new(catalog, store, limits);
             let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
                 .await
                 .expect("a free port");

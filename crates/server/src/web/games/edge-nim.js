@@ -1,25 +1,45 @@
 // Edge-Nim: the graph with the tokens on each edge. Pick a vertex, then how many tokens
-// to leave on each of its edges.
-import { el } from "../draw.js";
-import { drawGraph } from "../graph.js";
+// to leave on each of its edges. A hint or the last move rings its vertex and marks the
+// edges it takes from, with the tokens left.
+import { el, actionTarget } from "../draw.js";
+import { drawGraph, drawVertex } from "../graph.js";
+
+// "2:a=1,C=0" -> { vertex: "2", left: Map { a => 1, C => 0 } }
+function parse(move) {
+  if (!move || !move.includes(":")) return null;
+  const [vertex, changes] = move.split(":");
+  return { vertex, left: new Map(changes.split(",").filter(Boolean).map((c) => c.split("=")).map(([e, n]) => [e, Number(n)])) };
+}
 
 export function render(box, state, ctx) {
   const view = state.view;
   const index = new Map(view.vertices.map((v, i) => [v, i]));
-  const edges = view.edges.map((e) => e.ends.map((v) => index.get(v)));
-  const { svg, pos } = drawGraph(view.vertices.length, edges, {
-    edgeLabel: (e, [x, y]) => el("g", {},
-      el("circle", { cx: x, cy: y, r: 13, class: "tokens" }),
-      el("text", { x, y }, String(view.edges[e].tokens)),
-      el("text", { x: x + 20, y: y - 14, class: "note" }, view.edges[e].name)),
+  const hint = parse(ctx.hint);
+  const last = parse(ctx.last);
+  const { svg, pos, edgeNodes } = drawGraph(view.vertices.length, view.edges.map((e) => e.ends.map((v) => index.get(v))), {
+    edgeLabel: (e, [x, y]) => {
+      const edge = view.edges[e];
+      const hinted = hint && hint.left.has(edge.name);
+      return el("g", { class: `token-label${hinted ? " hint" : ""}`, "data-edge": edge.name },
+        el("circle", { cx: x, cy: y, r: 13, class: "tokens" }),
+        el("text", { x, y }, String(edge.tokens)),
+        el("text", { x: x + 18, y: y - 14, class: "ename" }, hinted ? `${edge.name} → ${hint.left.get(edge.name)}` : edge.name));
+    },
   });
-  const panel = el("div", { class: "take", id: "take" }, ctx.canMove ? "Pick a vertex." : "");
-  const hintVertex = ctx.hint ? ctx.hint.split(":")[0] : null;
+  view.edges.forEach((edge, e) => {
+    if (last && last.left.has(edge.name)) edgeNodes[e].classList.add("last");
+    if (hint && hint.left.has(edge.name)) edgeNodes[e].classList.add("hint");
+  });
+  const panel = el("div", { class: "take", id: "take" }, ctx.canMove ? "Pick a vertex (click it, or Tab to it and press Enter)." : "");
   const nodes = view.vertices.map((name, v) => {
-    const [cx, cy] = pos[v];
-    const node = el("circle", { cx, cy, r: 16, class: `vertex${ctx.canMove ? " pickable" : ""}${hintVertex === name ? " hint" : ""}`, "data-vertex": name });
-    svg.append(node, el("text", { x: cx, y: cy, class: "vlabel" }, name));
-    if (ctx.canMove) node.addEventListener("click", () => pick(v));
+    const node = drawVertex(svg, pos[v], { cls: "empty", inner: name, r: 16 });
+    if (hint && hint.vertex === name) node.classList.add("hint");
+    if (last && last.vertex === name) node.classList.add("last");
+    node.setAttribute("data-vertex", name);
+    if (ctx.canMove) {
+      node.classList.add("pickable");
+      actionTarget(node, `vertex ${name}`, () => pick(v));
+    }
     return node;
   });
   function pick(v) {
@@ -29,17 +49,18 @@ export function render(box, state, ctx) {
     panel.replaceChildren(el("strong", {}, `Vertex ${name}: tokens to leave on each edge`), el("br"));
     if (!mine.length) { panel.append("No edge at this vertex has tokens."); return; }
     const inputs = mine.map((e) => {
-      const input = el("input", { type: "number", min: 0, max: e.tokens, value: e.tokens, name: e.name });
+      const suggested = hint && hint.vertex === name && hint.left.has(e.name) ? hint.left.get(e.name) : e.tokens;
+      const input = el("input", { type: "number", min: 0, max: e.tokens, value: suggested, name: e.name });
       panel.append(el("label", {}, `${e.name} (${e.tokens}): `, input));
       return [e, input];
     });
-    const take = el("button", { class: "primary" }, "Take");
+    const take = el("button", { class: "primary", id: "take-button" }, "Take");
     take.addEventListener("click", () => {
       const changes = inputs.filter(([e, i]) => Number(i.value) < e.tokens).map(([e, i]) => `${e.name}=${Number(i.value)}`);
       ctx.play(`${name}:${changes.join(",")}`);
     });
     panel.append(take);
+    inputs[0][1].focus();
   }
   box.append(svg, panel);
-  if (ctx.hint) box.append(el("p", { class: "note" }, `Hint: at vertex ${hintVertex}, leave ${ctx.hint.split(":")[1]}.`));
 }

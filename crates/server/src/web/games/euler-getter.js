@@ -1,30 +1,41 @@
 // Euler Getter: both scores live (V - E + F of each area); at the end each region's
-// pieces and loops, lit on the board when hovered.
-import { el } from "../draw.js";
+// pieces outlined on the board with their χ, and listed, lit on the board when hovered.
+// Stones are drawn in their seat's colour (X or O), like everything else on the page.
+import { el, plural } from "../draw.js";
 import { drawSurface } from "../surface.js";
+
+export const swapLabel = "Swap colours";
+
+/** Each seat's score: χ of its area, with the V − E + F it counts. */
+export function scores(view) {
+  const one = (p) => {
+    const s = view.score[p];
+    return { value: s.chi, text: `χ = ${s.chi}`, detail: `V ${s.vertices} − E ${s.edges} + F ${s.faces}` };
+  };
+  return { X: one("X"), O: one("O") };
+}
 
 export function render(box, state, ctx) {
   const view = state.view;
   const index = new Map(state.layout.names.map((n, i) => [n, i]));
-  const colourOf = (owner) => (owner ? view.colours[owner] : "empty");
-  const scores = el("div", { class: "scores" });
-  for (const p of ["X", "O"]) {
-    const s = view.score[p];
-    scores.append(el("span", {},
-      el("span", { class: `swatch ${view.colours[p]}` }),
-      ` ${p}: χ = ${s.chi} `, el("small", {}, `(V ${s.vertices} − E ${s.edges} + F ${s.faces})`)));
+  const outlines = [];
+  if (view.regions) {
+    for (const p of ["X", "O"]) {
+      view.regions[p].pieces.forEach((piece) => outlines.push({
+        cells: piece.cells.map((n) => index.get(n)), cls: p,
+        label: `χ ${piece.chi}${piece.loops ? `, ${plural(piece.loops, "loop")}` : ""}`,
+      }));
+    }
   }
-  box.append(scores);
-  const svg = drawSurface(box, state, ctx, { fill: (cell) => colourOf(view.owners[cell]) });
+  const svg = drawSurface(box, state, ctx, { fill: (cell) => view.owners[cell] || "empty", outlines });
   const notes = [`Rule: ${view.rule} (the ${view.rule === "reverse" ? "smaller" : "larger"} characteristic wins). Surface: ${view.surface}, χ = ${view.surface_chi}.`];
-  if (view.swap && view.swap.swapped) notes.push("The colours were swapped.");
+  if (view.swap && view.swap.swapped) notes.push("The colours were swapped: each seat took over the other's stones.");
   box.append(el("p", { class: "note" }, notes.join(" ")));
-  if (ctx.canMove && state.legal_moves.includes("swap")) {
-    const swap = el("button", { "data-move": "swap" }, "Swap colours");
-    swap.addEventListener("click", () => ctx.play("swap"));
-    box.append(swap);
-  }
-  if (!view.regions) return;
+  if (view.regions) box.append(regionList(view, svg, index));
+}
+
+// Each player's area, piece by piece; hovering a piece lights its cells on the board.
+function regionList(view, svg, index) {
   const light = (cells, on) => {
     for (const name of cells) {
       svg.querySelectorAll(`[data-cell="${index.get(name)}"]`).forEach((n) => n.classList.toggle("twin-lit", on));
@@ -34,14 +45,15 @@ export function render(box, state, ctx) {
   for (const p of ["X", "O"]) {
     const r = view.regions[p];
     const items = r.pieces.map((piece, i) => {
-      const li = el("li", {}, `piece ${i + 1}: χ = ${piece.chi}, ${piece.loops} loop${piece.loops === 1 ? "" : "s"}, ${piece.cells.length} cells`);
-      li.addEventListener("mouseenter", () => light(piece.cells, true));
-      li.addEventListener("mouseleave", () => light(piece.cells, false));
+      const li = el("li", { tabindex: "0" }, `piece ${i + 1}: χ = ${piece.chi}, ${plural(piece.loops, "loop")}, ${plural(piece.cells.length, "cell")}`);
+      for (const [on, events] of [[true, ["mouseenter", "focus"]], [false, ["mouseleave", "blur"]]]) {
+        for (const event of events) li.addEventListener(event, () => light(piece.cells, on));
+      }
       return li;
     });
     list.append(el("div", {},
-      el("h4", {}, el("span", { class: `swatch ${view.colours[p]}` }), ` ${p}'s area: χ = ${r.chi}, ${r.components} piece${r.components === 1 ? "" : "s"}, ${r.loops} loop${r.loops === 1 ? "" : "s"}`),
+      el("h4", {}, el("span", { class: `swatch ${p}` }), ` ${p}'s area: χ = ${r.chi}, ${plural(r.components, "piece")}, ${plural(r.loops, "loop")}`),
       el("ul", {}, ...items)));
   }
-  box.append(list);
+  return list;
 }

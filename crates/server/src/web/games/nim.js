@@ -1,21 +1,26 @@
 // Nim: heaps as rows of counters. Clicking a counter takes it and every counter to its
-// right, so the move leaves the counters to its left.
+// right, so the move leaves the counters to its left. The hint rings the counters it
+// takes; the last move's heap is marked.
 import { el, svgBox, moveTarget } from "../draw.js";
 
 export function render(box, state, ctx) {
   const heaps = state.view.heaps;
   const widest = Math.max(1, ...heaps);
   const svg = svgBox([0, 0, 60 + widest * 28, heaps.length * 36], 12);
+  const [hintHeap, hintLeft] = ctx.hint ? ctx.hint.split(":").map(Number) : [0, 0];
+  const lastHeap = ctx.last ? Number(ctx.last.split(":")[0]) : 0;
   heaps.forEach((size, h) => {
     const y = h * 36 + 14;
-    svg.append(el("text", { x: 16, y }, `${h + 1}`));
+    svg.append(el("text", { x: 16, y, class: lastHeap === h + 1 ? "heap last" : "heap" }, `${h + 1}`));
     const counters = [];
     for (let k = 0; k < size; k++) {
       const c = el("circle", { class: "counter", cx: 50 + k * 28, cy: y, r: 11 },
         el("title", {}, `take ${size - k} from heap ${h + 1}`));
       moveTarget(c, `${h + 1}:${k}`, ctx);
-      c.addEventListener("mouseenter", () => counters.slice(k).forEach((o) => o.classList.add("lit")));
-      c.addEventListener("mouseleave", () => counters.forEach((o) => o.classList.remove("lit")));
+      if (hintHeap === h + 1 && k >= hintLeft) c.classList.add("hint");
+      for (const [on, events] of [[true, ["mouseenter", "focus"]], [false, ["mouseleave", "blur"]]]) {
+        for (const event of events) c.addEventListener(event, () => counters.slice(k).forEach((o) => o.classList.toggle("lit", on)));
+      }
       counters.push(c);
       svg.append(c);
     }

@@ -1,6 +1,9 @@
-// Projective Hex: the disk with twin halves and ghosts; the winning loop at the end.
+// Projective Hex: the disk with twin halves and ghosts; the winning loop at the end,
+// through the cells' centres and across the rim where the loop crosses it.
 import { el } from "../draw.js";
 import { drawSurface } from "../surface.js";
+
+export const swapLabel = "Swap: take over the opening";
 
 export function render(box, state, ctx) {
   const view = state.view;
@@ -15,13 +18,9 @@ export function render(box, state, ctx) {
   if (view.opening && view.opening !== "standard") notes.push(`Opening: ${view.opening}.`);
   if (view.swapped) notes.push("The colours were swapped.");
   if (view.stone_to_place && state.to_move && view.stone_to_place !== state.to_move) {
-    notes.push(`${state.to_move} places a ${view.stone_to_place} stone (opening).`);
+    // "an X", "an O": both letters are read with a vowel first.
+    notes.push(`${state.to_move} places an ${view.stone_to_place} stone (opening).`);
   }
   if (loop.length) notes.push(`Winning loop: ${view.loop.join(" – ")}.`);
-  box.append(el("p", { class: "note" }, notes.join(" ")));
-  if (ctx.canMove && state.legal_moves.includes("swap")) {
-    const swap = el("button", { "data-move": "swap" }, "Swap: take over the opening");
-    swap.addEventListener("click", () => ctx.play("swap"));
-    box.append(swap);
-  }
+  if (notes.length) box.append(el("p", { class: "note" }, notes.join(" ")));
 }

@@ -1,35 +1,41 @@
-// The sandpile toppling game: the graph or grid, each vertex with its owner, score and
-// threshold; the last move's cascade is replayed step by step.
-import { el } from "../draw.js";
-import { drawGraph } from "../graph.js";
+// The sandpile toppling game: the graph or grid, each vertex with its name, owner, score
+// and threshold; the last move's cascade is replayed step by step, vertex by vertex.
+import { el, moveTarget } from "../draw.js";
+import { drawGraph, drawVertex } from "../graph.js";
+
+/** Each seat's score: the vertices it holds (holding them all wins). */
+export function scores(view) {
+  const held = (p) => view.vertices.filter((v) => v.owner === p).length;
+  const one = (p) => ({ value: held(p), text: `${held(p)} of ${view.vertices.length} vertices` });
+  return { X: one("X"), O: one("O") };
+}
 
 export function render(box, state, ctx) {
   const view = state.view;
   const { svg, pos } = drawGraph(view.vertices.length, view.edges, { grid: view.grid, directed: view.directed });
   const legal = new Set(state.legal_moves);
+  const last = view.last_move;
   const nodes = new Map();
   view.vertices.forEach((v, i) => {
-    const [cx, cy] = pos[i];
-    const node = el("circle", { cx, cy, r: 20, class: `vertex ${v.owner || ""}${ctx.hint === v.name ? " hint" : ""}` },
-      el("title", {}, `vertex ${v.name}: score ${v.score} of ${v.threshold}`));
-    if (ctx.canMove && legal.has(v.name)) {
-      node.setAttribute("data-move", v.name);
-      node.addEventListener("click", () => ctx.play(v.name));
-    }
+    const node = drawVertex(svg, pos[i], {
+      cls: v.owner || "empty", inner: `${v.score}/${v.threshold}`, name: v.name, r: 20,
+      title: `vertex ${v.name}: score ${v.score} of ${v.threshold}`,
+    });
+    moveTarget(node, legal.has(v.name) ? v.name : null, ctx);
+    if (last && last.vertex === v.name) node.classList.add("last");
     nodes.set(v.name, node);
-    svg.append(node, el("text", { x: cx, y: cy, class: `vlabel ${v.owner || ""}` }, `${v.score}/${v.threshold}`));
   });
-  const placed = view.vertices.filter((v) => v.owner);
   box.append(svg, el("p", { class: "note" },
-    `Vertices: X ${placed.filter((v) => v.owner === "X").length}, O ${placed.filter((v) => v.owner === "O").length}, free ${view.vertices.length - placed.length}. `,
-    `Grains placed: ${view.placements} (the game stops at ${view.move_limit}).`));
-  const last = view.last_move;
+    `Grains placed: ${view.placements} (the game stops at ${view.move_limit}). Each vertex shows its name, and its score over its threshold.`));
   if (last && last.reached.length) {
-    box.append(el("p", { class: "note" }, `Last grain on ${last.vertex}: the cascade reached ${last.reached.join(", ")}${last.erupted ? " and erupted (it never stops)" : ""}.`));
-    // Replay the cascade: light the reached vertices one after the other.
+    const steps = el("span", { class: "cascade" }, ...last.reached.map((name) => el("span", { "data-vertex": name }, name)));
+    box.append(el("p", { class: "note" }, `Last grain on ${last.vertex}: the cascade reached `, steps,
+      last.erupted ? " and erupted (it never stops)." : "."));
+    // Replay the cascade: light the reached vertices, and their names below, in turn.
     last.reached.forEach((name, step) => {
-      setTimeout(() => nodes.get(name)?.classList.add("reached"), 180 * (step + 1));
-      setTimeout(() => nodes.get(name)?.classList.remove("reached"), 180 * (step + 1) + 900);
+      const word = steps.children[step];
+      setTimeout(() => { nodes.get(name)?.classList.add("reached"); word.classList.add("reached"); }, 300 * (step + 1));
+      setTimeout(() => { nodes.get(name)?.classList.remove("reached"); word.classList.remove("reached"); }, 300 * (step + 1) + 900);
     });
   }
 }

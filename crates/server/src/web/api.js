@@ -1,0 +1,77 @@
+// What the pages share: the JSON API, the catalog, each game's drawing module, the seat
+// secrets this browser holds, and how a board is named.
+import { plural } from "./draw.js";
+
+export async function api(method, path, body) {
+  const response = await fetch("/api" + path, {
+    method,
+    headers: body === undefined ? {} : { "content-type": "application/json" },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const value = await response.json().catch(() => ({ error: response.statusText }));
+  if (!response.ok) throw new Error(value.error || response.statusText);
+  return value;
+}
+
+let catalog = null;
+export async function getCatalog() {
+  if (!catalog) catalog = await api("GET", "/catalog");
+  return catalog;
+}
+
+const renderers = {};
+/** The game's drawing module (games/<name>.js), or null for a game without one. */
+export async function renderer(game) {
+  if (!(game in renderers)) {
+    try {
+      renderers[game] = await import(`./games/${game}.js`);
+    } catch {
+      renderers[game] = null;
+    }
+  }
+  return renderers[game];
+}
+
+const tokenKey = (id) => `crosscap-tokens-${id}`;
+/** The secrets this browser holds for a game: a token per seat it plays, the owner's. */
+export function tokens(id) {
+  try { return JSON.parse(localStorage.getItem(tokenKey(id))) || {}; } catch { return {}; }
+}
+export function saveTokens(id, more) {
+  const all = { ...tokens(id) };
+  for (const [seat, token] of Object.entries(more || {})) if (token && seat !== "claim") all[seat] = token;
+  localStorage.setItem(tokenKey(id), JSON.stringify(all));
+}
+
+// The invitation of a friend's seat: kept by the creator until the friend claims it. It
+// is a one-time code, never the seat's token.
+const inviteKey = (id) => `crosscap-invite-${id}`;
+export function invitation(id) {
+  try { return JSON.parse(localStorage.getItem(inviteKey(id))); } catch { return null; }
+}
+export function saveInvitation(id, claim) {
+  if (claim) localStorage.setItem(inviteKey(id), JSON.stringify(claim));
+}
+export const claimLink = (id, code) => `${location.origin}/#/claim/${id}/${code}`;
+
+/** A new game from the form's or a finished game's settings; answers the game. */
+export async function createGame(request) {
+  const game = await api("POST", "/games", request);
+  saveTokens(game.id, game.tokens);
+  saveInvitation(game.id, game.tokens.claim);
+  return game;
+}
+
+/** A board's name for headings and lists: a pasted board file by its name or size. */
+export function boardName(board) {
+  const text = board.trim();
+  if (!text.startsWith("{") && !text.includes("\n") && text.length <= 40) return text;
+  try {
+    const parsed = JSON.parse(text);
+    if (typeof parsed.name === "string" && parsed.name) return parsed.name.slice(0, 40);
+    if (Array.isArray(parsed.faces)) return `a pasted board (${plural(parsed.faces.length, "face")})`;
+  } catch {
+    // Not JSON: a long spec, named by its start.
+  }
+  return text.startsWith("{") ? "a pasted board" : `${text.slice(0, 30)}…`;
+}

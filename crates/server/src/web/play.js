@@ -1,0 +1,371 @@
+// The game page: the board (drawn by games/<name>.js), whose turn and who you are, the
+// scores with their changes, hints drawn on the board, the move list, replay, an end
+// card, sound, a friend's invitation, and a paced view of computer-against-computer games.
+import { el, clear, arrowKeys } from "./draw.js";
+import { api, renderer, tokens, invitation, claimLink, createGame, boardName } from "./api.js";
+import * as sound from "./sound.js";
+
+// How long each move of a computer-against-computer game stays on screen while it plays.
+const PACE_MS = 800;
+const SEATS = ["X", "O"];
+
+/** The seats this browser plays in a game (a token for a human seat). */
+function mySeats(state, mine) {
+  return SEATS.filter((p) => state.players[p] === "human" && mine[p]);
+}
+
+function seatText(state, seat, mine) {
+  const who = state.players[seat];
+  const waiting = state.unclaimed === seat ? " (not yet joined)" : "";
+  const label = who === "human" ? (mine[seat] ? "you" : `a person${waiting}`) : `the computer (${who.slice(3)})`;
+  return [el("span", { class: `swatch ${seat}` }), ` ${seat}: ${label}`];
+}
+
+/** The status line and the tab's title: the result, or whose turn it is and who you are. */
+function describe(state, mine) {
+  const seats = mySeats(state, mine);
+  const mover = state.to_move;
+  if (state.status === "over") {
+    if (state.stopped) return { text: "The game was stopped by its owner.", title: "Stopped" };
+    if (!state.winner) return { text: "The game is over: a draw.", title: "Draw" };
+    const how = state.resigned ? ` (${state.resigned} resigned)` : "";
+    if (seats.length === 1) {
+      const won = state.winner === seats[0];
+      return { text: `${won ? "You won" : "You lost"}: ${state.winner} wins${how}.`, title: won ? "You won" : "You lost" };
+    }
+    return { text: `${state.winner} wins${how}.`, title: `${state.winner} wins` };
+  }
+  const you = seats.length === 1 ? ` You play ${seats[0]}.` : seats.length === 2 ? " You play both colours on this device." : " You are watching.";
+  if (state.thinking) return { text: `${mover} to move: the computer is thinking…${you}`, title: `${mover} thinking` };
+  if (mine[mover] && state.players[mover] === "human") {
+    const text = seats.length === 1 ? `Your turn: you play ${mover}.` : `${mover} to move.${you}`;
+    return { text, title: seats.length === 1 ? "Your turn" : `${mover} to move` };
+  }
+  if (state.players[mover] === "human" && seats.length) {
+    const who = state.unclaimed === mover ? "your friend to join" : "the other player";
+    return { text: `${mover} to move: waiting for ${who}.${you}`, title: `${mover} to move` };
+  }
+  return { text: `${mover} to move.${you}`, title: `${mover} to move` };
+}
+
+/**
+ * Shows game `id` in `main`. `page.current()` is false once the reader has navigated
+ * away (the page then stops following the game); `page.claim(id, code)` claims a seat.
+ */
+export async function gamePage(main, id, page) {
+  const mine = tokens(id);
+  let state = await api("GET", `/games/${id}`);
+  // The board's drawing comes once, with the game; later answers leave it out.
+  const layout = state.layout;
+  const module = await renderer(state.game);
+  let viewing = null; // a position under replay, or null for the live one
+  let hint = null;
+  let lastScores = null; // the scores last drawn, and at which ply, to show their change
+  let cardClosed = false;
+  let heard = state.moves.length; // moves already sounded
+  // Computer against computer: the moves are shown one by one, with pause and step.
+  const watch = state.players.X !== "human" && state.players.O !== "human" ? { ply: 0, playing: true } : null;
+  clear(main);
+
+  const title = el("h1");
+  const players = el("p", { id: "players" });
+  const status = el("p", { class: "status", id: "status", "aria-live": "polite" });
+  const scores = el("div", { class: "scores", id: "scores" });
+  const hintNote = el("p", { class: "hint-note", id: "hint-note" });
+  const endCard = el("div", { class: "end-card", id: "end-card", hidden: "" });
+  const boardBox = el("div", { class: "board", id: "board" });
+  const legalBox = el("div", { class: "legal" });
+  const error = el("p", { class: "error", id: "play-error" });
+  const moves = el("ol", { class: "moves", id: "move-list" });
+  const slider = el("input", { type: "range", min: 0, value: 0, id: "replay", "aria-label": "Replay" });
+  const replayLabel = el("span");
+  const button = (idName, text, titleText) => el("button", { id: idName, type: "button", title: titleText }, text);
+  const hintButton = button("hint", "Hint", "The computer's suggestion, ringed on the board");
+  const undoButton = button("undo", "Undo");
+  const resignButton = button("resign", "Resign");
+  const stopButton = button("stop", "Stop", "End the game without a winner (its owner only)");
+  const soundButton = button("sound", "", "Sounds for moves and the result");
+  const pace = el("div", { class: "pace", id: "pace" });
+  const exportLink = el("a", { href: `/api/games/${id}/record`, download: `crosscap-${id}.json` }, "Export record");
+  const invite = el("div", { class: "invite" });
+  arrowKeys(boardBox);
+
+  main.append(el("div", { class: "play" },
+    el("div", { class: "play-main" }, title, players, status, scores, hintNote, error, endCard, boardBox, legalBox),
+    el("aside", { class: "side" },
+      el("div", { class: "controls" }, hintButton, undoButton, resignButton, stopButton, soundButton),
+      pace, invite,
+      el("h3", {}, "Moves"), moves,
+      el("div", { class: "replay" }, el("label", { for: "replay" }, "Replay: ", replayLabel), slider),
+      el("p", {}, exportLink, " · ", el("a", { href: `#/rules/${state.game}` }, "Rules")))));
+
+  const myTurn = () => state.status === "playing" && !state.thinking && viewing === null
+    && state.players[state.to_move] === "human" && !!mine[state.to_move];
+  const anyToken = () => mine.X || mine.O;
+
+  async function act(work) {
+    error.textContent = "";
+    try {
+      const next = await work();
+      if (next && next.id) { state = next; viewing = null; }
+      await draw();
+    } catch (err) {
+      error.textContent = err.message;
+    }
+  }
+
+  const play = (move) => act(async () => {
+    hint = null;
+    hintNote.textContent = "";
+    return api("POST", `/games/${id}/moves`, { move, token: mine[state.to_move] });
+  });
+
+  // The position after `ply` moves (the live one at the end).
+  const showPly = (ply) => act(async () => {
+    viewing = ply >= state.moves.length ? null : await api("GET", `/games/${id}?ply=${ply}`);
+    if (watch) watch.ply = Math.min(ply, state.moves.length);
+    return null;
+  });
+
+  hintButton.addEventListener("click", () => act(async () => {
+    const answer = await api("GET", `/games/${id}/hint`);
+    hint = answer.move;
+    hintNote.textContent = `Hint (${answer.level}): ${answer.move}, ringed on the board.`;
+  }));
+  undoButton.addEventListener("click", () => act(() =>
+    api("POST", `/games/${id}/undo`, { token: mine[state.to_move] || mine.X || mine.O })));
+  resignButton.addEventListener("click", () => {
+    if (!confirm("Resign this game?")) return;
+    const seat = mine[state.to_move] ? state.to_move : (mine.X ? "X" : "O");
+    act(() => api("POST", `/games/${id}/resign`, { token: mine[seat] }));
+  });
+  stopButton.addEventListener("click", () => {
+    if (!confirm("Stop this game for good?")) return;
+    act(() => api("POST", `/games/${id}/stop`, { token: mine.owner }));
+  });
+  soundButton.addEventListener("click", () => { sound.setSound(!sound.soundOn()); drawSound(); });
+  slider.addEventListener("input", () => {
+    if (watch) watch.playing = false;
+    showPly(Number(slider.value));
+  });
+
+  function drawSound() {
+    const on = sound.soundOn();
+    soundButton.textContent = on ? "Sound: on" : "Sound: off";
+    soundButton.setAttribute("aria-pressed", String(on));
+  }
+
+  // Pause, step and skip for a game the computer plays against itself.
+  function drawPace() {
+    if (!watch) return;
+    clear(pace);
+    const pause = button("pause", watch.playing ? "Pause" : "Play");
+    const step = button("step", "Step");
+    const end = button("to-end", "End");
+    pause.addEventListener("click", () => { watch.playing = !watch.playing; drawPace(); });
+    step.addEventListener("click", () => { watch.playing = false; showPly(watch.ply + 1); });
+    end.addEventListener("click", () => { watch.playing = false; showPly(state.moves.length); });
+    step.disabled = end.disabled = watch.ply >= state.moves.length && state.status === "over";
+    pace.append(el("p", { class: "note" }, "Computer against computer, one move at a time:"), pause, " ", step, " ", end);
+  }
+  if (watch) {
+    const timer = setInterval(() => {
+      if (!page.current()) { clearInterval(timer); return; }
+      if (watch.playing && watch.ply < state.moves.length) showPly(watch.ply + 1);
+    }, PACE_MS);
+  }
+
+  // The creator sees the friend's one-time link until it is used; anyone else, while the
+  // seat is free, may type the code they were given.
+  function drawInvite() {
+    clear(invite);
+    const seat = state.unclaimed;
+    if (!seat) return;
+    const sent = invitation(id);
+    if (sent && sent.seat === seat) {
+      invite.append(el("p", { class: "note" }, `Your friend plays ${seat}: send them this link (it works once), or the code `,
+        el("strong", { id: "claim-code" }, sent.code), "."),
+      el("input", { readonly: "", value: claimLink(id, sent.code), id: "claim-link", "aria-label": "Invitation link" }));
+      return;
+    }
+    if (anyToken()) return;
+    const code = el("input", { id: "claim-input", placeholder: "code", autocomplete: "off", size: 12, "aria-label": "Claim code" });
+    const join = el("button", { type: "submit" }, `Play ${seat}`);
+    const form = el("form", { class: "claim" }, el("p", { class: "note" }, `Invited to play ${seat}? Type your code.`), code, " ", join);
+    form.addEventListener("submit", (e) => {
+      e.preventDefault();
+      act(() => page.claim(id, code.value.trim()));
+    });
+    invite.append(form);
+  }
+
+  // Each seat's score, with its change since the position drawn before (+1, −1) floating
+  // up beside it; the swap offer sits beside the scores.
+  function drawScores(shown, ctx) {
+    clear(scores);
+    const now = module && module.scores ? module.scores(shown.view) : null;
+    if (now) {
+      // The change since the last position drawn before this one; a redraw of the same
+      // position keeps it.
+      const last = lastScores;
+      const deltas = !last || shown.ply < last.ply ? {} : shown.ply === last.ply ? last.deltas
+        : { X: now.X.value - last.values.X, O: now.O.value - last.values.O };
+      for (const p of SEATS) {
+        const s = now[p];
+        const item = el("span", { class: `score ${p}`, "data-score": s.value },
+          el("span", { class: `swatch ${p}` }), ` ${p}${mine[p] && state.players[p] === "human" ? " (you)" : ""}: ${s.text} `,
+          s.detail ? el("small", {}, `(${s.detail})`) : "");
+        const delta = deltas[p];
+        if (delta) item.append(el("span", { class: `delta ${delta > 0 ? "up" : "down"}` }, delta > 0 ? `+${delta}` : `−${-delta}`));
+        scores.append(item);
+      }
+      lastScores = { ply: shown.ply, values: { X: now.X.value, O: now.O.value }, deltas };
+    }
+    if (ctx.canMove && shown.legal_moves.includes("swap")) {
+      const swap = el("button", { "data-move": "swap", id: "swap", class: "primary" }, (module && module.swapLabel) || "Swap");
+      swap.addEventListener("click", () => ctx.play("swap"));
+      scores.append(swap);
+    }
+    scores.hidden = !scores.firstChild;
+  }
+
+  // The result, the score, and what next: play again, copy the record, or look back.
+  function drawEndCard(said) {
+    const over = state.status === "over" && viewing === null && !cardClosed;
+    endCard.hidden = !over;
+    clear(endCard);
+    if (!over) return;
+    const again = button("play-again", "Play again");
+    const copy = button("copy-record", "Copy the record");
+    const close = button("close-card", "Look at the board");
+    const copied = el("span", { class: "note", id: "copied" });
+    again.addEventListener("click", () => act(async () => {
+      // A game against a friend elsewhere invites them again.
+      const seats = mySeats(state, mine);
+      const other = seats[0] === "X" ? "O" : "X";
+      const friend = seats.length === 1 && state.players[other] === "human" ? other : undefined;
+      const game = await createGame({ game: state.game, board: state.board, options: state.options, players: state.players, friend });
+      location.hash = `#/game/${game.id}`;
+    }));
+    copy.addEventListener("click", async () => {
+      const text = await (await fetch(`/api/games/${id}/record`)).text();
+      try {
+        await navigator.clipboard.writeText(text);
+        copied.textContent = "Copied.";
+      } catch {
+        // No clipboard (a page not served over https or from localhost): select it to copy.
+        const area = el("textarea", { readonly: "", rows: 4 }, text);
+        endCard.append(area);
+        area.select();
+        copied.textContent = "Select and copy the record below.";
+      }
+    });
+    close.addEventListener("click", () => { cardClosed = true; drawEndCard(said); });
+    const result = module && module.scores ? module.scores(state.view) : null;
+    const scoreLine = result ? `X ${result.X.text} · O ${result.O.text}` : "";
+    endCard.append(el("h2", {}, said.title), said.text === `${said.title}.` ? "" : el("p", {}, said.text),
+      scoreLine ? el("p", { class: "end-score" }, scoreLine) : "",
+      el("p", { class: "note" }, `${state.moves.length} moves.`),
+      el("div", { class: "controls" }, again, copy, close), copied);
+  }
+
+  // Sounds for moves new since the last drawing, and for the result.
+  function listen(said) {
+    if (viewing !== null || state.moves.length <= heard) { heard = Math.min(heard, state.moves.length); return; }
+    sound.play(state.movers[state.moves.length - 1] || "X");
+    heard = state.moves.length;
+    if (state.status === "over" && said.title.startsWith("You")) sound.play(said.title === "You won" ? "won" : "lost");
+  }
+
+  function drawMoves(shown) {
+    clear(moves);
+    state.moves.forEach((m, i) => {
+      const mover = state.movers[i] || "";
+      const item = el("button", { type: "button", class: `mv ${mover}${i + 1 === shown.ply ? " current" : ""}`, title: `${mover} played ${m}: show the position after it` },
+        `${i + 1}. ${m}`);
+      item.addEventListener("click", () => {
+        if (watch) watch.playing = false;
+        showPly(i + 1);
+      });
+      moves.append(el("li", {}, item));
+    });
+    const current = moves.querySelector(".current");
+    if (current) current.parentElement.scrollIntoView({ block: "nearest" });
+  }
+
+  async function draw() {
+    const shown = viewing || state;
+    if (watch && viewing === null) watch.ply = state.moves.length;
+    const said = describe(state, mine);
+    title.textContent = `${state.title} on ${boardName(state.board)}`;
+    document.title = `${viewing ? "Replay" : said.title} · ${state.title} — Crosscap`;
+    clear(players);
+    players.append(...seatText(state, "X", mine), "  ·  ", ...seatText(state, "O", mine));
+    status.textContent = viewing
+      ? `${watch ? "Computer against computer" : "Replay"}: the position after ${viewing.ply} of ${state.moves.length} moves.`
+      : said.text;
+    if (!viewing && state.status === "playing" && state.to_move) status.prepend(el("span", { class: `swatch ${state.to_move}` }), " ");
+    status.dataset.status = viewing ? "replay" : state.status;
+    status.dataset.winner = state.winner || "";
+    if (state.undo_request && !viewing) status.append(` ${state.undo_request} asks to take back the last move.`);
+    if (!myTurn()) { hint = null; hintNote.textContent = ""; }
+    hintButton.disabled = !myTurn();
+    undoButton.disabled = !anyToken() || viewing !== null || state.status === "over" || state.moves.length === 0 || state.thinking;
+    resignButton.disabled = !anyToken() || state.status !== "playing";
+    stopButton.hidden = !mine.owner || state.status !== "playing";
+    drawSound();
+    drawPace();
+    slider.max = state.moves.length;
+    slider.value = shown.ply;
+    replayLabel.textContent = `${shown.ply} / ${state.moves.length}`;
+    drawMoves(shown);
+    drawInvite();
+    const ctx = { canMove: myTurn(), play, hint, last: shown.moves[shown.ply - 1] || null };
+    drawScores(shown, ctx);
+    drawEndCard(said);
+    listen(said);
+    // Keep the keyboard's place on the board across the redraw.
+    const focused = boardBox.contains(document.activeElement) ? document.activeElement : null;
+    const place = focused && ["data-cell", "data-vertex", "data-move"].map((a) => [a, focused.getAttribute(a)]).find(([, v]) => v !== null);
+    clear(boardBox);
+    if (module) {
+      module.render(boardBox, { ...shown, layout }, ctx);
+    } else {
+      boardBox.append(el("pre", {}, JSON.stringify(shown.view, null, 1)));
+    }
+    if (focused) {
+      const again = (place && boardBox.querySelector(`[${place[0]}="${CSS.escape(place[1])}"][tabindex]`)) || boardBox.querySelector("[tabindex]");
+      if (again) again.focus();
+    }
+    clear(legalBox);
+    if (ctx.canMove && shown.legal_moves.length) {
+      legalBox.append(el("details", {}, el("summary", {}, `All ${shown.legal_moves.length} legal moves`),
+        el("div", { class: "buttons" }, ...shown.legal_moves.map((m) => {
+          const b = el("button", { class: "move-button", type: "button" }, m);
+          b.addEventListener("click", () => play(m));
+          return b;
+        }))));
+    }
+  }
+
+  if (watch) {
+    await showPly(0);
+  } else {
+    await draw();
+  }
+  // Follow the game live: each request waits until the game changes.
+  while (page.current()) {
+    try {
+      const next = await api("GET", `/games/${id}?wait=${state.version}`);
+      if (!page.current()) break;
+      if (next.version !== state.version) {
+        // A computer game watched move by move keeps its place while the game runs on.
+        if (watch && viewing === null && next.moves.length > watch.ply) viewing = state;
+        state = next;
+        await draw();
+      }
+    } catch {
+      await new Promise((r) => setTimeout(r, 2000));
+    }
+  }
+}
