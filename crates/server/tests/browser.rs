@@ -766,10 +766,10 @@ impl Session<'_> {
         );
     }
 
-    /// Plays the playable cell nearest the middle of the 3D view by clicking it there,
-    /// after checking that hovering it lights it on the disk; turns the view when no
-    /// playable cell is on show. Answers whether it played.
-    fn play_in_3d(&self) -> bool {
+    /// Plays the playable cell nearest the middle of the 3D view by clicking it there
+    /// (with a mouse, after checking that hovering it lights it on the disk too); turns the
+    /// view when no playable cell is on show. Answers whether it played.
+    fn play_in_3d(&self, mouse: bool) -> bool {
         self.wait_for("#view3d[data-settled]");
         let mut playable = self.labels_3d("[data-move]");
         playable.sort_by_key(|l| (l.x - 150).pow(2) + (l.y - 150).pow(2));
@@ -777,8 +777,10 @@ impl Session<'_> {
             self.pointer_3d((150, 150), &[(40, 0), (40, 0), (40, 0)], Some(0));
             return false;
         };
-        self.pointer_3d((label.x, label.y), &[], None);
-        self.wait_for(&format!("#board svg [data-cell='{}'].twin-lit", label.cell));
+        if mouse {
+            self.pointer_3d((label.x, label.y), &[], None);
+            self.wait_for(&format!("#board svg [data-cell='{}'].twin-lit", label.cell));
+        }
         let before = self.moves_played();
         self.pointer_3d((label.x, label.y), &[], Some(0));
         self.wait_for_move(before);
@@ -863,7 +865,7 @@ fn euler_getter_played_to_the_end_on_the_3d_sphere() {
             std::thread::sleep(Duration::from_millis(100));
             continue;
         }
-        if session.play_in_3d() {
+        if session.play_in_3d(true) {
             moves += 1;
             if moves == 1 {
                 let after = session.settled_labels_3d();
@@ -886,20 +888,28 @@ fn euler_getter_played_to_the_end_on_the_3d_sphere() {
 }
 
 #[test]
-fn a_cell_is_played_on_each_3d_surface() {
+fn a_cell_is_played_on_each_3d_surface_on_a_phone() {
     let server = start(Limits::default());
     let driver = start_driver();
-    let session = open_session(&driver);
+    let session = open_session_at(&driver, "375,800");
     for (board, surface) in [
         ("taylor:2", "boy"),
         ("torus:2x3", "torus"),
         ("klein:2x3", "klein"),
     ] {
         start_from_form(&session, &server, "projective-hex", board);
+        // On a phone the disk and the 3D view are tabs; the page keeps the one chosen.
+        if surface == "boy" {
+            session.click_first(".views .tabs [data-tab='3d']");
+        }
         session.wait_for(&format!("#view3d[data-surface='{surface}']"));
+        assert!(session.document_width() <= 375, "{board}");
         // Hidden copies are known once the view has settled.
         session.settled_labels_3d();
-        assert!(session.play_in_3d(), "{board}: a playable cell in view");
+        assert!(
+            session.play_in_3d(false),
+            "{board}: a playable cell in view"
+        );
         if surface == "boy" {
             // The projective plane is also on the sphere, each cell twice.
             session.click_first("#view3d button[data-surface='sphere']");
