@@ -16,7 +16,6 @@ pub mod ladder;
 pub mod mcts;
 pub mod nim;
 pub mod periodic;
-pub mod pns;
 pub mod rng;
 pub mod sequences;
 pub mod session;

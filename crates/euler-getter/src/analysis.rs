@@ -139,6 +139,8 @@ pub struct Survey {
 #[derive(Clone, Debug, Serialize)]
 pub struct SurveyRow {
     pub board: String,
+    /// The board's short name ([`crosscap_topology::Board::name`]), for tables.
+    pub name: String,
     pub cells: usize,
     pub surface: String,
     #[serde(flatten)]
@@ -215,6 +217,7 @@ pub fn survey(
             on_board_done();
             SurveyRow {
                 board: spec.clone(),
+                name: board.name().to_string(),
                 cells,
                 surface: board.surface().to_string(),
                 solved,

@@ -220,6 +220,7 @@ pub fn mcts_config() -> MctsConfig {
         exploration: 0.2,
         rave_equivalence: 500.0,
         prove: true,
+        reuse_tree: true,
         ..MctsConfig::default()
     }
 }

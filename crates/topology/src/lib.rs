@@ -171,6 +171,12 @@ impl Board {
         &self.spec
     }
 
+    /// A short name for tables and headings: the spec of a family board, a board file's
+    /// name without its folder and extension, `pasted board` for a board given as JSON.
+    pub fn name(&self) -> &str {
+        board_name(&self.spec)
+    }
+
     /// The underlying cell complex.
     pub fn complex(&self) -> &Complex {
         &self.complex
@@ -316,5 +322,34 @@ mod tests {
         assert_eq!(name(true, 1), None);
         assert_eq!(name(false, 2), None);
         assert_eq!(name(true, 3), None);
+    }
+}
+
+/// The name [`Board::name`] gives a spec.
+pub fn board_name(spec: &str) -> &str {
+    let spec = spec.trim();
+    if spec.starts_with('{') {
+        return "pasted board";
+    }
+    match spec.strip_prefix("file:") {
+        Some(path) => {
+            let file = path.rsplit(['/', '\\']).next().unwrap_or(path);
+            file.strip_suffix(".json").unwrap_or(file)
+        }
+        None => spec,
+    }
+}
+
+#[cfg(test)]
+mod name_tests {
+    use super::board_name;
+
+    #[test]
+    fn boards_are_named_without_paths() {
+        assert_eq!(board_name("taylor:3"), "taylor:3");
+        assert_eq!(board_name("file:crates/euler-getter/boards/n3.json"), "n3");
+        assert_eq!(board_name("file:C:\\boards\\hemi.json"), "hemi");
+        assert_eq!(board_name("file:plain"), "plain");
+        assert_eq!(board_name(" {\"faces\": []}"), "pasted board");
     }
 }

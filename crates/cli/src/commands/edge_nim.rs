@@ -223,11 +223,19 @@ pub fn run(cmd: EdgeNimCommand, out: &Output) -> anyhow::Result<Answer> {
                 if let Some(positions) = &r.positions {
                     text += &rows_table(&r.edges, positions, None).render(table.format);
                 }
-                if table.format == TableFormat::Text || r.positions.is_none() {
+                if table.format == TableFormat::Text {
                     text += &format!(
                         "{} P-positions among {} positions\n",
                         r.count, r.positions_checked
                     );
+                } else if r.positions.is_none() {
+                    let mut counts = Table::new(&["graph", "positions", "P-positions"]);
+                    counts.push(vec![
+                        r.graph.clone(),
+                        r.positions_checked.to_string(),
+                        r.count.to_string(),
+                    ]);
+                    text += &counts.render(table.format);
                 }
                 text
             })

@@ -87,7 +87,7 @@ pub fn run(cmd: EulerGetterCommand, out: &Output) -> anyhow::Result<Answer> {
                     None => ("unknown".into(), "unknown".into(), "unknown".into()),
                 };
                 table.push(vec![
-                    row.board.clone(),
+                    row.name.clone(),
                     row.cells.to_string(),
                     row.surface.clone(),
                     winner,

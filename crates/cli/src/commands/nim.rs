@@ -118,7 +118,16 @@ pub fn run(cmd: NimCommand, out: &Output) -> anyhow::Result<Answer> {
                     }
                     table.render(format)
                 }
-                None => format!("{} P-positions\n", report.count),
+                None if format == TableFormat::Text => format!("{} P-positions\n", report.count),
+                None => {
+                    let mut table = Table::new(&["heaps", "max", "P-positions"]);
+                    table.push(vec![
+                        heaps.to_string(),
+                        max.to_string(),
+                        report.count.to_string(),
+                    ]);
+                    table.render(format)
+                }
             })
         }
     }

@@ -339,3 +339,30 @@ fn a_scripted_game_against_the_perfect_computer() {
         run.stdout
     );
 }
+
+/// Tables name a board file by its file name, not its path; JSON keeps the spec too.
+#[test]
+fn survey_tables_name_board_files() {
+    let board = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../euler-getter/boards/hemi-prism-6.json"
+    );
+    let spec = format!("file:{board}");
+    let run = crosscap(&[
+        "euler-getter",
+        "survey",
+        "--board",
+        &spec,
+        "--format",
+        "markdown",
+    ]);
+    assert!(
+        run.stdout.contains("| hemi-prism-6 | 4 |"),
+        "{}",
+        run.stdout
+    );
+    assert!(!run.stdout.contains("boards/"), "{}", run.stdout);
+    let v = crosscap(&["--json", "euler-getter", "survey", "--board", &spec]).json();
+    assert_eq!(v["boards"][0]["name"], "hemi-prism-6");
+    assert_eq!(v["boards"][0]["board"], spec.as_str());
+}

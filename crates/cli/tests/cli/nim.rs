@@ -135,3 +135,32 @@ fn a_solve_that_runs_out_is_unknown() {
     assert!(v["nodes"].as_u64().unwrap() > 50, "{v}");
     assert_eq!(v["winner"], serde_json::Value::Null, "{v}");
 }
+
+/// Counts honour `--format` as tables do: one row of counts.
+#[test]
+fn counts_are_tables_in_every_format() {
+    let csv = crosscap(&[
+        "nim",
+        "p-positions",
+        "--heaps",
+        "3",
+        "--max",
+        "3",
+        "--count",
+        "--format",
+        "csv",
+    ]);
+    assert_eq!(csv.stdout, "heaps,max,P-positions\n3,3,5\n");
+    let edges = crosscap(&[
+        "edge-nim",
+        "p-positions",
+        "--graph",
+        "C4",
+        "--max",
+        "2",
+        "--count",
+        "--format",
+        "csv",
+    ]);
+    assert_eq!(edges.stdout, "graph,positions,P-positions\ncycle:4,81,9\n");
+}
