@@ -156,6 +156,10 @@ function createView({ canvas, gl, software }, surfaces) {
 
   // Looks at the surface from above and aside, far enough to see all of it.
   function frame3d(bound) {
+    // Drops what is left of an easing turn or pan, which would carry the view on.
+    controls.enableDamping = false;
+    controls.update();
+    controls.enableDamping = true;
     const distance = bound.radius / Math.sin(THREE.MathUtils.degToRad(camera.fov / 2)) * 1.2;
     controls.target.copy(bound.center);
     camera.position.copy(bound.center).add(new THREE.Vector3(0.25, -0.35, 0.9).normalize().multiplyScalar(distance));
@@ -322,6 +326,13 @@ function createView({ canvas, gl, software }, surfaces) {
 
   controls.addEventListener("change", () => {
     delete element.dataset.settled;
+    clearTimeout(settle);
+    // What hides what is known again once the view rests: until then no label on a
+    // surface that can hide itself, rather than labels on cells turned out of sight.
+    if (shown && !shown.surface.convex) {
+      shown.copies.forEach((c) => { c.occluded = true; });
+      shown.settledAt = null;
+    }
     requestRender();
   });
   // A software renderer turns the view at half resolution, a quarter of the pixels (from
@@ -361,9 +372,11 @@ function createView({ canvas, gl, software }, surfaces) {
   function render() {
     pending = false;
     if (!shown || !width || !height) return;
-    controls.update();
+    // True while the view still eases (then its 'change' asks for the next frame).
+    const moving = controls.update();
     renderer.render(scene, camera);
     placeLabels();
+    if (moving) return;
     // Once the view stops moving its labels are final (on a surface that can hide itself,
     // after a ray per label finds the hidden ones: only when the view has moved), and the
     // pane says so with data-settled, which tests wait for.
