@@ -884,19 +884,11 @@ fn page_figures() {
 
 /// Starts `game` on `board` from the new-game form, X you and O the computer at level easy.
 fn start_from_form(session: &Session, server: &common::TestServer, game: &str, board: &str) {
-    session.command("POST", "/url", Some(json!({ "url": server.url("/#/") })));
-    let option = session.wait_for(&format!("#game option[value='{game}']"));
-    assert!(session.click(&option));
-    let spec = session.wait_for("#board-spec");
-    session.command("POST", &format!("/element/{spec}/clear"), Some(json!({})));
-    session.command(
-        "POST",
-        &format!("/element/{spec}/value"),
-        Some(json!({ "text": board })),
-    );
-    let easy = session.wait_for("select[name='O-level'] option[value='easy']");
-    assert!(session.click(&easy));
-    assert!(session.click(&session.wait_for("#start")));
+    session.open(&server.url("/#/"));
+    session.click_first(&format!("#game option[value='{game}']"));
+    session.type_into("#board-spec", board);
+    session.click_first("select[name='O-level'] option[value='easy']");
+    session.click_first("#start");
 }
 
 /// A cell copy's label in the 3D view: its cell, and where it is on the canvas.
@@ -924,27 +916,11 @@ impl Session<'_> {
             .collect()
     }
 
-    /// The text of the first element `css` selects, waiting for one; an element the page
-    /// redraws meanwhile is looked for again.
-    fn first_text(&self, css: &str) -> String {
-        let start = Instant::now();
-        loop {
-            if let Some(first) = self.find_all(css).into_iter().next() {
-                let url = format!(
-                    "{}/session/{}/element/{first}/text",
-                    self.driver.base, self.id
-                );
-                let (status, answer) = call("GET", &url, None);
-                if status == 200 {
-                    return answer["value"].as_str().unwrap_or_default().to_string();
-                }
-            }
-            assert!(
-                start.elapsed() < Duration::from_secs(10),
-                "no {css} on the page"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
+    /// The 3D view's labels once it has come to rest (it eases to a stop, then finds the
+    /// copies hidden behind others) and says so.
+    fn settled_labels_3d(&self) -> Vec<Label> {
+        self.wait_for("#view3d[data-settled]");
+        self.labels_3d("")
     }
 
     /// Runs pointer actions on the 3D view's canvas: move to (x, y) of the canvas (CSS
@@ -972,6 +948,54 @@ impl Session<'_> {
                 "parameters": { "pointerType": "mouse" }, "actions": actions }] })),
         );
     }
+
+    /// Plays the playable cell nearest the middle of the 3D view by clicking it there
+    /// (with a mouse, after checking that hovering it lights it on the disk too); turns the
+    /// view when no playable cell is on show. Answers whether it played.
+    fn play_in_3d(&self, mouse: bool) -> bool {
+        self.wait_for("#view3d[data-settled]");
+        let mut playable = self.labels_3d("[data-move]");
+        playable.sort_by_key(|l| (l.x - 150).pow(2) + (l.y - 150).pow(2));
+        let Some(label) = playable.first() else {
+            self.pointer_3d((150, 150), &[(40, 0), (40, 0), (40, 0)], Some(0));
+            return false;
+        };
+        if mouse {
+            self.pointer_3d((label.x, label.y), &[], None);
+            self.wait_for(&format!("#board svg [data-cell='{}'].twin-lit", label.cell));
+        }
+        let before = self.moves_played();
+        self.pointer_3d((label.x, label.y), &[], Some(0));
+        self.wait_for_move(before);
+        assert_eq!(
+            self.nth_text("#move-list li", before),
+            format!("{}. {}", before + 1, label.name)
+        );
+        true
+    }
+
+    /// The text of the `n`th element `css` selects, waiting for it; an element the page
+    /// redraws meanwhile (the computer's reply) is looked for again.
+    fn nth_text(&self, css: &str, n: usize) -> String {
+        let start = Instant::now();
+        loop {
+            if let Some(found) = self.find_all(css).get(n) {
+                let url = format!(
+                    "{}/session/{}/element/{found}/text",
+                    self.driver.base, self.id
+                );
+                let (status, answer) = call("GET", &url, None);
+                if status == 200 {
+                    return answer["value"].as_str().unwrap_or_default().to_string();
+                }
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(10),
+                "no {css} number {n}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
 }
 
 #[test]
@@ -981,6 +1005,8 @@ fn euler_getter_played_to_the_end_on_the_3d_sphere() {
     let session = open_session(&driver);
     start_from_form(&session, &server, "euler-getter", "goldberg:1");
 
+    zoom_pan_and_reset_3d(&session);
+
     // Every cell is on the sphere twice, both copies labelled with its name.
     session.wait_for("#view3d .cell3d[data-move]:not([hidden])");
     let copies = session.find_all("#view3d .cell3d");
@@ -988,20 +1014,19 @@ fn euler_getter_played_to_the_end_on_the_3d_sphere() {
     for copy in &copies {
         let cell = session.attribute(copy, "data-cell").unwrap();
         let twins = session.find_all(&format!("#view3d .cell3d[data-cell='{cell}']"));
-        assert_eq!(twins.len(), 2);
         let names: Vec<Value> = twins
             .iter()
-            .map(|t| session.command("GET", &format!("/element/{t}/property/textContent"), None))
+            .map(|t| session.property(t, "textContent"))
             .collect();
+        assert_eq!(names.len(), 2);
         assert_eq!(names[0], names[1], "the same label on both copies");
     }
 
     // Turn the sphere; after the first move the view has not snapped back (a label is where
-    // the turn left it, give or take the last of the turn's easing).
-    let initial = session.labels_3d("");
+    // the turn left it).
+    let initial = session.settled_labels_3d();
     session.pointer_3d((150, 150), &[(20, 5), (20, 5), (20, 5)], Some(0));
-    std::thread::sleep(Duration::from_millis(500));
-    let before = session.labels_3d("");
+    let before = session.settled_labels_3d();
     let near = |a: &Label, b: &Label, by: i64| {
         a.cell == b.cell && (a.x - b.x).abs() <= by && (a.y - b.y).abs() <= by
     };
@@ -1013,84 +1038,64 @@ fn euler_getter_played_to_the_end_on_the_3d_sphere() {
     );
     let started = Instant::now();
     let mut moves = 0;
-    loop {
+    while !session.is_over() {
         assert!(
             started.elapsed() < Duration::from_secs(60),
             "the game did not end"
         );
-        let status = session.wait_for("#status");
-        if session.attribute(&status, "data-status").as_deref() == Some("over") {
-            break;
+        // The labels of playable cells carry data-move on X's turn only.
+        if session.find_all("#view3d .cell3d[data-move]").is_empty() {
+            std::thread::sleep(Duration::from_millis(100));
+            continue;
         }
-        let ready = session.attribute(&status, "data-status").as_deref() == Some("playing")
-            && session.text(&status).starts_with("Your turn");
-        // The playable cell nearest the middle of the view.
-        let mut playable = session.labels_3d("[data-move]");
-        playable.sort_by_key(|l| (l.x - 150).pow(2) + (l.y - 150).pow(2));
-        match playable.first() {
-            Some(label) if ready => {
-                let played = session.find_all("#move-list li button").len();
-                // Hovering a copy lights it and its pieces on the disk.
-                session.pointer_3d((label.x, label.y), &[], None);
-                session.wait_for(&format!("#board svg [data-cell='{}'].twin-lit", label.cell));
-                session.pointer_3d((label.x, label.y), &[], Some(0));
-                moves += 1;
-                let wait = Instant::now();
-                while session.find_all("#move-list li button").len() == played {
-                    assert!(
-                        wait.elapsed() < Duration::from_secs(10),
-                        "clicking {} in 3D played nothing",
-                        label.name
-                    );
-                    std::thread::sleep(Duration::from_millis(50));
-                }
-                if moves == 1 {
-                    let after = session.labels_3d("");
-                    assert!(
-                        before.iter().all(|b| after.iter().any(|a| near(a, b, 3))),
-                        "the view kept its orientation"
-                    );
-                }
+        if session.play_in_3d(true) {
+            moves += 1;
+            if moves == 1 {
+                let after = session.settled_labels_3d();
+                assert!(
+                    before.iter().all(|b| after.iter().any(|a| near(a, b, 2))),
+                    "the view kept its orientation"
+                );
             }
-            None if ready => session.pointer_3d((150, 150), &[(40, 0), (40, 0), (40, 0)], Some(0)),
-            _ => std::thread::sleep(Duration::from_millis(100)),
         }
     }
     assert!(moves >= 3, "X played its cells in 3D");
-    let status = session.wait_for("#status");
-    assert!(session.text(&status).contains("wins"));
+    let said = session.wait_for_text("#end-card:not([hidden])", "You ");
+    assert!(
+        said.contains("You won") || said.contains("You lost"),
+        "{said}"
+    );
     assert_eq!(session.console_errors(), Vec::<String>::new());
     session.screenshot("euler-getter-3d");
     session.command("DELETE", "", None);
 }
 
 #[test]
-fn a_cell_is_played_on_each_3d_surface() {
+fn a_cell_is_played_on_each_3d_surface_on_a_phone() {
     let server = start(Limits::default());
     let driver = start_driver();
-    let session = open_session(&driver);
+    let session = open_session_at(&driver, "375,800");
     for (board, surface) in [
         ("taylor:2", "boy"),
         ("torus:2x3", "torus"),
         ("klein:2x3", "klein"),
     ] {
         start_from_form(&session, &server, "projective-hex", board);
+        // On a phone the disk and the 3D view are tabs; the page keeps the one chosen.
+        if surface == "boy" {
+            session.click_first(".views .tabs [data-tab='3d']");
+        }
         session.wait_for(&format!("#view3d[data-surface='{surface}']"));
+        assert!(session.document_width() <= 375, "{board}");
         // Hidden copies are known once the view has settled.
-        std::thread::sleep(Duration::from_millis(400));
-        let mut playable = session.labels_3d("[data-move]");
-        playable.sort_by_key(|l| (l.x - 150).pow(2) + (l.y - 150).pow(2));
-        let label = playable.first().expect("a playable cell in view");
-        session.pointer_3d((label.x, label.y), &[], Some(0));
-        assert_eq!(
-            session.first_text("#move-list li button"),
-            format!("1. {}", label.name),
-            "{board}"
+        session.settled_labels_3d();
+        assert!(
+            session.play_in_3d(false),
+            "{board}: a playable cell in view"
         );
         if surface == "boy" {
             // The projective plane is also on the sphere, each cell twice.
-            let sphere = session.wait_for("#view3d button[data-surface='sphere']");
-            assert!(session.click(&sphere));
+            session.click_first("#view3d button[data-surface='sphere']");
             session.wait_for("#view3d[data-surface='sphere']");
             let cells: std::collections::HashSet<String> = session
                 .find_all("#board svg polygon[data-cell]")
@@ -1137,55 +1142,19 @@ fn without_webgl_the_disk_is_played_alone_and_nothing_is_logged() {
     let driver = start_driver();
     let session = open_session_with(&driver, &["--disable-3d-apis"]);
     start_from_form(&session, &server, "euler-getter", "goldberg:2");
-    let cell = session.wait_for("#board svg polygon[data-move]");
-    assert!(session.click(&cell));
-    session.wait_for("#move-list li button");
+    session.click_first("#board svg polygon[data-move]");
+    session.wait_for("#move-list li");
+    session.wait_for_text("#board", "need WebGL");
     assert!(session.find_all("#view3d").is_empty());
-    let notes: Vec<String> = session
-        .find_all("#board .note")
-        .iter()
-        .map(|n| session.text(n))
-        .collect();
-    assert!(notes.iter().any(|n| n.contains("need WebGL")), "{notes:?}");
     assert_eq!(session.console_errors(), Vec::<String>::new());
     session.command("DELETE", "", None);
 }
 
-impl Session<'_> {
-    /// The 3D view's labels once they stop moving (the view eases to a stop).
-    fn settled_labels_3d(&self) -> Vec<Label> {
-        let start = Instant::now();
-        let mut last = self.labels_3d("");
-        loop {
-            assert!(
-                start.elapsed() < Duration::from_secs(10),
-                "the 3D view kept moving"
-            );
-            std::thread::sleep(Duration::from_millis(250));
-            let now = self.labels_3d("");
-            let same = now.len() == last.len()
-                && now
-                    .iter()
-                    .zip(&last)
-                    .all(|(a, b)| a.cell == b.cell && a.x == b.x && a.y == b.y);
-            if same {
-                return now;
-            }
-            last = now;
-        }
-    }
-}
-
-#[test]
-fn the_3d_view_zooms_pans_and_resets() {
-    let server = start(Limits::default());
-    let driver = start_driver();
-    let session = open_session(&driver);
-    start_from_form(&session, &server, "euler-getter", "goldberg:2");
-    session.wait_for("#view3d .cell3d:not([hidden])");
+/// Zooms the 3D view with the wheel (its labels spread apart), pans it with a right-button
+/// drag (a label moves with the pointer) and brings it back with Reset view.
+fn zoom_pan_and_reset_3d(session: &Session) {
     let start = session.settled_labels_3d();
     let canvas = session.wait_for("#view3d canvas");
-    let origin = json!({ "element-6066-11e4-a52e-4f735466cecf": canvas });
     let spread = |labels: &[Label]| {
         let xs = labels.iter().map(|l| l.x);
         xs.clone().max().unwrap() - xs.min().unwrap()
@@ -1197,8 +1166,8 @@ fn the_3d_view_zooms_pans_and_resets() {
         "/actions",
         Some(
             json!({ "actions": [{ "type": "wheel", "id": "wheel", "actions": [
-                { "type": "scroll", "x": 0, "y": 0, "deltaX": 0, "deltaY": -400,
-                  "duration": 100, "origin": origin }
+                { "type": "scroll", "x": 0, "y": 0, "deltaX": 0, "deltaY": -400, "duration": 100,
+                  "origin": { "element-6066-11e4-a52e-4f735466cecf": canvas } }
             ]}]}),
         ),
     );
@@ -1223,8 +1192,7 @@ fn the_3d_view_zooms_pans_and_resets() {
     );
 
     // Reset view: back where it started.
-    let reset = session.wait_for("#view3d button.reset");
-    assert!(session.click(&reset));
+    session.click_first("#view3d button.reset");
     let again = session.settled_labels_3d();
     assert!(
         start.iter().all(|s| again
@@ -1232,6 +1200,4 @@ fn the_3d_view_zooms_pans_and_resets() {
             .any(|a| a.cell == s.cell && (a.x - s.x).abs() <= 2 && (a.y - s.y).abs() <= 2)),
         "reset"
     );
-    assert_eq!(session.console_errors(), Vec::<String>::new());
-    session.command("DELETE", "", None);
 }

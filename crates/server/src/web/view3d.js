@@ -146,7 +146,7 @@ function createView({ canvas, gl, software }, surfaces) {
       label: el("span", { class: "cell3d", "data-cell": c.cell, hidden: "" }),
     }));
     labels.replaceChildren(...copies.map((c) => c.label));
-    shown = { surface, geometry, group, copies, positions: mesh.positions, index: mesh.index, loop: null, occludedFrom: null };
+    shown = { surface, geometry, group, copies, positions: mesh.positions, index: mesh.index, loop: null, settledAt: null };
     chooser.querySelectorAll("button").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.surface === surface.name)));
     element.dataset.surface = surface.name;
     canvas.setAttribute("aria-label", `The board in 3D: ${surface.title}`);
@@ -156,6 +156,10 @@ function createView({ canvas, gl, software }, surfaces) {
 
   // Looks at the surface from above and aside, far enough to see all of it.
   function frame3d(bound) {
+    // Drops what is left of an easing turn or pan, which would carry the view on.
+    controls.enableDamping = false;
+    controls.update();
+    controls.enableDamping = true;
     const distance = bound.radius / Math.sin(THREE.MathUtils.degToRad(camera.fov / 2)) * 1.2;
     controls.target.copy(bound.center);
     camera.position.copy(bound.center).add(new THREE.Vector3(0.25, -0.35, 0.9).normalize().multiplyScalar(distance));
@@ -320,7 +324,17 @@ function createView({ canvas, gl, software }, surfaces) {
   });
   canvas.addEventListener("pointerleave", () => hover(null));
 
-  controls.addEventListener("change", requestRender);
+  controls.addEventListener("change", () => {
+    delete element.dataset.settled;
+    clearTimeout(settle);
+    // What hides what is known again once the view rests: until then no label on a
+    // surface that can hide itself, rather than labels on cells turned out of sight.
+    if (shown && !shown.surface.convex) {
+      shown.copies.forEach((c) => { c.occluded = true; });
+      shown.settledAt = null;
+    }
+    requestRender();
+  });
   // A software renderer turns the view at half resolution, a quarter of the pixels (from
   // 50 to 33 ms a frame at p95 on goldberg:8, BENCHMARKS.md), and sharpens it at rest.
   let sharpen = null;
@@ -358,19 +372,25 @@ function createView({ canvas, gl, software }, surfaces) {
   function render() {
     pending = false;
     if (!shown || !width || !height) return;
-    controls.update();
+    // True while the view still eases (then its 'change' asks for the next frame).
+    const moving = controls.update();
     renderer.render(scene, camera);
     placeLabels();
-    // On a surface that can hide itself, which labels are hidden is worked out once the
-    // view stops moving (a ray per label), and again only when the view has moved.
+    if (moving) return;
+    // Once the view stops moving its labels are final (on a surface that can hide itself,
+    // after a ray per label finds the hidden ones: only when the view has moved), and the
+    // pane says so with data-settled, which tests wait for.
     const view = [...camera.matrixWorld.elements, ...camera.projectionMatrix.elements].join();
-    if (!shown.surface.convex && view !== shown.occludedFrom) {
-      clearTimeout(settle);
-      settle = setTimeout(() => {
-        shown.occludedFrom = view;
-        occlude();
-      }, 120);
+    if (view === shown.settledAt) {
+      element.dataset.settled = "";
+      return;
     }
+    clearTimeout(settle);
+    settle = setTimeout(() => {
+      shown.settledAt = view;
+      if (!shown.surface.convex) occlude();
+      element.dataset.settled = "";
+    }, 120);
   }
 
   // Moves each label to its copy's centre on the canvas; hides those facing away, off the
