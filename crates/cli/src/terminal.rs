@@ -218,7 +218,7 @@ pub fn play_game(
         human.opponent()
     )?;
     writeln!(out, "Type a move, `moves` for the legal moves, or `quit`.")?;
-    let mut ply = 0;
+    let mut player = game.computer(computer.level, computer.seed);
     loop {
         writeln!(out, "{}", game.drawing(colour))?;
         let Some(mover) = game.to_move() else {
@@ -246,21 +246,17 @@ pub fn play_game(
                 "moves" | "help" | "?" => {
                     writeln!(out, "legal moves: {}", game.legal_moves().join(" "))?;
                 }
-                text => match game.play(text) {
-                    Ok(_) => ply += 1,
-                    Err(err) => writeln!(out, "{err}")?,
-                },
+                text => {
+                    if let Err(err) = game.play(text) {
+                        writeln!(out, "{err}")?;
+                    }
+                }
             }
         } else {
-            let mv = game
-                .computer_move(
-                    computer.level,
-                    Rng::derive(computer.seed, ply),
-                    &computer.budget,
-                )
+            let mv = player
+                .choose(game.as_any(), &computer.budget)
                 .context("the computer found no move")?;
             let played = game.play(&mv).context("the computer's move")?;
-            ply += 1;
             writeln!(out, "{mover} plays {played}")?;
         }
     }

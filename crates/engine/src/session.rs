@@ -4,6 +4,7 @@
 use serde::Serialize;
 use serde_json::Value;
 
+use std::any::Any;
 use std::time::Instant;
 
 use crate::agents::{Agent, Level};
@@ -87,7 +88,16 @@ pub trait Match: Send + Sync {
 
     /// The computer's move at `level`, in notation (`None` when the game is over), found
     /// within `budget` (cut short, the best move found so far).
-    fn computer_move(&self, level: Level, seed: u64, budget: &Budget) -> Option<String>;
+    fn computer_move(&self, level: Level, seed: u64, budget: &Budget) -> Option<String> {
+        self.computer(level, seed).choose(self.as_any(), budget)
+    }
+
+    /// A computer player at `level` for a whole game: asked for each of its moves, it keeps
+    /// what its search learnt (a kept tree) from one move to the next.
+    fn computer(&self, level: Level, seed: u64) -> Box<dyn Computer>;
+
+    /// The match as [`Any`], for a [`Computer`] to find its game in.
+    fn as_any(&self) -> &dyn Any;
 
     /// About how many bytes the game holds, its shared board not counted.
     fn memory_bytes(&self) -> usize;
@@ -100,6 +110,28 @@ pub trait Match: Send + Sync {
     /// Plays `games` games from this position between the computer at levels `a` and
     /// `b`, colours alternating (see [`arena`](crate::arena::arena)).
     fn arena(&self, a: Level, b: Level, games: usize, seed: u64, run: &ArenaRun) -> ArenaReport;
+}
+
+/// A computer player that plays one game through, move after move (see
+/// [`Match::computer`]).
+pub trait Computer: Send {
+    /// Its move in `game`'s position (`None` when the game is over, or when `game` is not a
+    /// match of the game it was made for), found within `budget`.
+    fn choose(&mut self, game: &dyn Any, budget: &Budget) -> Option<String>;
+}
+
+/// The computer of a [`GameMatch`]: one agent kept for the whole game.
+struct Follower<H: Hosting> {
+    agent: Box<dyn Agent<H::Game>>,
+}
+
+impl<H: Hosting> Computer for Follower<H> {
+    fn choose(&mut self, game: &dyn Any, budget: &Budget) -> Option<String> {
+        let game = &game.downcast_ref::<GameMatch<H>>()?.game;
+        self.agent
+            .choose(game, budget)
+            .map(|mv| game.format_move(&mv))
+    }
 }
 
 /// How an arena runs beyond its players: the budget of every move, and what to call
@@ -261,11 +293,14 @@ impl<H: Hosting> Match for GameMatch<H> {
         solved
     }
 
-    fn computer_move(&self, level: Level, seed: u64, budget: &Budget) -> Option<String> {
-        let mut agent = H::agent(level, seed);
-        agent
-            .choose(&self.game, budget)
-            .map(|mv| self.game.format_move(&mv))
+    fn computer(&self, level: Level, seed: u64) -> Box<dyn Computer> {
+        Box::new(Follower::<H> {
+            agent: H::agent(level, seed),
+        })
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
     }
 
     fn memory_bytes(&self) -> usize {
@@ -306,6 +341,23 @@ mod tests {
 
     fn nim_match() -> Box<dyn Match> {
         GameMatch::<NimHost>::boxed(NormalPlay::new(Nim::new(vec![1, 2])))
+    }
+
+    /// A computer follows its game move after move, and answers nothing for a match of
+    /// another game.
+    #[test]
+    fn a_computer_plays_its_game_through() {
+        let mut game = nim_match();
+        let mut computer = game.computer(Level::Perfect, 1);
+        let budget = Budget::unlimited();
+        // 1 2: the winning move leaves 1 1.
+        let first = computer.choose(game.as_any(), &budget).expect("a move");
+        assert_eq!(game.play(&first).unwrap(), "2:1");
+        game.play("1:0").unwrap();
+        let second = computer.choose(game.as_any(), &budget).expect("a move");
+        assert_eq!(game.play(&second).unwrap(), "2:0");
+        assert!(game.outcome().is_some());
+        assert_eq!(computer.choose(&"not a match", &budget), None);
     }
 
     #[test]
