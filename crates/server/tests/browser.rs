@@ -884,19 +884,11 @@ fn page_figures() {
 
 /// Starts `game` on `board` from the new-game form, X you and O the computer at level easy.
 fn start_from_form(session: &Session, server: &common::TestServer, game: &str, board: &str) {
-    session.command("POST", "/url", Some(json!({ "url": server.url("/#/") })));
-    let option = session.wait_for(&format!("#game option[value='{game}']"));
-    assert!(session.click(&option));
-    let spec = session.wait_for("#board-spec");
-    session.command("POST", &format!("/element/{spec}/clear"), Some(json!({})));
-    session.command(
-        "POST",
-        &format!("/element/{spec}/value"),
-        Some(json!({ "text": board })),
-    );
-    let easy = session.wait_for("select[name='O-level'] option[value='easy']");
-    assert!(session.click(&easy));
-    assert!(session.click(&session.wait_for("#start")));
+    session.open(&server.url("/#/"));
+    session.click_first(&format!("#game option[value='{game}']"));
+    session.type_into("#board-spec", board);
+    session.click_first("select[name='O-level'] option[value='easy']");
+    session.click_first("#start");
 }
 
 /// A cell copy's label in the 3D view: its cell, and where it is on the canvas.
