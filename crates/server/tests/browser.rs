@@ -171,14 +171,24 @@ fn open_session(driver: &Driver) -> Session<'_> {
 /// A session whose window is `size` ("WIDTH,HEIGHT"); below 500 px wide (the narrowest
 /// window headless Chromium makes) a phone's screen is emulated, e.g. "375,800".
 fn open_session_at<'a>(driver: &'a Driver, size: &str) -> Session<'a> {
+    new_session(driver, size, &[])
+}
+
+/// A session with a window of `size` and more browser flags.
+fn new_session<'a>(driver: &'a Driver, size: &str, flags: &[&str]) -> Session<'a> {
     let (width, height) = size.split_once(',').expect("WIDTH,HEIGHT");
     let (width, height): (u32, u32) = (width.parse().unwrap(), height.parse().unwrap());
     let chromium = find_program(&["chromium", "chromium-browser", "google-chrome"]);
-    let mut options = json!({
-        "binary": chromium,
-        "args": ["--headless=new", "--no-sandbox", "--disable-gpu",
-                 "--disable-dev-shm-usage", format!("--window-size={size}")],
-    });
+    let window = format!("--window-size={size}");
+    let mut args = vec![
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        &window,
+    ];
+    args.extend_from_slice(flags);
+    let mut options = json!({ "binary": chromium, "args": args });
     if width < 500 {
         options["mobileEmulation"] =
             json!({ "deviceMetrics": { "width": width, "height": height, "pixelRatio": 2.0 } });
@@ -776,7 +786,8 @@ fn median_p95(mut times: Vec<f64>) -> (f64, f64) {
 }
 
 /// The page figures of BENCHMARKS.md (not a test: it asserts no times). Run with
-/// `cargo test -p crosscap-server --test browser -- --ignored page_figures --nocapture`.
+/// `cargo test -p crosscap-server --test browser -- --ignored page_figures --nocapture`;
+/// `PAGE_FIGURES_FLAGS` adds browser flags (e.g. `--disable-3d-apis`: the page without WebGL).
 /// The page marks `crosscap:clicked`, `crosscap:pending-drawn`, `crosscap:answer` and
 /// `crosscap:drawn` (each drawing mark in the frame after the change); the script reads
 /// them, and the moves' answers' sizes from the resource timings.
@@ -785,7 +796,9 @@ fn median_p95(mut times: Vec<f64>) -> (f64, f64) {
 fn page_figures() {
     let server = start(Limits::default());
     let driver = start_driver();
-    let session = open_session(&driver);
+    let flags = std::env::var("PAGE_FIGURES_FLAGS").unwrap_or_default();
+    let flags: Vec<&str> = flags.split_whitespace().collect();
+    let session = open_session_with(&driver, &flags);
     let mark = |name: &str| {
         session.read(&format!(
             "const m = performance.getEntriesByName('crosscap:{name}'); \
@@ -1111,29 +1124,7 @@ fn a_cell_is_played_on_each_3d_surface_on_a_phone() {
 
 /// A session as `open_session` opens, with more command line flags for chromium.
 fn open_session_with<'a>(driver: &'a Driver, flags: &[&str]) -> Session<'a> {
-    let chromium = find_program(&["chromium", "chromium-browser", "google-chrome"]);
-    let mut args = vec![
-        "--headless=new",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-dev-shm-usage",
-        "--window-size=1200,1000",
-    ];
-    args.extend_from_slice(flags);
-    let (status, created) = call(
-        "POST",
-        &format!("{}/session", driver.base),
-        Some(json!({ "capabilities": { "alwaysMatch": {
-            "browserName": "chrome",
-            "goog:loggingPrefs": { "browser": "ALL" },
-            "goog:chromeOptions": { "binary": chromium, "args": args }
-        }}})),
-    );
-    assert_eq!(status, 200, "{created}");
-    Session {
-        driver,
-        id: created["value"]["sessionId"].as_str().unwrap().to_string(),
-    }
+    new_session(driver, "1200,1000", flags)
 }
 
 #[test]

@@ -6,7 +6,6 @@
 // board allows, the same board in 3D (view3d.js).
 import { el, markMove, moveTarget, panZoom, playsMoves } from "./draw.js";
 import { drawGraph } from "./graph.js";
-import { view3d } from "./view3d.js";
 
 const SCALE = 30;
 const pt = ([x, y]) => `${(x * SCALE).toFixed(1)},${(y * SCALE).toFixed(1)}`;
@@ -54,8 +53,27 @@ export function drawSurface(box, state, ctx, { fill, marked = new Set(), loop = 
   }
   box.append(kept.wrap);
   // A still picture (the rules pages) shows the disk alone.
-  if (!ctx.still) view3d(kept.wrap, state, ctx, { fill, marked, loop });
+  if (!ctx.still) beside3d(kept.wrap, state, ctx, { fill, marked, loop });
   return svg;
+}
+
+// The 3D view, loaded after the disk is drawn: three.js is most of the page's code, and
+// the disk is playable without it. The latest board asked for is the one shown once it
+// has loaded.
+let view3d = null;
+let waiting = null;
+function beside3d(...args) {
+  if (view3d) {
+    view3d(...args);
+    return;
+  }
+  if (!waiting) {
+    import("./view3d.js").then((module) => {
+      view3d = module.view3d;
+      if (waiting[0].isConnected) view3d(...waiting);
+    });
+  }
+  waiting = args;
 }
 
 // The parts of a board that never change: cells, names, rim, zoom; hovering any copy of a
