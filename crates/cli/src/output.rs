@@ -7,7 +7,7 @@ use std::time::Instant;
 
 use crosscap_engine::Exhausted;
 use crosscap_engine::catalog::{Part, Status};
-use crosscap_engine::text::escape_controls;
+use crosscap_engine::text::{escape_controls, shorten_long_runs};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde::Serialize;
 
@@ -184,9 +184,9 @@ pub fn grundy_text(grundy: u32, winning_moves: &[String]) -> String {
 }
 
 /// An error and its causes on one line, control characters escaped (input echoed in a
-/// message must not drive the terminal).
+/// message must not drive the terminal) and long echoed input shortened.
 pub fn one_line(err: &anyhow::Error) -> String {
-    escape_controls(&format!("{err:#}").replace('\n', " "))
+    shorten_long_runs(&escape_controls(&format!("{err:#}").replace('\n', " ")))
 }
 
 /// A command-line parsing error as one line: clap's message and tip without the usage
@@ -198,7 +198,7 @@ pub fn usage_error_line(rendered: &str) -> String {
         .take_while(|line| !line.starts_with("Usage:") && !line.starts_with("For more information"))
         .filter(|line| !line.is_empty())
         .collect();
-    escape_controls(&kept.join(" "))
+    shorten_long_runs(&escape_controls(&kept.join(" ")))
 }
 
 /// Table formats for research output.

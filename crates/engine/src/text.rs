@@ -18,9 +18,54 @@ pub fn escape_controls(text: &str) -> String {
         .collect()
 }
 
+/// Longest run of characters without white space that a message echoes whole.
+const LONGEST_ECHOED_RUN: usize = 120;
+
+/// `message` with every run of non-space characters longer than 120 characters cut to its
+/// first 60 and a count: a 17 KB board spec echoed by an error would otherwise fill a
+/// terminal, a log line or an answer, and the message stays one clear line.
+pub fn shorten_long_runs(message: &str) -> String {
+    let mut shortened = String::with_capacity(message.len().min(1024));
+    let mut rest = message;
+    while !rest.is_empty() {
+        let run_end = rest.find(char::is_whitespace).unwrap_or(rest.len());
+        let (run, after) = rest.split_at(run_end);
+        let run_chars = run.chars().count();
+        if run_chars > LONGEST_ECHOED_RUN {
+            shortened.extend(run.chars().take(LONGEST_ECHOED_RUN / 2));
+            shortened.push_str(&format!("… ({run_chars} characters)"));
+        } else {
+            shortened.push_str(run);
+        }
+        let space_end = after
+            .find(|c: char| !c.is_whitespace())
+            .unwrap_or(after.len());
+        shortened.push_str(&after[..space_end]);
+        rest = &after[space_end..];
+    }
+    shortened
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn long_runs_are_cut_and_short_ones_kept() {
+        let spec = "q".repeat(17_000);
+        let message = format!("unknown graph `{spec}`: expected a name");
+        let shortened = shorten_long_runs(&message);
+        assert_eq!(
+            shortened,
+            format!(
+                "unknown graph `{}… (17003 characters) expected a name",
+                "q".repeat(59)
+            )
+        );
+        assert_eq!(shorten_long_runs("a  b\tc ≤"), "a  b\tc ≤");
+        let exact = "é".repeat(LONGEST_ECHOED_RUN);
+        assert_eq!(shorten_long_runs(&exact), exact);
+    }
 
     #[test]
     fn controls_are_escaped_and_the_rest_kept() {

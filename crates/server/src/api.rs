@@ -15,7 +15,7 @@ use axum::middleware::{from_fn, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, get, post};
 use crosscap_engine::Level;
-use crosscap_engine::text::escape_controls;
+use crosscap_engine::text::{escape_controls, shorten_long_runs};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
@@ -38,7 +38,7 @@ impl ApiError {
     pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
         ApiError {
             status,
-            message: escape_controls(&message.into()),
+            message: shorten_long_runs(&escape_controls(&message.into())),
         }
     }
     pub fn bad_request(message: impl Into<String>) -> ApiError {

@@ -271,6 +271,11 @@ fn limits_answer_clear_client_errors() {
         400,
         "taylor",
     );
+    refused(
+        json!({ "game": "projective-hex", "board": "q".repeat(1_500) }),
+        400,
+        "characters) expected taylor",
+    );
     let (status, answer) = server.get("/api/games/0123456789abcdef");
     assert_eq!(status, 404);
     assert!(answer["error"].is_string());

@@ -95,3 +95,22 @@ fn a_repeated_cause_is_caught() {
     assert!(repeated_run(twice).is_some());
     assert_eq!(repeated_run("error: the board is too large"), None);
 }
+
+#[test]
+fn a_long_input_is_echoed_shortened() {
+    let spec = "q".repeat(17_000);
+    for args in [
+        vec!["sandpile", "solve", "--graph", spec.as_str()],
+        vec!["projective-hex", "solve", "--board", spec.as_str()],
+        vec!["nim", "value", spec.as_str()],
+    ] {
+        let run = crosscap_with_input(&args, "");
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(
+            run.stderr.len() < 400 && run.stderr.contains(" characters)"),
+            "{args:?}: {} bytes: {}",
+            run.stderr.len(),
+            &run.stderr[..run.stderr.len().min(300)]
+        );
+    }
+}
