@@ -1,6 +1,7 @@
 """The crosscap module against facts checked elsewhere (README, seeds, brute force here)."""
 
 from itertools import product
+from pathlib import Path
 
 import pytest
 
@@ -132,3 +133,9 @@ def test_a_budget_that_runs_out_raises_budget_exceeded_with_the_partial_answer()
         game.solve(max_nodes=1000)
     assert caught.value.answer["status"] == "unknown"
     assert caught.value.answer["reason"] == "nodes"
+
+
+def test_the_readme_example_runs():
+    readme = (Path(__file__).parents[3] / "README.md").read_text()
+    block = readme.split("```python\n", 1)[1].split("```", 1)[0]
+    exec(compile(block, "README.md", "exec"), {})
