@@ -1,6 +1,42 @@
 //! Every game Crosscap hosts, in the order the page lists them. This crate and the command
 //! line are the only ones that name the game crates: the web server serves whatever
 //! catalog it is given, and adding a game is one line here.
+//!
+//! # Example
+//!
+//! Any game started by name as the hosts start it, played by moves in its notation, solved in
+//! the one answer shape, and put in a seeded arena:
+//!
+//! ```
+//! use std::time::Duration;
+//! use crosscap_engine::catalog::{Setup, Status};
+//! use crosscap_engine::session::{ArenaRun, SetupLimits};
+//! use crosscap_engine::{Budget, Level};
+//! use serde_json::json;
+//!
+//! let catalog = crosscap_catalog::standard();
+//! let options = json!({ "tokens": "1,2,0,2" });
+//! let setup = Setup { board: "C4", options: &options };
+//! let mut game = catalog.start("edge-nim", &setup, &SetupLimits::default()).unwrap();
+//! assert_eq!(game.position(), "1,2,0,2");
+//!
+//! let solved = game.solve(&Budget::time(Duration::from_secs(10)));
+//! assert_eq!(solved.status, Status::Solved);
+//! let first = solved.winning_moves[0].clone();
+//! game.play(&first).unwrap();
+//! assert_eq!(game.solve(&Budget::time(Duration::from_secs(10))).outcome, Some("P"));
+//!
+//! let run = ArenaRun {
+//!     budget: Budget::time(Duration::from_secs(1)),
+//!     on_game_done: &|| {},
+//!     equal_time: false,
+//! };
+//! let report = game.arena(Level::Perfect, Level::Random, 4, 1, &run);
+//! assert_eq!(report.a_wins + report.b_wins + report.draws, 4);
+//!
+//! let unknown = Setup { board: "C4", options: &json!({ "bogus": 1 }) };
+//! assert!(catalog.start("edge-nim", &unknown, &SetupLimits::default()).is_err());
+//! ```
 
 use crosscap_engine::catalog::Catalog;
 

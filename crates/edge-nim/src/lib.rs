@@ -11,6 +11,26 @@
 //!   and [`analyse`] reads values and winning moves off them.
 //! - [`check_tetrahedron`] checks the seed's theorem for the tetrahedron with an empty edge.
 //! - [`DESCRIPTOR`] is the game in the catalog the hosts offer.
+//!
+//! # Example
+//!
+//! The value of a tetrahedron position, and the seed's example of a P-position:
+//!
+//! ```
+//! use std::sync::Arc;
+//! use crosscap_edge_nim::{EdgeNim, analyse, parse_tokens};
+//! use crosscap_graphs::Graph;
+//!
+//! let tetrahedron = Arc::new(Graph::from_spec("tetrahedron").unwrap());
+//! let position = EdgeNim::new(tetrahedron.clone(), vec![1, 2, 3, 4, 5, 6]).unwrap();
+//! let analysis = analyse(&position, 64 << 20).unwrap();
+//! assert_eq!(analysis.grundy, 7);
+//! assert_eq!(analysis.winning_moves.len(), 2); // 1:a=0,b=1,c=2 and 1:b=0
+//!
+//! let tokens = parse_tokens(&tetrahedron, "a=0,b=4,c=9,A=6,B=2,C=7").unwrap();
+//! let seed_example = EdgeNim::new(tetrahedron, tokens).unwrap();
+//! assert_eq!(analyse(&seed_example, 64 << 20).unwrap().grundy, 0);
+//! ```
 
 pub mod analysis;
 pub mod circular_nim;

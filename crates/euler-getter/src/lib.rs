@@ -11,6 +11,33 @@
 //! gives the minimax margin. [`player`] holds the computer player, [`host`] the game's
 //! entry in the catalog and its exact [`solve`], [`analysis`] the score of a position and
 //! the survey of the even-cells claim.
+//!
+//! # Example
+//!
+//! A game on goldberg:1 (the projective plane, χ = 1) played out by two seeded random
+//! players and scored: the two regions' characteristics add up to the surface's, which is odd,
+//! so the game has a winner.
+//!
+//! ```
+//! use std::time::Duration;
+//! use crosscap_engine::agents::RandomAgent;
+//! use crosscap_engine::session::SetupLimits;
+//! use crosscap_engine::{Agent, Budget, Game, Player};
+//! use crosscap_euler_getter::{Rule, SwapRule, new_game, score};
+//!
+//! let mut game = new_game("goldberg:1", Rule::Normal, SwapRule(None), None, &SetupLimits::default())
+//!     .unwrap();
+//! let mut player = RandomAgent::new(7);
+//! let budget = Budget::time(Duration::from_secs(1));
+//! while game.outcome().is_none() {
+//!     let mv = player.choose(&game, &budget).unwrap();
+//!     game.play(&mv);
+//! }
+//! let score = score(&game);
+//! assert_eq!(score.chi.x + score.chi.o, 1);
+//! let winner = if score.chi.x > score.chi.o { Player::X } else { Player::O };
+//! assert_eq!(score.winner, Some(winner));
+//! ```
 
 pub mod analysis;
 pub mod complex;

@@ -20,6 +20,21 @@
 //! | `edges:0-1,1-2` | `0..=max` | as written |
 //! | `arcs:0>1,1>2` | `0..=max` | as written (directed) |
 //! | `g6:…` | graph6 order | `i-j` for `i < j`, lexicographically |
+//!
+//! # Example
+//!
+//! ```
+//! use crosscap_graphs::Graph;
+//!
+//! let tetrahedron = Graph::from_spec("tetrahedron").unwrap();
+//! assert_eq!((tetrahedron.vertex_count(), tetrahedron.edge_count()), (4, 6));
+//! assert_eq!(tetrahedron.edge_name(0), "a"); // a = 1-2, b = 1-3, c = 1-4, A = 3-4, ...
+//!
+//! // graph6, as nauty's geng writes it: "Bw" is the triangle.
+//! let triangle = Graph::from_graph6("Bw").unwrap();
+//! assert_eq!(triangle.edges(), Graph::from_spec("K3").unwrap().edges()); // same edge order
+//! assert!(Graph::from_spec("cycle:2").is_err());
+//! ```
 
 mod automorphisms;
 mod graph6;

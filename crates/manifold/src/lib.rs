@@ -10,6 +10,29 @@
 //!   detected periods.
 //! * [`table`]: the paper's Table 2.1 to any genus.
 //! * [`play`]: the perfect player and the game's [`DESCRIPTOR`] in the catalog.
+//!
+//! # Example
+//!
+//! The G-series of `o_g` and `n_g`, its periods, and rows of the paper's Table 2.1:
+//!
+//! ```
+//! use crosscap_manifold::{Manifold, Series, Surface, detect_period, table};
+//!
+//! let series = Series::compute(60);
+//! assert_eq!(&series.orientable()[..6], &[0, 1, 2, 0, 2, 0]);
+//! assert_eq!(&series.nonorientable()[..9], &[0, 1, 2, 4, 6, 0, 3, 4, 6]);
+//! assert_eq!(detect_period(series.orientable()).unwrap().notation(), "01[20]");
+//! assert_eq!(detect_period(series.nonorientable()).unwrap().notation(), "012[4603]");
+//!
+//! // A 2-manifold's value is the nim-sum of its surfaces': G(n5 + o2) = 0 xor 2.
+//! let n5_o2 = Manifold::new(vec![Surface::non_orientable(5), Surface::orientable(2)]);
+//! assert_eq!(series.value(&n5_o2), Some(2));
+//!
+//! // Table 2.1: from n2 the moves reach n1 (value 1), the sphere, and n1 + n1.
+//! let rows = table(&series, 2);
+//! let moves: Vec<String> = rows[2].moves.iter().map(|m| m.paper_style()).collect();
+//! assert_eq!(moves, ["c: n1, 1", "e,f: S, 0", "g: (n1, n1), 0"]);
+//! ```
 
 pub mod length;
 pub mod moves;

@@ -12,6 +12,23 @@
 //! - [`exact`]: the fast bitmask solver of small trivalent projective-plane boards.
 //! - [`loops`]: from-scratch loop detection and the extraction of a shortest winning loop.
 //! - [`search`]: the focused game the searches use, the computer players, exact analysis.
+//!
+//! # Example
+//!
+//! Solve taylor:2 exactly: the first player wins, and every winning first move is listed.
+//!
+//! ```
+//! use std::time::Duration;
+//! use crosscap_engine::session::SetupLimits;
+//! use crosscap_engine::{Budget, Player};
+//! use crosscap_projective_hex::{Analyser, Opening, new_game};
+//!
+//! let game = new_game("taylor:2", Opening::Standard, None, &[], &SetupLimits::default()).unwrap();
+//! let mut analyser = Analyser::new(Budget::time(Duration::from_secs(30)));
+//! let analysis = analyser.analyse(&game).unwrap();
+//! assert_eq!(analysis.winner, Some(Player::X));
+//! assert!(!analysis.best_moves.is_empty());
+//! ```
 
 pub mod exact;
 pub mod host;

@@ -34,6 +34,28 @@
 //! placements, a limit that a connected undirected graph never reaches.
 //!
 //! KJumpingCube is this game on an `R x C` grid (its cube values are our scores plus one).
+//!
+//! # Example
+//!
+//! The winner of a small graph with perfect play, and whether every play sequence gives it:
+//!
+//! ```
+//! use std::time::Duration;
+//! use crosscap_engine::session::SetupLimits;
+//! use crosscap_engine::{Budget, Player};
+//! use crosscap_sandpile::{analyse, new_game};
+//!
+//! let budget = Budget::time(Duration::from_secs(10));
+//! let star = new_game("K1,4", None, Player::X, &SetupLimits::default()).unwrap();
+//! let answer = analyse(&star, &budget);
+//! assert_eq!(answer.perfect_play.unwrap().winner, Some(Player::O));
+//! assert!(answer.sequences.unwrap().predetermined); // on this tree, however anyone plays
+//!
+//! let triangle = new_game("C3", None, Player::X, &SetupLimits::default()).unwrap();
+//! let answer = analyse(&triangle, &budget);
+//! assert_eq!(answer.perfect_play.unwrap().winner, Some(Player::X));
+//! assert!(!answer.sequences.unwrap().predetermined);
+//! ```
 
 pub mod analysis;
 pub mod board;

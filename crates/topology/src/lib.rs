@@ -5,6 +5,29 @@
 //! playable cells) with cell names, a row structure for position strings and a 2D layout. It
 //! is built from a spec string (see [`Board::from_spec`]): `taylor:N`, `goldberg:K`,
 //! `torus:RxC`, `klein:RxC` or `file:PATH`.
+//!
+//! # Example
+//!
+//! Build a board from its spec and read its surface and Euler characteristic, of the whole
+//! surface or of a region of cells:
+//!
+//! ```
+//! use crosscap_topology::{Board, Surface};
+//!
+//! let board = Board::from_spec("taylor:3").unwrap();
+//! assert_eq!(board.surface(), Surface::NonOrientable { crosscaps: 1 }); // projective plane
+//! assert_eq!(board.cell_count(), 27); // 3 N^2 hexagons and pentagons
+//! assert_eq!(board.vertex_count() as i64 - board.edge_count() as i64 + 27, 1);
+//! assert_eq!(board.euler_characteristic(), 1);
+//!
+//! // A region's χ counts the V, E and F of its closure: one cell's closure is a disc.
+//! let mut one_cell = vec![false; board.cell_count()];
+//! one_cell[board.cell_index("a1").unwrap()] = true;
+//! assert_eq!(board.region_euler_characteristic(&one_cell), 1);
+//!
+//! assert_eq!(Board::from_spec("torus:4x6").unwrap().euler_characteristic(), 0);
+//! assert!(Board::from_spec("taylor:1").is_err());
+//! ```
 
 mod complex;
 mod error;

@@ -1,0 +1,141 @@
+"""The crosscap module against facts checked elsewhere (README, seeds, brute force here)."""
+
+from itertools import product
+from pathlib import Path
+
+import pytest
+
+import crosscap
+
+
+def test_every_game_is_listed_and_starts_from_its_default_board():
+    assert crosscap.games() == [
+        "projective-hex", "euler-getter", "edge-nim", "manifold", "sandpile", "nim",
+    ]
+    for name in crosscap.games():
+        game = crosscap.Game(name)
+        assert game.name == name
+        assert game.to_move == "X"
+        assert game.legal_moves()
+        assert crosscap.info(name)["default_board"]
+
+
+def test_nim_value_and_winning_move():
+    answer = crosscap.Game("nim", "3 4 5").solve()
+    assert answer["status"] == "solved"
+    assert (answer["value"], answer["outcome"]) == (3 ^ 4 ^ 5, "N")
+    assert answer["winning_moves"] == ["1:1"]
+
+
+def test_playing_moves_changes_the_position_and_copies_are_independent():
+    game = crosscap.Game("nim", "3 4 5")
+    trial = game.copy()
+    assert trial.play("1:1") == "1:1"
+    assert trial.position == "1 4 5"
+    assert trial.solve()["outcome"] == "P"
+    assert game.position == "3 4 5"
+
+
+def test_projective_hex_taylor_2_is_a_first_player_win():
+    answer = crosscap.Game("projective-hex", "taylor:2").solve(max_seconds=30)
+    assert answer["winner"] == "X"
+    assert answer["winning_moves"]
+    for move in answer["winning_moves"]:
+        after = crosscap.Game("projective-hex", "taylor:2")
+        after.play(move)
+        assert after.solve(max_seconds=30)["winner"] == "X"
+
+
+def test_euler_getter_scores_add_up_to_the_surface_characteristic():
+    board = crosscap.Board("goldberg:1")
+    assert (board.surface, board.euler_characteristic) == ("projective plane", 1)
+    game = crosscap.Game("euler-getter", "goldberg:1", swap="none")
+    seed = 0
+    while not game.is_over:
+        game.play(game.hint("random", seed=seed))
+        seed += 1
+    regions = game.view()["regions"]
+    x_cells = [c for c, owner in zip(board.cells, game.view()["owners"]) if owner == "X"]
+    o_cells = [c for c in board.cells if c not in x_cells]
+    assert regions["X"]["chi"] == board.region_euler_characteristic(x_cells)
+    assert regions["O"]["chi"] == board.region_euler_characteristic(o_cells)
+    assert regions["X"]["chi"] + regions["O"]["chi"] == 1
+    winner = "X" if regions["X"]["chi"] > regions["O"]["chi"] else "O"
+    assert game.outcome["winner"] == winner
+
+
+def test_edge_nim_tetrahedron_values():
+    answer = crosscap.Game("edge-nim", "tetrahedron", tokens=[1, 2, 3, 4, 5, 6]).solve()
+    assert answer["value"] == 7
+    assert sorted(answer["winning_moves"]) == ["1:a=0,b=1,c=2", "1:b=0"]
+    seed_example = crosscap.Game("edge-nim", "tetrahedron", tokens="a=0,b=4,c=9,A=6,B=2,C=7")
+    assert seed_example.solve()["outcome"] == "P"
+
+
+def test_edge_nim_p_positions_follow_the_seed_theorem():
+    """P exactly when, up to the symmetries fixing a, b+C = B+c, b <= c, A^b^B = 0."""
+    assert crosscap.edge_names("tetrahedron") == ["a", "b", "c", "A", "B", "C"]
+    table = set(crosscap.edge_nim_p_positions("tetrahedron", 4, fix="a=0"))
+
+    def theorem(b, c, A, B, C):
+        return b + C == B + c and b <= c and A ^ b ^ B == 0
+
+    expected = set()
+    for b, c, A, B, C in product(range(5), repeat=5):
+        images = [(b, c, A, B, C), (C, B, A, c, b), (c, b, A, C, B), (B, C, A, b, c)]
+        if any(theorem(*image) for image in images):
+            expected.add((0, b, c, A, B, C))
+    assert table == expected
+
+
+def test_manifold_g_series_and_table():
+    series = crosscap.manifold_series(20)
+    assert series["orientable"][:8] == [0, 1, 2, 0, 2, 0, 2, 0]
+    assert series["nonorientable"][:11] == [0, 1, 2, 4, 6, 0, 3, 4, 6, 0, 3]
+    rows = crosscap.manifold_table(3)
+    assert [row["nonorientable"] for row in rows] == [0, 1, 2, 4]
+    assert {"move": "c,d", "to": "S", "grundy": 0} in rows[1]["moves"]
+    manifold = crosscap.Game("manifold", "n5 o2").solve()
+    assert manifold["value"] == series["nonorientable"][5] ^ series["orientable"][2]
+
+
+def test_sandpile_winners():
+    assert crosscap.Game("sandpile", "C3").solve()["winner"] == "X"
+    assert crosscap.Game("sandpile", "K1,4").solve()["winner"] == "O"
+
+
+def test_arena_is_seeded_and_the_perfect_player_wins():
+    game = crosscap.Game("nim", "3 4 5")
+    report = game.arena("perfect", "random", games=6, seed=7)
+    assert (report["games"], report["seed"]) == (6, 7)
+    # From an N-position with colours alternating, perfect wins at least its 3 games as X.
+    assert report["a_wins"] >= 3
+    again = game.arena("random", "random", games=6, seed=7)
+    assert again["a_wins"] == game.arena("random", "random", games=6, seed=7)["a_wins"]
+
+
+def test_bad_input_raises_value_error():
+    with pytest.raises(ValueError, match="heap"):
+        crosscap.Game("nim", "3 x")
+    with pytest.raises(ValueError, match="unknown game"):
+        crosscap.Game("chess")
+    with pytest.raises(ValueError, match="bogus"):
+        crosscap.Game("nim", bogus=1)
+    with pytest.raises(ValueError):
+        crosscap.Game("nim", "3 4 5").play("9:9")
+    with pytest.raises(ValueError):
+        crosscap.Board("taylor:1")
+
+
+def test_a_budget_that_runs_out_raises_budget_exceeded_with_the_partial_answer():
+    game = crosscap.Game("euler-getter", "taylor:3", swap="none")
+    with pytest.raises(crosscap.BudgetExceeded) as caught:
+        game.solve(max_nodes=1000)
+    assert caught.value.answer["status"] == "unknown"
+    assert caught.value.answer["reason"] == "nodes"
+
+
+def test_the_readme_example_runs():
+    readme = (Path(__file__).parents[3] / "README.md").read_text()
+    block = readme.split("```python\n", 1)[1].split("```", 1)[0]
+    exec(compile(block, "README.md", "exec"), {})
