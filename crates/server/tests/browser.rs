@@ -585,6 +585,28 @@ fn projective_hex_and_euler_getter_played_by_clicks() {
         !session.find_all("#board .area .area-label").is_empty(),
         "regions are outlined"
     );
+    // Each region's loops are drawn through its cells: as many as the list counts (on the
+    // projective plane the two regions' χ add up to 1, so some region has a loop).
+    let listed: usize = session
+        .find_all(".regions h4")
+        .iter()
+        .map(|h| {
+            let text = session.text(h);
+            let loops = text.rsplit(", ").next().unwrap_or_default();
+            loops.split(' ').next().unwrap().parse::<usize>().unwrap()
+        })
+        .sum();
+    let drawn = session.find_all("#board .region-loop");
+    assert!(listed > 0);
+    assert_eq!(drawn.len(), listed, "one drawn loop per loop listed");
+    for group in &drawn {
+        let cells = session.attribute(group, "data-cells").unwrap();
+        assert!(
+            cells.split(' ').count() > 1,
+            "a loop through cells: {cells}"
+        );
+    }
+    assert!(!session.find_all("#board .region-loop polyline").is_empty());
 
     // A position set up by clicks (one X stone, one O stone), then analysed with the solver.
     session.open(&server.url("/#/"));
