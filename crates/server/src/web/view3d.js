@@ -26,6 +26,9 @@ const BAND = { plain: "#4d4d4d", lit: "#f1c40f", loop: "#f1c40f", last: "#ffffff
 
 let current = null; // { key, view }: the view of the game on show
 let tab = "disk"; // on a phone, the pane on show
+// Set once a browser has been found without WebGL: asking again would build a canvas and
+// fail at every move.
+let webglMissing = false;
 
 /**
  * Puts a 3D view beside the disk `disk` (an element already in `box`) when the board has
@@ -44,8 +47,9 @@ export function view3d(disk, state, ctx, paint) {
   if (!current || current.key !== key) {
     if (current) current.view.dispose();
     current = null;
-    const context = webgl();
+    const context = webglMissing ? null : webgl();
     if (!context) {
+      webglMissing = true;
       disk.after(el("p", { class: "note" }, "3D views need WebGL, which this browser does not offer."));
       return;
     }
