@@ -17,7 +17,7 @@ use serde_json::{Map, Value, json};
 
 use crate::analysis::plural;
 use crate::game::{EulerGetter, Move, Rule, SwapRule};
-use crate::region::RegionCounts;
+use crate::region::{RegionCounts, loop_cycles};
 use crate::{EulerGetterError, new_game, player};
 
 /// Euler Getter as the hosts offer it.
@@ -181,12 +181,14 @@ pub struct RegionView {
     pub pieces: Vec<PieceView>,
 }
 
-/// A connected piece of a region: its cells by name, its characteristic and loops.
+/// A connected piece of a region: its cells by name, its characteristic and loops, and
+/// each independent loop as a cycle of its cells (for the page to draw).
 #[derive(Serialize)]
 pub struct PieceView {
     pub cells: Vec<String>,
     pub chi: i64,
     pub loops: usize,
+    pub loop_cycles: Vec<Vec<String>>,
 }
 
 impl EulerView {
@@ -233,14 +235,19 @@ impl RegionView {
             pieces: analysis
                 .pieces
                 .iter()
-                .map(|piece| PieceView {
-                    cells: piece
-                        .cells
-                        .iter()
-                        .map(|&c| board.cell_name(c).to_string())
-                        .collect(),
-                    chi: piece.chi,
-                    loops: piece.loops,
+                .map(|piece| {
+                    let names = |cells: &[usize]| {
+                        cells
+                            .iter()
+                            .map(|&c| board.cell_name(c).to_string())
+                            .collect()
+                    };
+                    PieceView {
+                        cells: names(&piece.cells),
+                        chi: piece.chi,
+                        loops: piece.loops,
+                        loop_cycles: loop_cycles(board, piece).iter().map(|c| names(c)).collect(),
+                    }
                 })
                 .collect(),
         }

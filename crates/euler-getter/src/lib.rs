@@ -57,7 +57,7 @@ pub use game::{EulerGetter, Move, Rule, SwapRule};
 pub use host::{
     DESCRIPTOR, EulerHost, EulerView, RegionView, Solution, region_json, setup_game, solve,
 };
-pub use region::{Piece, RegionAnalysis, RegionCounts};
+pub use region::{Piece, RegionAnalysis, RegionCounts, loop_cycles};
 
 /// Why a board, position or option was refused.
 #[derive(Debug, thiserror::Error)]

@@ -10,7 +10,7 @@ use axum::Router;
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::extract::{DefaultBodyLimit, FromRequestParts, Path, Query, State};
 use axum::http::request::Parts;
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::middleware::{from_fn, from_fn_with_state};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{MethodRouter, get, post};
@@ -206,11 +206,19 @@ pub fn router(app: Arc<App>, hosts: HostPolicy) -> Router {
         });
     Router::new()
         .nest("/api", api)
-        .route("/", get(|| async { web::page("index.html") }))
-        .route("/favicon.ico", get(|| async { web::page("favicon.svg") }))
+        .route(
+            "/",
+            get(|headers: HeaderMap| async move { web::page("index.html", &headers) }),
+        )
+        .route(
+            "/favicon.ico",
+            get(|headers: HeaderMap| async move { web::page("favicon.svg", &headers) }),
+        )
         .route(
             "/static/{*file}",
-            get(|Path(file): Path<String>| async move { web::page(&file) }),
+            get(|Path(file): Path<String>, headers: HeaderMap| async move {
+                web::page(&file, &headers)
+            }),
         )
         .layer(DefaultBodyLimit::max(max_body))
         .layer(from_fn_with_state(Arc::new(hosts), guard::check_host))

@@ -298,6 +298,53 @@ fn the_page_is_served() {
     assert_eq!(status, 404);
 }
 
+#[test]
+fn an_unchanged_file_is_not_sent_again() {
+    let server = start(Limits::default());
+    let three = server.url("/static/vendor/three.core.js");
+    let first = ureq::get(&three).call().unwrap();
+    let etag = first.header("etag").expect("an entity tag").to_string();
+    assert!(
+        etag.starts_with('"') && etag.ends_with('"'),
+        "a strong tag: {etag}"
+    );
+    assert_eq!(first.header("cache-control"), Some("no-cache"));
+    assert!(first.into_string().unwrap().len() > 100_000);
+
+    // Asked again with its tag (alone, in a list, or weak), the file is not sent.
+    for tags in [
+        etag.clone(),
+        format!("\"0\", {etag}"),
+        format!("W/{etag}"),
+        "*".into(),
+    ] {
+        let again = ureq::get(&three)
+            .set("If-None-Match", &tags)
+            .call()
+            .unwrap();
+        assert_eq!(again.status(), 304, "{tags}");
+        assert_eq!(again.header("etag"), Some(etag.as_str()));
+        // The security headers come with every answer, this one too.
+        assert!(again.header("content-security-policy").is_some());
+        assert_eq!(again.header("x-content-type-options"), Some("nosniff"));
+        assert!(again.into_string().unwrap().is_empty());
+    }
+
+    // Another tag, or another file with this one's tag, is sent whole with its own tag.
+    let stale = ureq::get(&three)
+        .set("If-None-Match", "\"0123456789abcdef\"")
+        .call()
+        .unwrap();
+    assert_eq!(stale.status(), 200);
+    let other = ureq::get(&server.url("/static/app.js"))
+        .set("If-None-Match", &etag)
+        .call()
+        .unwrap();
+    assert_eq!(other.status(), 200);
+    assert_ne!(other.header("etag"), Some(etag.as_str()));
+    assert!(other.into_string().unwrap().contains("import"));
+}
+
 /// The body of a request's answer, as sent (for its size).
 fn raw(method: &str, url: &str, body: Option<Value>) -> String {
     let request = ureq::request(method, url);

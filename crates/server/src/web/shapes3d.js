@@ -264,9 +264,11 @@ export function surfacePath(a, b, steps = 4) {
   };
   const mine = shared(a, b);
   const theirs = shared(b, a);
-  if (mine.length < 2 || theirs.length < 2) return [a.map(centre(a)), b.map(centre(b))];
+  // Across the middle of a shared side, or through a shared corner (cells of a region
+  // loop may meet at a corner only); cells apart are joined straight.
+  if (!mine.length || mine.length !== theirs.length) return [a.map(centre(a)), b.map(centre(b))];
   const half = (copy, corners, reverse) => {
-    const middle = lerp(corners[0], corners[1], 0.5);
+    const middle = corners.length > 1 ? lerp(corners[0], corners[1], 0.5) : corners[0];
     const points = [];
     for (let i = 0; i <= steps; i++) points.push(copy.map(lerp(centre(copy), middle, i / steps)));
     return reverse ? points.reverse() : points;

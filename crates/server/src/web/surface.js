@@ -19,9 +19,10 @@ let kept = null;
 /**
  * Draws the board. `fill(cell)` is the CSS class of a cell's colour (or "empty");
  * `marked` a set of cells to outline (a winning loop); `loop` cell indices to join, in
- * order, through their centres; `outlines` areas to ring ({ cells, cls, label }).
+ * order, through their centres; `outlines` areas to ring ({ cells, cls, label }); `loops`
+ * more cycles of cells to draw that way ({ cells, cls }: a region's loops).
  */
-export function drawSurface(box, state, ctx, { fill, marked = new Set(), loop = null, outlines = [] }) {
+export function drawSurface(box, state, ctx, { fill, marked = new Set(), loop = null, outlines = [], loops = [] }) {
   const layout = state.layout;
   const names = layout.names;
   const legal = new Set(state.legal_moves);
@@ -43,7 +44,10 @@ export function drawSurface(box, state, ctx, { fill, marked = new Set(), loop = 
   overlay.replaceChildren();
   for (const area of outlines) overlay.append(outline(area, copies, layout, clip));
   // The loop under the names, so that the cells it runs through stay readable.
-  if (loop && loop.length > 1) overlay.append(loopPath(loop, copies, clip));
+  for (const { cells, cls } of loops) {
+    if (cells.length > 1) overlay.append(loopPath(cells, copies, clip, `region-loop ${cls}`));
+  }
+  if (loop && loop.length > 1) overlay.append(loopPath(loop, copies, clip, "win"));
   if (ctx.last !== null && names.includes(ctx.last)) {
     // Above the name (an area's tag sits below it), so that all show.
     const [x, y] = copies[names.indexOf(ctx.last)][0].centre;
@@ -53,7 +57,7 @@ export function drawSurface(box, state, ctx, { fill, marked = new Set(), loop = 
   }
   box.append(kept.wrap);
   // A still picture (the rules pages) shows the disk alone.
-  if (!ctx.still) beside3d(kept.wrap, state, ctx, { fill, marked, loop });
+  if (!ctx.still) beside3d(kept.wrap, state, ctx, { fill, marked, loop, loops });
   return svg;
 }
 
@@ -175,22 +179,25 @@ function edgesOf(poly) {
 }
 const edgeKey = ([p, q]) => [key(p), key(q)].sort().join(" ");
 
-// The winning loop through cell centres: each step joins the two cells through the
-// middle of the side they share, for every pair of their copies that share one (so the
-// line leaves through the rim and comes back where the surface is glued); cells drawn
-// apart are joined straight between their nearest copies.
-function loopPath(loop, copies, clip) {
-  const group = el("g", { class: "win", "clip-path": clip });
+// A loop of cells (the winning loop, a region's loop) through cell centres: each step
+// joins the two cells through the middle of the side they share, or the corner they share
+// when they meet at a corner only, for every pair of their copies that meet (so the line
+// leaves through the rim and comes back where the surface is glued); cells drawn apart
+// are joined straight between their nearest copies. `cls` is the group's class.
+function loopPath(loop, copies, clip, cls) {
+  const group = el("g", { class: cls, "clip-path": clip, "data-cells": loop.join(" ") });
   loop.forEach((a, i) => {
     const b = loop[(i + 1) % loop.length];
     if (loop.length === 2 && i === 1) return;
     let joined = false;
     for (const ca of copies[a]) {
       const sides = new Map(edgesOf(ca.poly).map((e) => [edgeKey(e), e]));
+      const corners = new Set(ca.poly.map(key));
       for (const cb of copies[b]) {
         const shared = edgesOf(cb.poly).find((e) => sides.has(edgeKey(e)));
-        if (!shared) continue;
-        const mid = [(shared[0][0] + shared[1][0]) / 2, (shared[0][1] + shared[1][1]) / 2];
+        const corner = shared ? null : cb.poly.find((p) => corners.has(key(p)));
+        if (!shared && !corner) continue;
+        const mid = shared ? [(shared[0][0] + shared[1][0]) / 2, (shared[0][1] + shared[1][1]) / 2] : corner;
         group.append(el("polyline", { points: [ca.centre, mid, cb.centre].map(pt).join(" ") }));
         joined = true;
       }

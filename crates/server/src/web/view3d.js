@@ -26,11 +26,15 @@ const BAND = { plain: "#4d4d4d", lit: "#f1c40f", loop: "#f1c40f", last: "#ffffff
 
 let current = null; // { key, view }: the view of the game on show
 let tab = "disk"; // on a phone, the pane on show
+// Set once a browser has been found without WebGL: asking again would build a canvas and
+// fail at every move.
+let webglMissing = false;
 
 /**
  * Puts a 3D view beside the disk `disk` (an element already in `box`) when the board has
  * a surface to show and the browser has WebGL; otherwise leaves the disk alone. `paint`
- * is drawSurface's: `fill(cell)` a CSS class, `marked` cells, `loop` cell indices.
+ * is drawSurface's: `fill(cell)` a CSS class, `marked` cells, `loop` cell indices, `loops`
+ * more cycles of cells ({ cells, cls }: a region's loops, drawn in the seat's dark colour).
  */
 export function view3d(disk, state, ctx, paint) {
   const surfaces = surfacesOf(state.layout, state.board);
@@ -43,8 +47,9 @@ export function view3d(disk, state, ctx, paint) {
   if (!current || current.key !== key) {
     if (current) current.view.dispose();
     current = null;
-    const context = webgl();
+    const context = webglMissing ? null : webgl();
     if (!context) {
+      webglMissing = true;
       disk.after(el("p", { class: "note" }, "3D views need WebGL, which this browser does not offer."));
       return;
     }
@@ -110,7 +115,7 @@ function createView({ canvas, gl, software }, surfaces) {
   let shown = null; // the surface on show: mesh, its copies and their labels
   let state = null;
   let ctx = { canMove: false };
-  let paint = { fill: () => "empty", marked: new Set(), loop: null };
+  let paint = { fill: () => "empty", marked: new Set(), loop: null, loops: [] };
   let disk = null;
   let hovered = null; // a cell lit by the pointer, here or on the disk
   let width = 0;
@@ -222,7 +227,7 @@ function createView({ canvas, gl, software }, surfaces) {
   function update(nextState, nextCtx, nextPaint, nextDisk) {
     state = nextState;
     ctx = nextCtx;
-    paint = { marked: new Set(), loop: null, ...nextPaint };
+    paint = { marked: new Set(), loop: null, loops: [], ...nextPaint };
     colours.clear();
     if (disk !== nextDisk) {
       disk = nextDisk;
@@ -263,20 +268,30 @@ function createView({ canvas, gl, software }, surfaces) {
     repaint();
   }
 
-  // The winning loop as a tube through the centres of its cells: from each copy of its
-  // first cell, on to the nearest copy of the next cell, so that on the sphere the two
-  // lifts of a loop through the rim join into one closed curve.
+  // The winning loop and the regions' loops as tubes through the centres of their cells:
+  // from each copy of a loop's first cell, on to the nearest copy of the next cell, so
+  // that on the sphere the two lifts of a loop through the rim join into one closed curve.
   function drawLoop() {
     if (shown.loop) {
       shown.group.remove(shown.loop);
       disposeTree(shown.loop);
       shown.loop = null;
     }
-    const loop = paint.loop;
-    if (!loop || loop.length < 2) return;
+    const style = getComputedStyle(document.documentElement);
+    const loops = [
+      { cells: paint.loop || [], colour: BAND.loop },
+      ...paint.loops.map(({ cells, cls }) => ({ cells, colour: style.getPropertyValue(`--${cls.toLowerCase()}-dark`).trim() || "#333" })),
+    ].filter(({ cells }) => cells.length > 1);
+    if (!loops.length) return;
+    const group = new THREE.Group();
+    for (const { cells, colour } of loops) tube(group, cells, colour);
+    shown.group.add(group);
+    shown.loop = group;
+  }
+
+  function tube(group, loop, colour) {
     const copiesOf = (cell) => shown.copies.filter((c) => c.cell === cell);
     const size = shown.geometry.boundingSphere.radius;
-    const group = new THREE.Group();
     for (const start of copiesOf(loop[0])) {
       const points = [start.centre];
       let at = start;
@@ -290,10 +305,8 @@ function createView({ canvas, gl, software }, surfaces) {
       const curve = new THREE.CatmullRomCurve3(points, false, "centripetal");
       group.add(new THREE.Mesh(
         new THREE.TubeGeometry(curve, points.length * 3, size * 0.016, 6, false),
-        new THREE.MeshBasicMaterial({ color: BAND.loop })));
+        new THREE.MeshBasicMaterial({ color: colour })));
     }
-    shown.group.add(group);
-    shown.loop = group;
   }
 
   const raycaster = new THREE.Raycaster();

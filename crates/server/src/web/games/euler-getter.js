@@ -1,5 +1,6 @@
 // Euler Getter: both scores live (V - E + F of each area); at the end each region's
-// pieces outlined on the board with their χ, and listed, lit on the board when hovered.
+// pieces outlined on the board with their χ and their independent loops drawn through
+// their cells (on the disk and in 3D), and listed, lit on the board when hovered.
 // Stones are drawn in their seat's colour (X or O), like everything else on the page.
 import { el, plural } from "../draw.js";
 import { drawSurface } from "../surface.js";
@@ -21,15 +22,19 @@ export function render(box, state, ctx) {
   const view = state.view;
   const index = new Map(state.layout.names.map((n, i) => [n, i]));
   const outlines = [];
+  const loops = [];
   if (view.regions) {
     for (const p of ["X", "O"]) {
-      view.regions[p].pieces.forEach((piece) => outlines.push({
-        cells: piece.cells.map((n) => index.get(n)), cls: p,
-        label: `χ ${piece.chi}${piece.loops ? `, ${plural(piece.loops, "loop")}` : ""}`,
-      }));
+      view.regions[p].pieces.forEach((piece) => {
+        outlines.push({
+          cells: piece.cells.map((n) => index.get(n)), cls: p,
+          label: `χ ${piece.chi}${piece.loops ? `, ${plural(piece.loops, "loop")}` : ""}`,
+        });
+        for (const cycle of piece.loop_cycles) loops.push({ cells: cycle.map((n) => index.get(n)), cls: p });
+      });
     }
   }
-  const svg = drawSurface(box, state, ctx, { fill: (cell) => view.owners[cell] || "empty", outlines });
+  const svg = drawSurface(box, state, ctx, { fill: (cell) => view.owners[cell] || "empty", outlines, loops });
   const notes = [`Rule: ${view.rule} (the ${view.rule === "reverse" ? "smaller" : "larger"} characteristic wins). Surface: ${view.surface}, χ = ${view.surface_chi}.`];
   if (view.swap && view.swap.swapped) notes.push("The colours were swapped: each seat took over the other's stones.");
   box.append(el("p", { class: "note" }, notes.join(" ")));
