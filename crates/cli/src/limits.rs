@@ -147,12 +147,14 @@ pub fn parse_level(text: &str) -> Result<Level, String> {
     let level = text.parse::<Level>().ok().filter(|level| match level {
         Level::Mcts(n) => *n <= MAX_MCTS_ITERATIONS,
         Level::FlatMc(n) => *n <= MAX_FLATMC_PLAYOUTS,
+        Level::MctsMs(ms) => *ms <= MAX_THINK_MS,
         _ => true,
     });
     level.ok_or_else(|| {
         format!(
             "expected easy, medium, hard, expert, perfect, random, flatmc:N (N from 1 to \
-             {MAX_FLATMC_PLAYOUTS}) or mcts:N (N from 1 to {MAX_MCTS_ITERATIONS})"
+             {MAX_FLATMC_PLAYOUTS}), mcts:N (N from 1 to {MAX_MCTS_ITERATIONS}) or mcts:Nms \
+             (N from 1 to {MAX_THINK_MS})"
         )
     })
 }
@@ -205,6 +207,8 @@ mod tests {
         assert_eq!(parse_level("mcts:1000000"), Ok(Level::Mcts(1_000_000)));
         assert!(parse_level("mcts:1000001").is_err());
         assert!(parse_level("flatmc:20001").is_err());
+        assert_eq!(parse_level("mcts:250ms"), Ok(Level::MctsMs(250)));
+        assert!(parse_level("mcts:3600001ms").is_err());
         assert!(parse_think_ms("0").is_err());
         assert!(parse_think_ms("18446744073709551615").is_err());
     }

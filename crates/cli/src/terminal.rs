@@ -6,7 +6,6 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::Args;
-use crosscap_engine::agents::MAX_MCTS_ITERATIONS;
 use crosscap_engine::arena::ArenaReport;
 use crosscap_engine::ladder::{Rating, RoundRobin};
 use crosscap_engine::session::{ArenaRun, Match};
@@ -20,12 +19,14 @@ use crate::output::{Answer, Output, Table, TableFormat, ignore_closed_stdout, pr
 /// The computer's flags of `play` and `hint`.
 #[derive(Args, Debug, Clone)]
 pub struct ComputerArgs {
-    /// The computer's level: easy, medium, hard, expert, perfect, random, flatmc:N (N up to
-    /// 20000), mcts:N (N up to 1000000) [default: the game's].
+    /// The computer's level: easy (10 ms a move), medium (60 ms), hard (400 ms), expert
+    /// (1500 ms), perfect, random, flatmc:N (N up to 20000), mcts:N (N iterations, up to
+    /// 1000000) or mcts:Nms (N ms a move) [default: the game's].
     #[arg(long, value_parser = parse_level)]
     pub level: Option<Level>,
-    /// Milliseconds the computer may think per move (1 to 3600000): its level's search is
-    /// cut short then; without --level, MCTS thinks for all of it.
+    /// Milliseconds the computer thinks per move (1 to 3600000): the time of a timed level
+    /// (easy … expert, mcts:Nms), a bound on the others; without --level, MCTS thinks for
+    /// all of it.
     #[arg(long, value_parser = parse_think_ms)]
     pub think_ms: Option<Duration>,
     /// Seed of the computer's randomness.
@@ -42,12 +43,12 @@ pub struct Computer {
 }
 
 impl ComputerArgs {
-    /// The computer asked for: the level given, else MCTS for the time given, else the
-    /// game's `default`.
+    /// The computer asked for: the level given (its time set by `--think-ms`), else MCTS
+    /// for the time given, else the game's `default`.
     pub fn computer(&self, default: Level) -> Computer {
         let level = match (self.level, self.think_ms) {
-            (Some(level), _) => level,
-            (None, Some(_)) => Level::Mcts(MAX_MCTS_ITERATIONS),
+            (Some(level), think) => with_think_time(level, think),
+            (None, Some(think)) => Level::MctsMs(think.as_millis() as u64),
             (None, None) => default,
         };
         Computer {
@@ -56,6 +57,12 @@ impl ComputerArgs {
             budget: move_budget(self.think_ms, 1),
         }
     }
+}
+
+/// `level` with its time per move set to `think` when given (see
+/// [`Level::with_think_time`]).
+fn with_think_time(level: Level, think: Option<Duration>) -> Level {
+    think.map_or(level, |think| level.with_think_time(think))
 }
 
 /// Options of every `play` command.
@@ -80,14 +87,14 @@ pub struct ArenaArgs {
     /// Number of games, 1 to 1000000; A plays X in even-numbered games.
     #[arg(long, default_value = "100", value_parser = parse_games)]
     pub games: usize,
-    /// Milliseconds each computer may think per move (1 to 3600000): its level's search is
-    /// cut short then.
+    /// Milliseconds each computer thinks per move (1 to 3600000): the time of a timed
+    /// level (easy … expert, mcts:Nms), a bound on the others.
     #[arg(long, value_parser = parse_think_ms)]
     pub think_ms: Option<Duration>,
     /// Equal thinking time: A may spend on each move what B has spent so far (plus B's
     /// expected rest) minus what A has, over A's expected remaining moves; games are played
     /// one at a time, and the run counts only when A's time per move is within 5% of B's
-    /// (give A a level that thinks until its time is up, e.g. mcts:1000000).
+    /// (give A a level that thinks until its time is up, e.g. expert).
     #[arg(long)]
     pub equal_time: bool,
     /// Seed of the run.
@@ -109,7 +116,7 @@ pub struct LadderArgs {
     /// Games between each two levels, 1 to 1000000, colours alternating.
     #[arg(long, default_value = "20", value_parser = parse_games)]
     pub games: usize,
-    /// Milliseconds each computer may think per move (1 to 3600000).
+    /// Milliseconds each computer thinks per move (1 to 3600000), as `arena --think-ms`.
     #[arg(long, value_parser = parse_think_ms)]
     pub think_ms: Option<Duration>,
     /// Seed of the run.
@@ -141,8 +148,8 @@ pub fn run_ladder(game: &dyn Match, args: &LadderArgs, out: &Output) -> anyhow::
     let mut reports = Vec::new();
     for (k, &(a, b)) in pairs.iter().enumerate() {
         let report = game.arena(
-            args.levels[a],
-            args.levels[b],
+            with_think_time(args.levels[a], args.think_ms),
+            with_think_time(args.levels[b], args.think_ms),
             args.games,
             Rng::derive(args.seed, k as u64),
             &ArenaRun {
@@ -266,8 +273,8 @@ pub fn play_game(
 pub fn run_arena(game: &dyn Match, args: &ArenaArgs, out: &Output) -> anyhow::Result<Answer> {
     let bar = progress_bar(args.games as u64, "games");
     let report = game.arena(
-        args.a,
-        args.b,
+        with_think_time(args.a, args.think_ms),
+        with_think_time(args.b, args.think_ms),
         args.games,
         args.seed,
         &ArenaRun {
@@ -370,13 +377,26 @@ mod tests {
             seed: 1,
         };
         let computer = args.computer(Level::Perfect);
-        assert_eq!(computer.level, Level::Mcts(MAX_MCTS_ITERATIONS));
+        assert_eq!(computer.level, Level::MctsMs(20));
         assert_eq!(computer.budget.max_time, Some(Duration::from_millis(20)));
-        let chosen = ComputerArgs {
-            level: Some(Level::Easy),
-            ..args
+        let chosen = |level| ComputerArgs {
+            level: Some(level),
+            ..args.clone()
         };
-        assert_eq!(chosen.computer(Level::Perfect).level, Level::Easy);
+        // A timed level thinks for the time given, an iteration level is bounded by it.
+        assert_eq!(
+            chosen(Level::Expert).computer(Level::Perfect).level,
+            Level::MctsMs(20)
+        );
+        assert_eq!(
+            chosen(Level::Mcts(500)).computer(Level::Perfect).level,
+            Level::Mcts(500)
+        );
+        let untimed = ComputerArgs {
+            think_ms: None,
+            ..chosen(Level::Easy)
+        };
+        assert_eq!(untimed.computer(Level::Perfect).level, Level::Easy);
     }
 
     /// A writer whose reader has gone, like stdout piped into `head`.

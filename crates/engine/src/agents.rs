@@ -143,7 +143,35 @@ impl<G: Game> Agent<G> for PerfectAgent<G> {
     }
 }
 
-/// The named strength levels every game offers.
+/// An agent shown under its level's name (`expert` rather than `mcts:1500ms`).
+pub struct Named<G: Game> {
+    name: String,
+    inner: Box<dyn Agent<G>>,
+}
+
+impl<G: Game + 'static> Named<G> {
+    /// `inner` under the name of `level`.
+    pub fn boxed(level: Level, inner: Box<dyn Agent<G>>) -> Box<dyn Agent<G>> {
+        Box::new(Named {
+            name: level.to_string(),
+            inner,
+        })
+    }
+}
+
+impl<G: Game> Agent<G> for Named<G> {
+    fn name(&self) -> String {
+        self.name.clone()
+    }
+
+    fn choose(&mut self, game: &G, budget: &Budget) -> Option<G::Move> {
+        self.inner.choose(game, budget)
+    }
+}
+
+/// The named strength levels every game offers. The MCTS levels `easy` … `expert` are
+/// times per move, so that a level means the same wait on every board; `mcts:N` counts
+/// iterations instead, which a seed reproduces exactly.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Level {
     Random,
@@ -157,12 +185,14 @@ pub enum Level {
     FlatMc(u32),
     /// MCTS with this many iterations.
     Mcts(u64),
+    /// MCTS for this many milliseconds per move (`mcts:500ms`).
+    MctsMs(u64),
 }
 
 /// The text named no level.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown level {0:?}: expected easy, medium, hard, expert, perfect, random, flatmc:N or mcts:N"
+    "unknown level {0:?}: expected easy, medium, hard, expert, perfect, random, flatmc:N, mcts:N or mcts:Nms"
 )]
 pub struct LevelError(pub String);
 
@@ -185,7 +215,10 @@ impl FromStr for Level {
                         .ok_or_else(err)?;
                     Level::FlatMc(n as u32)
                 } else if let Some(rest) = other.strip_prefix("mcts:") {
-                    Level::Mcts(number(rest).ok_or_else(err)?)
+                    match rest.strip_suffix("ms") {
+                        Some(ms) => Level::MctsMs(number(ms).ok_or_else(err)?),
+                        None => Level::Mcts(number(rest).ok_or_else(err)?),
+                    }
                 } else {
                     return Err(err());
                 }
@@ -205,20 +238,44 @@ impl fmt::Display for Level {
             Level::Perfect => write!(f, "perfect"),
             Level::FlatMc(n) => write!(f, "flatmc:{n}"),
             Level::Mcts(n) => write!(f, "mcts:{n}"),
+            Level::MctsMs(ms) => write!(f, "mcts:{ms}ms"),
         }
     }
 }
 
 impl Level {
-    /// MCTS iterations of the named levels.
-    pub fn mcts_iterations(self) -> Option<u64> {
+    /// Thinking time per move of the named MCTS levels, in milliseconds: `easy` thinks
+    /// 10 ms (a few hundred iterations on a board of 50 to 100 cells, beatable by a
+    /// beginner), `medium` 60 ms, `hard` 400 ms and `expert` 1.5 s.
+    pub fn think_ms(self) -> Option<u64> {
         match self {
-            Level::Easy => Some(200),
-            Level::Medium => Some(2_000),
-            Level::Hard => Some(20_000),
-            Level::Expert => Some(100_000),
-            Level::Mcts(n) => Some(n),
+            Level::Easy => Some(10),
+            Level::Medium => Some(60),
+            Level::Hard => Some(400),
+            Level::Expert => Some(1_500),
+            Level::MctsMs(ms) => Some(ms),
             _ => None,
+        }
+    }
+
+    /// When an MCTS level stops: after its time, or after `mcts:N`'s iterations; `None`
+    /// for the levels that are not MCTS.
+    pub fn search_limit(self) -> Option<SearchLimit> {
+        match self {
+            Level::Mcts(n) => Some(SearchLimit::Iterations(n)),
+            timed => timed
+                .think_ms()
+                .map(|ms| SearchLimit::Time(Duration::from_millis(ms))),
+        }
+    }
+
+    /// The level with its time per move set to `think` (`--think-ms`): a timed MCTS level
+    /// becomes `mcts:Nms`; the others keep their own limit (a host bounds their moves by
+    /// `think` through the budget).
+    pub fn with_think_time(self, think: Duration) -> Level {
+        match self.think_ms() {
+            Some(_) => Level::MctsMs((think.as_millis() as u64).max(1)),
+            None => self,
         }
     }
 }
@@ -252,11 +309,14 @@ pub fn standard_agent<G: Game + 'static>(
             standard_agent(Level::Expert, config, seed),
             seed,
         )),
-        named => Box::new(Mcts::new(
-            SearchLimit::Iterations(named.mcts_iterations().unwrap_or(1)),
-            config,
-            seed,
-        )),
+        mcts => Named::boxed(
+            mcts,
+            Box::new(Mcts::new(
+                mcts.search_limit().unwrap_or(SearchLimit::Iterations(1)),
+                config,
+                seed,
+            )),
+        ),
     }
 }
 
@@ -288,11 +348,37 @@ mod tests {
             "perfect",
             "flatmc:160",
             "mcts:500",
+            "mcts:250ms",
         ] {
             assert_eq!(text.parse::<Level>().unwrap().to_string(), text);
         }
-        for bad in ["", "godlike", "flatmc:", "flatmc:0", "mcts:-3", "flatmc:x"] {
+        for bad in [
+            "", "godlike", "flatmc:", "flatmc:0", "mcts:-3", "flatmc:x", "mcts:ms", "mcts:0ms",
+        ] {
             assert!(bad.parse::<Level>().is_err(), "{bad}");
         }
+    }
+
+    #[test]
+    fn named_levels_are_times_and_think_ms_overrides_them() {
+        let ms = Duration::from_millis;
+        assert_eq!(
+            Level::Expert.search_limit(),
+            Some(SearchLimit::Time(ms(1_500)))
+        );
+        assert_eq!(
+            Level::Mcts(500).search_limit(),
+            Some(SearchLimit::Iterations(500))
+        );
+        assert_eq!(Level::FlatMc(160).search_limit(), None);
+        let times: Vec<u64> = [Level::Easy, Level::Medium, Level::Hard, Level::Expert]
+            .iter()
+            .filter_map(|level| level.think_ms())
+            .collect();
+        assert!(times.is_sorted() && times.len() == 4, "{times:?}");
+        assert_eq!(Level::Easy.with_think_time(ms(2_000)), Level::MctsMs(2_000));
+        assert_eq!(Level::MctsMs(5).with_think_time(ms(7)), Level::MctsMs(7));
+        assert_eq!(Level::Mcts(500).with_think_time(ms(7)), Level::Mcts(500));
+        assert_eq!(Level::FlatMc(9).with_think_time(ms(7)), Level::FlatMc(9));
     }
 }

@@ -162,7 +162,8 @@ mod tests {
         assert_eq!(view["colours"]["O"], "blue");
         assert_eq!(view["score"]["O"]["chi"], 1, "O owns the first stone now");
         assert_eq!(m.to_move(), Some(Player::X));
-        while let Some(mv) = m.computer_move(Level::Easy, 3, &crosscap_engine::Budget::unlimited())
+        while let Some(mv) =
+            m.computer_move(Level::Mcts(200), 3, &crosscap_engine::Budget::unlimited())
         {
             m.play(&mv).unwrap();
         }

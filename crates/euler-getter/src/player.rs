@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use crosscap_engine::agents::{
-    FlatMonteCarlo, PERFECT_NODE_BUDGET, PERFECT_TIME, PerfectAgent, RandomAgent,
+    FlatMonteCarlo, Named, PERFECT_NODE_BUDGET, PERFECT_TIME, PerfectAgent, RandomAgent,
 };
 use crosscap_engine::mcts::{Mcts, MctsConfig, SearchLimit};
 use crosscap_engine::solver::Budget;
@@ -12,18 +12,6 @@ use crosscap_engine::{Agent, Level};
 use crosscap_topology::Symmetries;
 
 use crate::game::{EulerGetter, Move};
-
-/// MCTS iterations of the named levels on Euler Getter.
-pub fn level_iterations(level: Level) -> Option<u64> {
-    match level {
-        Level::Easy => Some(1_000),
-        Level::Medium => Some(5_000),
-        Level::Hard => Some(20_000),
-        Level::Expert => Some(60_000),
-        Level::Mcts(n) => Some(n),
-        _ => None,
-    }
-}
 
 /// The search settings: random playouts whose reward blends the win (90%) with the final
 /// margin of Euler characteristics (10%, a margin of 6 counting fully), so that among
@@ -37,7 +25,8 @@ pub fn mcts_config() -> MctsConfig {
     }
 }
 
-/// The computer player at `level`: MCTS for the named levels and `mcts:N` (the swap
+/// The computer player at `level`: MCTS for the named levels (times per move, see
+/// [`Level::think_ms`]), `mcts:N` and `mcts:Nms` (the swap
 /// decision is one of its moves), the exact solver for `perfect` (falling back to
 /// expert), and the engine's random and flat Monte Carlo baselines.
 pub fn agent(level: Level, seed: u64) -> Box<dyn Agent<EulerGetter>> {
@@ -53,13 +42,13 @@ pub fn agent(level: Level, seed: u64) -> Box<dyn Agent<EulerGetter>> {
             ),
             fallback: agent(Level::Expert, seed),
         }),
-        named => Box::new(Named {
-            name: named.to_string(),
-            inner: mcts(
-                SearchLimit::Iterations(level_iterations(named).unwrap_or(1)),
+        named => Named::boxed(
+            named,
+            mcts(
+                named.search_limit().unwrap_or(SearchLimit::Iterations(1)),
                 seed,
             ),
-        }),
+        ),
     }
 }
 
@@ -67,22 +56,6 @@ pub fn agent(level: Level, seed: u64) -> Box<dyn Agent<EulerGetter>> {
 /// a thinking time).
 pub fn mcts(limit: SearchLimit, seed: u64) -> Box<dyn Agent<EulerGetter>> {
     Box::new(Mcts::new(limit, mcts_config(), seed))
-}
-
-/// An agent shown under its level's name (`expert` rather than `mcts:60000`).
-struct Named {
-    name: String,
-    inner: Box<dyn Agent<EulerGetter>>,
-}
-
-impl Agent<EulerGetter> for Named {
-    fn name(&self) -> String {
-        self.name.clone()
-    }
-
-    fn choose(&mut self, game: &EulerGetter, budget: &Budget) -> Option<Move> {
-        self.inner.choose(game, budget)
-    }
 }
 
 /// Most empty cells the perfect player tries to solve; with more it plays as expert at

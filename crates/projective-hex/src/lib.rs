@@ -196,7 +196,7 @@ mod tests {
         let mut game = new_match("", &json!({ "opening": "swap", "moves": ["c3"] })).unwrap();
         assert!(game.legal_moves().contains(&"swap".to_string()));
         assert!(
-            game.computer_move(Level::Easy, 1, &crosscap_engine::Budget::unlimited())
+            game.computer_move(Level::Mcts(200), 1, &crosscap_engine::Budget::unlimited())
                 .is_some()
         );
         assert_eq!(game.play("swap").unwrap(), "swap");

@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use crosscap_engine::agents::{FlatMonteCarlo, RandomAgent};
+use crosscap_engine::agents::{FlatMonteCarlo, Named, RandomAgent};
 use crosscap_engine::catalog::Status;
 use crosscap_engine::mcts::{Mcts, MctsConfig, PlayoutPolicy, SearchLimit};
 use crosscap_engine::solver::{Budget, SolveError, Solver};
@@ -238,8 +238,8 @@ pub fn mcts_agent(limit: SearchLimit, seed: u64) -> Box<dyn Agent<ProjectiveHex>
 /// Time budget of each `perfect` move before it falls back to `expert`.
 pub const PERFECT_TIME_BUDGET: Duration = Duration::from_secs(20);
 
-/// The computer player of a level. The MCTS levels (`easy` 200, `medium` 2,000, `hard`
-/// 20,000, `expert` 100,000 iterations, `mcts:N`) search the focused game with RAVE and
+/// The computer player of a level. The MCTS levels (the named levels' times per move, see
+/// [`Level::think_ms`], `mcts:N` and `mcts:Nms`) search the focused game with RAVE and
 /// the MCTS-solver; `perfect` plays a winning move found by the [`Analyser`] (the bitmask
 /// solver where the board allows it) and the `expert` move when it finds none (a lost
 /// position, or the budget ran out); `random` and `flatmc:N` (the baseline) play the
@@ -250,15 +250,15 @@ pub fn agent(level: Level, seed: u64) -> Box<dyn Agent<ProjectiveHex>> {
         Level::FlatMc(n) => Box::new(FlatMonteCarlo::new(n, seed)),
         Level::Perfect => Box::new(PerfectPlayer {
             analyser: Analyser::new(Budget::time(PERFECT_TIME_BUDGET)),
-            fallback: mcts_agent(
-                SearchLimit::Iterations(Level::Expert.mcts_iterations().unwrap_or(1)),
-                seed,
-            ),
+            fallback: agent(Level::Expert, seed),
             rng: Rng::new(seed),
         }),
-        named => mcts_agent(
-            SearchLimit::Iterations(named.mcts_iterations().unwrap_or(1)),
-            seed,
+        mcts => Named::boxed(
+            mcts,
+            mcts_agent(
+                mcts.search_limit().unwrap_or(SearchLimit::Iterations(1)),
+                seed,
+            ),
         ),
     }
 }

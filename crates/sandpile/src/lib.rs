@@ -411,7 +411,7 @@ mod tests {
         assert_eq!(m.legal_moves().len(), 9);
         assert_eq!(m.play("4").unwrap(), "4");
         let reply = m
-            .computer_move(Level::Easy, 1, &crosscap_engine::Budget::unlimited())
+            .computer_move(Level::Mcts(200), 1, &crosscap_engine::Budget::unlimited())
             .unwrap();
         m.play(&reply).unwrap();
         assert_eq!(m.view()["grid"]["rows"], 3);

@@ -247,7 +247,7 @@ pub async fn serve(
 async fn catalog(State(app): State<Arc<App>>) -> Answer {
     ok(json!({
         "games": app.catalog.games().map(|g| g.info).collect::<Vec<_>>(),
-        "levels": ["easy", "medium", "hard", "expert", "perfect", "random", "flatmc:160", "mcts:500"],
+        "levels": ["easy", "medium", "hard", "expert", "perfect", "random", "flatmc:160", "mcts:500", "mcts:500ms"],
         "limits": app.limits,
     }))
 }

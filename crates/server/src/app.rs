@@ -480,12 +480,16 @@ impl App {
         let over = match seat {
             Seat::Computer(Level::Mcts(n)) => n > self.limits.max_mcts_iterations,
             Seat::Computer(Level::FlatMc(n)) => n > self.limits.max_flatmc_playouts,
+            Seat::Computer(Level::MctsMs(ms)) => u128::from(ms) > self.limits.max_think.as_millis(),
             _ => false,
         };
         if over {
             return Err(ApiError::bad_request(format!(
-                "level {seat} is over the server's limit (mcts:{} and flatmc:{} at most)",
-                self.limits.max_mcts_iterations, self.limits.max_flatmc_playouts
+                "level {seat} is over the server's limit (mcts:{}, mcts:{}ms and flatmc:{} at \
+                 most)",
+                self.limits.max_mcts_iterations,
+                self.limits.max_think.as_millis(),
+                self.limits.max_flatmc_playouts
             )));
         }
         Ok(())

@@ -239,7 +239,7 @@ fn query(rng: &mut Rng) -> String {
         .map(|_| {
             let value = match rng.below(3) {
                 0 => rng.below(40).to_string(),
-                1 => pick(rng, &["hard", "perfect", "random", "mcts:3", "flatmc:2"]).to_string(),
+                1 => pick(rng, &["easy", "perfect", "random", "mcts:3", "flatmc:2"]).to_string(),
                 _ => encode(&odd_bytes(rng)),
             };
             format!("{}={value}", pick(rng, &keys))

@@ -109,7 +109,7 @@ fn the_owner_stops_and_deletes_a_computer_game() {
     });
     let game = server.create(json!({
         "game": "projective-hex", "board": "taylor:8", "seed": 1,
-        "players": {"X": "ai:expert", "O": "ai:expert"}
+        "players": {"X": "ai:mcts:1000000", "O": "ai:mcts:1000000"}
     }));
     let id = game["id"].as_str().unwrap();
     let owner = game["tokens"]["owner"].as_str().expect("an owner token");
@@ -148,7 +148,7 @@ fn deleting_a_thinking_game_stops_its_computer() {
     });
     let game = server.create(json!({
         "game": "projective-hex", "board": "taylor:8", "seed": 2,
-        "players": {"X": "ai:expert", "O": "ai:expert"}
+        "players": {"X": "ai:mcts:1000000", "O": "ai:mcts:1000000"}
     }));
     let id = game["id"].as_str().unwrap();
     status_until(&server, "the computer thinks", |s| {
@@ -173,7 +173,7 @@ fn undo_and_resignation_stop_a_thinking_computer() {
     for action in ["undo", "resign"] {
         let game = server.create(json!({
             "game": "projective-hex", "board": "taylor:8", "seed": 3,
-            "players": {"X": "human", "O": "ai:expert"}
+            "players": {"X": "human", "O": "ai:mcts:1000000"}
         }));
         let id = game["id"].as_str().unwrap();
         let thinking = server.play(&game, "a1");

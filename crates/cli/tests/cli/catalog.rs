@@ -129,7 +129,7 @@ fn every_play_arena_and_hint_takes_think_ms() {
         .json();
         assert_eq!(arena["games"], 2, "{game}: {arena}");
         let hint = crosscap(&["--json", game, "hint", "--board", board, "--think-ms", "20"]).json();
-        assert_eq!(hint["level"], "mcts:1000000", "{game}: {hint}");
+        assert_eq!(hint["level"], "mcts:20ms", "{game}: {hint}");
         assert_eq!(hint["to_move"], "X", "{game}: {hint}");
         assert!(hint["move"].is_string(), "{game}: {hint}");
     }

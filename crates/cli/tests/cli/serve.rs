@@ -224,7 +224,7 @@ fn ctrl_c_stops_the_computers_and_the_waits_at_once() {
     let (status, game) = server.post(
         "/api/games",
         json!({ "game": "projective-hex", "board": "taylor:8", "seed": 4,
-                "players": { "X": "ai:expert", "O": "ai:expert" } }),
+                "players": { "X": "ai:mcts:1000000", "O": "ai:mcts:1000000" } }),
     );
     assert_eq!(status, 201, "{game}");
     let follow = format!(
