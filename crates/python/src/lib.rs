@@ -361,6 +361,11 @@ impl Board {
         self.board.svg(None, &Default::default())
     }
 
+    /// Jupyter shows a board as its drawing.
+    fn _repr_svg_(&self) -> String {
+        self.svg()
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Board({:?}: {}, {} cells)",

@@ -40,6 +40,7 @@ def test_projective_hex_taylor_2_is_a_first_player_win():
     answer = crosscap.Game("projective-hex", "taylor:2").solve(max_seconds=30)
     assert answer["winner"] == "X"
     assert answer["winning_moves"]
+    assert crosscap.Game("projective-hex", "taylor:2").hint("perfect") in answer["winning_moves"]
     for move in answer["winning_moves"]:
         after = crosscap.Game("projective-hex", "taylor:2")
         after.play(move)
@@ -49,6 +50,10 @@ def test_projective_hex_taylor_2_is_a_first_player_win():
 def test_euler_getter_scores_add_up_to_the_surface_characteristic():
     board = crosscap.Board("goldberg:1")
     assert (board.surface, board.euler_characteristic) == ("projective plane", 1)
+    assert board._repr_svg_().startswith("<svg")
+    assert (crosscap.Board("torus:4x6").orientable, crosscap.Board("klein:4x6").surface) == (
+        True, "Klein bottle",
+    )
     game = crosscap.Game("euler-getter", "goldberg:1", swap="none")
     seed = 0
     while not game.is_over:
