@@ -1,5 +1,7 @@
 """The crosscap module against facts checked elsewhere (README, seeds, brute force here)."""
 
+import _thread
+import threading
 from itertools import product
 from pathlib import Path
 
@@ -144,3 +146,11 @@ def test_the_readme_example_runs():
     readme = (Path(__file__).parents[3] / "README.md").read_text()
     block = readme.split("```python\n", 1)[1].split("```", 1)[0]
     exec(compile(block, "README.md", "exec"), {})
+
+
+def test_an_interrupt_stops_a_long_search():
+    """Ctrl-C (Jupyter's Interrupt) stops the search instead of waiting out its budget."""
+    game = crosscap.Game("euler-getter", "taylor:3", swap="none")
+    threading.Timer(0.3, _thread.interrupt_main).start()
+    with pytest.raises(KeyboardInterrupt):
+        game.solve(max_seconds=120)
