@@ -290,6 +290,20 @@ pub struct PTable {
 impl PTable {
     /// The P-positions among all positions with `tokens[e] <= bounds[e]` for every edge,
     /// refused before any work when the table would need more than `max_memory` bytes.
+    ///
+    /// ```
+    /// use crosscap_edge_nim::{PTable, TableBox};
+    /// use crosscap_graphs::Graph;
+    ///
+    /// // The seed's theorem counts 2,736 P-positions with a = 0 and every other edge up to 15.
+    /// let tetrahedron = Graph::from_spec("tetrahedron").unwrap();
+    /// let within = TableBox::new(&tetrahedron, 15, Some("a=0")).unwrap();
+    /// let table = PTable::compute(&tetrahedron, &within.bounds(), 256 << 20, &|_| {}).unwrap();
+    /// assert_eq!(table.count_in(&within), 2_736);
+    /// assert_eq!(table.is_p(&[0, 4, 9, 6, 2, 7]), Some(true)); // the seed's example
+    /// // A table over the memory cap is refused before any work.
+    /// assert!(PTable::compute(&tetrahedron, &[31; 6], 1 << 20, &|_| {}).is_err());
+    /// ```
     pub fn compute(
         graph: &Graph,
         bounds: &[u32],

@@ -8,6 +8,15 @@ use std::hash::{Hash, Hasher};
 use crate::game::{Game, Outcome, Player};
 
 /// The minimum excludant: the least non-negative integer not among `values`.
+///
+/// ```
+/// use crosscap_engine::{mex, nim_sum};
+///
+/// assert_eq!(mex([0, 1, 3]), 2);
+/// assert_eq!(mex([]), 0);
+/// // Nim 3 4 5: each heap is worth its size, the sum their nim-sum.
+/// assert_eq!(nim_sum([3, 4, 5]), 2);
+/// ```
 pub fn mex(values: impl IntoIterator<Item = u32>) -> u32 {
     let mut seen: Vec<bool> = Vec::new();
     for v in values {

@@ -41,6 +41,18 @@ impl Periodicity {
 /// The shortest period, with its least preperiod, that `values` show at least three times
 /// over; with `arithmetic`, periods whose values grow by a constant saltus count too. `None`
 /// when there is none.
+///
+/// ```
+/// use crosscap_engine::periodic::detect_period;
+///
+/// let values = [0, 1, 2, 0, 2, 0, 2, 0, 2, 0, 2];
+/// let found = detect_period(&values, false).unwrap();
+/// assert_eq!((found.preperiod, found.period, found.notation()), (2, 2, "01[20]".to_string()));
+/// // Arithmetic periodicity: each period adds the saltus (+2 here).
+/// let growing = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
+/// assert_eq!(detect_period(&growing, true).unwrap().saltus, 1);
+/// assert!(detect_period(&growing, false).is_none());
+/// ```
 pub fn detect_period(values: &[i64], arithmetic: bool) -> Option<Periodicity> {
     let n = values.len();
     (1..=n / 3).find_map(|period| {

@@ -240,6 +240,25 @@ impl<G: Game> Solver<G> {
 }
 
 /// Solves `game` with a fresh solver.
+///
+/// A budget that runs out is an answer saying what was spent, not a panic:
+///
+/// ```
+/// use crosscap_engine::budget::Exhausted;
+/// use crosscap_engine::nim::Nim;
+/// use crosscap_engine::{Budget, NormalPlay, SolveError, solver};
+///
+/// let game = NormalPlay::new(Nim::new(vec![30, 31, 32, 33]));
+/// match solver::solve(&game, Budget::nodes(100)) {
+///     Err(SolveError::Unknown { reason, nodes, .. }) => {
+///         assert_eq!(reason, Exhausted::Nodes);
+///         assert!(nodes >= 100);
+///     }
+///     Ok(_) => unreachable!("100 nodes cannot solve this"),
+/// }
+/// let small = NormalPlay::new(Nim::new(vec![1, 2, 3]));
+/// assert_eq!(solver::solve(&small, Budget::nodes(100_000)).unwrap().value, -1); // a P-position
+/// ```
 pub fn solve<G: Game>(game: &G, budget: Budget) -> Result<Solution<G::Move>, SolveError> {
     Solver::new(budget).solve(game)
 }

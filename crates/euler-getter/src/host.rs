@@ -278,6 +278,19 @@ pub struct Solution {
 
 /// Solves `game` with the engine's solver, positions hashed up to the board's symmetries
 /// (which shrinks the table by up to the group's order).
+///
+/// ```
+/// use std::time::Duration;
+/// use crosscap_engine::session::SetupLimits;
+/// use crosscap_engine::{Budget, Player};
+/// use crosscap_euler_getter::{Rule, SwapRule, new_game, solve};
+///
+/// let limits = SetupLimits::default();
+/// let game = new_game("goldberg:1", Rule::Normal, SwapRule(None), None, &limits).unwrap();
+/// let solution = solve(&game, &Budget::time(Duration::from_secs(30))).unwrap();
+/// // The first player wins the hemi-dodecahedron by 1 (χX + χO = 1: the margin is odd).
+/// assert_eq!((solution.winner, solution.margin), (Some(Player::X), 1));
+/// ```
 pub fn solve(game: &EulerGetter, budget: &Budget) -> Result<Solution, SolveError> {
     solve_with(game, Arc::new(game.complex().board().symmetries()), budget)
 }

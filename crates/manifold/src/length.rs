@@ -90,6 +90,19 @@ pub fn length(position: &Manifold, budget: &Budget) -> Result<Length, SolveError
 
 /// The (longest, shortest) play from `position`: the sum of its surfaces'. Takes time
 /// quadratic in the largest genus.
+///
+/// The seed's Corollary 2.2 says the longest game from `o_g` or `n_g` is 2g moves; it is 2g − 1:
+///
+/// ```
+/// use crosscap_manifold::{Manifold, Surface, play_lengths};
+///
+/// for genus in 1..=6 {
+///     let (longest, _) = play_lengths(&Manifold::single(Surface::orientable(genus)));
+///     assert_eq!(longest, 2 * genus as u64 - 1);
+///     let (longest, _) = play_lengths(&Manifold::single(Surface::non_orientable(genus)));
+///     assert_eq!(longest, 2 * genus as u64 - 1);
+/// }
+/// ```
 pub fn play_lengths(position: &Manifold) -> (u64, u64) {
     let plays = PlayLengths::compute(position.max_genus());
     position

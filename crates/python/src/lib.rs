@@ -5,7 +5,7 @@
 //! `GameDescriptor::start` within the same `SetupLimits`, and answered through the one
 //! `Match` interface, so Python sees the same answers (`solve` is the CLI's `--json`
 //! document as a dict). Bad input raises `ValueError`; a search whose budget runs out raises
-//! `BudgetExceeded`, whose `answer` holds what was found. Searches release the GIL.
+//! `BudgetExceeded`, whose `answer` holds what was found. Searches release the GIL and stop when Python is interrupted.
 
 use std::str::FromStr;
 use std::time::Duration;
@@ -14,11 +14,11 @@ use crosscap_catalog::standard;
 use crosscap_edge_nim::{PTable, TableBox};
 use crosscap_engine::catalog::{GameDescriptor, Setup, Status};
 use crosscap_engine::session::{ArenaRun, Match, SetupLimits};
-use crosscap_engine::{Budget, Level};
+use crosscap_engine::{Budget, Cancel, Level};
 use crosscap_graphs::Graph;
 use crosscap_manifold::{MAX_GENUS, Series};
 use pyo3::create_exception;
-use pyo3::exceptions::{PyException, PyValueError};
+use pyo3::exceptions::{PyException, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList, PyString, PyTuple};
 use serde::Serialize;
@@ -69,6 +69,30 @@ fn budget(seconds: f64, nodes: Option<u64>, memory_mib: u64) -> PyResult<Budget>
     Ok(match nodes {
         Some(nodes) => budget.with_nodes(nodes),
         None => budget,
+    })
+}
+
+/// Runs a search off the GIL on a thread of its own, raising `cancel` (which the search's
+/// budget holds) when Python is interrupted (Ctrl-C, Jupyter's Interrupt): the search stops
+/// within milliseconds and the interrupt is raised instead of waiting out the budget.
+fn interruptible<T: Send>(
+    py: Python<'_>,
+    cancel: &Cancel,
+    search: impl FnOnce() -> T + Send,
+) -> PyResult<T> {
+    std::thread::scope(|scope| {
+        let running = scope.spawn(search);
+        while !running.is_finished() {
+            py.detach(|| std::thread::sleep(Duration::from_millis(20)));
+            if let Err(interrupt) = py.check_signals() {
+                cancel.cancel();
+                let _ = running.join();
+                return Err(interrupt);
+            }
+        }
+        running
+            .join()
+            .map_err(|_| PyRuntimeError::new_err("the search failed unexpectedly"))
     })
 }
 
@@ -197,7 +221,9 @@ impl Game {
             max_nodes.or(default.nodes),
             max_memory_mib,
         )?;
-        let solved = py.detach(|| self.game.solve(&budget));
+        let cancel = Cancel::new();
+        let budget = budget.with_cancel(cancel.clone());
+        let solved = interruptible(py, &cancel, || self.game.solve(&budget))?;
         let answer = to_python(py, &solved)?;
         match solved.status {
             Status::Solved => Ok(answer),
@@ -226,8 +252,11 @@ impl Game {
             Some(text) => self::level(text)?,
             None => self.descriptor.info.hint_level,
         };
-        let budget = budget(max_seconds, None, DEFAULT_MAX_MEMORY_MIB)?;
-        Ok(py.detach(|| self.game.computer_move(level, seed, &budget)))
+        let cancel = Cancel::new();
+        let budget = budget(max_seconds, None, DEFAULT_MAX_MEMORY_MIB)?.with_cancel(cancel.clone());
+        interruptible(py, &cancel, || {
+            self.game.computer_move(level, seed, &budget)
+        })
     }
 
     /// Plays `games` games from this position between levels `a` and `b`, colours
@@ -249,12 +278,13 @@ impl Game {
                 "games must be from 1 to 1000000, not {games}"
             )));
         }
+        let cancel = Cancel::new();
         let run = ArenaRun {
-            budget: budget(max_seconds, None, DEFAULT_MAX_MEMORY_MIB)?,
+            budget: budget(max_seconds, None, DEFAULT_MAX_MEMORY_MIB)?.with_cancel(cancel.clone()),
             on_game_done: &|| {},
             equal_time: false,
         };
-        let report = py.detach(|| self.game.arena(a, b, games, seed, &run));
+        let report = interruptible(py, &cancel, || self.game.arena(a, b, games, seed, &run))?;
         to_python(py, &report)
     }
 
@@ -359,6 +389,11 @@ impl Board {
     /// The web app's drawing as SVG text (show it with `IPython.display.SVG`).
     fn svg(&self) -> String {
         self.board.svg(None, &Default::default())
+    }
+
+    /// Jupyter shows a board as its drawing.
+    fn _repr_svg_(&self) -> String {
+        self.svg()
     }
 
     fn __repr__(&self) -> String {

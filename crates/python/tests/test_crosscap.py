@@ -1,5 +1,7 @@
 """The crosscap module against facts checked elsewhere (README, seeds, brute force here)."""
 
+import _thread
+import threading
 from itertools import product
 from pathlib import Path
 
@@ -40,6 +42,7 @@ def test_projective_hex_taylor_2_is_a_first_player_win():
     answer = crosscap.Game("projective-hex", "taylor:2").solve(max_seconds=30)
     assert answer["winner"] == "X"
     assert answer["winning_moves"]
+    assert crosscap.Game("projective-hex", "taylor:2").hint("perfect") in answer["winning_moves"]
     for move in answer["winning_moves"]:
         after = crosscap.Game("projective-hex", "taylor:2")
         after.play(move)
@@ -49,6 +52,10 @@ def test_projective_hex_taylor_2_is_a_first_player_win():
 def test_euler_getter_scores_add_up_to_the_surface_characteristic():
     board = crosscap.Board("goldberg:1")
     assert (board.surface, board.euler_characteristic) == ("projective plane", 1)
+    assert board._repr_svg_().startswith("<svg")
+    assert (crosscap.Board("torus:4x6").orientable, crosscap.Board("klein:4x6").surface) == (
+        True, "Klein bottle",
+    )
     game = crosscap.Game("euler-getter", "goldberg:1", swap="none")
     seed = 0
     while not game.is_over:
@@ -139,3 +146,11 @@ def test_the_readme_example_runs():
     readme = (Path(__file__).parents[3] / "README.md").read_text()
     block = readme.split("```python\n", 1)[1].split("```", 1)[0]
     exec(compile(block, "README.md", "exec"), {})
+
+
+def test_an_interrupt_stops_a_long_search():
+    """Ctrl-C (Jupyter's Interrupt) stops the search instead of waiting out its budget."""
+    game = crosscap.Game("euler-getter", "taylor:3", swap="none")
+    threading.Timer(0.3, _thread.interrupt_main).start()
+    with pytest.raises(KeyboardInterrupt):
+        game.solve(max_seconds=120)

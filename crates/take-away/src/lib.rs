@@ -2,6 +2,26 @@
 //! `most` of them, and whoever takes the last one wins. No host names it; the CLI's and the
 //! server's tests put it in a catalog of its own to show that a game is described once (this
 //! file) and every verb, route and answer follows. It is also the template of a new game.
+//!
+//! # Example
+//!
+//! A host starts the game from its descriptor, with a board text and an options object:
+//!
+//! ```
+//! use std::time::Duration;
+//! use crosscap_engine::Budget;
+//! use crosscap_engine::catalog::Setup;
+//! use crosscap_engine::session::SetupLimits;
+//! use crosscap_take_away::TAKE_AWAY;
+//! use serde_json::json;
+//!
+//! // A pile of 7, take 1 to 2: 7 mod 3 = 1, so taking 1 leaves a P-position.
+//! let options = json!({ "most": "2" });
+//! let setup = Setup { board: "7", options: &options };
+//! let game = (TAKE_AWAY.start)(&setup, &SetupLimits::default()).unwrap();
+//! let solved = game.solve(&Budget::time(Duration::from_secs(1)));
+//! assert_eq!((solved.value, solved.winning_moves), (Some(1), vec!["1".to_string()]));
+//! ```
 
 use crosscap_engine::agents::standard_agent;
 use crosscap_engine::catalog::{

@@ -126,6 +126,21 @@ impl Board {
     /// Builds the board a spec names: `taylor:N` (N >= 2), `goldberg:K` (K >= 1), `torus:RxC`
     /// and `klein:RxC` (R even, R >= 2, C >= 3), `file:PATH` (a JSON board file), or a board
     /// file's JSON itself (text starting with `{`), read in memory.
+    ///
+    /// ```
+    /// use crosscap_topology::{Board, Surface};
+    ///
+    /// // The hemi-cube: three squares glued into the projective plane (V 4, E 6, F 3).
+    /// let hemi_cube = r#"{"faces": [[0, 1, 2, 3], [0, 3, 1, 2], [0, 2, 3, 1]]}"#;
+    /// let board = Board::from_spec(hemi_cube).unwrap();
+    /// assert_eq!((board.vertex_count(), board.edge_count(), board.cell_count()), (4, 6, 3));
+    /// assert_eq!(board.surface(), Surface::NonOrientable { crosscaps: 1 });
+    ///
+    /// assert_eq!(Board::from_spec("klein:4x6").unwrap().euler_characteristic(), 0);
+    /// assert!(!Board::from_spec("klein:4x6").unwrap().is_orientable());
+    /// // A face whose edge lies on one side only is not a closed surface: refused, not a panic.
+    /// assert!(Board::from_spec(r#"{"faces": [[0, 1, 2]]}"#).is_err());
+    /// ```
     pub fn from_spec(spec: &str) -> Result<Board, TopologyError> {
         let spec = spec.trim();
         if spec.starts_with('{') {
