@@ -388,7 +388,12 @@ function createView({ canvas, gl, software }, surfaces) {
     // True while the view still eases (then its 'change' asks for the next frame).
     const moving = controls.update();
     renderer.render(scene, camera);
-    placeLabels();
+    // A software renderer turns the view without its labels: with no GPU the page also
+    // composites on the CPU, and repainting a few hundred shadowed labels every frame
+    // costs as much as drawing the surface. They come back as soon as the view rests.
+    const bare = software && moving;
+    if (labels.hidden !== bare) labels.hidden = bare;
+    if (!bare) placeLabels();
     if (moving) return;
     // Once the view stops moving its labels are final (on a surface that can hide itself,
     // after a ray per label finds the hidden ones: only when the view has moved), and the
