@@ -496,6 +496,100 @@ fn click_a_cell(session: &Session) {
     session.click_first("#board [data-move]");
 }
 
+/// Edge-Nim: picks a vertex with tokens and leaves none on its first edge.
+fn take_every_token(session: &Session) {
+    for vertex in session.find_all("#board .vertex.pickable") {
+        session.click(&vertex);
+        if !session.find_all("#take input").is_empty() {
+            break;
+        }
+    }
+    session.type_into("#take input", "0");
+    session.click_first("#take-button");
+}
+
+/// How a test plays X's move.
+type Mover = fn(&Session);
+
+/// The README's pictures: each game played to the end here, the end card closed, and the
+/// game's part of the page (scores, board, 3D view) saved as docs/screenshots/GAME.png.
+/// Run with `cargo test -p crosscap-server --test browser -- --ignored readme_screenshots`.
+#[test]
+#[ignore]
+fn readme_screenshots() {
+    let server = start(Limits::default());
+    let driver = start_driver();
+    let session = new_session(&driver, "1000,1400", &[]);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    let games: [(Setup, Mover); 6] = [
+        (
+            Setup {
+                game: "projective-hex",
+                board: "goldberg:2",
+                options: &[],
+            },
+            click_a_cell,
+        ),
+        (
+            Setup {
+                game: "euler-getter",
+                board: "goldberg:2",
+                options: &[],
+            },
+            click_a_cell,
+        ),
+        (
+            Setup {
+                game: "edge-nim",
+                board: "K4",
+                options: &[("tokens", "*=2")],
+            },
+            take_every_token,
+        ),
+        (
+            Setup {
+                game: "sandpile",
+                board: "C5",
+                options: &[],
+            },
+            click_a_cell,
+        ),
+        (
+            Setup {
+                game: "manifold",
+                board: "n2 o1",
+                options: &[],
+            },
+            click_a_cell,
+        ),
+        (
+            Setup {
+                game: "nim",
+                board: "3 4 5",
+                options: &[],
+            },
+            click_a_cell,
+        ),
+    ];
+    for (setup, mover) in &games {
+        play_to_the_end(&session, &server, setup, mover);
+        session.click_first("#close-card");
+        if !session.find_all("#view3d").is_empty() {
+            session.wait_for("#view3d[data-settled]");
+        }
+        let part = session.wait_for(".play-main");
+        let png = base64_decode(
+            session
+                .command("GET", &format!("/element/{part}/screenshot"), None)
+                .as_str()
+                .unwrap(),
+        );
+        std::fs::write(dir.join(format!("{}.png", setup.game)), png).unwrap();
+    }
+    session.command("DELETE", "", None);
+}
+
 #[test]
 fn projective_hex_and_euler_getter_played_by_clicks() {
     let server = start(Limits::default());
@@ -634,16 +728,7 @@ fn graph_and_heap_games_played_by_clicks_and_keys() {
             board: "C3",
             options: &[("tokens", "*=1")],
         },
-        |session| {
-            for vertex in session.find_all("#board .vertex.pickable") {
-                session.click(&vertex);
-                if !session.find_all("#take input").is_empty() {
-                    break;
-                }
-            }
-            session.type_into("#take input", "0");
-            session.click_first("#take-button");
-        },
+        take_every_token,
     );
     play_to_the_end(
         &session,
