@@ -884,9 +884,10 @@ fn median_p95(mut times: Vec<f64>) -> (f64, f64) {
 /// The page figures of BENCHMARKS.md (not a test: it asserts no times). Run with
 /// `cargo test -p crosscap-server --test browser -- --ignored page_figures --nocapture`;
 /// `PAGE_FIGURES_FLAGS` adds browser flags (e.g. `--disable-3d-apis`: the page without WebGL).
-/// The page marks `crosscap:clicked`, `crosscap:pending-drawn`, `crosscap:answer` and
-/// `crosscap:drawn` (each drawing mark in the frame after the change); the script reads
-/// them, and the moves' answers' sizes from the resource timings.
+/// The page marks `crosscap:clicked`, `crosscap:pending-drawn`, `crosscap:answer` (a new
+/// position received, by a move's answer or the live wait), `crosscap:drawn-script` (the
+/// drawing's script done) and `crosscap:drawn` (each drawing mark in the frame after the
+/// change); the script reads them, and the moves' answers' sizes from the resource timings.
 #[test]
 #[ignore]
 fn page_figures() {
@@ -938,6 +939,7 @@ fn page_figures() {
     // Click to stone drawn, reply received to drawn, and bytes per move on goldberg:4.
     start_game("goldberg:4");
     let (mut click, mut reply, mut bytes) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut script, mut draws_after_answer) = (Vec::new(), 0);
     for _ in 0..30 {
         session.read("performance.clearMarks(); performance.clearResourceTimings()");
         let cells = session.find_all("#board svg.surface polygon[data-move]");
@@ -963,6 +965,21 @@ fn page_figures() {
         };
         click.push(marks[1] - marks[0]);
         reply.push(marks[3] - marks[2]);
+        let answer = marks[2];
+        let drawings = session.read(&format!(
+            "return performance.getEntriesByName('crosscap:drawn-script')\
+             .filter(m => m.startTime > {answer}).map(m => m.startTime)"
+        ));
+        let drawings: Vec<f64> = drawings
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(Value::as_f64)
+            .collect();
+        if let Some(first) = drawings.first() {
+            script.push(first - answer);
+        }
+        draws_after_answer += drawings.len();
         let sizes = session.read(
             "return performance.getEntriesByType('resource')\
              .filter(e => e.name.includes('/moves')).map(e => e.encodedBodySize)",
@@ -978,6 +995,11 @@ fn page_figures() {
         "goldberg:4, {moves} moves: click to stone drawn median {click_median:.1} ms, p95 {click_p95:.1} ms"
     );
     println!("reply received to drawn median {reply_median:.1} ms, p95 {reply_p95:.1} ms");
+    let (script_median, script_p95) = median_p95(script);
+    println!(
+        "of which the drawing's script median {script_median:.1} ms, p95 {script_p95:.1} ms; \
+         {draws_after_answer} drawings after the {moves} answers"
+    );
     println!(
         "bytes per move's answer: mean {}, max {}",
         bytes.iter().sum::<u64>() / bytes.len().max(1) as u64,
