@@ -1189,6 +1189,20 @@ fn euler_getter_played_to_the_end_on_the_3d_sphere() {
     );
     assert_eq!(session.console_errors(), Vec::<String>::new());
     session.screenshot("euler-getter-3d");
+
+    // A pasted board with vertex positions is drawn on the disk; no family says where its
+    // cells lie in space, so the page says there is no 3D view instead of showing one.
+    start_from_form(
+        &session,
+        &server,
+        "euler-getter",
+        r#"{"faces": [[0, 1, 2, 3], [0, 1, 3, 2], [1, 2, 0, 3]],
+            "positions": {"0": [0, 0], "1": [2, 0], "2": [2, 2], "3": [0, 2]}}"#,
+    );
+    session.wait_for("#board svg.surface [data-move]");
+    session.wait_for_text("#board .note", "no 3D view");
+    assert!(session.find_all("#view3d").is_empty());
+    assert_eq!(session.console_errors(), Vec::<String>::new());
     session.command("DELETE", "", None);
 }
 

@@ -38,7 +38,14 @@ let webglMissing = false;
  */
 export function view3d(disk, state, ctx, paint) {
   const surfaces = surfacesOf(state.layout, state.board);
-  if (!surfaces.length) return;
+  if (!surfaces.length) {
+    // A board file or a pasted board says how its cells are glued, not where they lie in
+    // space: only the named families (goldberg, taylor, torus, klein) have a 3D view.
+    if (current) current.view.dispose();
+    current = null;
+    disk.after(el("p", { class: "note" }, "This board has no 3D view: only goldberg, taylor, torus and klein boards say where their cells lie in space."));
+    return;
+  }
   if (surfaces[0].copies.length > MAX_COPIES) {
     disk.after(el("p", { class: "note" }, "This board has too many cells for the 3D view."));
     return;
