@@ -137,7 +137,10 @@ function createView({ canvas, gl, software }, surfaces) {
       scene.remove(shown.group);
       disposeTree(shown.group);
     }
-    const k = Math.max(1, Math.min(8, Math.round(Math.sqrt(2400 / surface.copies.length))));
+    // Each cell's fan is split k times: finer on small boards, where cells are large and
+    // curved. Past about 500 copies k is 1 (goldberg:8: 11,000 triangles, not 31,000 with
+    // k = 2), which a software renderer draws in time while turning.
+    const k = Math.max(1, Math.min(8, Math.round(Math.sqrt(1200 / surface.copies.length))));
     const mesh = tessellate(surface.copies, k);
     const geometry = new THREE.BufferGeometry();
     geometry.setAttribute("position", new THREE.BufferAttribute(mesh.positions, 3));
