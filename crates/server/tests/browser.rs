@@ -496,6 +496,100 @@ fn click_a_cell(session: &Session) {
     session.click_first("#board [data-move]");
 }
 
+/// Edge-Nim: picks a vertex with tokens and leaves none on its first edge.
+fn take_every_token(session: &Session) {
+    for vertex in session.find_all("#board .vertex.pickable") {
+        session.click(&vertex);
+        if !session.find_all("#take input").is_empty() {
+            break;
+        }
+    }
+    session.type_into("#take input", "0");
+    session.click_first("#take-button");
+}
+
+/// How a test plays X's move.
+type Mover = fn(&Session);
+
+/// The README's pictures: each game played to the end here, the end card closed, and the
+/// game's part of the page (scores, board, 3D view) saved as docs/screenshots/GAME.png.
+/// Run with `cargo test -p crosscap-server --test browser -- --ignored readme_screenshots`.
+#[test]
+#[ignore]
+fn readme_screenshots() {
+    let server = start(Limits::default());
+    let driver = start_driver();
+    let session = new_session(&driver, "1000,1400", &[]);
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/screenshots");
+    std::fs::create_dir_all(&dir).unwrap();
+    let games: [(Setup, Mover); 6] = [
+        (
+            Setup {
+                game: "projective-hex",
+                board: "goldberg:2",
+                options: &[],
+            },
+            click_a_cell,
+        ),
+        (
+            Setup {
+                game: "euler-getter",
+                board: "goldberg:2",
+                options: &[],
+            },
+            click_a_cell,
+        ),
+        (
+            Setup {
+                game: "edge-nim",
+                board: "K4",
+                options: &[("tokens", "*=2")],
+            },
+            take_every_token,
+        ),
+        (
+            Setup {
+                game: "sandpile",
+                board: "C5",
+                options: &[],
+            },
+            click_a_cell,
+        ),
+        (
+            Setup {
+                game: "manifold",
+                board: "n2 o1",
+                options: &[],
+            },
+            click_a_cell,
+        ),
+        (
+            Setup {
+                game: "nim",
+                board: "3 4 5",
+                options: &[],
+            },
+            click_a_cell,
+        ),
+    ];
+    for (setup, mover) in &games {
+        play_to_the_end(&session, &server, setup, mover);
+        session.click_first("#close-card");
+        if !session.find_all("#view3d").is_empty() {
+            session.wait_for("#view3d[data-settled]");
+        }
+        let part = session.wait_for(".play-main");
+        let png = base64_decode(
+            session
+                .command("GET", &format!("/element/{part}/screenshot"), None)
+                .as_str()
+                .unwrap(),
+        );
+        std::fs::write(dir.join(format!("{}.png", setup.game)), png).unwrap();
+    }
+    session.command("DELETE", "", None);
+}
+
 #[test]
 fn projective_hex_and_euler_getter_played_by_clicks() {
     let server = start(Limits::default());
@@ -634,16 +728,7 @@ fn graph_and_heap_games_played_by_clicks_and_keys() {
             board: "C3",
             options: &[("tokens", "*=1")],
         },
-        |session| {
-            for vertex in session.find_all("#board .vertex.pickable") {
-                session.click(&vertex);
-                if !session.find_all("#take input").is_empty() {
-                    break;
-                }
-            }
-            session.type_into("#take input", "0");
-            session.click_first("#take-button");
-        },
+        take_every_token,
     );
     play_to_the_end(
         &session,
@@ -799,9 +884,10 @@ fn median_p95(mut times: Vec<f64>) -> (f64, f64) {
 /// The page figures of BENCHMARKS.md (not a test: it asserts no times). Run with
 /// `cargo test -p crosscap-server --test browser -- --ignored page_figures --nocapture`;
 /// `PAGE_FIGURES_FLAGS` adds browser flags (e.g. `--disable-3d-apis`: the page without WebGL).
-/// The page marks `crosscap:clicked`, `crosscap:pending-drawn`, `crosscap:answer` and
-/// `crosscap:drawn` (each drawing mark in the frame after the change); the script reads
-/// them, and the moves' answers' sizes from the resource timings.
+/// The page marks `crosscap:clicked`, `crosscap:pending-drawn`, `crosscap:answer` (a new
+/// position received, by a move's answer or the live wait), `crosscap:drawn-script` (the
+/// drawing's script done) and `crosscap:drawn` (each drawing mark in the frame after the
+/// change); the script reads them, and the moves' answers' sizes from the resource timings.
 #[test]
 #[ignore]
 fn page_figures() {
@@ -853,6 +939,7 @@ fn page_figures() {
     // Click to stone drawn, reply received to drawn, and bytes per move on goldberg:4.
     start_game("goldberg:4");
     let (mut click, mut reply, mut bytes) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut script, mut draws_after_answer) = (Vec::new(), 0);
     for _ in 0..30 {
         session.read("performance.clearMarks(); performance.clearResourceTimings()");
         let cells = session.find_all("#board svg.surface polygon[data-move]");
@@ -878,6 +965,21 @@ fn page_figures() {
         };
         click.push(marks[1] - marks[0]);
         reply.push(marks[3] - marks[2]);
+        let answer = marks[2];
+        let drawings = session.read(&format!(
+            "return performance.getEntriesByName('crosscap:drawn-script')\
+             .filter(m => m.startTime > {answer}).map(m => m.startTime)"
+        ));
+        let drawings: Vec<f64> = drawings
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter_map(Value::as_f64)
+            .collect();
+        if let Some(first) = drawings.first() {
+            script.push(first - answer);
+        }
+        draws_after_answer += drawings.len();
         let sizes = session.read(
             "return performance.getEntriesByType('resource')\
              .filter(e => e.name.includes('/moves')).map(e => e.encodedBodySize)",
@@ -893,6 +995,11 @@ fn page_figures() {
         "goldberg:4, {moves} moves: click to stone drawn median {click_median:.1} ms, p95 {click_p95:.1} ms"
     );
     println!("reply received to drawn median {reply_median:.1} ms, p95 {reply_p95:.1} ms");
+    let (script_median, script_p95) = median_p95(script);
+    println!(
+        "of which the drawing's script median {script_median:.1} ms, p95 {script_p95:.1} ms; \
+         {draws_after_answer} drawings after the {moves} answers"
+    );
     println!(
         "bytes per move's answer: mean {}, max {}",
         bytes.iter().sum::<u64>() / bytes.len().max(1) as u64,
@@ -1082,6 +1189,20 @@ fn euler_getter_played_to_the_end_on_the_3d_sphere() {
     );
     assert_eq!(session.console_errors(), Vec::<String>::new());
     session.screenshot("euler-getter-3d");
+
+    // A pasted board with vertex positions is drawn on the disk; no family says where its
+    // cells lie in space, so the page says there is no 3D view instead of showing one.
+    start_from_form(
+        &session,
+        &server,
+        "euler-getter",
+        r#"{"faces": [[0, 1, 2, 3], [0, 1, 3, 2], [1, 2, 0, 3]],
+            "positions": {"0": [0, 0], "1": [2, 0], "2": [2, 2], "3": [0, 2]}}"#,
+    );
+    session.wait_for("#board svg.surface [data-move]");
+    session.wait_for_text("#board .note", "no 3D view");
+    assert!(session.find_all("#view3d").is_empty());
+    assert_eq!(session.console_errors(), Vec::<String>::new());
     session.command("DELETE", "", None);
 }
 

@@ -114,6 +114,9 @@ export async function gamePage(main, id, page) {
     error.textContent = "";
     try {
       const next = await work();
+      // A move's answer and the live wait race: when the wait has brought (and drawn) this
+      // very position already, there is nothing new to draw.
+      if (next && next.id && next.version === state.version && viewing === null) return;
       performance.mark("crosscap:answer");
       if (next && next.id) { state = next; viewing = null; }
       await draw();
@@ -383,6 +386,8 @@ export async function gamePage(main, id, page) {
           return b;
         }))));
     }
+    // The drawing's own script is done (the frame that shows it comes after).
+    performance.mark("crosscap:drawn-script");
   }
 
   if (watch) {
@@ -399,11 +404,16 @@ export async function gamePage(main, id, page) {
   window.addEventListener("pagehide", leave, { once: true });
   while (page.current() && !leaving.signal.aborted) {
     try {
-      const next = await api("GET", `/games/${id}?wait=${state.version}`, undefined, leaving.signal);
+      const asked = state.version;
+      const next = await api("GET", `/games/${id}?wait=${asked}`, undefined, leaving.signal);
       if (!page.current()) break;
+      // A move's answer may have brought a later position meanwhile: this one is older,
+      // so wait again from that one instead of drawing the game backwards.
+      if (state.version !== asked) continue;
       if (next.version !== state.version) {
         // A computer game watched move by move keeps its place while the game runs on.
         if (watch && viewing === null && next.moves.length > watch.ply) viewing = state;
+        performance.mark("crosscap:answer");
         state = next;
         await draw();
       }

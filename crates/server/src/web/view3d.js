@@ -38,7 +38,14 @@ let webglMissing = false;
  */
 export function view3d(disk, state, ctx, paint) {
   const surfaces = surfacesOf(state.layout, state.board);
-  if (!surfaces.length) return;
+  if (!surfaces.length) {
+    // A board file or a pasted board says how its cells are glued, not where they lie in
+    // space: only the named families (goldberg, taylor, torus, klein) have a 3D view.
+    if (current) current.view.dispose();
+    current = null;
+    disk.after(el("p", { class: "note" }, "This board has no 3D view: only goldberg, taylor, torus and klein boards say where their cells lie in space."));
+    return;
+  }
   if (surfaces[0].copies.length > MAX_COPIES) {
     disk.after(el("p", { class: "note" }, "This board has too many cells for the 3D view."));
     return;
@@ -130,7 +137,10 @@ function createView({ canvas, gl, software }, surfaces) {
       scene.remove(shown.group);
       disposeTree(shown.group);
     }
-    const k = Math.max(1, Math.min(8, Math.round(Math.sqrt(2400 / surface.copies.length))));
+    // Each cell's fan is split k times: finer on small boards, where cells are large and
+    // curved. Past about 500 copies k is 1 (goldberg:8: 11,000 triangles, not 31,000 with
+    // k = 2), which a software renderer draws in time while turning.
+    const k = Math.max(1, Math.min(8, Math.round(Math.sqrt(1200 / surface.copies.length))));
     const mesh = tessellate(surface.copies, k);
     const geometry = new THREE.BufferGeometry();
     geometry.setAttribute("position", new THREE.BufferAttribute(mesh.positions, 3));
@@ -388,7 +398,12 @@ function createView({ canvas, gl, software }, surfaces) {
     // True while the view still eases (then its 'change' asks for the next frame).
     const moving = controls.update();
     renderer.render(scene, camera);
-    placeLabels();
+    // A software renderer turns the view without its labels: with no GPU the page also
+    // composites on the CPU, and repainting a few hundred shadowed labels every frame
+    // costs as much as drawing the surface. They come back as soon as the view rests.
+    const bare = software && moving;
+    if (labels.hidden !== bare) labels.hidden = bare;
+    if (!bare) placeLabels();
     if (moving) return;
     // Once the view stops moving its labels are final (on a surface that can hide itself,
     // after a ray per label finds the hidden ones: only when the view has moved), and the
