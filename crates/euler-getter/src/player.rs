@@ -17,7 +17,7 @@ use crate::game::{EulerGetter, Move};
 /// margin of Euler characteristics (10%, a margin of 6 counting fully), so that among
 /// moves of equal win rate the search prefers larger margins. The endgame solver (`prove`
 /// and `leaf_solver` with [`EndgameSolver`]) stays off: at equal time against flatmc:160
-/// on goldberg:3 it measured weaker (BENCHMARKS.md).
+/// it measured no stronger (BENCHMARKS.md).
 pub fn mcts_config() -> MctsConfig {
     MctsConfig {
         exploration: 0.5,
