@@ -42,6 +42,15 @@ pub trait PlayoutPolicy<G: Game>: Send {
             record.push((mover, mv));
         }
     }
+
+    /// The winner with perfect play from `game` (not over), when the policy has an exact
+    /// solver for such positions and it finishes within its own small budget; `None` for
+    /// no verdict (too many moves left, a draw, the budget ran out). The MCTS-solver calls
+    /// it on each new node with [`MctsConfig::leaf_solver`], proving subtrees instead of
+    /// sampling them. None by default.
+    fn solve_leaf(&mut self, _game: &G) -> Option<Player> {
+        None
+    }
 }
 
 /// The game's own playout ([`Game::playout`]), uniformly random unless the game says
@@ -87,6 +96,9 @@ pub struct MctsConfig {
     /// reaches within two moves (the agent's own move and the reply) starts from that
     /// subtree and its statistics. Single-threaded searches only.
     pub reuse_tree: bool,
+    /// With `prove`: ask the playout policy's exact solver about every new node
+    /// ([`PlayoutPolicy::solve_leaf`]) and mark it proven when it answers.
+    pub leaf_solver: bool,
     /// Searches run at once, each on a thread of its own with its share of the iterations
     /// and the memory and a seed of its own, their root statistics added up (root
     /// parallelism). 1: one search. Iteration budgets reproduce exactly with any count.
@@ -102,6 +114,7 @@ impl Default for MctsConfig {
             rave_equivalence: 0.0,
             prove: false,
             reuse_tree: false,
+            leaf_solver: false,
             threads: 1,
         }
     }
@@ -258,6 +271,7 @@ impl<G: Game, P: PlayoutPolicy<G> + Clone> Mcts<G, P> {
             record.clear();
             path.push(0);
             let node = self.descend(&mut tree, &mut state, &mut path, &mut record);
+            self.solve_new_leaf(&mut tree.nodes[node], node, &state);
             let nodes = &mut tree.nodes;
             let outcome = match (state.outcome(), nodes[node].proven) {
                 (Some(o), _) => Some(o),
@@ -402,6 +416,20 @@ impl<G: Game, P: PlayoutPolicy<G> + Clone> Mcts<G, P> {
         }
         rank(&mut merged, root.to_move());
         merged
+    }
+
+    /// With the leaf solver: asks the policy's solver once about a new node other than
+    /// the root (a proven root would leave no move to rank), the position not over.
+    fn solve_new_leaf(&mut self, leaf: &mut Node<G::Move>, id: usize, state: &G) {
+        if self.config.prove
+            && self.config.leaf_solver
+            && id != 0
+            && leaf.visits == 0.0
+            && leaf.proven.is_none()
+            && state.outcome().is_none()
+        {
+            leaf.proven = self.policy.solve_leaf(state);
+        }
     }
 
     /// Bytes the tree of the last search took (its nodes and listed moves).
@@ -876,6 +904,78 @@ mod tests {
             flat.choose(&Countdown(1_000_000_000_000), &budget)
                 .is_some()
         );
+    }
+
+    /// Random playouts, and the brute-force solver on positions of at most 4 tokens,
+    /// counting its calls.
+    #[derive(Clone, Default)]
+    struct SmallNimSolver {
+        calls: u64,
+    }
+
+    impl PlayoutPolicy<NormalPlay<Nim>> for SmallNimSolver {
+        fn playout(
+            &mut self,
+            game: &mut NormalPlay<Nim>,
+            rng: &mut Rng,
+            meter: &mut Meter,
+        ) -> Option<Outcome> {
+            game.playout(rng, meter)
+        }
+
+        fn solve_leaf(&mut self, game: &NormalPlay<Nim>) -> Option<Player> {
+            if game.position.heaps.iter().sum::<u32>() > 4 {
+                return None;
+            }
+            self.calls += 1;
+            let mover = game.to_move();
+            Some(if crate::solver::brute_force_value(game) > 0 {
+                mover
+            } else {
+                mover.opponent()
+            })
+        }
+    }
+
+    #[test]
+    fn the_leaf_solver_proves_endgames_and_is_a_switch() {
+        let game = nim(&[3, 4, 5]);
+        let search = |leaf_solver: bool| {
+            let config = MctsConfig {
+                prove: true,
+                leaf_solver,
+                ..MctsConfig::default()
+            };
+            let mut mcts = Mcts::with_policy(
+                SearchLimit::Iterations(20_000),
+                config,
+                SmallNimSolver::default(),
+                3,
+            );
+            let stats = mcts.search(&game, &Budget::unlimited());
+            (stats, mcts.policy.calls)
+        };
+        let (off, off_calls) = search(false);
+        let (on, on_calls) = search(true);
+        assert_eq!(off_calls, 0, "off, the solver is never asked");
+        assert!(on_calls > 0);
+        let visits = |stats: &[MoveStats<_>]| stats.iter().map(|s| s.visits).sum::<u64>();
+        assert!(
+            visits(&on) < visits(&off),
+            "proven sooner: {} {}",
+            visits(&on),
+            visits(&off)
+        );
+        let winning = Solver::new(Budget::unlimited()).solve(&game).unwrap();
+        assert_eq!(on[0].proven_winner, Some(Player::X));
+        assert!(winning.best_moves.contains(&on[0].mv));
+        for s in on.iter().filter(|s| s.proven_winner.is_some()) {
+            let mut child = game.clone();
+            child.play(&s.mv);
+            let mover_wins = crate::solver::brute_force_value(&child) > 0;
+            let expected = if mover_wins { Player::O } else { Player::X };
+            assert_eq!(s.proven_winner, Some(expected), "{:?}", s.mv);
+        }
     }
 
     #[test]

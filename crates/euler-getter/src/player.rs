@@ -6,22 +6,78 @@ use std::sync::Arc;
 use crosscap_engine::agents::{
     FlatMonteCarlo, Named, PERFECT_NODE_BUDGET, PERFECT_TIME, PerfectAgent, RandomAgent,
 };
-use crosscap_engine::mcts::{Mcts, MctsConfig, SearchLimit};
-use crosscap_engine::solver::Budget;
-use crosscap_engine::{Agent, Level};
+use crosscap_engine::mcts::{Mcts, MctsConfig, PlayoutPolicy, SearchLimit};
+use crosscap_engine::solver::{Budget, Solver};
+use crosscap_engine::{Agent, Game, Level, Meter, Outcome, Player, Rng};
 use crosscap_topology::Symmetries;
 
 use crate::game::{EulerGetter, Move};
 
 /// The search settings: random playouts whose reward blends the win (90%) with the final
 /// margin of Euler characteristics (10%, a margin of 6 counting fully), so that among
-/// moves of equal win rate the search prefers larger margins.
+/// moves of equal win rate the search prefers larger margins. The endgame solver (`prove`
+/// and `leaf_solver` with [`EndgameSolver`]) stays off: at equal time against flatmc:160
+/// it measured no stronger (BENCHMARKS.md).
 pub fn mcts_config() -> MctsConfig {
     MctsConfig {
         exploration: 0.5,
         score_weight: 0.1,
         score_scale: 6.0,
         ..MctsConfig::default()
+    }
+}
+
+/// Most empty cells of a position that the leaf solver ([`EndgameSolver`]) is asked about.
+pub const LEAF_SOLVER_MAX_EMPTY: usize = 6;
+
+/// Nodes the leaf solver may search per position before it gives no verdict.
+pub const LEAF_SOLVER_NODES: u64 = 300;
+
+/// Memory of the leaf solver's table.
+const LEAF_SOLVER_MEMORY: usize = 16 << 20;
+
+/// Random playouts, with the scored exact solver for endgames: a position with at most
+/// [`LEAF_SOLVER_MAX_EMPTY`] empty cells is solved within [`LEAF_SOLVER_NODES`] nodes, and
+/// the sign of its margin names the winner (a drawn position is left to the playouts).
+pub struct EndgameSolver {
+    solver: Solver<EulerGetter>,
+}
+
+impl Default for EndgameSolver {
+    fn default() -> Self {
+        EndgameSolver {
+            solver: Solver::new(Budget::nodes(LEAF_SOLVER_NODES).with_memory(LEAF_SOLVER_MEMORY)),
+        }
+    }
+}
+
+/// A copy for another search thread: the same solver with a table of its own.
+impl Clone for EndgameSolver {
+    fn clone(&self) -> Self {
+        EndgameSolver::default()
+    }
+}
+
+impl PlayoutPolicy<EulerGetter> for EndgameSolver {
+    fn playout(
+        &mut self,
+        game: &mut EulerGetter,
+        rng: &mut Rng,
+        meter: &mut Meter,
+    ) -> Option<Outcome> {
+        game.playout(rng, meter)
+    }
+
+    fn solve_leaf(&mut self, game: &EulerGetter) -> Option<Player> {
+        if game.complex().cell_count() - game.placed() > LEAF_SOLVER_MAX_EMPTY {
+            return None;
+        }
+        let mover = game.to_move();
+        match self.solver.value(game).ok()?.signum() {
+            1 => Some(mover),
+            -1 => Some(mover.opponent()),
+            _ => None,
+        }
     }
 }
 
@@ -55,7 +111,17 @@ pub fn agent(level: Level, seed: u64) -> Box<dyn Agent<EulerGetter>> {
 /// The MCTS player with Euler Getter's settings and any search limit (a playout count or
 /// a thinking time).
 pub fn mcts(limit: SearchLimit, seed: u64) -> Box<dyn Agent<EulerGetter>> {
-    Box::new(Mcts::new(limit, mcts_config(), seed))
+    mcts_with(limit, mcts_config(), seed)
+}
+
+/// [`mcts`] with another tuning (the switches measured on and off).
+pub fn mcts_with(limit: SearchLimit, config: MctsConfig, seed: u64) -> Box<dyn Agent<EulerGetter>> {
+    Box::new(Mcts::with_policy(
+        limit,
+        config,
+        EndgameSolver::default(),
+        seed,
+    ))
 }
 
 /// Most empty cells the perfect player tries to solve; with more it plays as expert at
@@ -86,5 +152,44 @@ impl Agent<EulerGetter> for SymmetricPerfect {
             .clone();
         self.solver
             .choose(&game.clone().with_symmetries(symmetries), budget)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::{Rule, SwapRule};
+    use crate::load_board;
+
+    #[test]
+    fn the_endgame_solver_names_the_winner_of_small_positions_only() {
+        let board = load_board("goldberg:1").unwrap();
+        let start = EulerGetter::new(board, Rule::Normal, SwapRule(None));
+        let mut leaf = EndgameSolver::default();
+        // goldberg:1, 6 cells: a first-player win (README, the even-cells survey).
+        assert_eq!(leaf.solve_leaf(&start), Some(Player::X));
+        let large = EulerGetter::new(
+            load_board("goldberg:2").unwrap(),
+            Rule::Normal,
+            SwapRule(None),
+        );
+        assert_eq!(leaf.solve_leaf(&large), None, "21 empty cells: no verdict");
+        // With the switches on, the search proves the start and plays a winning move.
+        let config = MctsConfig {
+            prove: true,
+            leaf_solver: true,
+            ..mcts_config()
+        };
+        let mut mcts = Mcts::with_policy(
+            SearchLimit::Iterations(500),
+            config,
+            EndgameSolver::default(),
+            1,
+        );
+        let stats = mcts.search(&start, &Budget::unlimited());
+        assert_eq!(stats[0].proven_winner, Some(Player::X));
+        let mut after = start.clone();
+        after.play(&stats[0].mv);
+        assert_eq!(leaf.solve_leaf(&after), Some(Player::X));
     }
 }

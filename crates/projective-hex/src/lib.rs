@@ -106,6 +106,72 @@ mod tests {
         (DESCRIPTOR.start)(&Setup { board, options }, &SetupLimits::default())
     }
 
+    /// The move of a seeded iteration-budget search on taylor:4, every new switch off.
+    fn move_with_switches_off(seed: u64) -> String {
+        use crosscap_engine::Budget;
+        use crosscap_engine::mcts::{MctsConfig, SearchLimit};
+        use crosscap_engine::session::GameMatch;
+        let start = new_match("taylor:4", &Value::Null).unwrap();
+        let game = &start
+            .as_any()
+            .downcast_ref::<GameMatch<HexHost>>()
+            .unwrap()
+            .game;
+        let config = MctsConfig {
+            leaf_solver: false,
+            ..search::mcts_config()
+        };
+        let mut agent = search::mcts_agent_with(SearchLimit::Iterations(3_000), config, seed);
+        let mv = agent.choose(game, &Budget::unlimited()).unwrap();
+        game.format_move(&mv)
+    }
+
+    /// With the endgame solver off, the search plays the moves it played before the solver
+    /// was added (found then with `hint --board taylor:4 --level mcts:3000 --seed S`).
+    #[test]
+    fn with_the_new_switches_off_the_search_plays_as_before() {
+        assert_eq!(move_with_switches_off(7), "e5");
+        assert_eq!(move_with_switches_off(8), "e5");
+    }
+
+    #[test]
+    fn the_endgame_solver_agrees_with_the_analysis() {
+        use crosscap_engine::mcts::PlayoutPolicy;
+        use crosscap_engine::session::GameMatch;
+        use crosscap_engine::{Budget, Game, Rng};
+        let start = new_match("taylor:3", &Value::Null).unwrap();
+        let mut game = start
+            .as_any()
+            .downcast_ref::<GameMatch<HexHost>>()
+            .unwrap()
+            .game
+            .clone();
+        let mut leaf = search::EndgameFill::default();
+        assert_eq!(
+            leaf.solve_leaf(&search::Focused(game.clone())),
+            None,
+            "27 empty cells"
+        );
+        let mut rng = Rng::new(5);
+        let mut verdicts = 0;
+        while game.outcome().is_none() {
+            let empty = game.stones().iter().filter(|s| s.is_none()).count();
+            if empty <= search::LEAF_SOLVER_MAX_EMPTY
+                && let Some(winner) = leaf.solve_leaf(&search::Focused(game.clone()))
+            {
+                let value = search::Analyser::new(Budget::unlimited())
+                    .value(&game)
+                    .unwrap();
+                let mover = game.to_move();
+                assert_eq!(winner, if value > 0 { mover } else { mover.opponent() });
+                verdicts += 1;
+            }
+            let mv = game.random_move(&mut rng).unwrap();
+            game.play(&mv);
+        }
+        assert!(verdicts > 0);
+    }
+
     #[test]
     fn a_match_shows_the_winning_loop() {
         let options = json!({ "position": ".XO/..XO/..OO./.XOX../XOX../X..." });

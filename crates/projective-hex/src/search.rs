@@ -213,24 +213,99 @@ impl PlayoutPolicy<Playing> for FillPlayout {
     }
 }
 
+/// Most empty cells of a position that the leaf solver ([`EndgameFill`]) is asked about.
+pub const LEAF_SOLVER_MAX_EMPTY: usize = 12;
+
+/// Nodes the leaf solver may search per position before it gives no verdict.
+pub const LEAF_SOLVER_NODES: u64 = 2_000;
+
+/// Memory of the leaf solver's tables.
+const LEAF_SOLVER_MEMORY: usize = 16 << 20;
+
+/// The fill-the-board playout with an exact solver for endgames: positions with at most
+/// [`LEAF_SOLVER_MAX_EMPTY`] empty cells are solved by the [`Analyser`] (the bitmask
+/// solver where the board allows it) within [`LEAF_SOLVER_NODES`] nodes.
+pub struct EndgameFill {
+    analyser: Analyser,
+}
+
+impl Default for EndgameFill {
+    fn default() -> Self {
+        EndgameFill {
+            analyser: Analyser::new(
+                Budget::nodes(LEAF_SOLVER_NODES).with_memory(LEAF_SOLVER_MEMORY),
+            ),
+        }
+    }
+}
+
+/// A copy for another search thread: the same solver with tables of its own.
+impl Clone for EndgameFill {
+    fn clone(&self) -> Self {
+        EndgameFill::default()
+    }
+}
+
+impl PlayoutPolicy<Playing> for EndgameFill {
+    fn playout(&mut self, game: &mut Playing, rng: &mut Rng, meter: &mut Meter) -> Option<Outcome> {
+        FillPlayout.playout(game, rng, meter)
+    }
+
+    fn playout_recorded(
+        &mut self,
+        game: &mut Playing,
+        rng: &mut Rng,
+        meter: &mut Meter,
+        record: &mut Vec<(Player, Move)>,
+    ) -> Option<Outcome> {
+        FillPlayout.playout_recorded(game, rng, meter, record)
+    }
+
+    fn solve_leaf(&mut self, game: &Playing) -> Option<Player> {
+        let empty = game.0.stones().iter().filter(|s| s.is_none()).count();
+        if empty > LEAF_SOLVER_MAX_EMPTY || game.0.in_opening() {
+            return None;
+        }
+        let mover = game.0.to_move();
+        match self.analyser.value(&game.0) {
+            Ok(1) => Some(mover),
+            Ok(-1) => Some(mover.opponent()),
+            _ => None,
+        }
+    }
+}
+
 /// The MCTS tuning of the Projective Hex players: RAVE and the MCTS-solver on, little
-/// explicit exploration (RAVE explores).
+/// explicit exploration (RAVE explores), the tree kept between moves, and the endgame
+/// solver in the tree ([`EndgameFill`]), which won a few more games at equal time against
+/// flatmc:160 on taylor:5 and goldberg:4, within the noise of 100 games (BENCHMARKS.md).
 pub fn mcts_config() -> MctsConfig {
     MctsConfig {
         exploration: 0.2,
         rave_equivalence: 500.0,
         prove: true,
         reuse_tree: true,
+        leaf_solver: true,
         ..MctsConfig::default()
     }
 }
 
-/// MCTS on the focused game with RAVE, the MCTS-solver and the fill playout.
+/// MCTS on the focused game with RAVE, the MCTS-solver, the fill playout and the endgame
+/// solver.
 pub fn mcts_agent(limit: SearchLimit, seed: u64) -> Box<dyn Agent<ProjectiveHex>> {
+    mcts_agent_with(limit, mcts_config(), seed)
+}
+
+/// [`mcts_agent`] with another tuning (the switches measured on and off).
+pub fn mcts_agent_with(
+    limit: SearchLimit,
+    config: MctsConfig,
+    seed: u64,
+) -> Box<dyn Agent<ProjectiveHex>> {
     Box::new(OnFocused::<Playing>(Box::new(Mcts::with_policy(
         limit,
-        mcts_config(),
-        FillPlayout,
+        config,
+        EndgameFill::default(),
         seed,
     ))))
 }
