@@ -442,6 +442,10 @@ pub fn solved_text(solved: &Solved) -> String {
                 }
             }
         }
+        (status, Some(winner), _) => {
+            text += &verdict(solved.to_move, winner);
+            text += &format!("\nthe value is {}\n", status_text(&status));
+        }
         _ => {
             text += &format!(
                 "the winner with perfect play is {}\n",

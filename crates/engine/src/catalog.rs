@@ -359,11 +359,14 @@ impl<M: Clone> Analysis<M> {
     }
 }
 
-/// A search that ran out before the whole answer was known: the limit, and the keys of
-/// the game's own already found (the parts answered, each with its status).
+/// A search that ran out before the whole answer was known: the limit, the winner when
+/// it was proven before the value ran out (the answer stays `unknown`: a winner alone is
+/// not a solution), and the keys of the game's own already found (the parts answered,
+/// each with its status).
 #[derive(Clone, Debug)]
 pub struct Unsolved {
     pub error: SolveError,
+    pub winner: Option<Winner>,
     pub extra: Map<String, Value>,
 }
 
@@ -371,8 +374,16 @@ impl From<SolveError> for Unsolved {
     fn from(error: SolveError) -> Unsolved {
         Unsolved {
             error,
+            winner: None,
             extra: Map::new(),
         }
+    }
+}
+
+impl Unsolved {
+    /// The same with the game's own keys found so far.
+    pub fn with_extra(self, extra: Map<String, Value>) -> Unsolved {
+        Unsolved { extra, ..self }
     }
 }
 
@@ -386,7 +397,8 @@ pub struct Solved {
     /// `solved`, or `unknown` with the `reason`.
     #[serde(flatten)]
     pub status: Status,
-    /// `X`, `O` or `draw`; `null` while unknown.
+    /// `X`, `O` or `draw`; `null` while unknown, and while `unknown` too unless the
+    /// winner was proven before the budget ran out on the value.
     pub winner: Option<Winner>,
     /// `N` or `P`, for impartial games (is the player to move winning?).
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -419,7 +431,7 @@ pub(crate) fn unknown(
         position,
         to_move,
         status: Status::Unknown { reason },
-        winner: None,
+        winner: unsolved.winner,
         outcome: None,
         value: None,
         value_kind,

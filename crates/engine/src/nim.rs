@@ -263,7 +263,7 @@ mod tests {
     use super::*;
     use crate::game::{Game, Notation, Player};
     use crate::impartial::{GrundyTable, nim_sum};
-    use crate::solver::{Budget, brute_force_value, solve};
+    use crate::solver::{Budget, Solver, brute_force_value, solve};
     use proptest::prelude::*;
 
     fn small_nim() -> impl Strategy<Value = Nim> {
@@ -282,6 +282,8 @@ mod tests {
             let game = crate::MiserePlay::new(nim.clone());
             let value = solve(&game, Budget::unlimited()).unwrap().value;
             prop_assert_eq!(value, brute_force_value(&game));
+            let sign = Solver::new(Budget::unlimited()).sign(&game).unwrap();
+            prop_assert_eq!(sign, value.signum());
             let ones = nim.heaps.iter().filter(|&&h| h == 1).count();
             let all_small = nim.heaps.iter().all(|&h| h <= 1);
             let mover_loses = if all_small {

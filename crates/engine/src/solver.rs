@@ -129,6 +129,17 @@ impl<G: Game> Solver<G> {
         Ok(values)
     }
 
+    /// The sign of the value of `game` for the player to move (1 a win, 0 a draw, -1 a
+    /// loss): who wins, without how much. One search in the window (-1, 1), which cuts far
+    /// more than the full window that finds the margin; the table's bounds it leaves help
+    /// a later [`Solver::value`] or [`Solver::solve`] of the same position.
+    pub fn sign(&mut self, game: &G) -> Result<i32, SolveError> {
+        self.start_call();
+        let v = self.negamax(game, -1, 1);
+        self.finished()?;
+        Ok(v.signum())
+    }
+
     /// The minimax value of `game` for the player to move.
     pub fn value(&mut self, game: &G) -> Result<i32, SolveError> {
         self.start_call();

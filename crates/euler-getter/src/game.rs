@@ -675,8 +675,11 @@ mod tests {
                 for swap in [SwapRule(None), SwapRule(Some(7))] {
                     let empties = 7.min(cells);
                     let g = random_position(spec, swap, cells - empties, seed);
+                    let expected = brute_force_value(&g);
                     let solved = Solver::new(Budget::unlimited()).solve(&g).unwrap();
-                    assert_eq!(solved.value, brute_force_value(&g), "{spec} seed {seed}");
+                    assert_eq!(solved.value, expected, "{spec} seed {seed}");
+                    let sign = Solver::new(Budget::unlimited()).sign(&g).unwrap();
+                    assert_eq!(sign, expected.signum(), "{spec} seed {seed}");
                 }
             }
         }

@@ -272,7 +272,15 @@ impl Hosting for SandpileHost {
         }
         let perfect = match (found.perfect_play, found.sequences) {
             (Ok(perfect), Ok(_)) => perfect,
-            (Err(error), _) | (Ok(_), Err(error)) => return Err(Unsolved { error, extra }),
+            (Err(error), _) => return Err(Unsolved::from(error).with_extra(extra)),
+            // The winner under perfect play is known; the search over every play is not.
+            (Ok(perfect), Err(error)) => {
+                return Err(Unsolved {
+                    error,
+                    winner: Some(perfect.winner.map_or(Winner::Draw, Winner::Player)),
+                    extra,
+                });
+            }
         };
         let (winner, value) = match perfect.winner {
             Some(w) if w == mover => (Winner::Player(w), 1),

@@ -287,6 +287,48 @@ fn a_budget_that_runs_out_is_an_unknown_answer() {
     assert!(text.stdout.contains("unknown"), "{}", text.stdout);
 }
 
+/// Who wins is searched before by how much: a budget that runs out on the margin still
+/// names the winner, and the answer stays `unknown` (a winner alone is not a solution).
+#[test]
+fn a_winner_proven_before_the_margin_is_reported_unknown() {
+    let args = [
+        "euler-getter",
+        "solve",
+        "--board",
+        "goldberg:1",
+        "--swap",
+        "none",
+        "--max-nodes",
+        "25",
+    ];
+    let mut json_args = vec!["--json"];
+    json_args.extend(args);
+    let cut = crosscap(&json_args).unknown_json("nodes");
+    assert_eq!(cut["winner"], "X", "{cut}");
+    assert!(cut["value"].is_null(), "{cut}");
+    let text = crosscap(&args);
+    assert_eq!(text.code, 3);
+    assert!(
+        text.stdout.contains("X to move wins with perfect play")
+            && text.stdout.contains("the value is unknown"),
+        "{}",
+        text.stdout
+    );
+    let starved = crosscap(&[
+        "--json",
+        "euler-getter",
+        "solve",
+        "--board",
+        "goldberg:1",
+        "--swap",
+        "none",
+        "--max-nodes",
+        "5",
+    ])
+    .unknown_json("nodes");
+    assert!(starved["winner"].is_null(), "{starved}");
+}
+
 #[test]
 fn arena_shows_mcts_beating_random() {
     let v = eg_json(&[
