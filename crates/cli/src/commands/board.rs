@@ -45,7 +45,8 @@ pub enum BoardCommand {
         /// Also list every cell with its neighbours (text output).
         #[arg(long)]
         cells: bool,
-        /// Table format for the cell list.
+        /// Table format for the cell list; csv, markdown and latex print the cell list
+        /// alone, so that it can be read or pasted as it is.
         #[arg(long, value_enum, default_value_t = TableFormat::Text)]
         format: TableFormat,
     },
@@ -175,6 +176,9 @@ fn info(board: &Board) -> InfoReport {
 }
 
 fn info_text(report: &InfoReport, cells: bool, format: TableFormat) -> String {
+    if format != TableFormat::Text {
+        return cells_table(report).render(format);
+    }
     let kinds: Vec<String> = report
         .cells_by_sides
         .iter()
@@ -204,18 +208,22 @@ fn info_text(report: &InfoReport, cells: bool, format: TableFormat) -> String {
         );
     }
     if cells {
-        let mut table = Table::new(&["cell", "sides", "neighbors"]);
-        for cell in &report.cell_list {
-            table.push(vec![
-                cell.name.clone(),
-                cell.sides.to_string(),
-                cell.neighbors.join(" "),
-            ]);
-        }
         text += "\n";
-        text += &table.render(format);
+        text += &cells_table(report).render(format);
     }
     text
+}
+
+fn cells_table(report: &InfoReport) -> Table {
+    let mut table = Table::new(&["cell", "sides", "neighbors"]);
+    for cell in &report.cell_list {
+        table.push(vec![
+            cell.name.clone(),
+            cell.sides.to_string(),
+            cell.neighbors.join(" "),
+        ]);
+    }
+    table
 }
 
 pub fn run(cmd: BoardCommand, out: &Output) -> anyhow::Result<Answer> {

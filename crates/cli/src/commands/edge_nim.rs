@@ -481,7 +481,7 @@ fn rows_table(edges: &[String], positions: &[Vec<u32>], values: Option<&Vec<u32>
     if values.is_some() {
         headers.push("grundy");
     }
-    let mut table = Table::new(&headers);
+    let mut table = Table::new(&headers).all_math();
     for (i, tokens) in positions.iter().enumerate() {
         let mut row: Vec<String> = tokens.iter().map(u32::to_string).collect();
         if let Some(values) = values {

@@ -79,7 +79,10 @@ fn p_positions_of_c3_in_every_format() {
     for (format, start) in [
         ("csv", "0-1,1-2,0-2\n0,0,0\n"),
         ("markdown", "| 0-1 | 1-2 | 0-2 |\n| --- |"),
-        ("latex", "\\begin{tabular}{lll}"),
+        (
+            "latex",
+            "% needs \\usepackage{longtable,array}\n\\begin{longtable}{lll}",
+        ),
     ] {
         let table = crosscap(&[
             "edge-nim",
