@@ -92,6 +92,25 @@ struct InfoReport {
     /// Cells the 2D drawing splits at the rim (goldberg boards).
     split_cells: Vec<String>,
     cell_list: Vec<CellInfo>,
+    /// The whole cell complex, so that anyone can recompute χ = V − E + F.
+    complex: ComplexReport,
+}
+
+/// A board's cell complex in the board-file format (`file:` reads it back): each face as
+/// the cycle of its vertices, numbered 0 to V − 1 once per point of the surface, so that
+/// the vertices the rim of the drawing glues together share a number; and each edge with
+/// its two ends and the two cells it separates.
+#[derive(Serialize)]
+struct ComplexReport {
+    faces: Vec<Vec<usize>>,
+    names: Vec<String>,
+    edges: Vec<EdgeInfo>,
+}
+
+#[derive(Serialize)]
+struct EdgeInfo {
+    ends: [usize; 2],
+    cells: [String; 2],
 }
 
 #[derive(Serialize)]
@@ -172,6 +191,22 @@ fn info(board: &Board) -> InfoReport {
             .map(|(cell, _)| board.cell_name(cell).to_string())
             .collect(),
         cell_list,
+        complex: ComplexReport {
+            faces: (0..board.cell_count())
+                .map(|cell| board.cell_vertices(cell).to_vec())
+                .collect(),
+            names: (0..board.cell_count())
+                .map(|cell| board.cell_name(cell).to_string())
+                .collect(),
+            edges: (0..board.edge_count())
+                .map(|edge| EdgeInfo {
+                    ends: board.complex().edge_ends(edge),
+                    cells: board
+                        .edge_cells(edge)
+                        .map(|cell| board.cell_name(cell).to_string()),
+                })
+                .collect(),
+        },
     }
 }
 
