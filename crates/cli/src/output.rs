@@ -215,14 +215,33 @@ pub enum TableFormat {
 pub struct Table {
     pub headers: Vec<String>,
     pub rows: Vec<Vec<String>>,
+    /// Columns whose names and values are mathematics (surfaces, values, edge variables),
+    /// set in math mode in LaTeX.
+    #[serde(skip)]
+    math: Vec<bool>,
 }
+
+/// In LaTeX, a column wider than this many characters is set as a paragraph that wraps.
+const LATEX_WRAP_CHARS: usize = 36;
+/// The characters of a LaTeX table's line (about a 10pt article's text width, column
+/// gaps counted); wider tables are split into several tables of fewer columns.
+const LATEX_LINE_CHARS: usize = 72;
+/// The gap between two columns, in characters.
+const LATEX_GAP_CHARS: usize = 3;
 
 impl Table {
     pub fn new(headers: &[&str]) -> Self {
         Table {
             headers: headers.iter().map(|h| h.to_string()).collect(),
             rows: Vec::new(),
+            math: vec![false; headers.len()],
         }
+    }
+
+    /// Marks every column as mathematics, for LaTeX.
+    pub fn all_math(mut self) -> Self {
+        self.math = vec![true; self.headers.len()];
+        self
     }
 
     pub fn push(&mut self, row: Vec<String>) {
@@ -249,7 +268,6 @@ impl Table {
         }
         widths
     }
-
     fn text(&self) -> String {
         let widths = self.widths();
         let line = |cells: &[String]| {
@@ -295,27 +313,191 @@ impl Table {
         out
     }
 
+    /// A `longtable` (it breaks across pages) with text escaped and mathematics in math
+    /// mode; a table too wide for a page is split into tables of consecutive columns, each
+    /// led by the row number. Needs `\usepackage{longtable,array}`.
     fn latex(&self) -> String {
-        let escape = |c: &String| {
-            c.replace('\\', "\\textbackslash{}")
-                .replace('&', "\\&")
-                .replace('%', "\\%")
-                .replace('_', "\\_")
-                .replace('#', "\\#")
+        let widths = self.widths();
+        let chunks = latex_column_chunks(&widths);
+        let numbered = chunks.len() > 1;
+        let cell = |column: usize, text: &str| {
+            if self.math.get(column) == Some(&true) {
+                latex_math_words(text)
+            } else {
+                latex_text(text)
+            }
         };
-        let line =
-            |cells: &[String]| cells.iter().map(escape).collect::<Vec<_>>().join(" & ") + " \\\\\n";
-        let mut out = format!(
-            "\\begin{{tabular}}{{{}}}\n\\hline\n",
-            "l".repeat(self.headers.len())
-        );
-        out += &line(&self.headers);
-        out += "\\hline\n";
-        for row in &self.rows {
-            out += &line(row);
+        let mut out = "% needs \\usepackage{longtable,array}\n".to_string();
+        for (k, columns) in chunks.iter().enumerate() {
+            if k > 0 {
+                out += "\n";
+            }
+            let mut spec: String = if numbered { "r".into() } else { String::new() };
+            for &c in columns {
+                spec += &if widths[c] > LATEX_WRAP_CHARS {
+                    format!(
+                        ">{{\\raggedright\\arraybackslash}}p{{{}em}}",
+                        LATEX_WRAP_CHARS / 2
+                    )
+                } else {
+                    "l".to_string()
+                };
+            }
+            let line = |number: Option<String>, cells: &[String]| {
+                number
+                    .into_iter()
+                    .chain(
+                        columns
+                            .iter()
+                            .map(|&c| cell(c, cells.get(c).map_or("", String::as_str))),
+                    )
+                    .collect::<Vec<_>>()
+                    .join(" & ")
+                    + " \\\\\n"
+            };
+            out += &format!("\\begin{{longtable}}{{{spec}}}\n\\hline\n");
+            out += &line(numbered.then(|| "row".to_string()), &self.headers);
+            out += "\\hline\n\\endhead\n";
+            for (i, row) in self.rows.iter().enumerate() {
+                out += &line(numbered.then(|| (i + 1).to_string()), row);
+            }
+            out += "\\hline\n\\end{longtable}\n";
         }
-        out + "\\hline\n\\end{tabular}\n"
+        out
     }
+}
+
+/// The columns of each LaTeX table: consecutive columns while they fit on a line (a
+/// wrapping column counts as [`LATEX_WRAP_CHARS`]), as few tables as that takes, of
+/// about equal widths.
+fn latex_column_chunks(widths: &[usize]) -> Vec<Vec<usize>> {
+    let widths: Vec<usize> = widths
+        .iter()
+        .map(|w| w.min(&LATEX_WRAP_CHARS) + LATEX_GAP_CHARS)
+        .collect();
+    let total: usize = widths.iter().sum();
+    if total <= LATEX_LINE_CHARS {
+        return vec![(0..widths.len()).collect()];
+    }
+    // Split tables start with the row number.
+    let row_number = 3 + LATEX_GAP_CHARS;
+    let fill = |target: usize| {
+        let mut chunks: Vec<Vec<usize>> = Vec::new();
+        let mut used = 0;
+        for (column, &width) in widths.iter().enumerate() {
+            match chunks.last_mut() {
+                Some(chunk) if used < target && used + width <= LATEX_LINE_CHARS => {
+                    chunk.push(column)
+                }
+                _ => {
+                    chunks.push(vec![column]);
+                    used = row_number;
+                }
+            }
+            used += width;
+        }
+        chunks
+    };
+    let fewest = fill(LATEX_LINE_CHARS);
+    let balanced = fill(row_number + total.div_ceil(fewest.len()));
+    if balanced.len() <= fewest.len() {
+        balanced
+    } else {
+        fewest
+    }
+}
+
+/// Text for LaTeX: every character that LaTeX reads as a command (`\ { } ^ ~ _ & % # $`,
+/// and `[ ] < > | `` ` `` that it reads otherwise in a table or in the default fonts) as a
+/// command that prints it.
+pub fn latex_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '\\' => out += "\\textbackslash{}",
+            '{' | '}' | '_' | '&' | '%' | '#' | '$' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '^' => out += "\\textasciicircum{}",
+            '~' => out += "\\textasciitilde{}",
+            '<' => out += "\\textless{}",
+            '>' => out += "\\textgreater{}",
+            '|' => out += "\\textbar{}",
+            // A bare grave is a quote (and `?` followed by it a ligature, an inverted `?`).
+            '`' => out += "\\`{}",
+            // `\\[` after a row would read the bracket as a length.
+            '[' | ']' => {
+                out.push('{');
+                out.push(c);
+                out.push('}');
+            }
+            '\n' => out.push(' '),
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// A cell of a mathematical column: the numbers, single letters and indexed names in it
+/// (`3`, `c`, `n1` as `n_{1}`, `G(o_g)`) in math mode, the words and punctuation around
+/// them as text.
+fn latex_math_words(text: &str) -> String {
+    let is_word = |c: char| c.is_ascii_alphanumeric() || "_()".contains(c);
+    let mut out = String::new();
+    let mut rest = text;
+    while !rest.is_empty() {
+        let end = rest.find(|c| !is_word(c)).unwrap_or(rest.len());
+        if end == 0 {
+            let other = rest.find(is_word).unwrap_or(rest.len());
+            out += &latex_text(&rest[..other]);
+            rest = &rest[other..];
+            continue;
+        }
+        out += &latex_math_word(&rest[..end]);
+        rest = &rest[end..];
+    }
+    out
+}
+
+/// One word of a mathematical column: in math mode when it is mathematics, else text;
+/// parentheses that open or close a list around it stay outside.
+fn latex_math_word(word: &str) -> String {
+    if let Some(math) = math_word(word) {
+        return format!("${math}$");
+    }
+    let open = word.len() - word.trim_start_matches('(').len();
+    let inner_end = word.trim_end_matches(')').len().max(open);
+    match math_word(&word[open..inner_end]) {
+        Some(math) => format!("{}${math}${}", &word[..open], &word[inner_end..]),
+        None => latex_text(word),
+    }
+}
+
+/// The math-mode form of a number, a letter, a letter with a number (`n12` as `n_{12}`)
+/// or a name with `_` (`G(o_g)`); `None` for a word.
+fn math_word(word: &str) -> Option<String> {
+    let mut chars = word.chars();
+    let first = chars.next()?;
+    let tail = chars.as_str();
+    if word.chars().all(|c| c.is_ascii_digit()) {
+        return Some(word.to_string());
+    }
+    if first.is_ascii_alphabetic() && tail.chars().all(|c| c.is_ascii_digit()) {
+        return Some(if tail.is_empty() {
+            word.to_string()
+        } else {
+            format!("{first}_{{{tail}}}")
+        });
+    }
+    let balanced = word.matches('(').count() == word.matches(')').count();
+    // One index, in braces: `o_g` as `o_{g}`.
+    let (base, after) = word.split_once('_')?;
+    let index_end = after.find(['(', ')']).unwrap_or(after.len());
+    let index = &after[..index_end];
+    (balanced && !base.is_empty() && !index.is_empty() && !after.contains('_'))
+        .then(|| format!("{base}_{{{index}}}{}", &after[index_end..]))
 }
 
 /// A progress bar drawn only when stderr is a terminal; silent otherwise.
@@ -385,9 +567,51 @@ mod tests {
     }
 
     #[test]
-    fn latex_is_a_tabular() {
+    fn latex_is_a_longtable() {
         let t = sample().render(TableFormat::Latex);
-        assert!(t.starts_with("\\begin{tabular}{ll}"));
-        assert!(t.contains("1 & c, d \\\\"));
+        assert!(t.contains("\\begin{longtable}{ll}"), "{t}");
+        assert!(t.contains("1 & c, d \\\\"), "{t}");
+    }
+
+    #[test]
+    fn latex_escapes_every_special_character() {
+        assert_eq!(
+            latex_text("F?`{}^~_\\[]<>|&%#$"),
+            "F?\\`{}\\{\\}\\textasciicircum{}\\textasciitilde{}\\_\\textbackslash{}{[}{]}\
+             \\textless{}\\textgreater{}\\textbar{}\\&\\%\\#\\$"
+        );
+    }
+
+    #[test]
+    fn math_columns_set_surfaces_values_and_indices_in_math_mode() {
+        assert_eq!(
+            latex_math_words("g: (n1, n12), 0; c,d: S"),
+            "$g$: ($n_{1}$, $n_{12}$), $0$; $c$,$d$: $S$"
+        );
+        assert_eq!(
+            latex_math_words("moves from n_g and G-values"),
+            "moves from $n_{g}$ and $G$-values"
+        );
+        assert_eq!(latex_math_words("G(o_g)"), "$G(o_{g})$");
+        assert_eq!(latex_math_words("a_b_c"), "a\\_b\\_c");
+        assert_eq!(latex_math_words("0-1"), "$0$-$1$");
+    }
+
+    #[test]
+    fn wide_latex_tables_are_split_with_row_numbers() {
+        let headers: Vec<String> = (0..30).map(|i| format!("edge {i}")).collect();
+        let mut t = Table::new(&headers.iter().map(String::as_str).collect::<Vec<_>>());
+        t.push((0..30).map(|i| i.to_string()).collect());
+        let latex = t.render(TableFormat::Latex);
+        let tables = latex.matches("\\begin{longtable}").count();
+        assert!(tables >= 3, "{latex}");
+        assert_eq!(latex.matches("row & edge").count(), tables);
+        assert!(latex.contains("edge 0 &") && latex.contains("edge 29 \\\\"));
+        // A long column wraps instead.
+        let mut t = Table::new(&["g", "moves"]);
+        t.push(vec!["1".into(), "c: n1, 1; ".repeat(20)]);
+        let latex = t.render(TableFormat::Latex);
+        assert!(latex.contains("{l>{\\raggedright"), "{latex}");
+        assert_eq!(latex.matches("\\begin{longtable}").count(), 1);
     }
 }

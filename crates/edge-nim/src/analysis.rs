@@ -7,6 +7,7 @@ use crosscap_engine::{Impartial, nim_sum};
 use crosscap_graphs::Graph;
 
 use crate::EdgeNimError;
+use crate::orbits::image_into;
 use crate::position::{EdgeNim, EdgeNimMove};
 use crate::predicate::{
     CheckBox, Predicate, TETRAHEDRON_THEOREM, check_predicate, symmetries_fixing,
@@ -106,9 +107,7 @@ pub struct TheoremCheck {
 pub fn theorem_says_p(symmetries: &[Vec<usize>], tokens: &[u32]) -> bool {
     let mut image = [0u32; 6];
     symmetries.iter().any(|map| {
-        for (e, &t) in tokens.iter().enumerate() {
-            image[map[e]] = t;
-        }
+        image_into(map, tokens, &mut image);
         let [a, b, c, big_a, big_b, big_c] = image;
         a == 0 && b + big_c == big_b + c && b <= c && big_a ^ b ^ big_b == 0
     })

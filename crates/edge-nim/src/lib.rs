@@ -34,12 +34,14 @@
 
 pub mod analysis;
 pub mod circular_nim;
+pub mod orbits;
 pub mod play;
 pub mod position;
 pub mod predicate;
 pub mod table;
 
 pub use analysis::{Analysis, TheoremCheck, analyse, check_tetrahedron};
+pub use orbits::{OrbitCounts, orbit_counts};
 pub use play::{DESCRIPTOR, EdgeNimGame, EdgeNimHost, EdgeNimView, agent, new_game};
 pub use position::{EdgeNim, EdgeNimMove, edge_names, parse_assignments, parse_tokens};
 pub use predicate::{CheckBox, Predicate, PredicateCheck, PredicateError, check_predicate};

@@ -14,6 +14,7 @@ use crosscap_graphs::Graph;
 use serde::Serialize;
 
 use crate::EdgeNimError;
+use crate::orbits::image_into;
 use crate::table::{PTable, Progress};
 
 /// A parsed predicate over a graph's edges.
@@ -387,9 +388,7 @@ pub fn check_predicate(
     };
     let says_p = |tokens: &[u32], image: &mut Vec<u32>| {
         symmetries.iter().any(|map: &Vec<usize>| {
-            for (e, &t) in tokens.iter().enumerate() {
-                image[map[e]] = t;
-            }
+            image_into(map, tokens, image);
             predicate.holds(image)
         })
     };

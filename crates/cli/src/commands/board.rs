@@ -45,7 +45,8 @@ pub enum BoardCommand {
         /// Also list every cell with its neighbours (text output).
         #[arg(long)]
         cells: bool,
-        /// Table format for the cell list.
+        /// Table format for the cell list; csv, markdown and latex print the cell list
+        /// alone, so that it can be read or pasted as it is.
         #[arg(long, value_enum, default_value_t = TableFormat::Text)]
         format: TableFormat,
     },
@@ -91,6 +92,25 @@ struct InfoReport {
     /// Cells the 2D drawing splits at the rim (goldberg boards).
     split_cells: Vec<String>,
     cell_list: Vec<CellInfo>,
+    /// The whole cell complex, so that anyone can recompute χ = V − E + F.
+    complex: ComplexReport,
+}
+
+/// A board's cell complex in the board-file format (`file:` reads it back): each face as
+/// the cycle of its vertices, numbered 0 to V − 1 once per point of the surface, so that
+/// the vertices the rim of the drawing glues together share a number; and each edge with
+/// its two ends and the two cells it separates.
+#[derive(Serialize)]
+struct ComplexReport {
+    faces: Vec<Vec<usize>>,
+    names: Vec<String>,
+    edges: Vec<EdgeInfo>,
+}
+
+#[derive(Serialize)]
+struct EdgeInfo {
+    ends: [usize; 2],
+    cells: [String; 2],
 }
 
 #[derive(Serialize)]
@@ -171,10 +191,29 @@ fn info(board: &Board) -> InfoReport {
             .map(|(cell, _)| board.cell_name(cell).to_string())
             .collect(),
         cell_list,
+        complex: ComplexReport {
+            faces: (0..board.cell_count())
+                .map(|cell| board.cell_vertices(cell).to_vec())
+                .collect(),
+            names: (0..board.cell_count())
+                .map(|cell| board.cell_name(cell).to_string())
+                .collect(),
+            edges: (0..board.edge_count())
+                .map(|edge| EdgeInfo {
+                    ends: board.complex().edge_ends(edge),
+                    cells: board
+                        .edge_cells(edge)
+                        .map(|cell| board.cell_name(cell).to_string()),
+                })
+                .collect(),
+        },
     }
 }
 
 fn info_text(report: &InfoReport, cells: bool, format: TableFormat) -> String {
+    if format != TableFormat::Text {
+        return cells_table(report).render(format);
+    }
     let kinds: Vec<String> = report
         .cells_by_sides
         .iter()
@@ -204,18 +243,22 @@ fn info_text(report: &InfoReport, cells: bool, format: TableFormat) -> String {
         );
     }
     if cells {
-        let mut table = Table::new(&["cell", "sides", "neighbors"]);
-        for cell in &report.cell_list {
-            table.push(vec![
-                cell.name.clone(),
-                cell.sides.to_string(),
-                cell.neighbors.join(" "),
-            ]);
-        }
         text += "\n";
-        text += &table.render(format);
+        text += &cells_table(report).render(format);
     }
     text
+}
+
+fn cells_table(report: &InfoReport) -> Table {
+    let mut table = Table::new(&["cell", "sides", "neighbors"]);
+    for cell in &report.cell_list {
+        table.push(vec![
+            cell.name.clone(),
+            cell.sides.to_string(),
+            cell.neighbors.join(" "),
+        ]);
+    }
+    table
 }
 
 pub fn run(cmd: BoardCommand, out: &Output) -> anyhow::Result<Answer> {

@@ -7,8 +7,9 @@ use std::sync::Arc;
 use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
 use crosscap_edge_nim::{
-    CheckBox, EdgeNim, GrundyValues, PTable, Predicate, TableBox, analyse, check_predicate,
-    check_tetrahedron, edge_names, parse_tokens,
+    CheckBox, EdgeNim, GrundyValues, OrbitCounts, PTable, Predicate, TableBox, analyse,
+    check_predicate, check_tetrahedron, edge_names, orbit_counts, parse_tokens,
+    predicate::symmetries_fixing,
 };
 use crosscap_engine::impartial_notation::ImpartialNotation;
 use crosscap_graphs::{Graph, read_graph6_lines};
@@ -34,6 +35,10 @@ pub enum EdgeNimCommand {
     PPositions {
         #[command(flatten)]
         table: TableArgs,
+        /// Also count the P-positions up to the graph's automorphisms (those fixing the
+        /// --fix edges): the orbits, by size.
+        #[arg(long)]
+        orbits: bool,
     },
     /// The Grundy value of every position with each edge from 0 to MAX.
     GrundyTable {
@@ -141,6 +146,10 @@ struct PReport {
     count: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     positions: Option<Vec<Vec<u32>>>,
+    /// With `--orbits`: the P-positions' orbits under the automorphisms fixing the fixed
+    /// edges.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    orbits: Option<OrbitCounts>,
 }
 
 #[derive(Serialize)]
@@ -213,10 +222,10 @@ pub fn run(cmd: EdgeNimCommand, out: &Output) -> anyhow::Result<Answer> {
                 grundy_text(report.grundy, &report.winning_moves)
             })
         }
-        EdgeNimCommand::PPositions { table } => {
+        EdgeNimCommand::PPositions { table, orbits } => {
             let reports = read_graphs(&table.graph)?
                 .iter()
-                .map(|g| p_report(g, &table))
+                .map(|g| p_report(g, &table, orbits))
                 .collect::<anyhow::Result<Vec<_>>>()?;
             emit_all(out, &table.graph, &reports, |r| {
                 let mut text = String::new();
@@ -236,6 +245,9 @@ pub fn run(cmd: EdgeNimCommand, out: &Output) -> anyhow::Result<Answer> {
                         r.count.to_string(),
                     ]);
                     text += &counts.render(table.format);
+                }
+                if let Some(orbits) = &r.orbits {
+                    text += &orbits_text(orbits, table.format);
                 }
                 text
             })
@@ -417,7 +429,7 @@ impl HasGraph for GrundyReport {
     }
 }
 
-fn p_report(graph: &Graph, args: &TableArgs) -> anyhow::Result<PReport> {
+fn p_report(graph: &Graph, args: &TableArgs, orbits: bool) -> anyhow::Result<PReport> {
     let within = args.region.within(graph)?;
     let bar = progress_bar(within.work(), "positions");
     let table = PTable::compute(graph, &within.bounds(), args.memory.bytes(), &|n| {
@@ -439,7 +451,35 @@ fn p_report(graph: &Graph, args: &TableArgs) -> anyhow::Result<PReport> {
         positions_checked: within.positions(),
         count,
         positions: (!args.count).then(|| table.p_positions_in(&within).collect()),
+        orbits: orbits.then(|| {
+            orbit_counts(
+                &symmetries_fixing(graph, &within.fixed),
+                table.p_positions_in(&within),
+            )
+        }),
     })
+}
+
+/// The orbit counts: a sentence in text, else a table of orbits by size.
+fn orbits_text(orbits: &OrbitCounts, format: TableFormat) -> String {
+    if format == TableFormat::Text {
+        let sizes: Vec<String> = orbits
+            .by_size
+            .iter()
+            .map(|(size, count)| format!("{count} of size {size}"))
+            .collect();
+        return format!(
+            "{} orbits under {} automorphisms: {}\n",
+            orbits.orbits,
+            orbits.symmetries,
+            sizes.join(", ")
+        );
+    }
+    let mut table = Table::new(&["orbit size", "orbits"]);
+    for (size, count) in &orbits.by_size {
+        table.push(vec![size.to_string(), count.to_string()]);
+    }
+    table.render(format)
 }
 
 fn grundy_report(graph: &Graph, args: &TableArgs) -> anyhow::Result<GrundyReport> {
@@ -481,7 +521,7 @@ fn rows_table(edges: &[String], positions: &[Vec<u32>], values: Option<&Vec<u32>
     if values.is_some() {
         headers.push("grundy");
     }
-    let mut table = Table::new(&headers);
+    let mut table = Table::new(&headers).all_math();
     for (i, tokens) in positions.iter().enumerate() {
         let mut row: Vec<String> = tokens.iter().map(u32::to_string).collect();
         if let Some(values) = values {

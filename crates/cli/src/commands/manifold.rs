@@ -310,7 +310,7 @@ fn list_cut_short(lines: impl ExactSizeIterator<Item = String>) -> String {
 }
 
 fn table_text(rows: &[TableRow]) -> Table {
-    let mut t = Table::new(&["g", "G(o_g)", "moves from n_g and G-values", "G(n_g)"]);
+    let mut t = Table::new(&["g", "G(o_g)", "moves from n_g and G-values", "G(n_g)"]).all_math();
     for row in rows {
         let moves: Vec<String> = row.moves.iter().map(|e| e.paper_style()).collect();
         t.push(vec![

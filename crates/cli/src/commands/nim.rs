@@ -112,7 +112,8 @@ pub fn run(cmd: NimCommand, out: &Output) -> anyhow::Result<Answer> {
                 Some(positions) => {
                     let headers: Vec<String> = (1..=heaps).map(|i| format!("heap {i}")).collect();
                     let mut table =
-                        Table::new(&headers.iter().map(String::as_str).collect::<Vec<_>>());
+                        Table::new(&headers.iter().map(String::as_str).collect::<Vec<_>>())
+                            .all_math();
                     for p in positions {
                         table.push(p.iter().map(u32::to_string).collect());
                     }

@@ -200,3 +200,69 @@ fn malformed_specs_and_positions_are_user_errors() {
     crosscap(&["board", "svg", "taylor:2", "--position", "OO.........."])
         .assert_user_error("the position has 0 X stones and 2 O stones");
 }
+
+/// `board info --json` carries the whole cell complex: V − E + F recomputed from its faces
+/// alone is the reported χ, its edges are the faces' consecutive vertices, and read back as
+/// a board file it is the same surface.
+#[test]
+fn the_cell_complex_recomputes_the_euler_characteristic() {
+    let dir = std::env::temp_dir().join(format!("crosscap-board-complex-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for spec in [
+        "taylor:2",
+        "taylor:5",
+        "goldberg:1",
+        "goldberg:3",
+        "torus:4x6",
+        "klein:4x5",
+    ] {
+        let v = info(spec);
+        let complex = &v["complex"];
+        let faces: Vec<Vec<u64>> = serde_json::from_value(complex["faces"].clone()).unwrap();
+        let mut vertices = std::collections::BTreeSet::new();
+        let mut edges = std::collections::BTreeSet::new();
+        for face in &faces {
+            for (i, &a) in face.iter().enumerate() {
+                let b = face[(i + 1) % face.len()];
+                vertices.insert(a);
+                edges.insert((a.min(b), a.max(b)));
+            }
+        }
+        let chi = vertices.len() as i64 - edges.len() as i64 + faces.len() as i64;
+        assert_eq!(chi, v["euler_characteristic"].as_i64().unwrap(), "{spec}");
+        assert_eq!(
+            vertices.len() as u64,
+            v["vertices"].as_u64().unwrap(),
+            "{spec}"
+        );
+        assert_eq!(faces.len() as u64, v["cells"].as_u64().unwrap(), "{spec}");
+        let listed: std::collections::BTreeSet<(u64, u64)> = complex["edges"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| {
+                let (a, b) = (
+                    e["ends"][0].as_u64().unwrap(),
+                    e["ends"][1].as_u64().unwrap(),
+                );
+                (a.min(b), a.max(b))
+            })
+            .collect();
+        assert_eq!(listed, edges, "{spec}");
+        let file = dir.join("board.json");
+        let board_file = serde_json::json!({"faces": faces, "names": complex["names"]});
+        std::fs::write(&file, board_file.to_string()).unwrap();
+        let again = info(&format!("file:{}", file.display()));
+        for key in [
+            "surface",
+            "euler_characteristic",
+            "vertices",
+            "edges",
+            "cells",
+        ] {
+            assert_eq!(again[key], v[key], "{spec}: {key}");
+        }
+        assert_eq!(again["cell_list"], v["cell_list"], "{spec}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -79,7 +79,10 @@ fn p_positions_of_c3_in_every_format() {
     for (format, start) in [
         ("csv", "0-1,1-2,0-2\n0,0,0\n"),
         ("markdown", "| 0-1 | 1-2 | 0-2 |\n| --- |"),
-        ("latex", "\\begin{tabular}{lll}"),
+        (
+            "latex",
+            "% needs \\usepackage{longtable,array}\n\\begin{longtable}{lll}",
+        ),
     ] {
         let table = crosscap(&[
             "edge-nim",
@@ -384,4 +387,91 @@ fn bad_graphs_and_tokens_are_user_errors() {
     // Over the setup limits the server has too (119160 moves), refused before any is listed.
     crosscap(&["edge-nim", "play", "--graph", "K4", "--tokens", "*=30"])
         .assert_user_error("the board is too large: 119160 legal moves (at most 5000)");
+}
+
+/// `--orbits` counts the tetrahedron's P-positions up to its 24 automorphisms as a brute
+/// force does: every permutation of K4's vertices applied to every P-position.
+#[test]
+fn orbit_counts_match_a_brute_force_over_the_vertex_permutations() {
+    let v = crosscap(&[
+        "--json",
+        "edge-nim",
+        "p-positions",
+        "--graph",
+        "K4",
+        "--max",
+        "3",
+        "--orbits",
+    ])
+    .json();
+    let edges: Vec<(usize, usize)> = v["edges"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|name| {
+            let (a, b) = name.as_str().unwrap().split_once('-').unwrap();
+            (a.parse().unwrap(), b.parse().unwrap())
+        })
+        .collect();
+    let positions: std::collections::BTreeSet<Vec<u64>> =
+        serde_json::from_value(v["positions"].clone()).unwrap();
+    let mut permutations = Vec::new();
+    for a in 0..4usize {
+        for b in 0..4 {
+            for c in 0..4 {
+                let Some(d) = 6usize.checked_sub(a + b + c) else {
+                    continue;
+                };
+                if a != b && a != c && b != c && d < 4 && d != a && d != b && d != c {
+                    permutations.push([a, b, c, d]);
+                }
+            }
+        }
+    }
+    assert_eq!(permutations.len(), 24);
+    let mut seen = std::collections::BTreeSet::new();
+    let mut by_size = std::collections::BTreeMap::<usize, u64>::new();
+    for tokens in &positions {
+        if seen.contains(tokens) {
+            continue;
+        }
+        let orbit: std::collections::BTreeSet<Vec<u64>> = permutations
+            .iter()
+            .map(|p| {
+                let mut moved = vec![0; tokens.len()];
+                for (e, &(a, b)) in edges.iter().enumerate() {
+                    let (x, y) = (p[a].min(p[b]), p[a].max(p[b]));
+                    let image = edges.iter().position(|&edge| edge == (x, y)).unwrap();
+                    moved[image] = tokens[e];
+                }
+                moved
+            })
+            .collect();
+        assert!(
+            orbit.is_subset(&positions),
+            "P-positions are closed under symmetry"
+        );
+        *by_size.entry(orbit.len()).or_default() += 1;
+        seen.extend(orbit);
+    }
+    let orbits = &v["orbits"];
+    assert_eq!(orbits["symmetries"], 24);
+    assert_eq!(orbits["orbits"], by_size.values().sum::<u64>());
+    let reported: std::collections::BTreeMap<usize, u64> =
+        serde_json::from_value(orbits["by_size"].clone()).unwrap();
+    assert_eq!(reported, by_size);
+    // The tetrahedron spec is the same graph with other edge names.
+    let named = crosscap(&[
+        "--json",
+        "edge-nim",
+        "p-positions",
+        "--graph",
+        "tetrahedron",
+        "--max",
+        "3",
+        "--count",
+        "--orbits",
+    ])
+    .json();
+    assert_eq!(named["orbits"], *orbits);
 }

@@ -5,6 +5,7 @@ mod board;
 mod catalog;
 mod edge_nim;
 mod euler_getter;
+mod latex;
 mod manifold;
 mod nim;
 mod projective_hex;

@@ -103,7 +103,9 @@ fn table_2_1_as_json_text_and_markdown() {
     );
     let latex = crosscap(&["manifold", "table", "--max-genus", "1", "--format", "latex"]);
     assert!(
-        latex.stdout.contains("1 & 1 & c,d: S, 0 & 1 \\\\"),
+        latex
+            .stdout
+            .contains("$1$ & $1$ & $c$,$d$: $S$, $0$ & $1$ \\\\"),
         "{}",
         latex.stdout
     );
