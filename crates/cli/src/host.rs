@@ -601,7 +601,7 @@ mod tests {
             (json!("1"), json!("perfect"))
         );
         let timed = json_of(&["--json", "take-away", "hint", "7", "--think-ms", "50"]);
-        assert_eq!(timed["level"], "mcts:1000000");
+        assert_eq!(timed["level"], "mcts:50ms");
         let arena = json_of(&[
             "--json",
             "take-away",
