@@ -291,22 +291,18 @@ fn a_budget_that_runs_out_is_an_unknown_answer() {
 /// names the winner, and the answer stays `unknown` (a winner alone is not a solution).
 #[test]
 fn a_winner_proven_before_the_margin_is_reported_unknown() {
-    let args = [
-        "euler-getter",
-        "solve",
-        "--board",
-        "goldberg:1",
-        "--swap",
-        "none",
-        "--max-nodes",
-        "25",
-    ];
-    let mut json_args = vec!["--json"];
-    json_args.extend(args);
-    let cut = crosscap(&json_args).unknown_json("nodes");
+    let solve = |json: bool, max_nodes: &str| {
+        let mut args = vec!["euler-getter", "solve", "--board", "goldberg:1"];
+        args.extend(["--swap", "none", "--max-nodes", max_nodes]);
+        if json {
+            args.insert(0, "--json");
+        }
+        crosscap(&args)
+    };
+    let cut = solve(true, "25").unknown_json("nodes");
     assert_eq!(cut["winner"], "X", "{cut}");
     assert!(cut["value"].is_null(), "{cut}");
-    let text = crosscap(&args);
+    let text = solve(false, "25");
     assert_eq!(text.code, 3);
     assert!(
         text.stdout.contains("X to move wins with perfect play")
@@ -314,18 +310,7 @@ fn a_winner_proven_before_the_margin_is_reported_unknown() {
         "{}",
         text.stdout
     );
-    let starved = crosscap(&[
-        "--json",
-        "euler-getter",
-        "solve",
-        "--board",
-        "goldberg:1",
-        "--swap",
-        "none",
-        "--max-nodes",
-        "5",
-    ])
-    .unknown_json("nodes");
+    let starved = solve(true, "5").unknown_json("nodes");
     assert!(starved["winner"].is_null(), "{starved}");
 }
 
