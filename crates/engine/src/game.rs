@@ -38,6 +38,16 @@ impl Player {
             Player::O => -1,
         }
     }
+
+    /// Who wins when this player's value (a margin, or ±1) is `value`: this player above
+    /// 0, the opponent below, nobody (a draw) at 0.
+    pub fn winner_by(self, value: i32) -> Option<Player> {
+        match value.signum() {
+            1 => Some(self),
+            -1 => Some(self.opponent()),
+            _ => None,
+        }
+    }
 }
 
 impl fmt::Display for Player {

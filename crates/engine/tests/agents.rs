@@ -135,14 +135,7 @@ impl Game for TakeEnds {
         self.to_move = self.to_move.opponent();
     }
     fn outcome(&self) -> Option<Outcome> {
-        (self.lo == self.hi).then(|| {
-            let winner = match self.margin.signum() {
-                1 => Some(Player::X),
-                -1 => Some(Player::O),
-                _ => None,
-            };
-            Outcome::scored(self.margin, winner)
-        })
+        (self.lo == self.hi).then(|| Outcome::scored(self.margin, Player::X.winner_by(self.margin)))
     }
     /// The margin so far decides the final margin, so it is part of the position.
     fn position_hash(&self) -> u64 {

@@ -325,12 +325,7 @@ impl EulerGetter {
             Rule::Normal => x - o,
             Rule::Reverse => o - x,
         };
-        let winner = match margin.signum() {
-            1 => Some(Player::X),
-            -1 => Some(Player::O),
-            _ => None,
-        };
-        Outcome::scored(margin as i32, winner)
+        Outcome::scored(margin as i32, Player::X.winner_by(margin as i32))
     }
 }
 

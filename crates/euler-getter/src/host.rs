@@ -317,16 +317,11 @@ fn solve_with(
     let started = Instant::now();
     let mut solver = Solver::new(budget.clone());
     // The engine's values are what X maximises: under the reverse rule chi O - chi X.
-    let x_wins = |sign: i32| match sign.signum() {
-        1 => Some(Player::X),
-        -1 => Some(Player::O),
-        _ => None,
-    };
     let sign = solver.sign(&searched).map_err(|error| Cut {
         error,
         winner: None,
     })?;
-    let winner = x_wins(sign * searched.to_move().sign());
+    let winner = searched.to_move().winner_by(sign);
     solver.set_budget(budget.less(solver.nodes(), started.elapsed()));
     let solution = solver.solve(&searched).map_err(|error| {
         let SolveError::Unknown { reason, .. } = error;

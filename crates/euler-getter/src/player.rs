@@ -72,12 +72,7 @@ impl PlayoutPolicy<EulerGetter> for EndgameSolver {
         if game.complex().cell_count() - game.placed() > LEAF_SOLVER_MAX_EMPTY {
             return None;
         }
-        let mover = game.to_move();
-        match self.solver.value(game).ok()?.signum() {
-            1 => Some(mover),
-            -1 => Some(mover.opponent()),
-            _ => None,
-        }
+        game.to_move().winner_by(self.solver.sign(game).ok()?)
     }
 }
 

@@ -266,12 +266,8 @@ impl PlayoutPolicy<Playing> for EndgameFill {
         if empty > LEAF_SOLVER_MAX_EMPTY || game.0.in_opening() {
             return None;
         }
-        let mover = game.0.to_move();
-        match self.analyser.value(&game.0) {
-            Ok(1) => Some(mover),
-            Ok(-1) => Some(mover.opponent()),
-            _ => None,
-        }
+        let value = self.analyser.value(&game.0).ok()?;
+        game.0.to_move().winner_by(value)
     }
 }
 
@@ -540,11 +536,7 @@ impl Analyser {
                 .less(analyser.nodes() - nodes_before, start.elapsed())
         };
         let value = self.value_within(game, left(self))?;
-        let winner = match value {
-            1 => Some(mover),
-            -1 => Some(mover.opponent()),
-            _ => None,
-        };
+        let winner = mover.winner_by(value);
         if value == -1 {
             // Nothing does better than losing: every move is as good as any.
             return Ok(Analysis {
