@@ -9,12 +9,9 @@ use crosscap_engine::agents::{MAX_FLATMC_PLAYOUTS, MAX_MCTS_ITERATIONS};
 use crosscap_engine::session::SetupLimits;
 use crosscap_engine::{Budget, Level, Player};
 
-/// Memory a search may hold in its tables, trees and queues by default (`--max-memory`).
-pub const DEFAULT_MAX_MEMORY: usize = 512 << 20;
-/// The largest `--max-seconds`: about 11 days.
-pub const MAX_SECONDS: f64 = 1_000_000.0;
-/// The range of `--max-memory`: 1 MiB to 1024 GiB.
-pub const MEMORY_RANGE: (usize, usize) = (1 << 20, 1 << 40);
+/// The default and the ranges of `--max-memory` and `--max-seconds`, shared with the
+/// other hosts.
+pub use crosscap_engine::budget::{DEFAULT_MAX_MEMORY, MAX_SECONDS, MEMORY_RANGE};
 /// The most games an arena plays.
 pub const MAX_GAMES: u64 = 1_000_000;
 /// The longest `--think-ms`: an hour.

@@ -182,6 +182,14 @@ impl fmt::Display for Exhausted {
 }
 
 /// Slowest and fastest wanted gaps between two readings of the clock.
+/// Memory a search may hold in its tables, trees and queues unless told (the CLI's
+/// `--max-memory`, the Python module's `max_memory_mib`).
+pub const DEFAULT_MAX_MEMORY: usize = 512 << 20;
+/// The longest time limit a host accepts: about 11 days.
+pub const MAX_SECONDS: f64 = 1_000_000.0;
+/// The memory caps a host accepts: 1 MiB to 1024 GiB.
+pub const MEMORY_RANGE: (usize, usize) = (1 << 20, 1 << 40);
+
 const CHECK_GAP_MIN: Duration = Duration::from_micros(200);
 const CHECK_GAP_MAX: Duration = Duration::from_millis(2);
 /// Most ticks between two readings of the clock.

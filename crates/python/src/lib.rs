@@ -12,6 +12,7 @@ use std::time::Duration;
 
 use crosscap_catalog::standard;
 use crosscap_edge_nim::{PTable, TableBox};
+use crosscap_engine::budget::{DEFAULT_MAX_MEMORY, MAX_SECONDS, MEMORY_RANGE};
 use crosscap_engine::catalog::{GameDescriptor, Setup, Status};
 use crosscap_engine::session::{ArenaRun, Match, SetupLimits};
 use crosscap_engine::{Budget, Cancel, Level};
@@ -32,7 +33,7 @@ create_exception!(
 );
 
 /// Memory a search may hold by default, as on the command line.
-const DEFAULT_MAX_MEMORY_MIB: u64 = 512;
+const DEFAULT_MAX_MEMORY_MIB: u64 = (DEFAULT_MAX_MEMORY >> 20) as u64;
 /// The longest a computer move may think unless told, as on the command line.
 const MOVE_SECONDS: f64 = 60.0;
 /// The most rows a listed table returns (larger ones: count them on the command line).
@@ -50,9 +51,10 @@ fn to_python<'py>(py: Python<'py>, value: &impl Serialize) -> PyResult<Bound<'py
 
 /// Bytes from MiB, refusing what the command line refuses (1 MiB to 1024 GiB).
 fn memory(mib: u64) -> PyResult<usize> {
-    if !(1..=1 << 20).contains(&mib) {
+    let (least, most) = (MEMORY_RANGE.0 as u64 >> 20, MEMORY_RANGE.1 as u64 >> 20);
+    if !(least..=most).contains(&mib) {
         return Err(bad_input(format!(
-            "max_memory_mib must be from 1 to 1048576, not {mib}"
+            "max_memory_mib must be from {least} to {most}, not {mib}"
         )));
     }
     Ok((mib as usize) << 20)
@@ -60,9 +62,9 @@ fn memory(mib: u64) -> PyResult<usize> {
 
 /// A budget from seconds, nodes and MiB, refusing what the command line refuses.
 fn budget(seconds: f64, nodes: Option<u64>, memory_mib: u64) -> PyResult<Budget> {
-    if !(seconds > 0.0 && seconds <= 1_000_000.0) {
+    if !(seconds > 0.0 && seconds <= MAX_SECONDS) {
         return Err(bad_input(format!(
-            "max_seconds must be above 0 and at most 1000000, not {seconds}"
+            "max_seconds must be above 0 and at most {MAX_SECONDS}, not {seconds}"
         )));
     }
     let budget = Budget::time(Duration::from_secs_f64(seconds)).with_memory(memory(memory_mib)?);
