@@ -9,6 +9,8 @@
 //! - [`PTable`] and [`GrundyValues`] tabulate every position of a box in one pass over the
 //!   componentwise order ([`table`]), read within a [`TableBox`] (edges held at a value),
 //!   and [`analyse`] reads values and winning moves off them.
+//! - [`slice`] holds every edge but one or two and reads the Grundy values along the free
+//!   ones, with the periodicity they show.
 //! - [`check_tetrahedron`] checks the seed's theorem for the tetrahedron with an empty edge.
 //! - [`DESCRIPTOR`] is the game in the catalog the hosts offer.
 //!
@@ -38,6 +40,7 @@ pub mod orbits;
 pub mod play;
 pub mod position;
 pub mod predicate;
+pub mod slice;
 pub mod table;
 
 pub use analysis::{Analysis, TheoremCheck, analyse, check_tetrahedron};
@@ -45,6 +48,7 @@ pub use orbits::{OrbitCounts, orbit_counts};
 pub use play::{DESCRIPTOR, EdgeNimGame, EdgeNimHost, EdgeNimView, agent, new_game};
 pub use position::{EdgeNim, EdgeNimMove, edge_names, parse_assignments, parse_tokens};
 pub use predicate::{CheckBox, Predicate, PredicateCheck, PredicateError, check_predicate};
+pub use slice::{Slice, slice};
 pub use table::{GrundyValues, PTable, TableBox};
 
 use crosscap_graphs::GraphError;

@@ -36,7 +36,7 @@ pub type Progress<'a> = &'a (dyn Fn(u64) + Sync);
 
 /// The box of positions and the vertices whose moves matter.
 #[derive(Clone, Debug)]
-struct Layout {
+pub(crate) struct Layout {
     /// Per graph edge, its largest token count.
     bounds: Vec<u32>,
     /// The edges with a positive bound (the coordinates), in edge order.
@@ -50,7 +50,13 @@ struct Layout {
 }
 
 impl Layout {
-    fn new(graph: &Graph, bounds: &[u32]) -> Result<Layout, EdgeNimError> {
+    /// The layout of the box below `bounds`, the edges of `first` (in that order) as its
+    /// slowest coordinates, the other edges after them in edge order.
+    pub(crate) fn new(
+        graph: &Graph,
+        bounds: &[u32],
+        first: &[usize],
+    ) -> Result<Layout, EdgeNimError> {
         crate::position::check_undirected(graph)?;
         if bounds.len() != graph.edge_count() {
             return Err(EdgeNimError::TokenCount {
@@ -58,7 +64,12 @@ impl Layout {
                 found: bounds.len(),
             });
         }
-        let edges: Vec<usize> = (0..bounds.len()).filter(|&e| bounds[e] > 0).collect();
+        let edges: Vec<usize> = first
+            .iter()
+            .copied()
+            .chain((0..bounds.len()).filter(|e| !first.contains(e)))
+            .filter(|&e| bounds[e] > 0)
+            .collect();
         let mut strides = vec![1usize; edges.len()];
         let mut total: u128 = 1;
         for c in (0..edges.len()).rev() {
@@ -118,7 +129,7 @@ impl Layout {
     }
 
     /// Positions per slab (equal first coordinate).
-    fn slab(&self) -> usize {
+    pub(crate) fn slab(&self) -> usize {
         self.strides.first().copied().unwrap_or(1)
     }
 
@@ -158,8 +169,9 @@ impl Layout {
     }
 
     /// Calls `kernel(index, slot, coordinates)` on every position, each after every
-    /// position below it; `slot` is the position's place in a two-slab window.
-    fn sweep<K>(&self, kernel: &K, progress: Progress)
+    /// position below it; `slot` is the position's place in a two-slab window. After the
+    /// slab with first coordinate `x0`, `after_slab(x0)` says whether to stop there.
+    fn sweep<K>(&self, kernel: &K, progress: Progress, after_slab: &mut dyn FnMut(usize) -> bool)
     where
         K: Fn(usize, usize, &[u32]) + Sync,
     {
@@ -180,6 +192,9 @@ impl Layout {
                 }
                 self.run_block(kernel, &mut coords, 1, start, slot, slab);
                 progress(slab as u64);
+                if after_slab(x0) {
+                    return;
+                }
                 continue;
             }
             let (n1, n2) = (
@@ -205,7 +220,15 @@ impl Layout {
                 });
                 progress(((last - first + 1) * self.strides[2]) as u64);
             }
+            if after_slab(x0) {
+                return;
+            }
         }
+    }
+
+    /// A position's place in its slab.
+    pub(crate) fn offset_in_slab(&self, tokens: &[u32]) -> Option<usize> {
+        Some(self.index(tokens)? % self.slab())
     }
 
     /// Visits `len` consecutive positions, counting coordinates `free..` as an odometer.
@@ -241,7 +264,11 @@ fn total_positions(bounds: &[u32]) -> u128 {
 }
 
 /// Refuses a table of `positions` positions that needs `bytes` bytes, over `max_memory`.
-fn check_memory(bytes: u128, positions: usize, max_memory: u64) -> Result<(), EdgeNimError> {
+pub(crate) fn check_memory(
+    bytes: u128,
+    positions: usize,
+    max_memory: u64,
+) -> Result<(), EdgeNimError> {
     if bytes > u128::from(max_memory) {
         return Err(EdgeNimError::TooMuchMemory {
             positions: positions as u128,
@@ -310,7 +337,7 @@ impl PTable {
         max_memory: u64,
         progress: Progress,
     ) -> Result<PTable, EdgeNimError> {
-        let layout = Layout::new(graph, bounds)?;
+        let layout = Layout::new(graph, bounds, &[])?;
         let cell_bytes = (layout.vertices.len() / 8 + 1).next_power_of_two();
         check_memory(
             layout.total as u128 / 8 + 2 * (layout.slab() * cell_bytes) as u128,
@@ -473,7 +500,70 @@ fn p_sweep<C: Cells>(layout: &Layout, p_bits: &[AtomicU64], progress: Progress) 
             }
         },
         progress,
+        &mut |_| false,
     );
+}
+
+/// The value words a Grundy sweep of the box below `bounds` tracks: a Grundy value is at
+/// most the length of the longest play, the total of tokens.
+pub(crate) fn value_words(bounds: &[u32]) -> usize {
+    let most_tokens: u64 = bounds.iter().map(|&b| u64::from(b)).sum();
+    (most_tokens as usize + 1).div_ceil(64).min(MAX_VALUE_WORDS)
+}
+
+/// Bytes of the two slabs of value sets a Grundy sweep keeps.
+pub(crate) fn grundy_window_bytes(layout: &Layout, words: usize) -> u128 {
+    (2 * layout.slab() * layout.vertices.len() * words * 8) as u128
+}
+
+/// Sweeps `layout` for Grundy values, handing each position's value to
+/// `store(index, slot, value)`; `after_slab` as in [`Layout::sweep`]. Per kept vertex, a
+/// cell holds the set of values below or at the position along the vertex's edges.
+pub(crate) fn grundy_sweep(
+    layout: &Layout,
+    words: usize,
+    store: &(dyn Fn(usize, usize, u16) + Sync),
+    progress: Progress,
+    after_slab: &mut dyn FnMut(usize) -> bool,
+) -> Result<(), EdgeNimError> {
+    let kept = layout.vertices.len();
+    let cells: Vec<AtomicU64> = Cells::with_len(2 * layout.slab() * kept * words);
+    let overflow = std::sync::atomic::AtomicBool::new(false);
+    let cell = |slot: usize, k: usize, w: usize| (slot * kept + k) * words + w;
+    layout.sweep(
+        &|index, slot, coords| {
+            let mut options = [0u64; MAX_VALUE_WORDS];
+            for (k, vertex) in layout.vertices.iter().enumerate() {
+                for (w, option) in options.iter_mut().enumerate().take(words) {
+                    let mut below = 0;
+                    for &c in vertex {
+                        if coords[c] > 0 {
+                            below |= cells[cell(layout.back(slot, c), k, w)].load(Relaxed);
+                        }
+                    }
+                    cells[cell(slot, k, w)].store(below, Relaxed);
+                    *option |= below;
+                }
+            }
+            let Some(value) = (0..words)
+                .find(|&w| options[w] != u64::MAX)
+                .map(|w| w * 64 + (!options[w]).trailing_zeros() as usize)
+            else {
+                overflow.store(true, Relaxed);
+                return;
+            };
+            for k in 0..kept {
+                cells[cell(slot, k, value / 64)].fetch_or(1 << (value % 64), Relaxed);
+            }
+            store(index, slot, value as u16);
+        },
+        progress,
+        &mut |x0| overflow.load(Relaxed) || after_slab(x0),
+    );
+    if overflow.into_inner() {
+        return Err(EdgeNimError::ValueOverflow(64 * MAX_VALUE_WORDS));
+    }
+    Ok(())
 }
 
 /// The Grundy value of every position of a box.
@@ -492,52 +582,21 @@ impl GrundyValues {
         max_memory: u64,
         progress: Progress,
     ) -> Result<GrundyValues, EdgeNimError> {
-        let layout = Layout::new(graph, bounds)?;
-        // A Grundy value is at most the length of the longest play: the total of tokens.
-        let most_tokens: u64 = bounds.iter().map(|&b| u64::from(b)).sum();
-        let words = (most_tokens as usize + 1).div_ceil(64).min(MAX_VALUE_WORDS);
-        let kept = layout.vertices.len();
+        let layout = Layout::new(graph, bounds, &[])?;
+        let words = value_words(bounds);
         check_memory(
-            layout.total as u128 * 2 + (2 * layout.slab() * kept * words * 8) as u128,
+            layout.total as u128 * 2 + grundy_window_bytes(&layout, words),
             layout.total,
             max_memory,
         )?;
-        let cells: Vec<AtomicU64> = Cells::with_len(2 * layout.slab() * kept * words);
         let values: Vec<AtomicU16> = Cells::with_len(layout.total);
-        let overflow = std::sync::atomic::AtomicBool::new(false);
-        let cell = |slot: usize, k: usize, w: usize| (slot * kept + k) * words + w;
-        layout.sweep(
-            &|index, slot, coords| {
-                let mut options = [0u64; MAX_VALUE_WORDS];
-                for (k, vertex) in layout.vertices.iter().enumerate() {
-                    for (w, option) in options.iter_mut().enumerate().take(words) {
-                        let mut below = 0;
-                        for &c in vertex {
-                            if coords[c] > 0 {
-                                below |= cells[cell(layout.back(slot, c), k, w)].load(Relaxed);
-                            }
-                        }
-                        cells[cell(slot, k, w)].store(below, Relaxed);
-                        *option |= below;
-                    }
-                }
-                let Some(value) = (0..words)
-                    .find(|&w| options[w] != u64::MAX)
-                    .map(|w| w * 64 + (!options[w]).trailing_zeros() as usize)
-                else {
-                    overflow.store(true, Relaxed);
-                    return;
-                };
-                for k in 0..kept {
-                    cells[cell(slot, k, value / 64)].fetch_or(1 << (value % 64), Relaxed);
-                }
-                values[index].store(value as u16, Relaxed);
-            },
+        grundy_sweep(
+            &layout,
+            words,
+            &|index, _, value| values[index].store(value, Relaxed),
             progress,
-        );
-        if overflow.into_inner() {
-            return Err(EdgeNimError::ValueOverflow(64 * MAX_VALUE_WORDS));
-        }
+            &mut |_| false,
+        )?;
         Ok(GrundyValues {
             layout,
             values: values.into_iter().map(AtomicU16::into_inner).collect(),

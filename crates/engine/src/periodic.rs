@@ -48,7 +48,7 @@ impl Periodicity {
 /// let values = [0, 1, 2, 0, 2, 0, 2, 0, 2, 0, 2];
 /// let found = detect_period(&values, false).unwrap();
 /// assert_eq!((found.preperiod, found.period, found.notation()), (2, 2, "01[20]".to_string()));
-/// // Arithmetic periodicity: each period adds the saltus (+2 here).
+/// // Arithmetic periodicity: each period adds the saltus (+1 here).
 /// let growing = [0, 1, 2, 3, 4, 5, 6, 7, 8, 9];
 /// assert_eq!(detect_period(&growing, true).unwrap().saltus, 1);
 /// assert!(detect_period(&growing, false).is_none());

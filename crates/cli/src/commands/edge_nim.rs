@@ -9,13 +9,15 @@ use clap::{Args, Subcommand};
 use crosscap_edge_nim::{
     CheckBox, EdgeNim, GrundyValues, OrbitCounts, PTable, Predicate, TableBox, analyse,
     check_predicate, check_tetrahedron, edge_names, orbit_counts, parse_tokens,
-    predicate::symmetries_fixing,
+    predicate::symmetries_fixing, slice,
 };
+use crosscap_engine::catalog::{Part, Spent, Status};
 use crosscap_engine::impartial_notation::ImpartialNotation;
+use crosscap_engine::periodic::Periodicity;
 use crosscap_graphs::{Graph, read_graph6_lines};
 use serde::Serialize;
 
-use crate::limits::MemoryArgs;
+use crate::limits::{BudgetArgs, MemoryArgs, default_seconds};
 use crate::output::{Answer, Output, Table, TableFormat, grundy_text, progress_bar};
 
 #[derive(Subcommand, Debug)]
@@ -64,6 +66,31 @@ pub enum EdgeNimCommand {
         predicate: String,
         #[command(flatten)]
         memory: MemoryArgs,
+    },
+    /// The Grundy values along one or two free edges, every other edge held: with one free
+    /// edge the sequence and the (arithmetic-)periodicity it shows (seen, not proved), with
+    /// two a table (rows the first free edge, columns the second).
+    #[command(mut_arg("max_seconds", default_seconds("60")))]
+    Slice {
+        /// The graph spec.
+        #[arg(long)]
+        graph: String,
+        /// The held edges' tokens, as --tokens of `value` (EDGE=COUNT items, unnamed edges
+        /// empty, *=N first for every edge; or counts in edge order); the free edges' counts
+        /// are ignored.
+        #[arg(long, default_value = "")]
+        fix: String,
+        /// A free edge, from 0 to --max (give one or two).
+        #[arg(long, required = true)]
+        free: Vec<String>,
+        /// Largest number of tokens on a free edge (at least 1).
+        #[arg(long)]
+        max: u32,
+        /// Table format for text output.
+        #[arg(long, value_enum, default_value_t = TableFormat::Text)]
+        format: TableFormat,
+        #[command(flatten)]
+        budget: BudgetArgs,
     },
     /// Checks the seed's theorem on the tetrahedron with edge a empty: P exactly when, up
     /// to the symmetries fixing a, b + C = B + c, b <= c and A xor b xor B = 0 (the same as
@@ -179,6 +206,37 @@ struct PredicateReport {
     check: crosscap_edge_nim::PredicateCheck,
 }
 
+/// A slice: the held edges, the free ones and the values along them, as far as the budget
+/// reached (`status`).
+#[derive(Serialize)]
+struct SliceReport {
+    graph: String,
+    edges: Vec<String>,
+    /// The held edges by name (every edge but the free ones).
+    held: BTreeMap<String, u32>,
+    free: Vec<String>,
+    max: u32,
+    #[serde(flatten)]
+    status: Status,
+    #[serde(flatten)]
+    spent: Option<Spent>,
+    /// One free edge: the value at 0, 1, ...; two: a row per count of the first free edge.
+    grundy: Lines<u32>,
+    /// Where the value is 0: counts of the free edge, or pairs.
+    p_positions: Lines<u32>,
+    /// One free edge: the periodicity the values show (null when none shows yet).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    periodicity: Option<Option<Periodicity>>,
+}
+
+/// One free edge's sequence, or two free edges' rows.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum Lines<T> {
+    One(Vec<T>),
+    Two(Vec<Vec<T>>),
+}
+
 #[derive(Serialize)]
 struct TheoremReport {
     max: u32,
@@ -275,7 +333,7 @@ pub fn run(cmd: EdgeNimCommand, out: &Output) -> anyhow::Result<Answer> {
             predicate,
             memory,
         } => {
-            let graph = Graph::from_spec(&graph)?;
+            let graph = read_graph(&graph)?;
             let within = region.within(&graph)?;
             let max = region.max;
             let predicate = Predicate::parse(&graph, &predicate).context("--predicate")?;
@@ -302,6 +360,18 @@ pub fn run(cmd: EdgeNimCommand, out: &Output) -> anyhow::Result<Answer> {
                 check,
             };
             out.emit(&report, || predicate_text(&report))
+        }
+        EdgeNimCommand::Slice {
+            graph,
+            fix,
+            free,
+            max,
+            format,
+            budget,
+        } => {
+            let graph = read_graph(&graph)?;
+            let report = slice_report(&graph, &fix, &free, max, &budget)?;
+            out.emit_status(&report, report.status, || slice_text(&report, format))
         }
         EdgeNimCommand::CheckTetrahedron { max, memory } => {
             if max > 63 {
@@ -334,6 +404,161 @@ pub fn run(cmd: EdgeNimCommand, out: &Output) -> anyhow::Result<Answer> {
             })
         }
     }
+}
+
+/// Computes a slice: `fix` read as a token list, `free` as edge names.
+fn slice_report(
+    graph: &Graph,
+    fix: &str,
+    free: &[String],
+    max: u32,
+    budget: &BudgetArgs,
+) -> anyhow::Result<SliceReport> {
+    if free.len() > 2 {
+        bail!(
+            "--free: a slice has one or two free edges, not {}",
+            free.len()
+        );
+    }
+    let free: Vec<usize> = free
+        .iter()
+        .map(|name| {
+            graph.edge_index(name).with_context(|| {
+                format!(
+                    "--free: there is no edge `{}` (the edges are {})",
+                    name.escape_debug(),
+                    edge_names(graph).join(", ")
+                )
+            })
+        })
+        .collect::<anyhow::Result<_>>()?;
+    let cells = (u64::from(max) + 1).pow(free.len() as u32);
+    if cells > MAX_ROWS {
+        bail!("--max {max}: the slice has {cells} values, more than the {MAX_ROWS} listed at most");
+    }
+    let held = if fix.trim().is_empty() {
+        vec![0; graph.edge_count()]
+    } else {
+        parse_tokens(graph, fix).context("--fix")?
+    };
+    let work = held
+        .iter()
+        .enumerate()
+        .map(|(e, &t)| if free.contains(&e) { max } else { t })
+        .fold(1u64, |n, b| n.saturating_mul(u64::from(b) + 1));
+    let bar = progress_bar(work, "positions");
+    let found = slice(graph, &held, &free, max, &budget.budget(), &|n| bar.inc(n))?;
+    bar.finish_and_clear();
+    let part = Part::of(found.stopped.clone().map_or(Ok(()), Err));
+    let (grundy, p_positions) = if free.len() == 1 {
+        let values = found.sequence().expect("one free edge");
+        let zeros = (0..values.len() as u32)
+            .filter(|&x| values[x as usize] == 0)
+            .collect();
+        (Lines::One(values), Lines::One(zeros))
+    } else {
+        let zeros = found
+            .grundy
+            .iter()
+            .enumerate()
+            .flat_map(|(x, row)| {
+                row.iter()
+                    .enumerate()
+                    .filter(|&(_, &v)| v == 0)
+                    .map(move |(y, _)| vec![x as u32, y as u32])
+            })
+            .collect();
+        (Lines::Two(found.grundy.clone()), Lines::Two(zeros))
+    };
+    Ok(SliceReport {
+        graph: graph.spec().to_string(),
+        edges: edge_names(graph),
+        held: (0..graph.edge_count())
+            .filter(|e| !free.contains(e))
+            .map(|e| (graph.edge_name(e), found.held[e]))
+            .collect(),
+        free: free.iter().map(|&e| graph.edge_name(e)).collect(),
+        max,
+        status: part.status,
+        spent: part.spent,
+        periodicity: (free.len() == 1).then(|| found.periodicity()),
+        grundy,
+        p_positions,
+    })
+}
+
+/// A slice in words (one free edge, text), else as a table.
+fn slice_text(report: &SliceReport, format: TableFormat) -> String {
+    let held: Vec<String> = report
+        .edges
+        .iter()
+        .filter_map(|edge| Some(format!("{edge}={}", report.held.get(edge)?)))
+        .collect();
+    let mut text = match (&report.grundy, format) {
+        (Lines::One(values), TableFormat::Text) => {
+            let free = &report.free[0];
+            let values: Vec<String> = values.iter().map(u32::to_string).collect();
+            let zeros = match &report.p_positions {
+                Lines::One(zeros) if !zeros.is_empty() => zeros
+                    .iter()
+                    .map(u32::to_string)
+                    .collect::<Vec<_>>()
+                    .join(" "),
+                _ => "none".to_string(),
+            };
+            let period = match report.periodicity.as_ref().and_then(Option::as_ref) {
+                Some(p) => format!(
+                    "preperiod {}, period {}, saltus {}: {} (seen to {free} = {}, not proved)",
+                    p.preperiod,
+                    p.period,
+                    p.saltus,
+                    p.notation(),
+                    values.len() - 1
+                ),
+                None => "none shows yet".to_string(),
+            };
+            format!(
+                "Grundy values along {free} = 0, 1, ... ({}):\n{}\nP-positions at {free} = {zeros}\n\
+                 periodicity: {period}\n",
+                held.join(", "),
+                values.join(" ")
+            )
+        }
+        (Lines::One(values), _) => {
+            let mut table = Table::new(&[report.free[0].as_str(), "grundy"]).all_math();
+            for (x, value) in values.iter().enumerate() {
+                table.push(vec![x.to_string(), value.to_string()]);
+            }
+            table.render(format)
+        }
+        (Lines::Two(rows), _) => {
+            let corner = format!("{} \\ {}", report.free[0], report.free[1]);
+            let columns: Vec<String> = (0..=report.max).map(|y| y.to_string()).collect();
+            let headers: Vec<&str> = std::iter::once(corner.as_str())
+                .chain(columns.iter().map(String::as_str))
+                .collect();
+            let mut table = Table::new(&headers).all_math();
+            for (x, row) in rows.iter().enumerate() {
+                table.push(
+                    std::iter::once(x.to_string())
+                        .chain(row.iter().map(u32::to_string))
+                        .collect(),
+                );
+            }
+            let mut text = table.render(format);
+            if format == TableFormat::Text {
+                text = format!("Grundy values ({}):\n{text}", held.join(", "));
+            }
+            text
+        }
+    };
+    if let Status::Unknown { .. } = report.status {
+        text += &format!(
+            "stopped early: {}\n",
+            crate::output::status_text(&report.status)
+        );
+    }
+    text
 }
 
 /// A predicate check in words: whether it holds, else the first counterexample each way.
@@ -374,16 +599,21 @@ fn predicate_text(report: &PredicateReport) -> String {
 
 /// The graph and the token counts of `--graph` and `--tokens`.
 fn read_position(args: &PositionArgs) -> anyhow::Result<(Arc<Graph>, Vec<u32>)> {
-    let graph = Arc::new(Graph::from_spec(&args.graph)?);
+    let graph = Arc::new(read_graph(&args.graph)?);
     let tokens =
         parse_tokens(&graph, &args.tokens).with_context(|| format!("--tokens {}", args.tokens))?;
     Ok((graph, tokens))
 }
 
+/// The graph of a spec.
+fn read_graph(spec: &str) -> anyhow::Result<Graph> {
+    Ok(Graph::from_spec(spec)?)
+}
+
 /// The graph of a spec, or every graph6 line on stdin for `-`.
 fn read_graphs(spec: &str) -> anyhow::Result<Vec<Graph>> {
     if spec.trim() != "-" {
-        return Ok(vec![Graph::from_spec(spec)?]);
+        return Ok(vec![read_graph(spec)?]);
     }
     let graphs = read_graph6_lines(std::io::stdin().lock())
         .collect::<Result<Vec<_>, _>>()

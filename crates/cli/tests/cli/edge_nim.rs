@@ -475,3 +475,156 @@ fn orbit_counts_match_a_brute_force_over_the_vertex_permutations() {
     .json();
     assert_eq!(named["orbits"], *orbits);
 }
+
+/// `slice --json` with the budget flags given.
+fn slice(args: &[&str]) -> crate::Run {
+    let mut all = vec!["--json", "edge-nim", "slice"];
+    all.extend(args);
+    crosscap(&all)
+}
+
+#[test]
+fn a_slice_along_one_edge_shows_its_arithmetic_periodicity() {
+    // P4 with its middle edge empty is two Nim heaps: 5 xor x along the last edge, which
+    // repeats every 8 values, 8 higher each time.
+    let v = slice(&[
+        "--graph", "P4", "--fix", "0-1=5", "--free", "2-3", "--max", "40",
+    ])
+    .json();
+    let expected: Vec<u32> = (0..=40).map(|x| x ^ 5).collect();
+    assert_eq!(v["grundy"], json!(expected));
+    assert_eq!(v["p_positions"], json!([5]));
+    assert_eq!(v["held"], json!({"0-1": 5, "1-2": 0}));
+    assert_eq!(v["status"], "solved");
+    let period = &v["periodicity"];
+    assert_eq!(
+        (&period["preperiod"], &period["period"], &period["saltus"]),
+        (&json!(0), &json!(8), &json!(8))
+    );
+    // On a star every lower position is a move away: the value is the number of tokens.
+    let star = slice(&[
+        "--graph", "K1,3", "--fix", "*=2", "--free", "0-3", "--max", "12",
+    ])
+    .json();
+    assert_eq!(star["grundy"], json!((4..=16).collect::<Vec<u32>>()));
+    assert_eq!(star["periodicity"]["saltus"], 1);
+    let text = crosscap(&[
+        "edge-nim", "slice", "--graph", "P4", "--fix", "0-1=5", "--free", "2-3", "--max", "40",
+    ]);
+    assert!(
+        text.stdout
+            .contains("periodicity: preperiod 0, period 8, saltus 8: [54761032] +8"),
+        "{}",
+        text.stdout
+    );
+}
+
+#[test]
+fn a_slice_along_two_edges_of_the_tetrahedron_holds_the_seeds_example() {
+    // a = 0, c = 9, A = 6, C = 7; b and B free: the seed's P-position has b = 4, B = 2.
+    let args = [
+        "--graph",
+        "tetrahedron",
+        "--fix",
+        "c=9,A=6,C=7",
+        "--free",
+        "b",
+        "--free",
+        "B",
+        "--max",
+        "8",
+    ];
+    let v = slice(&args).json();
+    assert_eq!(v["free"], json!(["b", "B"]));
+    assert_eq!(v["grundy"].as_array().unwrap().len(), 9);
+    assert_eq!(v["grundy"][4][2], 0);
+    assert!(v["periodicity"].is_null());
+    // Each P-position of the slice is one of the table's, and the other way round.
+    let table = crosscap(&[
+        "--json",
+        "edge-nim",
+        "p-positions",
+        "--graph",
+        "tetrahedron",
+        "--max",
+        "9",
+        "--fix",
+        "a=0,c=9,A=6,C=7",
+    ])
+    .json();
+    let in_table: Vec<serde_json::Value> = table["positions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t[1].as_u64() <= Some(8) && t[4].as_u64() <= Some(8))
+        .map(|t| json!([t[1], t[4]]))
+        .collect();
+    assert_eq!(v["p_positions"], json!(in_table));
+    let mut csv = vec!["edge-nim", "slice"];
+    csv.extend(args);
+    csv.extend(["--format", "csv"]);
+    let run = crosscap(&csv);
+    assert!(
+        run.stdout.starts_with("b \\ B,0,1,2,3,4,5,6,7,8\n0,"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn a_slice_whose_budget_runs_out_keeps_its_first_values() {
+    let args = [
+        "--graph",
+        "tetrahedron",
+        "--fix",
+        "*=3",
+        "--free",
+        "C",
+        "--max",
+        "50",
+        "--max-nodes",
+        "3000",
+    ];
+    let v = slice(&args).unknown_json("nodes");
+    assert_eq!(v["grundy"], json!([15, 16, 17]));
+    let mut text = vec!["edge-nim", "slice"];
+    text.extend(args);
+    let run = crosscap(&text);
+    assert_eq!(run.code, 3);
+    assert!(
+        run.stdout.contains("stopped early: unknown"),
+        "{}",
+        run.stdout
+    );
+}
+
+#[test]
+fn bad_slices_are_refused_in_one_line() {
+    let refuse = |args: &[&str], needle: &str| slice(args).assert_user_error(needle);
+    refuse(
+        &[
+            "--graph", "C4", "--free", "0-1", "--free", "1-2", "--free", "2-3", "--max", "3",
+        ],
+        "one or two free edges",
+    );
+    refuse(
+        &["--graph", "C4", "--free", "z", "--max", "3"],
+        "there is no edge `z`",
+    );
+    refuse(
+        &["--graph", "C4", "--free", "0-1", "--max", "0"],
+        "at least 1",
+    );
+    refuse(
+        &[
+            "--graph", "C4", "--free", "0-1", "--free", "0-1", "--max", "3",
+        ],
+        "distinct",
+    );
+    refuse(
+        &[
+            "--graph", "C4", "--free", "0-1", "--free", "1-2", "--max", "1000",
+        ],
+        "more than the 1000000",
+    );
+}

@@ -144,6 +144,30 @@ fn the_latex_of_every_table_command_compiles() {
         ),
         latex(
             &[
+                "edge-nim",
+                "slice",
+                "--graph",
+                "tetrahedron",
+                "--fix",
+                "c=9,A=6,C=7",
+                "--free",
+                "b",
+                "--free",
+                "B",
+                "--max",
+                "12",
+            ],
+            "",
+        ),
+        latex(
+            &[
+                "edge-nim", "slice", "--graph", "P4", "--fix", "0-1=5", "--free", "2-3", "--max",
+                "9",
+            ],
+            "",
+        ),
+        latex(
+            &[
                 "euler-getter",
                 "survey",
                 "--board",
