@@ -46,7 +46,7 @@ pub mod table;
 pub use analysis::{Analysis, TheoremCheck, analyse, check_tetrahedron};
 pub use orbits::{OrbitCounts, orbit_counts};
 pub use play::{DESCRIPTOR, EdgeNimGame, EdgeNimHost, EdgeNimView, agent, new_game};
-pub use position::{EdgeNim, EdgeNimMove, edge_names, parse_assignments, parse_tokens};
+pub use position::{EdgeNim, EdgeNimMove, edge_names, parse_assignments, parse_tokens, read_graph};
 pub use predicate::{CheckBox, Predicate, PredicateCheck, PredicateError, check_predicate};
 pub use slice::{Slice, slice};
 pub use table::{GrundyValues, PTable, TableBox};

@@ -218,7 +218,7 @@ struct EdgeNimOptions {
 fn start(setup: &Setup, limits: &SetupLimits) -> Result<Box<dyn Match>, SetupError> {
     let options: EdgeNimOptions = setup.typed_options(&DESCRIPTOR.info)?;
     let game = (|| -> Result<EdgeNimGame, EdgeNimError> {
-        let graph = Arc::new(Graph::from_spec(setup.board)?);
+        let graph = Arc::new(crate::read_graph(setup.board)?);
         let tokens = match &options.tokens {
             Value::Null => vec![DEFAULT_TOKENS; graph.edge_count()],
             Value::String(text) if text.trim().is_empty() => {

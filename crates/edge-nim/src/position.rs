@@ -138,6 +138,16 @@ impl EdgeNim {
     }
 }
 
+/// The graph of a spec, as Edge-Nim reads it: any undirected spec, and multigraphs (an
+/// `edges:` list may repeat an edge: parallel edges are separate heaps, the `k`-th copy
+/// named `u-v#k`). Loops are refused: a loop at a vertex would play exactly as an edge to a
+/// new leaf there.
+pub fn read_graph(spec: &str) -> Result<Graph, EdgeNimError> {
+    let graph = Graph::multigraph_from_spec(spec)?;
+    check_undirected(&graph)?;
+    Ok(graph)
+}
+
 pub(crate) fn check_undirected(graph: &Graph) -> Result<(), EdgeNimError> {
     if graph.is_directed() {
         return Err(EdgeNimError::Directed(graph.spec().to_string()));

@@ -8,9 +8,10 @@
 //! `+ -`, `*`, unary `-`, then numbers, edge names and parentheses. Values are integers;
 //! comparisons and the logical words give 1 or 0, and any value but 0 counts as true.
 
+use std::collections::HashSet;
 use std::fmt;
 
-use crosscap_graphs::Graph;
+use crosscap_graphs::{Graph, MAX_AUTOMORPHISMS};
 use serde::Serialize;
 
 use crate::EdgeNimError;
@@ -94,11 +95,14 @@ fn tokenize(text: &str) -> Result<Vec<(usize, Token)>, PredicateError> {
             i += 1;
         } else if c.is_alphanumeric() || c == '_' {
             // A name, a number, or an edge named by its ends (`0-1`: a `-` between two
-            // parts with no space; subtraction is written with spaces, `b - c`).
+            // parts with no space; subtraction is written with spaces, `b - c`), or a
+            // parallel edge's (`0-1#2`).
             let start = i;
             while i < chars.len() && (chars[i].1.is_alphanumeric() || chars[i].1 == '_') {
                 i += 1;
-                let joins = chars[i..].first().is_some_and(|&(_, c)| c == '-')
+                let joins = chars[i..]
+                    .first()
+                    .is_some_and(|&(_, c)| c == '-' || c == '#')
                     && chars.get(i + 1).is_some_and(|&(_, n)| n.is_alphanumeric());
                 if joins {
                     i += 1;
@@ -434,23 +438,79 @@ pub fn check_predicate(
     Ok(check)
 }
 
-/// The graph's automorphisms that map each fixed edge to itself, as maps of edges.
+/// The graph's automorphisms that map each fixed edge to itself, as distinct maps of edges,
+/// the identity first. In a multigraph a vertex permutation counts when it keeps the
+/// number of edges between every pair, and the parallel edges between a pair go to those
+/// between its image in every order: swapping parallel edges is a symmetry. At most
+/// [`MAX_AUTOMORPHISMS`] maps, from at most ten times as many tried.
 pub fn symmetries_fixing(graph: &Graph, fixed: &[(usize, u32)]) -> Vec<Vec<usize>> {
-    graph
-        .automorphisms()
-        .into_iter()
-        .map(|p| {
-            (0..graph.edge_count())
-                .map(|e| {
-                    let (u, v) = graph.edge(e);
-                    graph
-                        .edge_between(p[u], p[v])
-                        .expect("automorphisms keep edges")
-                })
-                .collect::<Vec<usize>>()
+    // The parallel classes: each edge's pair, the pairs' edges in edge order.
+    let classes: Vec<Vec<usize>> = (0..graph.edge_count())
+        .filter_map(|e| {
+            let (u, v) = graph.edge(e);
+            let class = graph.edges_between(u, v);
+            (class[0] == e).then_some(class)
         })
-        .filter(|map| fixed.iter().all(|&(e, _)| map[e] == e))
-        .collect()
+        .collect();
+    let mut maps: Vec<Vec<usize>> = Vec::new();
+    let mut seen = HashSet::new();
+    // Maps tried, bounded so that classes of many parallel edges stay cheap.
+    let mut candidates = 0;
+    for p in graph.automorphisms() {
+        let images: Option<Vec<Vec<usize>>> = classes
+            .iter()
+            .map(|class| {
+                let (u, v) = graph.edge(class[0]);
+                let image = graph.edges_between(p[u], p[v]);
+                (image.len() == class.len()).then_some(image)
+            })
+            .collect();
+        let Some(images) = images else { continue };
+        // Every way of sending each class onto its image: an ordering per class (by its
+        // index among the orderings), counted as an odometer.
+        let mut choice = vec![0u64; classes.len()];
+        loop {
+            candidates += 1;
+            let mut map = vec![0; graph.edge_count()];
+            for (k, class) in classes.iter().enumerate() {
+                let order = nth_ordering(class.len(), choice[k]);
+                for (i, &e) in class.iter().enumerate() {
+                    map[e] = images[k][order[i]];
+                }
+            }
+            if fixed.iter().all(|&(e, _)| map[e] == e) && seen.insert(map.clone()) {
+                maps.push(map);
+            }
+            if maps.len() >= MAX_AUTOMORPHISMS || candidates >= 10 * MAX_AUTOMORPHISMS {
+                return maps;
+            }
+            let Some(k) = (0..classes.len()).find(|&k| choice[k] + 1 < orderings(classes[k].len()))
+            else {
+                break;
+            };
+            choice[k] += 1;
+            choice[..k].iter_mut().for_each(|c| *c = 0);
+        }
+    }
+    maps
+}
+
+/// The number of orderings of `n` items, saturating.
+fn orderings(n: usize) -> u64 {
+    (1..=n as u64).fold(1, u64::saturating_mul)
+}
+
+/// The `index`-th ordering of `0..n` in lexicographic order (the identity is the 0th), read
+/// from the digits of `index` in the factorial number system.
+fn nth_ordering(n: usize, mut index: u64) -> Vec<usize> {
+    let mut left: Vec<usize> = (0..n).collect();
+    let mut order = Vec::with_capacity(n);
+    for remaining in (1..=n).rev() {
+        let block = orderings(remaining - 1);
+        order.push(left.remove((index / block) as usize % remaining));
+        index %= block;
+    }
+    order
 }
 
 /// The seed's theorem on the tetrahedron with `a = 0`, as a predicate over `a b c A B C`.

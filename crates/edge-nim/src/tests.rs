@@ -50,7 +50,13 @@ fn box_positions(bounds: &[u32]) -> Vec<Vec<u32>> {
 
 /// A random simple graph on up to 5 vertices with at least one edge.
 fn random_graph(rng: &mut Rng) -> Arc<Graph> {
-    let n = 2 + rng.below(4);
+    let edges = random_edges(rng, 5);
+    graph(&format!("edges:{}", edges.join(",")))
+}
+
+/// The edges of a random simple graph on 2 to `most` vertices, at least one, shuffled.
+fn random_edges(rng: &mut Rng, most: usize) -> Vec<String> {
+    let n = 2 + rng.below(most - 1);
     let mut edges = Vec::new();
     for u in 0..n {
         for v in u + 1..n {
@@ -63,7 +69,7 @@ fn random_graph(rng: &mut Rng) -> Arc<Graph> {
         edges.push("0-1".to_string());
     }
     rng.shuffle(&mut edges);
-    graph(&format!("edges:{}", edges.join(",")))
+    edges
 }
 
 #[test]
@@ -493,4 +499,106 @@ fn a_table_box_reads_tables_where_the_fixed_edges_hold() {
         EdgeNimError::FixEveryEdge
     );
     assert!(TableBox::new(&g, 2, Some("z=0")).is_err());
+}
+
+/// A random multigraph on 2 to 4 vertices: a random simple graph with one to three of its
+/// edges repeated.
+fn random_multigraph(rng: &mut Rng) -> Arc<Graph> {
+    let mut edges = random_edges(rng, 4);
+    for _ in 0..1 + rng.below(3) {
+        let again = edges[rng.below(edges.len())].clone();
+        edges.push(again);
+    }
+    rng.shuffle(&mut edges);
+    Arc::new(read_graph(&format!("edges:{}", edges.join(","))).unwrap())
+}
+
+/// Grundy values straight from the rules, independent of the crate's move lists: a move
+/// picks a vertex and lowers its edges to any counts at most theirs, at least one lower.
+fn rules_grundy(
+    g: &Graph,
+    tokens: &[u32],
+    memo: &mut std::collections::HashMap<Vec<u32>, u32>,
+) -> u32 {
+    if let Some(&value) = memo.get(tokens) {
+        return value;
+    }
+    let mut options = HashSet::new();
+    for v in 0..g.vertex_count() {
+        let edges = g.incident_edges(v);
+        for lower in box_positions(&edges.iter().map(|&e| tokens[e]).collect::<Vec<_>>()) {
+            let mut next = tokens.to_vec();
+            for (&e, &t) in edges.iter().zip(&lower) {
+                next[e] = t;
+            }
+            if next != tokens {
+                options.insert(rules_grundy(g, &next, memo));
+            }
+        }
+    }
+    let value = (0..).find(|x| !options.contains(x)).unwrap();
+    memo.insert(tokens.to_vec(), value);
+    value
+}
+
+#[test]
+fn multigraph_tables_moves_and_analysis_agree_with_the_rules() {
+    let mut rng = Rng::new(22);
+    for round in 0..30 {
+        let g = random_multigraph(&mut rng);
+        let bounds: Vec<u32> = (0..g.edge_count())
+            .map(|_| rng.below(if g.edge_count() > 4 { 2 } else { 3 }) as u32)
+            .collect();
+        let values = GrundyValues::compute(&g, &bounds, MEMORY_LIMIT, &quiet).unwrap();
+        let p_table = PTable::compute(&g, &bounds, MEMORY_LIMIT, &quiet).unwrap();
+        let mut memo = std::collections::HashMap::new();
+        let mut brute = GrundyTable::new();
+        for tokens in box_positions(&bounds) {
+            let expected = rules_grundy(&g, &tokens, &mut memo);
+            let context = format!("round {round}, {} tokens {tokens:?}", g.spec());
+            assert_eq!(values.value(&tokens), Some(expected), "{context}");
+            assert_eq!(p_table.is_p(&tokens), Some(expected == 0), "{context}");
+            let pos = EdgeNim::new(Arc::clone(&g), tokens.clone()).unwrap();
+            assert_eq!(brute.grundy(&pos), expected, "{context}");
+        }
+        let tokens: Vec<u32> = bounds.iter().map(|&b| b + 1).collect();
+        let pos = EdgeNim::new(Arc::clone(&g), tokens.clone()).unwrap();
+        let analysis = analyse(&pos, MEMORY_LIMIT).unwrap();
+        assert_eq!(analysis.grundy, rules_grundy(&g, &tokens, &mut memo));
+        assert_eq!(analysis.winning_moves, brute.winning_moves(&pos));
+    }
+}
+
+#[test]
+fn parallel_edges_have_names_of_their_own_and_swap_as_symmetries() {
+    let g = read_graph("edges:0-1,0-1,1-2").unwrap();
+    assert_eq!(edge_names(&g), ["0-1", "0-1#2", "1-2"]);
+    assert_eq!(parse_tokens(&g, "0-1#2=4,1-0=1").unwrap(), [1, 4, 0]);
+    assert_eq!(
+        predicate::symmetries_fixing(&g, &[]),
+        [vec![0, 1, 2], vec![1, 0, 2]]
+    );
+    assert_eq!(predicate::symmetries_fixing(&g, &[(1, 0)]), [vec![0, 1, 2]]);
+    assert!(matches!(
+        read_graph("edges:0-1,1-1"),
+        Err(EdgeNimError::Graph(_))
+    ));
+    assert!(matches!(
+        read_graph("arcs:0>1"),
+        Err(EdgeNimError::Directed(_))
+    ));
+    // C4 with multiplicities 2 1 2 1 around: of the square's 8 symmetries the 4 that keep
+    // multiplicities, each with the 2 x 2 orders of the parallel pairs.
+    let square = Arc::new(read_graph("edges:0-1,0-1,1-2,2-3,2-3,3-0").unwrap());
+    let maps = predicate::symmetries_fixing(&square, &[]);
+    assert_eq!(maps.len(), 16);
+    assert_eq!(maps[0], (0..6).collect::<Vec<_>>());
+    let values = GrundyValues::compute(&square, &[1; 6], MEMORY_LIMIT, &quiet).unwrap();
+    for (tokens, value) in values.iter() {
+        for map in &maps {
+            let mut image = vec![0; 6];
+            orbits::image_into(map, &tokens, &mut image);
+            assert_eq!(values.value(&image), Some(value), "{map:?} {tokens:?}");
+        }
+    }
 }

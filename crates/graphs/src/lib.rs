@@ -1,6 +1,7 @@
 //! The one graph model of Crosscap, shared by every game played on a graph.
 //!
 //! A [`Graph`] is a simple graph (no loops, no multiple edges) or a simple directed graph,
+//! or, for games that allow them, an undirected multigraph ([`Graph::multigraph_from_spec`]),
 //! built from a textual spec ([`Graph::from_spec`]) or from graph6 ([`Graph::from_graph6`],
 //! [`read_graph6_lines`] for `geng` output). Vertices are `0..n` and edges (arcs when
 //! directed) are `0..m` in a documented order, which games use for token lists and table
@@ -106,7 +107,40 @@ pub struct Graph {
 impl Graph {
     /// Builds a graph from a spec (see the crate documentation for the families).
     pub fn from_spec(spec: &str) -> Result<Graph, GraphError> {
-        spec::parse(spec)
+        spec::parse(spec, spec::Parallel::Refused)
+    }
+
+    /// Builds a graph from a spec whose `edges:` list may repeat an edge: a multigraph with
+    /// parallel edges (no loops), for games whose rules allow them. The `k`-th copy of an
+    /// edge is named `u-v#k` from `k = 2`; the first is `u-v`. Neighbour lists then repeat
+    /// a vertex once per parallel edge, and [`Graph::automorphisms`] are the vertex
+    /// permutations of the underlying simple graph that keep degrees (a caller checks
+    /// multiplicities).
+    ///
+    /// ```
+    /// use crosscap_graphs::Graph;
+    ///
+    /// let doubled = Graph::multigraph_from_spec("edges:0-1,0-1,1-2").unwrap();
+    /// assert_eq!(doubled.edge_count(), 3);
+    /// assert_eq!(doubled.edge_name(1), "0-1#2");
+    /// assert_eq!(doubled.edge_index("0-1#2"), Some(1));
+    /// assert!(Graph::from_spec("edges:0-1,0-1").is_err());
+    /// ```
+    pub fn multigraph_from_spec(spec: &str) -> Result<Graph, GraphError> {
+        spec::parse(spec, spec::Parallel::Allowed)
+    }
+
+    /// The edges joining `u` and `v` (either way), in edge order: more than one in a
+    /// multigraph.
+    pub fn edges_between(&self, u: usize, v: usize) -> Vec<usize> {
+        self.incident[u]
+            .iter()
+            .copied()
+            .filter(|&e| {
+                let (a, b) = self.edges[e];
+                (a, b) == (u, v) || (a, b) == (v, u)
+            })
+            .collect()
     }
 
     /// Builds a graph from one line of graph6 (an optional `>>graph6<<` header is allowed).

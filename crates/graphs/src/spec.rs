@@ -1,10 +1,17 @@
 //! Parsing of graph specs into graphs, one builder per family.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 
 use crate::{Graph, GraphError, MAX_EDGES, MAX_VERTICES, graph6};
 
-pub(crate) fn parse(text: &str) -> Result<Graph, GraphError> {
+/// Whether an `edges:` list may repeat an edge (a multigraph).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Parallel {
+    Refused,
+    Allowed,
+}
+
+pub(crate) fn parse(text: &str, parallel: Parallel) -> Result<Graph, GraphError> {
     let spec = text.trim();
     if let Some((family, args)) = spec.split_once(':') {
         let args = args.trim();
@@ -22,8 +29,8 @@ pub(crate) fn parse(text: &str) -> Result<Graph, GraphError> {
                 grid(spec, rows, columns)
             }
             "wheel" => wheel(spec, count(spec, args)?),
-            "edges" => edge_list(spec, args, false),
-            "arcs" => edge_list(spec, args, true),
+            "edges" => edge_list(spec, args, false, parallel),
+            "arcs" => edge_list(spec, args, true, Parallel::Refused),
             "g6" => graph6::parse(args),
             _ => Err(GraphError::UnknownSpec(spec.to_string())),
         };
@@ -202,11 +209,18 @@ fn tetrahedron() -> Graph {
     graph
 }
 
-/// `edges:0-1,1-2` or `arcs:0>1,1>2`, in the order written, with vertices `0..=max`.
-fn edge_list(spec: &str, list: &str, directed: bool) -> Result<Graph, GraphError> {
+/// `edges:0-1,1-2` or `arcs:0>1,1>2`, in the order written, with vertices `0..=max`. With
+/// `parallel` allowed an edge may repeat: its `k`-th copy is named `u-v#k` (`k >= 2`).
+fn edge_list(
+    spec: &str,
+    list: &str,
+    directed: bool,
+    parallel: Parallel,
+) -> Result<Graph, GraphError> {
     let separator = if directed { '>' } else { '-' };
     let mut edges = Vec::new();
-    let mut seen = HashSet::new();
+    let mut seen = HashMap::new();
+    let mut names = Vec::new();
     for part in list.split(',').map(str::trim).filter(|p| !p.is_empty()) {
         let bad = |reason: String| GraphError::BadEdge {
             edge: part.to_string(),
@@ -236,9 +250,15 @@ fn edge_list(spec: &str, list: &str, directed: bool) -> Result<Graph, GraphError
         } else {
             (u.min(v), u.max(v))
         };
-        if !seen.insert(key) {
+        let copy = seen.entry(key).or_insert(0);
+        *copy += 1;
+        if *copy > 1 && parallel == Parallel::Refused {
             return Err(bad("repeats an earlier edge".to_string()));
         }
+        names.push(match *copy {
+            1 => format!("{u}{separator}{v}"),
+            k => format!("{u}{separator}{v}#{k}"),
+        });
         edges.push((u, v));
         within_limits(spec, 0, edges.len())?;
     }
@@ -248,10 +268,14 @@ fn edge_list(spec: &str, list: &str, directed: bool) -> Result<Graph, GraphError
         .iter()
         .map(|(u, v)| format!("{u}{separator}{v}"))
         .collect();
-    Ok(Graph::build(
+    let mut graph = Graph::build(
         format!("{family}:{}", written.join(",")),
         directed,
         vertex_count,
         edges,
-    ))
+    );
+    if names.iter().any(|name| name.contains('#')) {
+        graph.edge_names = Some(names);
+    }
+    Ok(graph)
 }

@@ -9,7 +9,7 @@ use clap::{Args, Subcommand};
 use crosscap_edge_nim::{
     CheckBox, EdgeNim, GrundyValues, OrbitCounts, PTable, Predicate, TableBox, analyse,
     check_predicate, check_tetrahedron, edge_names, orbit_counts, parse_tokens,
-    predicate::symmetries_fixing, slice,
+    predicate::symmetries_fixing, read_graph, slice,
 };
 use crosscap_engine::catalog::{Part, Spent, Status};
 use crosscap_engine::impartial_notation::ImpartialNotation;
@@ -603,11 +603,6 @@ fn read_position(args: &PositionArgs) -> anyhow::Result<(Arc<Graph>, Vec<u32>)> 
     let tokens =
         parse_tokens(&graph, &args.tokens).with_context(|| format!("--tokens {}", args.tokens))?;
     Ok((graph, tokens))
-}
-
-/// The graph of a spec.
-fn read_graph(spec: &str) -> anyhow::Result<Graph> {
-    Ok(Graph::from_spec(spec)?)
 }
 
 /// The graph of a spec, or every graph6 line on stdin for `-`.

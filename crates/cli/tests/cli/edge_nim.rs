@@ -628,3 +628,114 @@ fn bad_slices_are_refused_in_one_line() {
         "more than the 1000000",
     );
 }
+
+/// Two parallel edges 0-1 and 0-1#2, then 1-2: every Edge-Nim command reads the multigraph.
+const MULTIGRAPH: &str = "edges:0-1,0-1,1-2";
+
+#[test]
+fn every_edge_nim_command_takes_a_multigraph() {
+    let value = crosscap(&[
+        "--json",
+        "edge-nim",
+        "value",
+        "--graph",
+        MULTIGRAPH,
+        "--tokens",
+        "0-1=2,0-1#2=3",
+    ])
+    .json();
+    assert_eq!(value["edges"], json!(["0-1", "0-1#2", "1-2"]));
+    // Both parallel edges lie at both ends: every lower position is a move away.
+    assert_eq!(value["grundy"], 5);
+    assert_eq!(
+        value["winning_moves"],
+        json!(["0:0-1=0,0-1#2=0", "1:0-1=0,0-1#2=0"])
+    );
+    let table = crosscap(&[
+        "--json",
+        "edge-nim",
+        "grundy-table",
+        "--graph",
+        MULTIGRAPH,
+        "--max",
+        "2",
+    ])
+    .json();
+    assert_eq!(table["count"], 27);
+    let check = crosscap(&[
+        "--json",
+        "edge-nim",
+        "check",
+        "--graph",
+        MULTIGRAPH,
+        "--max",
+        "3",
+        "--fix",
+        "1-2=0",
+        "--up-to-symmetry",
+        "--predicate",
+        "0-1 + 0-1#2 == 0",
+    ])
+    .json();
+    // With 1-2 empty the pair plays as one heap of their total: P when both are empty.
+    assert_eq!(check["holds"], true);
+    let slice = crosscap(&[
+        "--json",
+        "edge-nim",
+        "slice",
+        "--graph",
+        MULTIGRAPH,
+        "--fix",
+        "0-1=1,1-2=2",
+        "--free",
+        "0-1#2",
+        "--max",
+        "9",
+    ])
+    .json();
+    assert_eq!(slice["grundy"], json!((3..=12).collect::<Vec<u32>>()));
+    assert_eq!(slice["held"], json!({"0-1": 1, "1-2": 2}));
+    let solve = crosscap(&[
+        "--json", "edge-nim", "solve", "--graph", MULTIGRAPH, "--tokens", "1,1,0",
+    ])
+    .json();
+    assert_eq!(solve["value"], 2);
+}
+
+#[test]
+fn parallel_edges_swap_as_symmetries_of_the_p_positions() {
+    let v = crosscap(&[
+        "--json",
+        "edge-nim",
+        "p-positions",
+        "--graph",
+        MULTIGRAPH,
+        "--max",
+        "3",
+        "--orbits",
+    ])
+    .json();
+    // The only symmetry besides the identity swaps the parallel edges (vertex 0 and 2 have
+    // different degrees).
+    assert_eq!(v["orbits"]["symmetries"], 2);
+    let positions: Vec<Vec<u64>> = v["positions"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            t.as_array()
+                .unwrap()
+                .iter()
+                .map(|x| x.as_u64().unwrap())
+                .collect()
+        })
+        .collect();
+    let swapped = |t: &Vec<u64>| vec![t[1], t[0], t[2]];
+    assert!(positions.iter().all(|t| positions.contains(&swapped(t))));
+    // Burnside: orbits = (P-positions + those the swap fixes) / 2.
+    let fixed = positions.iter().filter(|t| t[0] == t[1]).count();
+    assert_eq!(
+        v["orbits"]["orbits"].as_u64().unwrap() as usize,
+        (positions.len() + fixed) / 2
+    );
+}
