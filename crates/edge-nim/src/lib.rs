@@ -89,6 +89,16 @@ pub enum EdgeNimError {
     TooManyVertices(usize),
     #[error("Grundy values reach {0}, beyond what the tables track")]
     ValueOverflow(usize),
+    #[error(
+        "a slice to {max} may reach Grundy value {reach}, and the tables track values below \
+         {limit}: a maximum of at most {fits} fits"
+    )]
+    SliceTooLong {
+        max: u32,
+        reach: u64,
+        limit: usize,
+        fits: u64,
+    },
     #[error("bad option: {0}")]
     BadOption(String),
     #[error("name the edges to fix (`*` is for token lists)")]

@@ -16,7 +16,8 @@ use crosscap_graphs::Graph;
 
 use crate::EdgeNimError;
 use crate::table::{
-    Layout, MEMORY_LIMIT, Progress, check_memory, grundy_sweep, grundy_window_bytes, value_words,
+    Layout, MAX_VALUE_WORDS, MEMORY_LIMIT, Progress, check_memory, grundy_sweep,
+    grundy_window_bytes, value_words,
 };
 
 /// The Grundy values of a slice, as far as its budget reached.
@@ -96,6 +97,22 @@ pub fn slice(
         return Err(EdgeNimError::BadOption(
             "the free edges need a maximum of at least 1".to_string(),
         ));
+    }
+    // A value is at most the tokens of the position: refused at once when the values
+    // could outgrow the tables rather than after the work.
+    let held_total: u64 = (0..held.len())
+        .filter(|e| !free.contains(e))
+        .map(|e| u64::from(held[e]))
+        .sum();
+    let reach = held_total + free.len() as u64 * u64::from(max);
+    let limit = 64 * MAX_VALUE_WORDS;
+    if reach >= limit as u64 {
+        return Err(EdgeNimError::SliceTooLong {
+            max,
+            reach,
+            limit,
+            fits: (limit as u64 - 1).saturating_sub(held_total) / free.len() as u64,
+        });
     }
     let mut held = held.to_vec();
     let mut bounds = held.clone();
@@ -321,9 +338,22 @@ mod tests {
             refuse(&[0; 3], &[1], 3),
             EdgeNimError::TokenCount { .. }
         ));
+        assert_eq!(
+            refuse(&[5, 5, 5, 0], &[3], 1009),
+            EdgeNimError::SliceTooLong {
+                max: 1009,
+                reach: 1024,
+                limit: 1024,
+                fits: 1008
+            }
+        );
+        assert!(matches!(
+            refuse(&[5, 5, 0, 0], &[2, 3], 507),
+            EdgeNimError::SliceTooLong { fits: 506, .. }
+        ));
         let huge = Budget::unlimited().with_memory(1 << 20);
         assert!(matches!(
-            slice(&g, &[500, 500, 500, 0], &[3], 5, &huge, &quiet),
+            slice(&g, &[300, 300, 300, 0], &[3], 5, &huge, &quiet),
             Err(EdgeNimError::TooMuchMemory { .. })
         ));
     }

@@ -29,7 +29,7 @@ pub const MEMORY_LIMIT: u64 = 4 << 30;
 /// The most positions a table has, whatever the memory allows.
 pub const MAX_POSITIONS: u128 = 1 << 40;
 /// Grundy tables track values below `64 * MAX_VALUE_WORDS`.
-const MAX_VALUE_WORDS: usize = 16;
+pub(crate) const MAX_VALUE_WORDS: usize = 16;
 
 /// Reports progress: the number of positions just finished.
 pub type Progress<'a> = &'a (dyn Fn(u64) + Sync);
