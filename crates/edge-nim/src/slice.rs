@@ -257,7 +257,7 @@ mod tests {
     }
 
     #[test]
-    fn two_free_edges_of_the_tetrahedron_with_a_empty_match_the_seeds_theorem() {
+    fn two_free_edges_of_the_tetrahedron_with_a_empty_hold_the_seeds_example() {
         // a = 0, c = 9, A = 6, C = 7 held, b and B free: the seed's example has b = 4, B = 2.
         let g = graph("tetrahedron");
         let found = slice(
