@@ -169,22 +169,19 @@ impl Certificate {
 
     /// Adds a loser's node with the node after each reply, in cell order; returns it.
     pub fn push_replies(&mut self, targets: &[u32]) -> u32 {
-        let first = self.lists.len() as u32;
-        self.lists.extend_from_slice(targets);
-        self.push(Node::Replies {
-            first,
-            count: targets.len() as u32,
-        })
+        self.push_list(targets, |first, count| Node::Replies { first, count })
     }
 
     /// Adds a loop held by bridges, the cells of each bridge side by side; returns it.
     pub fn push_held(&mut self, cells: &[u32]) -> u32 {
+        self.push_list(cells, |first, count| Node::Held { first, count })
+    }
+
+    /// Adds a node whose list is `items`, made by `node` from the list's place.
+    fn push_list(&mut self, items: &[u32], node: fn(u32, u32) -> Node) -> u32 {
         let first = self.lists.len() as u32;
-        self.lists.extend_from_slice(cells);
-        self.push(Node::Held {
-            first,
-            count: cells.len() as u32,
-        })
+        self.lists.extend_from_slice(items);
+        self.push(node(first, items.len() as u32))
     }
 
     fn push(&mut self, node: Node) -> u32 {

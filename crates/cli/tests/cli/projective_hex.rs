@@ -493,12 +493,3 @@ fn a_certificate_cut_short_by_its_budget_is_not_written() {
     run.unknown_json("nodes");
     assert!(!file.exists());
 }
-
-/// taylor:3's certificate (every opening class), as in certificates/: about a minute
-/// and a half to write on two loaded cores.
-#[test]
-#[ignore]
-fn taylor_3_certificates_verify() {
-    let text = certificate_text("taylor:3");
-    assert_eq!(text.lines().filter(|l| l.starts_with("claim")).count(), 7);
-}
