@@ -60,6 +60,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
 
 use crosscap_engine::Player;
+use crosscap_engine::text::escape_controls;
 use crosscap_topology::Board;
 use serde::Serialize;
 
@@ -351,15 +352,16 @@ impl<R: BufRead> Reader<R> {
         Ok(self.line.trim_end_matches(['\n', '\r']))
     }
 
+    /// Messages may echo the input: its control characters are escaped.
     fn unreadable(&self, why: &str) -> CertificateError {
-        CertificateError::Unreadable(format!("line {}: {why}", self.number))
+        CertificateError::Unreadable(format!("line {}: {}", self.number, escape_controls(why)))
     }
 
     fn invalid(&self, node: Option<usize>, reason: String) -> CertificateError {
         CertificateError::Invalid(Invalid {
             node,
             line: self.number,
-            reason,
+            reason: escape_controls(&reason),
         })
     }
 
