@@ -275,9 +275,8 @@ impl Certificate {
 
     /// Reads a certificate from `path`, zstd-compressed or plain text.
     pub fn load(path: &Path) -> Result<Certificate, CertificateError> {
-        let file = std::fs::File::open(path).map_err(|e| {
-            CertificateError::Unreadable(format!("cannot read {}: {e}", path.display()))
-        })?;
+        let file = std::fs::File::open(path)
+            .map_err(|e| CertificateError::Unreadable(format!("cannot read: {e}")))?;
         Certificate::read(file)
     }
 
