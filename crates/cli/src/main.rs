@@ -53,7 +53,7 @@ fn command(catalog: &Catalog) -> Command {
         .about("Play, solve and explain combinatorial games on surfaces and graphs.")
 }
 
-/// Exit statuses: 0 a complete answer, 2 bad input (one line on stderr), 3 an answer
+/// Exit statuses: 0 a complete answer, 1 an invalid certificate (`verify`), 2 bad input (one line on stderr), 3 an answer
 /// whose search ran out of budget (what was found is printed, `"status": "unknown"`).
 fn main() -> ExitCode {
     let catalog = crosscap_catalog::standard();
@@ -75,6 +75,7 @@ fn main() -> ExitCode {
     match run(&catalog, &matches, &out) {
         Ok(Answer::Complete) => ExitCode::SUCCESS,
         Ok(Answer::Unknown) => ExitCode::from(3),
+        Ok(Answer::Invalid) => ExitCode::from(1),
         Err(err) => {
             eprintln!("error: {}", output::one_line(&err));
             ExitCode::from(2)

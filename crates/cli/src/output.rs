@@ -112,6 +112,8 @@ impl Output {
 pub enum Answer {
     Complete,
     Unknown,
+    /// What was checked is false (a certificate that proves nothing): exit status 1.
+    Invalid,
 }
 
 /// "solved", or "unknown: the time limit ran out (--max-seconds)".

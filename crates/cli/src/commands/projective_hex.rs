@@ -1,10 +1,17 @@
-//! `crosscap projective-hex`: its own commands, `winner` (who has a global loop) and
-//! `solve --all-openings` (every first move of the empty board).
+//! `crosscap projective-hex`: its own commands, `winner` (who has a global loop), `verify`
+//! (a certificate, by the checker alone), `solve --all-openings` (every first move of the
+//! empty board) and `solve --certificate` (the winning strategy written out).
+
+use std::path::{Path, PathBuf};
 
 use clap::{ArgMatches, Args, Command, FromArgMatches, Subcommand};
+use crosscap_certificate::{Certificate, CertificateError, ClaimSummary, verify};
 use crosscap_engine::Player;
 use crosscap_engine::catalog::{GameDescriptor, Status};
+use crosscap_engine::solver::SolveError;
+use crosscap_projective_hex::exact::{CertifyError, certify, certify_openings};
 use crosscap_projective_hex::{DESCRIPTOR, NotAtStart, all_openings, loop_winner, setup_game};
+use serde::Serialize;
 
 use crate::host::{Described, GameSetup, SetupArgs};
 use crate::limits::{BudgetArgs, setup_limits};
@@ -27,6 +34,13 @@ pub enum ProjectiveHexCommand {
         #[command(flatten)]
         game: SetupArgs<Hex>,
     },
+    /// Checks a certificate written by `solve --certificate` with a checker of its own (no
+    /// solver): exit 0 and the claims it proves when valid, 1 and the node that failed
+    /// when not, 2 when the file is no certificate.
+    Verify {
+        /// The certificate, zstd-compressed (`.cert.zst`) or plain text.
+        file: PathBuf,
+    },
 }
 
 /// The flags Projective Hex adds to `solve`.
@@ -39,6 +53,11 @@ pub struct OpeningsArgs {
     /// Table format of the openings for text output.
     #[arg(long, value_enum, default_value_t = TableFormat::Text)]
     format: TableFormat,
+    /// Write the winning strategy to FILE (zstd-compressed), for `verify` to check: of the
+    /// position, or with --all-openings of one first move per class and the empty board.
+    /// Written only when everything is solved within the budget.
+    #[arg(long, value_name = "FILE")]
+    certificate: Option<PathBuf>,
 }
 
 /// The game's subcommand with its own commands and flags.
@@ -51,11 +70,15 @@ pub fn commands(command: Command) -> Command {
 pub fn run(matches: &ArgMatches, out: &Output) -> Option<anyhow::Result<Answer>> {
     if let Some(answer) = super::own(matches, out, |command, out| match command {
         ProjectiveHexCommand::Winner { game } => winner(&game.setup, out),
+        ProjectiveHexCommand::Verify { file } => verify_file(&file, out),
     }) {
         return Some(answer);
     }
     let solve = matches.subcommand_matches("solve")?;
     let openings = OpeningsArgs::from_arg_matches(solve).ok()?;
+    if let Some(file) = &openings.certificate {
+        return Some(write_certificate(solve, openings.all_openings, file, out));
+    }
     openings
         .all_openings
         .then(|| solve_openings(solve, openings.format, out))
@@ -133,4 +156,152 @@ fn solve_openings(
         }
         text
     })
+}
+
+/// What `solve --certificate` wrote.
+#[derive(Serialize)]
+struct Written {
+    board: String,
+    file: String,
+    #[serde(flatten)]
+    status: Status,
+    claims: Vec<ClaimSummary>,
+    /// Positions in the certificate.
+    certificate_nodes: usize,
+    bytes: u64,
+    /// Solver nodes, the extraction's included.
+    nodes: u64,
+}
+
+fn claims_text(claims: &[ClaimSummary]) -> String {
+    claims
+        .iter()
+        .map(|claim| {
+            let stones = |names: &[String]| match names {
+                [] => "-".to_string(),
+                names => names.join(","),
+            };
+            format!(
+                "  {} wins from X {} / O {} ({} to move)\n",
+                claim.winner,
+                stones(&claim.x),
+                stones(&claim.o),
+                claim.to_move
+            )
+        })
+        .collect()
+}
+
+fn write_certificate(
+    matches: &ArgMatches,
+    all: bool,
+    file: &Path,
+    out: &Output,
+) -> anyhow::Result<Answer> {
+    let budget = BudgetArgs::from_arg_matches(matches)?.budget();
+    let start = GameSetup::read(matches, &DESCRIPTOR.info)
+        .with(|setup| setup_game(setup, &setup_limits()))?;
+    let board = start.board().spec().to_string();
+    let certified = if all {
+        certify_openings(&start, &budget)
+    } else {
+        certify(std::slice::from_ref(&start), &budget)
+    };
+    let mut written = Written {
+        board,
+        file: file.display().to_string(),
+        status: Status::Solved,
+        claims: Vec::new(),
+        certificate_nodes: 0,
+        bytes: 0,
+        nodes: 0,
+    };
+    match certified {
+        Ok(certified) => {
+            let certificate = &certified.certificate;
+            certificate
+                .save(file)
+                .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", file.display()))?;
+            written.claims = certificate.summaries();
+            written.certificate_nodes = certificate.nodes.len();
+            written.bytes = std::fs::metadata(file)?.len();
+            written.nodes = certified.nodes;
+        }
+        Err(CertifyError::Unknown(SolveError::Unknown { nodes, reason, .. })) => {
+            written.status = Status::Unknown { reason };
+            written.nodes = nodes;
+        }
+        Err(other) => return Err(other.into()),
+    }
+    out.emit_status(&written, written.status, || match written.status {
+        Status::Solved => format!(
+            "{}: certificate written to {} ({} positions, {} bytes, {} solver nodes)\n{}",
+            written.board,
+            written.file,
+            written.certificate_nodes,
+            written.bytes,
+            written.nodes,
+            claims_text(&written.claims)
+        ),
+        Status::Unknown { .. } => format!(
+            "{}: no certificate written: {} after {} nodes\n",
+            written.board,
+            status_text(&written.status),
+            written.nodes
+        ),
+    })
+}
+
+/// Why `verify` refused a certificate.
+#[derive(Serialize)]
+struct Refused {
+    valid: bool,
+    node: Option<usize>,
+    line: usize,
+    reason: String,
+}
+
+fn verify_file(file: &Path, out: &Output) -> anyhow::Result<Answer> {
+    let checked = Certificate::load(file).and_then(|c| verify(&c).map_err(CertificateError::from));
+    match checked {
+        Ok(verified) => {
+            #[derive(Serialize)]
+            struct Valid<'a> {
+                valid: bool,
+                #[serde(flatten)]
+                verified: &'a crosscap_certificate::Verified,
+            }
+            out.emit(
+                &Valid {
+                    valid: true,
+                    verified: &verified,
+                },
+                || {
+                    format!(
+                        "valid: {} nodes on {} ({} cells) prove\n{}",
+                        verified.nodes,
+                        verified.board,
+                        verified.cells,
+                        claims_text(&verified.claims)
+                    )
+                },
+            )
+        }
+        Err(CertificateError::Invalid(invalid)) => {
+            eprintln!("invalid certificate: {invalid}");
+            if out.json {
+                out.emit(
+                    &Refused {
+                        valid: false,
+                        node: invalid.node,
+                        line: invalid.line,
+                        reason: invalid.reason.clone(),
+                    },
+                    String::new,
+                )?;
+            }
+            Ok(Answer::Invalid)
+        }
+        Err(CertificateError::Unreadable(why)) => Err(anyhow::anyhow!("{}: {why}", file.display())),
+    }
 }

@@ -378,3 +378,118 @@ fn arena_runs_and_reports_times() {
     assert!(v["a_win_rate"].as_f64().unwrap() >= 0.8, "{v}");
     assert!(v["a_ms_per_move"].as_f64().unwrap() > 0.0, "{v}");
 }
+
+/// A scratch file name of this test run.
+fn scratch(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("crosscap-{}-{name}", std::process::id()))
+}
+
+/// Writes the certificate of every opening class of `board` and returns its text (the
+/// file is zstd; the tests edit the text).
+fn certificate_text(board: &str) -> String {
+    let file = scratch(&format!("{board}.cert.zst"));
+    let path = file.to_str().unwrap();
+    let v = crosscap(&[
+        "--json",
+        "projective-hex",
+        "solve",
+        "--board",
+        board,
+        "--all-openings",
+        "--certificate",
+        path,
+    ])
+    .json();
+    assert_eq!(v["status"], "solved", "{v}");
+    let verified = crosscap(&["--json", "projective-hex", "verify", path]).json();
+    assert_eq!(verified["valid"], true, "{verified}");
+    assert_eq!(verified["claims"], v["claims"], "{verified}");
+    let certificate = crosscap_certificate::Certificate::load(&file).unwrap();
+    std::fs::remove_file(&file).unwrap();
+    let mut text = Vec::new();
+    certificate.write_text(&mut text).unwrap();
+    String::from_utf8(text).unwrap()
+}
+
+/// `verify` on `text` as a plain-text certificate.
+fn verify_text(text: &str, name: &str) -> crate::Run {
+    let file = scratch(name);
+    std::fs::write(&file, text).unwrap();
+    let run = crosscap(&["projective-hex", "verify", file.to_str().unwrap()]);
+    std::fs::remove_file(&file).unwrap();
+    run
+}
+
+#[test]
+fn taylor_2_certificates_prove_what_the_solver_found() {
+    let text = certificate_text("taylor:2");
+    // The corner a1 loses, the two hexagon classes and the empty board win for X.
+    let claims: Vec<&str> = text.lines().filter(|l| l.starts_with("claim")).collect();
+    assert_eq!(claims.len(), 4, "{claims:?}");
+    assert!(claims[0].starts_with("claim X........... O "), "{claims:?}");
+    assert!(claims[3].starts_with("claim ............ X "), "{claims:?}");
+    assert_eq!(verify_text(&text, "t2.cert").code, 0);
+}
+
+#[test]
+fn a_certificate_with_a_changed_move_or_claim_is_refused() {
+    let text = certificate_text("taylor:2");
+    // Each winner's move changed to a cell the claim's stones or an earlier move took, or
+    // the winner of a claim swapped: exit 1 and one line naming the node or claim line.
+    let lines: Vec<&str> = text.lines().collect();
+    let first_move = lines
+        .iter()
+        .position(|l| l.starts_with("m ") && l.split(' ').count() == 3)
+        .unwrap();
+    let mut changed = lines.clone();
+    let moved = lines[first_move].replacen(lines[first_move].split(' ').nth(1).unwrap(), "a1", 1);
+    assert_ne!(moved, lines[first_move], "the move was not a1 already");
+    changed[first_move] = &moved;
+    let run = verify_text(&(changed.join("\n") + "\n"), "t2-move.cert");
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.starts_with("invalid certificate: node "),
+        "{}",
+        run.stderr
+    );
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+
+    let claim = lines.iter().position(|l| l.starts_with("claim ")).unwrap();
+    let mut changed = lines.clone();
+    let swapped = lines[claim].replace(" O ", " X ");
+    changed[claim] = &swapped;
+    let run = verify_text(&(changed.join("\n") + "\n"), "t2-claim.cert");
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("invalid certificate:"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn verify_refuses_what_is_no_certificate_with_status_2() {
+    verify_text("not a certificate\n", "junk.cert").assert_user_error("not a certificate");
+    crosscap(&["projective-hex", "verify", "/no/such/file.cert.zst"])
+        .assert_user_error("cannot read");
+}
+
+#[test]
+fn a_certificate_cut_short_by_its_budget_is_not_written() {
+    let file = scratch("short.cert.zst");
+    let path = file.to_str().unwrap();
+    let run = crosscap(&[
+        "--json",
+        "projective-hex",
+        "solve",
+        "--board",
+        "goldberg:2",
+        "--all-openings",
+        "--certificate",
+        path,
+        "--max-nodes",
+        "1000",
+    ]);
+    run.unknown_json("nodes");
+    assert!(!file.exists());
+}

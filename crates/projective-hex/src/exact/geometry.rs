@@ -100,7 +100,6 @@ impl Sides {
         0
     }
 
-    #[cfg(test)]
     /// A global loop among `stones`, as its cells, or 0 when there is none.
     fn find_loop(&self, stones: u64, labels: &mut [u64; MAX_CELLS]) -> u64 {
         let mut unseen = stones;
@@ -129,14 +128,12 @@ impl Sides {
         }
     }
 
-    #[cfg(test)]
     pub(super) fn has_loop(&self, stones: u64, labels: &mut [u64; MAX_CELLS]) -> bool {
         self.find_loop(stones, labels) != 0
     }
 }
 
 impl Sides {
-    #[cfg(test)]
     /// The cells of `stones` connected to `start`.
     fn component(&self, stones: u64, start: usize) -> u64 {
         let mut reached = 1u64 << start;

@@ -59,6 +59,7 @@
 //! (`m` is W's, so not in `S_m`), and Z wins there too.
 
 mod geometry;
+mod proof;
 mod search;
 mod survey;
 mod symmetry;
@@ -74,6 +75,7 @@ use crosscap_engine::{Budget, Meter};
 
 use crate::rules::{Geometry, ProjectiveHex};
 use geometry::Sides;
+pub use proof::{Certified, CertifyError, certify, certify_openings};
 pub use search::{BitSolver, SharedTable};
 use survey::*;
 use symmetry::{image, representatives, symmetric_closure};

@@ -7,7 +7,7 @@ use super::*;
 use crate::rules::Opening;
 
 /// Plain minimax on the real game, no pruning at all.
-fn brute_force_wins(game: &ProjectiveHex) -> bool {
+pub(super) fn brute_force_wins(game: &ProjectiveHex) -> bool {
     let mover = game.to_move();
     game.legal_moves().into_iter().any(|mv| {
         let mut child = game.clone();

@@ -1,0 +1,311 @@
+//! The checker: every node's position recomputed from its claim by the moves along the
+//! way, every move's legality and turn, every loop found by a search of its own.
+
+use crosscap_engine::Player;
+use crosscap_topology::Board;
+use serde::Serialize;
+
+use crate::{Certificate, ClaimSummary, Invalid, Node, counts, to_move};
+
+/// What a valid certificate proved.
+#[derive(Clone, Debug, Serialize)]
+pub struct Verified {
+    pub game: &'static str,
+    pub board: String,
+    pub cells: usize,
+    /// The claims proved: each `winner` wins from the position whatever the other does.
+    pub claims: Vec<ClaimSummary>,
+    /// Nodes checked (every node of the certificate).
+    pub nodes: usize,
+}
+
+/// Checks `certificate` (see the crate documentation for what it claims); the first thing
+/// found wrong is the answer otherwise.
+///
+/// Nodes are visited from the last to the first: every reference points up, so a node's
+/// parents are all checked before it, and each one has handed it the position it reaches
+/// it with. A node keeps the first such position and its winner; any other must be equal.
+pub fn verify(certificate: &Certificate) -> Result<Verified, Invalid> {
+    let board = &certificate.board;
+    let header = 4; // magic, game, board and the `nodes` line.
+    let node_line = |node: usize| header + certificate.claims.len() + node + 1;
+    let fail = |node: usize, reason: String| Invalid {
+        node: Some(node),
+        line: node_line(node),
+        reason,
+    };
+    // The argument of held loops (see the crate documentation) needs the projective plane.
+    let projective = !board.is_orientable() && board.euler_characteristic() == 1;
+    let mut reached = Reached::new(certificate.nodes.len(), board.cell_count());
+    for (index, claim) in certificate.claims.iter().enumerate() {
+        let fail = |reason: String| Invalid {
+            node: None,
+            line: 4 + index,
+            reason,
+        };
+        let (x, o) = counts(&claim.stones);
+        if x != o && x != o + 1 {
+            return Err(fail(format!(
+                "X has {x} stones and O {o}: not a position of a game X started"
+            )));
+        }
+        if let Some(cell) = (0..board.cell_count()).find(|&cell| {
+            claim.stones[cell].is_some() && has_loop_through(board, &claim.stones, cell)
+        }) {
+            return Err(fail(format!(
+                "the game is over: {} has a loop through {}",
+                claim.stones[cell].expect("a stone"),
+                board.cell_name(cell)
+            )));
+        }
+        reached
+            .arrive(claim.root as usize, &claim.stones, claim.winner)
+            .map_err(|why| fail(format!("node {}: {why}", claim.root)))?;
+    }
+    let mut stones = vec![None; board.cell_count()];
+    for index in (0..certificate.nodes.len()).rev() {
+        let Some(winner) = reached.load(index, &mut stones) else {
+            return Err(fail(index, "no claim reaches this node".to_string()));
+        };
+        let to_move = to_move(&stones);
+        match certificate.nodes[index] {
+            Node::Move { cell, next } => {
+                if to_move != winner {
+                    return Err(fail(
+                        index,
+                        format!("{to_move}, the loser, is to move here"),
+                    ));
+                }
+                let cell = cell as usize;
+                if stones[cell].is_some() {
+                    return Err(fail(index, format!("{} is taken", board.cell_name(cell))));
+                }
+                stones[cell] = Some(winner);
+                let closes = has_loop_through(board, &stones, cell);
+                match (closes, next) {
+                    (true, None) => {}
+                    (true, Some(_)) => {
+                        return Err(fail(
+                            index,
+                            format!("{} closes a loop: the game is over", board.cell_name(cell)),
+                        ));
+                    }
+                    (false, None) => {
+                        return Err(fail(
+                            index,
+                            format!("{} does not close a loop", board.cell_name(cell)),
+                        ));
+                    }
+                    (false, Some(next)) => reached
+                        .arrive(next as usize, &stones, winner)
+                        .map_err(|why| fail(index, format!("its next node {next}: {why}")))?,
+                }
+            }
+            Node::Held { first, count } => {
+                if !projective {
+                    return Err(fail(
+                        index,
+                        "a held loop on a board that is not a projective plane".to_string(),
+                    ));
+                }
+                held(board, &mut stones, winner, certificate.list(first, count))
+                    .map_err(|why| fail(index, why))?;
+            }
+            Node::Replies { first, count } => {
+                if to_move == winner {
+                    return Err(fail(
+                        index,
+                        format!("{to_move}, the winner, is to move here"),
+                    ));
+                }
+                let empty: Vec<usize> =
+                    (0..stones.len()).filter(|&c| stones[c].is_none()).collect();
+                if empty.is_empty() {
+                    return Err(fail(
+                        index,
+                        format!("the board is full and {winner} has no loop"),
+                    ));
+                }
+                let targets = certificate.list(first, count);
+                if targets.len() != empty.len() {
+                    return Err(fail(
+                        index,
+                        format!("{} replies for {} empty cells", targets.len(), empty.len()),
+                    ));
+                }
+                for (&cell, &next) in empty.iter().zip(targets) {
+                    stones[cell] = Some(to_move);
+                    if has_loop_through(board, &stones, cell) {
+                        return Err(fail(
+                            index,
+                            format!("{to_move}'s reply {} closes a loop", board.cell_name(cell)),
+                        ));
+                    }
+                    reached
+                        .arrive(next as usize, &stones, winner)
+                        .map_err(|why| {
+                            fail(
+                                index,
+                                format!("after {}, node {next}: {why}", board.cell_name(cell)),
+                            )
+                        })?;
+                    stones[cell] = None;
+                }
+            }
+        }
+    }
+    Ok(Verified {
+        game: crate::GAME,
+        board: board.spec().to_string(),
+        cells: board.cell_count(),
+        claims: certificate.summaries(),
+        nodes: certificate.nodes.len(),
+    })
+}
+
+/// Checks a held loop: `cells` are pairs of distinct empty cells, and the winner's stones
+/// with one cell of each pair, whichever, hold a loop.
+fn held(
+    board: &Board,
+    stones: &mut [Option<Player>],
+    winner: Player,
+    cells: &[u32],
+) -> Result<(), String> {
+    let bridges = cells.len() / 2;
+    if !cells.len().is_multiple_of(2) || bridges > crate::MAX_BRIDGES {
+        return Err(format!(
+            "a held loop needs pairs of cells, at most {} of them",
+            crate::MAX_BRIDGES
+        ));
+    }
+    for (index, &cell) in cells.iter().enumerate() {
+        let name = board.cell_name(cell as usize);
+        if stones[cell as usize].is_some() {
+            return Err(format!("the held loop's cell {name} is taken"));
+        }
+        if cells[..index].contains(&cell) {
+            return Err(format!("the held loop names {name} twice"));
+        }
+    }
+    for choice in 0..1u32 << bridges {
+        let chosen: Vec<usize> = (0..bridges)
+            .map(|b| cells[2 * b + (choice >> b & 1) as usize] as usize)
+            .collect();
+        for &cell in &chosen {
+            stones[cell] = Some(winner);
+        }
+        let looped = chosen
+            .iter()
+            .any(|&cell| has_loop_through(board, stones, cell));
+        for &cell in &chosen {
+            stones[cell] = None;
+        }
+        if !looped {
+            let names: Vec<&str> = chosen.iter().map(|&c| board.cell_name(c)).collect();
+            return Err(format!(
+                "no loop with the bridges' cells {}",
+                names.join(" ")
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Whether the stones of `cell`'s colour connected to it hold a closed chain of non-zero
+/// Z2 homology class (a global loop). A breadth-first search labels each reached cell
+/// with the class of its path from `cell`; a side between two reached cells whose labels
+/// differ by other than the side's class closes such a chain.
+pub(crate) fn has_loop_through(board: &Board, stones: &[Option<Player>], cell: usize) -> bool {
+    let colour = stones[cell];
+    let mut label: Vec<Option<u64>> = vec![None; stones.len()];
+    label[cell] = Some(0);
+    let mut queue = std::collections::VecDeque::from([cell]);
+    while let Some(at) = queue.pop_front() {
+        let here = label[at].expect("queued cells are labelled");
+        for side in board.sides(at) {
+            let next = side.neighbor;
+            if stones[next] != colour {
+                continue;
+            }
+            let through = here ^ side.class;
+            match label[next] {
+                None => {
+                    label[next] = Some(through);
+                    queue.push_back(next);
+                }
+                Some(known) if known != through => return true,
+                Some(_) => {}
+            }
+        }
+    }
+    false
+}
+
+/// The position and winner each node was reached with, two bits a cell.
+struct Reached {
+    words: usize,
+    cells: usize,
+    bits: Vec<u64>,
+    winner: Vec<Option<Player>>,
+}
+
+impl Reached {
+    fn new(nodes: usize, cells: usize) -> Reached {
+        let words = (2 * cells).div_ceil(64);
+        Reached {
+            words,
+            cells,
+            bits: vec![0; nodes * words],
+            winner: vec![None; nodes],
+        }
+    }
+
+    /// Records that `node` is reached with `stones` and `winner`; the reason when it was
+    /// reached before with others.
+    fn arrive(
+        &mut self,
+        node: usize,
+        stones: &[Option<Player>],
+        winner: Player,
+    ) -> Result<(), String> {
+        let mut packed = vec![0u64; self.words];
+        for (cell, stone) in stones.iter().enumerate() {
+            let code = match stone {
+                None => 0,
+                Some(Player::X) => 1,
+                Some(Player::O) => 2,
+            };
+            packed[2 * cell / 64] |= code << (2 * cell % 64);
+        }
+        let slot = &mut self.bits[node * self.words..(node + 1) * self.words];
+        match self.winner[node] {
+            None => {
+                slot.copy_from_slice(&packed);
+                self.winner[node] = Some(winner);
+                Ok(())
+            }
+            Some(known) if known != winner => {
+                Err(format!("reached with {known} and {winner} as the winner"))
+            }
+            Some(_) if slot != packed.as_slice() => {
+                Err("reached with two different positions".to_string())
+            }
+            Some(_) => Ok(()),
+        }
+    }
+
+    /// The position `node` was reached with, into `stones`, and its winner (`None`: never
+    /// reached).
+    fn load(&self, node: usize, stones: &mut [Option<Player>]) -> Option<Player> {
+        let winner = self.winner[node]?;
+        let slot = &self.bits[node * self.words..(node + 1) * self.words];
+        for (cell, stone) in stones.iter_mut().enumerate().take(self.cells) {
+            *stone = match slot[2 * cell / 64] >> (2 * cell % 64) & 3 {
+                1 => Some(Player::X),
+                2 => Some(Player::O),
+                _ => None,
+            };
+        }
+        Some(winner)
+    }
+}

@@ -1,0 +1,529 @@
+//! Certificates of solved Projective Hex positions: the winning strategy written out as a
+//! DAG over positions, and [`verify`], a checker small enough to audit that trusts nothing
+//! from the solver that wrote it. It links no solver: only the board model (`topology`,
+//! which re-derives the board from its spec, cells, sides and each side's Z2 homology
+//! class) and the zstd decoder.
+//!
+//! ```
+//! use crosscap_certificate::{Certificate, verify};
+//! use crosscap_engine::Player;
+//!
+//! // On the hemi-dodecahedron (six pentagons, each next to the other five), O to move
+//! // wins: O takes 6; X must block 3 or 5, and O closes a loop with the other.
+//! let text = "crosscap-certificate 1\ngame projective-hex\nboard goldberg:1\n\
+//!             claim XO.X.. O 3\nnodes 4\nm 5\nm 3\nr 2 1\nm 6 1\n";
+//! let proved = verify(&Certificate::read(text.as_bytes())?)?;
+//! assert_eq!(proved.claims[0].winner, Player::O);
+//! // O's first move changed to 5: one of X's replies at node 2 then closes a loop of X's.
+//! let changed = text.replace("m 6 1", "m 5 1");
+//! let refused = verify(&Certificate::read(changed.as_bytes())?).unwrap_err();
+//! assert_eq!(refused.node, Some(2));
+//! assert!(refused.reason.contains("closes a loop"), "{refused}");
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+//!
+//! # The format (version 1)
+//!
+//! A text file, zstd-compressed when written by [`Certificate::save`] (the reader takes the
+//! plain text too, so `zstd -d` gives a file a person can read and check again). The
+//! example above, line by line: the format, the game, the board's spec (re-derived by the
+//! checker), one `claim` line per claim, the number of nodes, then the nodes, numbered
+//! from 0:
+//!
+//! - `claim POSITION WINNER ROOT`, one line per claim: the stones of the start position in
+//!   cell order (`.` empty, `X`, `O`; X moves first, so X is to move when both have as many
+//!   stones), the player who wins from it whatever the other does, and the node the
+//!   strategy starts at.
+//! - `m CELL BACK`: the winner's node, one move; the strategy goes on at the node `BACK`
+//!   lines above. `m CELL` alone: the move closes a loop and wins.
+//! - `r BACK BACK ...`: the loser's node, one reply a number, for every empty cell in cell
+//!   order: where the strategy goes on after the loser takes that cell.
+//! - `h A B C D ...`: a leaf, whoever is to move: a loop held by bridges, the pairs of
+//!   empty cells (A, B), (C, D), ... The checker tries every choice of one cell from each
+//!   pair (at most [`MAX_BRIDGES`] pairs) and finds a loop in the winner's stones and the
+//!   cells chosen each time. The winner then wins by answering in the pair the loser
+//!   plays in (and playing anywhere else otherwise), and the loser cannot make a loop
+//!   first: on the projective plane two loops of cells always share a cell (curves of
+//!   the non-zero class cross an odd number of times, and the curves through cell centres
+//!   meet only at cells), while the winner's loop to come avoids every loser's stone. So
+//!   the checker accepts `h` only on a board that is a projective plane.
+//!
+//! A node refers only to nodes above it, so the graph has no cycle; a position reached
+//! along several paths (a transposition) is one node, and every path must reach it with the
+//! same stones. Leaves are a winner's move that closes a loop and a held loop; the loops
+//! the checker finds itself: a chain of one player's cells, each next to the last, whose Z2
+//! homology class is not zero.
+
+mod check;
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::path::Path;
+
+use crosscap_engine::Player;
+use crosscap_engine::text::escape_controls;
+use crosscap_topology::Board;
+use serde::Serialize;
+
+pub use check::{Verified, verify};
+
+/// The most bridges of a held loop (the checker tries 2^bridges choices).
+pub const MAX_BRIDGES: usize = 16;
+/// The first line of every certificate: the format and its version.
+const MAGIC: &str = "crosscap-certificate 1";
+/// The only game certificates are written for so far.
+pub const GAME: &str = "projective-hex";
+/// How hard [`Certificate::save`] compresses (zstd's levels run to 22).
+const COMPRESSION_LEVEL: i32 = 19;
+/// The first bytes of a zstd frame.
+const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
+
+/// A winning strategy from one or more start positions.
+#[derive(Clone, Debug)]
+pub struct Certificate {
+    pub board: Board,
+    pub claims: Vec<Claim>,
+    pub nodes: Vec<Node>,
+    /// The targets of the loser's replies and the cells of held loops, which
+    /// [`Node::Replies`] and [`Node::Held`] index into.
+    pub lists: Vec<u32>,
+}
+
+/// What a certificate claims: `winner` wins from `stones` by the strategy at `root`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Claim {
+    pub stones: Vec<Option<Player>>,
+    pub winner: Player,
+    pub root: u32,
+}
+
+/// A claim in words: the start position, its stones by cell name, who moves, who wins.
+#[derive(Clone, Debug, Serialize)]
+pub struct ClaimSummary {
+    /// Stones in cell order (`.` empty).
+    pub position: String,
+    pub x: Vec<String>,
+    pub o: Vec<String>,
+    pub to_move: Player,
+    pub winner: Player,
+}
+
+/// A node of the strategy (its position is the one every path from a claim reaches).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Node {
+    /// The winner's move, and the node after it (`None`: the move closes a loop).
+    Move { cell: u32, next: Option<u32> },
+    /// The loser's replies: `lists[first..first + count]`, one per empty cell in cell
+    /// order.
+    Replies { first: u32, count: u32 },
+    /// A leaf: a loop held by bridges, `lists[first..first + count]` the bridges' cells,
+    /// two by two.
+    Held { first: u32, count: u32 },
+}
+
+/// Why a certificate was not accepted.
+#[derive(Debug, thiserror::Error)]
+pub enum CertificateError {
+    /// The input is not a certificate at all (exit status 2 in the CLI).
+    #[error("{0}")]
+    Unreadable(String),
+    /// The certificate is read but proves nothing (exit status 1 in the CLI).
+    #[error("{0}")]
+    Invalid(#[from] Invalid),
+}
+
+/// The first thing found wrong in a certificate: where and why.
+#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{}: {reason}", place(*.node, *.line))]
+pub struct Invalid {
+    /// The node that failed (none when a header line did).
+    pub node: Option<usize>,
+    /// The line of the text it is on, from 1.
+    pub line: usize,
+    pub reason: String,
+}
+
+fn place(node: Option<usize>, line: usize) -> String {
+    match node {
+        Some(node) => format!("node {node} (line {line})"),
+        None => format!("line {line}"),
+    }
+}
+
+impl Certificate {
+    /// An empty certificate on `board`, to which the writer adds claims and nodes.
+    pub fn new(board: Board) -> Certificate {
+        Certificate {
+            board,
+            claims: Vec::new(),
+            nodes: Vec::new(),
+            lists: Vec::new(),
+        }
+    }
+
+    /// Adds a winner's move (`next: None` when it closes a loop); returns its node.
+    pub fn push_move(&mut self, cell: usize, next: Option<u32>) -> u32 {
+        self.push(Node::Move {
+            cell: cell as u32,
+            next,
+        })
+    }
+
+    /// Adds a loser's node with the node after each reply, in cell order; returns it.
+    pub fn push_replies(&mut self, targets: &[u32]) -> u32 {
+        self.push_list(targets, |first, count| Node::Replies { first, count })
+    }
+
+    /// Adds a loop held by bridges, the cells of each bridge side by side; returns it.
+    pub fn push_held(&mut self, cells: &[u32]) -> u32 {
+        self.push_list(cells, |first, count| Node::Held { first, count })
+    }
+
+    /// Adds a node whose list is `items`, made by `node` from the list's place.
+    fn push_list(&mut self, items: &[u32], node: fn(u32, u32) -> Node) -> u32 {
+        let first = self.lists.len() as u32;
+        self.lists.extend_from_slice(items);
+        self.push(node(first, items.len() as u32))
+    }
+
+    fn push(&mut self, node: Node) -> u32 {
+        self.nodes.push(node);
+        (self.nodes.len() - 1) as u32
+    }
+
+    /// The nodes after each of a loser's replies, or a held loop's cells.
+    pub fn list(&self, first: u32, count: u32) -> &[u32] {
+        &self.lists[first as usize..(first + count) as usize]
+    }
+
+    /// The claims in words.
+    pub fn summaries(&self) -> Vec<ClaimSummary> {
+        let board = &self.board;
+        self.claims
+            .iter()
+            .map(|claim| {
+                let names = |player: Player| {
+                    (0..board.cell_count())
+                        .filter(|&c| claim.stones[c] == Some(player))
+                        .map(|c| board.cell_name(c).to_string())
+                        .collect()
+                };
+                ClaimSummary {
+                    position: position_text(&claim.stones),
+                    x: names(Player::X),
+                    o: names(Player::O),
+                    to_move: to_move(&claim.stones),
+                    winner: claim.winner,
+                }
+            })
+            .collect()
+    }
+
+    /// Writes the certificate as text (see the crate documentation).
+    pub fn write_text(&self, out: &mut impl Write) -> std::io::Result<()> {
+        let board = &self.board;
+        writeln!(out, "{MAGIC}\ngame {GAME}\nboard {}", board.spec())?;
+        for claim in &self.claims {
+            writeln!(
+                out,
+                "claim {} {} {}",
+                position_text(&claim.stones),
+                claim.winner,
+                claim.root
+            )?;
+        }
+        writeln!(out, "nodes {}", self.nodes.len())?;
+        for (index, node) in self.nodes.iter().enumerate() {
+            let back = |target: u32| index as u32 - target;
+            match *node {
+                Node::Move { cell, next: None } => {
+                    writeln!(out, "m {}", board.cell_name(cell as usize))?
+                }
+                Node::Move {
+                    cell,
+                    next: Some(next),
+                } => writeln!(out, "m {} {}", board.cell_name(cell as usize), back(next))?,
+                Node::Replies { first, count } => {
+                    out.write_all(b"r")?;
+                    for &target in self.list(first, count) {
+                        write!(out, " {}", back(target))?;
+                    }
+                    out.write_all(b"\n")?;
+                }
+                Node::Held { first, count } => {
+                    out.write_all(b"h")?;
+                    for &cell in self.list(first, count) {
+                        write!(out, " {}", board.cell_name(cell as usize))?;
+                    }
+                    out.write_all(b"\n")?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the certificate to `path`, zstd-compressed.
+    pub fn save(&self, path: &Path) -> std::io::Result<()> {
+        let file = std::fs::File::create(path)?;
+        let mut encoder = zstd::Encoder::new(file, COMPRESSION_LEVEL)?;
+        {
+            let mut buffered = std::io::BufWriter::new(&mut encoder);
+            self.write_text(&mut buffered)?;
+            buffered.flush()?;
+        }
+        encoder.finish()?.sync_all()
+    }
+
+    /// Reads a certificate from `path`, zstd-compressed or plain text.
+    pub fn load(path: &Path) -> Result<Certificate, CertificateError> {
+        let file = std::fs::File::open(path)
+            .map_err(|e| CertificateError::Unreadable(format!("cannot read: {e}")))?;
+        Certificate::read(file)
+    }
+
+    /// Reads a certificate, zstd-compressed or plain text. Node lines are checked for form
+    /// only (cell names, references to nodes above); [`verify`] checks the rest.
+    pub fn read(input: impl Read) -> Result<Certificate, CertificateError> {
+        let mut input = BufReader::new(input);
+        let compressed = input
+            .fill_buf()
+            .map_err(|e| CertificateError::Unreadable(format!("cannot read: {e}")))?
+            .starts_with(&ZSTD_MAGIC);
+        if compressed {
+            let decoder = zstd::Decoder::with_buffer(input)
+                .map_err(|e| CertificateError::Unreadable(format!("not zstd: {e}")))?;
+            Reader::new(BufReader::new(decoder)).certificate()
+        } else {
+            Reader::new(input).certificate()
+        }
+    }
+}
+
+/// How many stones X and O have.
+fn counts(stones: &[Option<Player>]) -> (usize, usize) {
+    let x = stones.iter().filter(|s| **s == Some(Player::X)).count();
+    (x, stones.iter().filter(|s| s.is_some()).count() - x)
+}
+
+/// X moves first and the players alternate: X is to move when both have as many stones.
+fn to_move(stones: &[Option<Player>]) -> Player {
+    let (x, o) = counts(stones);
+    if x == o { Player::X } else { Player::O }
+}
+
+/// Stones in cell order: `.` empty, `X`, `O`.
+pub fn position_text(stones: &[Option<Player>]) -> String {
+    stones
+        .iter()
+        .map(|stone| match stone {
+            None => '.',
+            Some(Player::X) => 'X',
+            Some(Player::O) => 'O',
+        })
+        .collect()
+}
+
+/// Reads the text line by line, counting lines for the messages.
+struct Reader<R> {
+    input: R,
+    line: String,
+    number: usize,
+}
+
+impl<R: BufRead> Reader<R> {
+    fn new(input: R) -> Reader<R> {
+        Reader {
+            input,
+            line: String::new(),
+            number: 0,
+        }
+    }
+
+    /// The next line, without its line break.
+    fn next(&mut self) -> Result<&str, CertificateError> {
+        self.line.clear();
+        self.number += 1;
+        let read = self.input.read_line(&mut self.line).map_err(|e| {
+            CertificateError::Unreadable(format!("line {}: cannot read: {e}", self.number))
+        })?;
+        if read == 0 {
+            return Err(self.unreadable("the file ends early"));
+        }
+        Ok(self.line.trim_end_matches(['\n', '\r']))
+    }
+
+    /// Messages may echo the input: its control characters are escaped.
+    fn unreadable(&self, why: &str) -> CertificateError {
+        CertificateError::Unreadable(format!("line {}: {}", self.number, escape_controls(why)))
+    }
+
+    fn invalid(&self, node: Option<usize>, reason: String) -> CertificateError {
+        CertificateError::Invalid(Invalid {
+            node,
+            line: self.number,
+            reason: escape_controls(&reason),
+        })
+    }
+
+    /// The rest of the next line after `key` and a space.
+    fn keyed(&mut self, key: &str) -> Result<String, CertificateError> {
+        let line = self.next()?.to_string();
+        line.strip_prefix(key)
+            .and_then(|rest| rest.strip_prefix(' '))
+            .map(str::to_string)
+            .ok_or_else(|| self.unreadable(&format!("expected `{key} ...`")))
+    }
+
+    fn certificate(mut self) -> Result<Certificate, CertificateError> {
+        if self.next()? != MAGIC {
+            return Err(self.unreadable(&format!("not a certificate: expected `{MAGIC}`")));
+        }
+        let game = self.keyed("game")?;
+        if game != GAME {
+            return Err(self.unreadable(&format!("a certificate of `{game}`, not of {GAME}")));
+        }
+        let spec = self.keyed("board")?;
+        let board =
+            Board::from_spec(&spec).map_err(|e| self.unreadable(&format!("the board: {e}")))?;
+        let mut certificate = Certificate::new(board);
+        let count = loop {
+            let line = self.next()?.to_string();
+            if let Some(count) = line.strip_prefix("nodes ") {
+                break count
+                    .parse::<u32>()
+                    .map_err(|_| self.unreadable("the node count is not a number"))?;
+            }
+            let claim = self.claim(&certificate.board, &line)?;
+            certificate.claims.push(claim);
+        };
+        if certificate.claims.is_empty() {
+            return Err(self.unreadable("no claim"));
+        }
+        for index in 0..count as usize {
+            let line = self.next()?.to_string();
+            self.node(&mut certificate, index, &line)?;
+        }
+        let mut rest = String::new();
+        match self.input.read_line(&mut rest) {
+            Ok(0) => {}
+            _ => return Err(self.unreadable("more lines than the node count")),
+        }
+        for claim in &certificate.claims {
+            if claim.root >= count {
+                return Err(self.invalid(
+                    None,
+                    format!("a claim starts at node {}, past the last", claim.root),
+                ));
+            }
+        }
+        Ok(certificate)
+    }
+
+    fn claim(&self, board: &Board, line: &str) -> Result<Claim, CertificateError> {
+        let words: Vec<&str> = line.split(' ').collect();
+        let [key, position, winner, root] = words[..] else {
+            return Err(self.unreadable("expected `claim POSITION WINNER ROOT` or `nodes N`"));
+        };
+        if key != "claim" {
+            return Err(self.unreadable("expected `claim POSITION WINNER ROOT` or `nodes N`"));
+        }
+        let stones = position
+            .chars()
+            .map(|c| match c {
+                '.' => Ok(None),
+                'X' => Ok(Some(Player::X)),
+                'O' => Ok(Some(Player::O)),
+                _ => Err(self.invalid(None, format!("`{c}` is not a stone (`.`, `X`, `O`)"))),
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        if stones.len() != board.cell_count() {
+            return Err(self.invalid(
+                None,
+                format!(
+                    "the position has {} cells, the board {}",
+                    stones.len(),
+                    board.cell_count()
+                ),
+            ));
+        }
+        let winner = match winner {
+            "X" => Player::X,
+            "O" => Player::O,
+            _ => return Err(self.invalid(None, format!("`{winner}` is not a player"))),
+        };
+        let root = root
+            .parse()
+            .map_err(|_| self.unreadable("the root is not a number"))?;
+        Ok(Claim {
+            stones,
+            winner,
+            root,
+        })
+    }
+
+    fn node(
+        &self,
+        certificate: &mut Certificate,
+        index: usize,
+        line: &str,
+    ) -> Result<(), CertificateError> {
+        let mut words = line.split(' ');
+        let kind = words.next().unwrap_or_default();
+        let target = |word: &str| -> Result<u32, CertificateError> {
+            let back: usize = word
+                .parse()
+                .map_err(|_| self.unreadable(&format!("`{word}` is not a number")))?;
+            if back == 0 || back > index {
+                return Err(self.invalid(
+                    Some(index),
+                    format!("refers {back} lines back, not to a node above it"),
+                ));
+            }
+            Ok((index - back) as u32)
+        };
+        match kind {
+            "m" => {
+                let name = words
+                    .next()
+                    .ok_or_else(|| self.unreadable("a move without a cell"))?;
+                let cell = certificate.board.cell_index(name).ok_or_else(|| {
+                    self.invalid(Some(index), format!("`{name}` is not a cell of the board"))
+                })?;
+                let next = words.next().map(target).transpose()?;
+                if words.next().is_some() {
+                    return Err(self.unreadable("expected `m CELL [BACK]`"));
+                }
+                certificate.push_move(cell, next);
+            }
+            "r" => {
+                let targets = words.map(target).collect::<Result<Vec<u32>, _>>()?;
+                certificate.push_replies(&targets);
+            }
+            "h" => {
+                let cells = words
+                    .map(|name| {
+                        certificate
+                            .board
+                            .cell_index(name)
+                            .map(|c| c as u32)
+                            .ok_or_else(|| {
+                                self.invalid(
+                                    Some(index),
+                                    format!("`{name}` is not a cell of the board"),
+                                )
+                            })
+                    })
+                    .collect::<Result<Vec<u32>, _>>()?;
+                certificate.push_held(&cells);
+            }
+            _ => {
+                return Err(
+                    self.unreadable("a node is `m CELL [BACK]`, `r BACK ...` or `h CELL ...`")
+                );
+            }
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests;

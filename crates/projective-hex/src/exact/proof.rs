@@ -1,0 +1,387 @@
+//! Proof extraction: the winning strategy of solved positions written out as a
+//! certificate (crate `crosscap-certificate`), which its checker verifies without this
+//! solver. The solver's own arguments (held loops, keys, proof sets, mustplay) stay out of
+//! the certificate: at the winner's turn it holds one move, at the loser's every reply, down
+//! to a move that closes a loop.
+
+use std::collections::HashMap;
+
+use crosscap_certificate::{Certificate, Claim, MAX_BRIDGES};
+use crosscap_engine::{Exhausted, Player};
+
+use super::*;
+use crate::rules::Opening;
+
+/// Certificates of positions the bitmask solver can take on.
+#[derive(Debug, thiserror::Error)]
+pub enum CertifyError {
+    #[error("certificates need a trivalent projective-plane board of at most {MAX_CELLS} cells")]
+    Board,
+    #[error("the game is over already: there is nothing to prove")]
+    Over,
+    #[error("certificates are written for the standard opening only")]
+    Opening,
+    #[error("--all-openings starts from the empty board")]
+    NotEmpty,
+    /// The budget ran out before the certificate was complete; nothing is written.
+    #[error(transparent)]
+    Unknown(#[from] SolveError),
+}
+
+/// A certificate and what it took.
+pub struct Certified {
+    pub certificate: Certificate,
+    /// Solver nodes, the extraction's included.
+    pub nodes: u64,
+}
+
+/// Proves who wins each of `starts` (positions of one board under the standard opening)
+/// and writes the winning strategies into one certificate, positions shared between them
+/// stored once. `budget` bounds the whole: the solver's time and nodes, its table's memory
+/// and, apart from it, the certificate's.
+pub fn certify(starts: &[ProjectiveHex], budget: &Budget) -> Result<Certified, CertifyError> {
+    let Some(first) = starts.first() else {
+        return Err(CertifyError::Over);
+    };
+    let geometry = first.geometry();
+    let solver = BitSolver::new(geometry, budget.clone()).ok_or(CertifyError::Board)?;
+    let mut prover = Prover {
+        solver,
+        certificate: Certificate::new(geometry.board().clone()),
+        known: HashMap::new(),
+        meter: budget.meter(),
+        budget: budget.clone(),
+    };
+    for start in starts {
+        if start.winner().is_some() {
+            return Err(CertifyError::Over);
+        }
+        if start.opening() != Opening::Standard || start.in_opening() {
+            return Err(CertifyError::Opening);
+        }
+        let (mine, theirs) = masks(start);
+        let mover = start.to_move();
+        let solved = prover.solve(mine, theirs)?;
+        let (winner, winner_stones, loser_stones) = if solved.mover_wins {
+            (mover, mine, theirs)
+        } else {
+            (mover.opponent(), theirs, mine)
+        };
+        let root = prover.node(winner_stones, loser_stones, winner, solved.mover_wins)?;
+        prover.certificate.claims.push(Claim {
+            stones: start.stones().to_vec(),
+            winner,
+            root,
+        });
+    }
+    Ok(Certified {
+        nodes: prover.solver.nodes() + prover.meter.nodes(),
+        certificate: prover.certificate,
+    })
+}
+
+/// Proves who wins after each first move of the empty board, one per class of cells the
+/// board's symmetries map onto each other (the certificate holds no symmetry: the other
+/// cells of a class follow by the board's automorphisms, which it does not prove), and,
+/// when some first move wins for X, that X wins from the empty board by it.
+pub fn certify_openings(start: &ProjectiveHex, budget: &Budget) -> Result<Certified, CertifyError> {
+    if start.stones().iter().any(Option::is_some) {
+        return Err(CertifyError::NotEmpty);
+    }
+    let openings: Vec<ProjectiveHex> = start
+        .geometry()
+        .symmetries()
+        .cell_orbits()
+        .iter()
+        .map(|orbit| {
+            let mut game = start.clone();
+            game.play(&crate::Move::Cell(orbit[0] as u32));
+            game
+        })
+        .collect();
+    let mut certified = certify(&openings, budget)?;
+    let certificate = &mut certified.certificate;
+    if let Some((opening, claim)) = openings
+        .iter()
+        .zip(&certificate.claims)
+        .find(|(_, claim)| claim.winner == Player::X)
+    {
+        let cell = opening
+            .stones()
+            .iter()
+            .position(Option::is_some)
+            .unwrap_or_default();
+        let root = certificate.push_move(cell, Some(claim.root));
+        certificate.claims.push(Claim {
+            stones: start.stones().to_vec(),
+            winner: Player::X,
+            root,
+        });
+    }
+    Ok(certified)
+}
+
+struct Prover {
+    solver: BitSolver,
+    certificate: Certificate,
+    /// The node of each position written, by (winner's stones, loser's stones, winner).
+    known: HashMap<(u64, u64, Player), u32>,
+    /// The extraction's own count (a node written is a tick) and its clock.
+    meter: Meter,
+    budget: Budget,
+}
+
+/// The most pairings of a held loop's cells tried before it is written out move by move.
+const PAIRING_TRIES: u32 = 64;
+
+/// Bytes a node costs the certificate and the map of known positions, roughly.
+const NODE_BYTES: usize = 64;
+
+impl Prover {
+    /// Solves a position (no loop on the board) within what is left of the budget.
+    fn solve(&mut self, mine: u64, theirs: u64) -> Result<Solved, SolveError> {
+        let spent = self.solver.nodes() + self.meter.nodes();
+        self.solver
+            .set_budget(self.budget.less(spent, self.meter.elapsed()));
+        self.solver.solve(mine, theirs).map_err(|_| self.unknown())
+    }
+
+    fn unknown(&self) -> SolveError {
+        let reason = match self.meter.exhausted() {
+            Some(reason) => reason,
+            None if self.budget.is_cancelled() => Exhausted::Cancelled,
+            None if self
+                .budget
+                .max_time
+                .is_some_and(|t| self.meter.elapsed() >= t) =>
+            {
+                Exhausted::Time
+            }
+            None if self.budget.max_nodes.is_some() => Exhausted::Nodes,
+            None => Exhausted::Memory,
+        };
+        SolveError::Unknown {
+            nodes: self.solver.nodes() + self.meter.nodes(),
+            elapsed: self.meter.elapsed(),
+            reason,
+        }
+    }
+
+    /// The node of the position where `winner` holds `mine` and the loser `theirs`, written
+    /// with everything below it (once per position).
+    fn node(
+        &mut self,
+        mine: u64,
+        theirs: u64,
+        winner: Player,
+        winner_to_move: bool,
+    ) -> Result<u32, SolveError> {
+        if let Some(&node) = self.known.get(&(mine, theirs, winner)) {
+            return Ok(node);
+        }
+        if self.meter.tick() || self.meter.over_memory(self.known.len() * NODE_BYTES) {
+            return Err(self.unknown());
+        }
+        let empty = self.solver.sides.full() & !(mine | theirs);
+        let survey = self.solver.sides.survey(mine, empty, false);
+        let node = if let Some(bridges) = self.bridges(mine, survey.held & empty) {
+            self.certificate.push_held(&bridges)
+        } else if winner_to_move {
+            if survey.closing != 0 {
+                self.certificate
+                    .push_move(survey.closing.trailing_zeros() as usize, None)
+            } else {
+                // A key makes a held loop; otherwise the solver chooses.
+                let cell = match survey.key {
+                    0 => self.winning_move(mine, theirs, empty)?,
+                    key => key.trailing_zeros() as usize,
+                };
+                let next = self.node(mine | 1 << cell, theirs, winner, false)?;
+                self.certificate.push_move(cell, Some(next))
+            }
+        } else {
+            let mut targets = Vec::with_capacity(empty.count_ones() as usize);
+            let mut rest = empty;
+            while rest != 0 {
+                let bit = rest & rest.wrapping_neg();
+                rest &= rest - 1;
+                targets.push(self.node(mine, theirs | bit, winner, true)?);
+            }
+            self.certificate.push_replies(&targets)
+        };
+        self.known.insert((mine, theirs, winner), node);
+        Ok(node)
+    }
+
+    /// The loop that `mine` holds with the empty cells `cells` (a held loop of the survey),
+    /// as pairs of cells such that one of each pair, whichever, makes a loop with `mine`:
+    /// the certificate's held loop. `None` when the cells pair up in no such way (a key's
+    /// loop, or more than the certificate allows); partners next to each other are tried
+    /// first, as a bridge's two cells are.
+    fn bridges(&self, mine: u64, cells: u64) -> Option<Vec<u32>> {
+        let bridges = cells.count_ones() as usize / 2;
+        if cells == 0 || !cells.count_ones().is_multiple_of(2) || bridges > MAX_BRIDGES {
+            return None;
+        }
+        let mut pairs = Vec::with_capacity(bridges);
+        let mut tries = PAIRING_TRIES;
+        self.pair_up(mine, cells, &mut pairs, &mut tries).then(|| {
+            pairs
+                .iter()
+                .flat_map(|&(a, b)| [a as u32, b as u32])
+                .collect()
+        })
+    }
+
+    fn pair_up(
+        &self,
+        mine: u64,
+        unpaired: u64,
+        pairs: &mut Vec<(usize, usize)>,
+        tries: &mut u32,
+    ) -> bool {
+        if unpaired == 0 {
+            *tries = tries.saturating_sub(1);
+            return self.holds(mine, pairs);
+        }
+        let a = unpaired.trailing_zeros() as usize;
+        let rest = unpaired & !(1 << a);
+        let near = self.solver.sides.neighbors[a];
+        for partners in [rest & near, rest & !near] {
+            let mut left = partners;
+            while left != 0 && *tries > 0 {
+                let b = left.trailing_zeros() as usize;
+                left &= left - 1;
+                pairs.push((a, b));
+                if self.pair_up(mine, rest & !(1 << b), pairs, tries) {
+                    return true;
+                }
+                pairs.pop();
+            }
+        }
+        false
+    }
+
+    /// Whether every choice of one cell of each pair makes a loop with `mine`.
+    fn holds(&self, mine: u64, pairs: &[(usize, usize)]) -> bool {
+        let mut labels = [0u64; MAX_CELLS];
+        (0..1u32 << pairs.len()).all(|choice| {
+            let chosen = pairs.iter().enumerate().fold(mine, |stones, (i, &(a, b))| {
+                stones | 1 << if choice >> i & 1 == 0 { a } else { b }
+            });
+            self.solver.sides.has_loop(chosen, &mut labels)
+        })
+    }
+
+    /// A move that wins for the mover, who wins (the solver said so) but has no cell that
+    /// closes a loop: among the moves of the solver's proof that its table shows winning,
+    /// the one with the smallest proof (fewer cells that matter, so a shorter strategy);
+    /// when the table has none, the first such move the solver proves, the proof's cells
+    /// first (a held loop or a key leaves no move in the table).
+    fn winning_move(&mut self, mine: u64, theirs: u64, empty: u64) -> Result<usize, SolveError> {
+        let solved = self.solve(mine, theirs)?;
+        debug_assert!(
+            solved.mover_wins,
+            "the prover only asks about won positions"
+        );
+        let focus = solved.proof & empty;
+        let mut best: Option<(u32, usize)> = None;
+        let mut rest = focus;
+        while rest != 0 {
+            let cell = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            if let Some(numbers) = self.solver.table.get(theirs, mine | 1 << cell)
+                && numbers.dn == 0
+            {
+                let size = numbers.proof.count_ones();
+                if best.is_none_or(|(smallest, _)| size < smallest) {
+                    best = Some((size, cell));
+                }
+            }
+        }
+        if let Some((_, cell)) = best {
+            return Ok(cell);
+        }
+        for cells in [focus, empty & !focus] {
+            let mut rest = cells;
+            while rest != 0 {
+                let cell = rest.trailing_zeros() as usize;
+                rest &= rest - 1;
+                if !self.solve(theirs, mine | 1 << cell)?.mover_wins {
+                    return Ok(cell);
+                }
+            }
+        }
+        unreachable!("a won position has a winning move")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crosscap_engine::Rng;
+
+    use super::*;
+
+    /// Certificates of random positions verify, and claim the winner that plain minimax
+    /// finds on the real game.
+    #[test]
+    fn certificates_of_random_positions_verify_and_name_the_minimax_winner() {
+        let mut rng = Rng::new(23);
+        for spec in ["goldberg:1", "taylor:2", "goldberg:2"] {
+            let start = ProjectiveHex::on_board(spec, Opening::Standard).unwrap();
+            // Few enough empty cells for plain minimax.
+            let stones = match spec {
+                "goldberg:1" => 1,
+                "taylor:2" => 4,
+                _ => 12,
+            };
+            for _ in 0..6 {
+                let mut game = start.clone();
+                while game.winner().is_none() && game.history().len() < stones {
+                    let mv = game.random_move(&mut rng).unwrap();
+                    game.play(&mv);
+                }
+                if game.winner().is_some() {
+                    continue;
+                }
+                let certified = certify(std::slice::from_ref(&game), &Budget::unlimited()).unwrap();
+                let verified = crosscap_certificate::verify(&certified.certificate).unwrap();
+                let minimax_winner = if super::super::tests::brute_force_wins(&game) {
+                    game.to_move()
+                } else {
+                    game.to_move().opponent()
+                };
+                assert_eq!(verified.claims[0].winner, minimax_winner, "{spec}");
+            }
+        }
+    }
+
+    #[test]
+    fn every_opening_class_and_the_empty_board_are_certified() {
+        let start = ProjectiveHex::on_board("taylor:2", Opening::Standard).unwrap();
+        let certified = certify_openings(&start, &Budget::unlimited()).unwrap();
+        let verified = crosscap_certificate::verify(&certified.certificate).unwrap();
+        let winners: Vec<(Vec<String>, Player)> = verified
+            .claims
+            .iter()
+            .map(|c| (c.x.clone(), c.winner))
+            .collect();
+        let x = |cells: &[&str]| cells.iter().map(|c| c.to_string()).collect::<Vec<_>>();
+        assert_eq!(
+            winners,
+            [
+                (x(&["a1"]), Player::O),
+                (x(&["b1"]), Player::X),
+                (x(&["b2"]), Player::X),
+                (x(&[]), Player::X)
+            ]
+        );
+    }
+
+    #[test]
+    fn a_budget_that_runs_out_gives_no_certificate() {
+        let start = ProjectiveHex::on_board("goldberg:2", Opening::Standard).unwrap();
+        let result = certify_openings(&start, &Budget::nodes(500));
+        assert!(matches!(result, Err(CertifyError::Unknown(_))));
+    }
+}
