@@ -13,12 +13,27 @@ use crosscap_topology::Symmetries;
 
 use crate::game::{EulerGetter, Move};
 
-/// The search settings: random playouts whose reward blends the win (90%) with the final
-/// margin of Euler characteristics (10%, a margin of 6 counting fully), so that among
-/// moves of equal win rate the search prefers larger margins. The endgame solver (`prove`
-/// and `leaf_solver` with [`EndgameSolver`]) stays off: at equal time against flatmc:160
-/// it measured no stronger (BENCHMARKS.md).
+/// The search settings: random playouts scored by win or loss, RAVE (a stone's value on
+/// a surface hardly depends on when it is played), little UCT exploration on top of
+/// RAVE's, and the tree kept between moves. Each was measured on and off at equal time
+/// against flatmc:160 on goldberg:3 (BENCHMARKS.md, "Euler Getter at equal time"):
+/// from 14/40 games with [`baseline_mcts_config`] to 33–36/40. The endgame solver
+/// (`prove` and `leaf_solver` with [`EndgameSolver`]) stays off: it measured no stronger.
 pub fn mcts_config() -> MctsConfig {
+    MctsConfig {
+        exploration: 0.05,
+        score_weight: 0.0,
+        rave_equivalence: 500.0,
+        reuse_tree: true,
+        ..baseline_mcts_config()
+    }
+}
+
+/// The search before the switches of issue #21, every one of them off: plain UCT whose
+/// reward blends the win (90%) with the final margin of Euler characteristics (10%, a
+/// margin of 6 counting fully). Seeded iteration-budget searches with it play the moves
+/// they played before.
+pub fn baseline_mcts_config() -> MctsConfig {
     MctsConfig {
         exploration: 0.5,
         score_weight: 0.1,
