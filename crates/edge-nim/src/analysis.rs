@@ -116,7 +116,7 @@ pub fn theorem_says_p(symmetries: &[Vec<usize>], tokens: &[u32]) -> bool {
 /// The symmetries of the tetrahedron that fix edge `a`, as maps of edges.
 pub fn symmetries_fixing_a(graph: &Graph) -> Vec<Vec<usize>> {
     let a = graph.edge_index("a").expect("a tetrahedron edge");
-    symmetries_fixing(graph, &[(a, 0)])
+    symmetries_fixing(graph, &[(a, 0)]).expect("the tetrahedron has 24 symmetries")
 }
 
 /// Checks the theorem on every position with `a = 0` and the other edges from 0 to `max`,

@@ -99,6 +99,11 @@ pub enum EdgeNimError {
         limit: usize,
         fits: u64,
     },
+    #[error(
+        "the graph has at least {0} symmetries fixing the held edges, too many to list for \
+         orbits or checks up to symmetry"
+    )]
+    TooManySymmetries(usize),
     #[error("bad option: {0}")]
     BadOption(String),
     #[error("name the edges to fix (`*` is for token lists)")]

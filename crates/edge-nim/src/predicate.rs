@@ -384,12 +384,12 @@ pub fn check_predicate(
     for &(edge, value) in &region.fixed {
         bounds[edge] = value;
     }
-    let table = PTable::compute(graph, &bounds, max_memory, progress)?;
     let symmetries = if region.up_to_symmetry {
-        symmetries_fixing(graph, &region.fixed)
+        symmetries_fixing(graph, &region.fixed)?
     } else {
         vec![(0..edges).collect()]
     };
+    let table = PTable::compute(graph, &bounds, max_memory, progress)?;
     let says_p = |tokens: &[u32], image: &mut Vec<u32>| {
         symmetries.iter().any(|map: &Vec<usize>| {
             image_into(map, tokens, image);
@@ -441,9 +441,18 @@ pub fn check_predicate(
 /// The graph's automorphisms that map each fixed edge to itself, as distinct maps of edges,
 /// the identity first. In a multigraph a vertex permutation counts when it keeps the
 /// number of edges between every pair, and the parallel edges between a pair go to those
-/// between its image in every order: swapping parallel edges is a symmetry. At most
-/// [`MAX_AUTOMORPHISMS`] maps, from at most ten times as many tried.
-pub fn symmetries_fixing(graph: &Graph, fixed: &[(usize, u32)]) -> Vec<Vec<usize>> {
+/// between its image in every order: swapping parallel edges is a symmetry. A group of
+/// [`MAX_AUTOMORPHISMS`] maps or more (or ten times as many tried) is refused: part of a group
+/// would give wrong orbits and wrong answers up to symmetry.
+pub fn symmetries_fixing(
+    graph: &Graph,
+    fixed: &[(usize, u32)],
+) -> Result<Vec<Vec<usize>>, EdgeNimError> {
+    let too_many = EdgeNimError::TooManySymmetries(MAX_AUTOMORPHISMS);
+    let automorphisms = graph.automorphisms();
+    if automorphisms.len() >= MAX_AUTOMORPHISMS {
+        return Err(too_many);
+    }
     // The parallel classes: each edge's pair, the pairs' edges in edge order.
     let classes: Vec<Vec<usize>> = (0..graph.edge_count())
         .filter_map(|e| {
@@ -456,7 +465,7 @@ pub fn symmetries_fixing(graph: &Graph, fixed: &[(usize, u32)]) -> Vec<Vec<usize
     let mut seen = HashSet::new();
     // Maps tried, bounded so that classes of many parallel edges stay cheap.
     let mut candidates = 0;
-    for p in graph.automorphisms() {
+    for p in automorphisms {
         let images: Option<Vec<Vec<usize>>> = classes
             .iter()
             .map(|class| {
@@ -482,7 +491,7 @@ pub fn symmetries_fixing(graph: &Graph, fixed: &[(usize, u32)]) -> Vec<Vec<usize
                 maps.push(map);
             }
             if maps.len() >= MAX_AUTOMORPHISMS || candidates >= 10 * MAX_AUTOMORPHISMS {
-                return maps;
+                return Err(too_many);
             }
             let Some(k) = (0..classes.len()).find(|&k| choice[k] + 1 < orderings(classes[k].len()))
             else {
@@ -492,7 +501,7 @@ pub fn symmetries_fixing(graph: &Graph, fixed: &[(usize, u32)]) -> Vec<Vec<usize
             choice[..k].iter_mut().for_each(|c| *c = 0);
         }
     }
-    maps
+    Ok(maps)
 }
 
 /// The number of orderings of `n` items, saturating.

@@ -656,6 +656,9 @@ impl HasGraph for GrundyReport {
 
 fn p_report(graph: &Graph, args: &TableArgs, orbits: bool) -> anyhow::Result<PReport> {
     let within = args.region.within(graph)?;
+    let symmetries = orbits
+        .then(|| symmetries_fixing(graph, &within.fixed))
+        .transpose()?;
     let bar = progress_bar(within.work(), "positions");
     let table = PTable::compute(graph, &within.bounds(), args.memory.bytes(), &|n| {
         bar.inc(n)
@@ -676,12 +679,7 @@ fn p_report(graph: &Graph, args: &TableArgs, orbits: bool) -> anyhow::Result<PRe
         positions_checked: within.positions(),
         count,
         positions: (!args.count).then(|| table.p_positions_in(&within).collect()),
-        orbits: orbits.then(|| {
-            orbit_counts(
-                &symmetries_fixing(graph, &within.fixed),
-                table.p_positions_in(&within),
-            )
-        }),
+        orbits: symmetries.map(|maps| orbit_counts(&maps, table.p_positions_in(&within))),
     })
 }
 
