@@ -177,33 +177,42 @@ function periodic(cells, rows, columns, klein) {
     : { name: "torus", title: "Torus", convex: false, copies: cells.map((c) => ({ ...c, map: torus })) };
 }
 
+/** Where a cell's border band begins: this fraction of the way from its centre to its sides. */
+export const BORDER_FROM = 0.9;
+
 /**
  * Triangles for every copy: a fan around the polygon's centre split `k` times along each
- * spoke, inside a band along the border (drawn in its own colour: outlines, highlights).
- * Returns flat arrays and, per copy, its vertex ranges, triangle range, centre, three
- * corners of its inner polygon a third of the way round from each other (to measure its
- * size on screen) and the radius of a sphere about its centre holding it.
+ * spoke. Each vertex carries how far out it lies (`edges`: 0 at the centre, 1 on the
+ * sides), which the view's shader turns into the border band past BORDER_FROM (outlines,
+ * highlights): a band of triangles of its own would triple what a software renderer draws
+ * (goldberg:8, k = 1: 6 triangles a hexagon instead of 18).
+ * Returns flat arrays and, per copy, its vertex range (the centre first), triangle range,
+ * centre, three corners of its inner polygon a third of the way round from each other (to
+ * measure its size on screen) and the radius of a sphere about its centre holding it.
  */
 export function tessellate(copies, k) {
   const positions = [];
+  const edges = [];
   const index = [];
   const out = copies.map(({ cell, polygon, map }) => {
     const n = polygon.length;
     const centre = scale(polygon.reduce(add, [0, 0, 0]), 1 / n);
-    const inner = polygon.map((p) => lerp(centre, p, 0.9));
-    const vertex = (p) => {
+    const vertex = (p, reach) => {
       positions.push(...map(p));
+      edges.push(reach);
       return positions.length / 3 - 1;
     };
-    const fillStart = positions.length / 3;
+    const start = positions.length / 3;
     const trisStart = index.length / 3;
-    // rings[j][s]: ring j of the fan (j / k of the way out), step s around it.
-    const rings = [[vertex(centre)]];
+    // rings[j][s]: ring j of the fan (j / k of the way out), step s around it. How far out
+    // a point lies is linear across each triangle (all lie in one sector of the fan), so
+    // the shader's band ends exactly on the inner polygon.
+    const rings = [[vertex(centre, 0)]];
     for (let j = 1; j <= k; j++) {
       const ring = [];
       for (let i = 0; i < n; i++) {
         for (let s = 0; s < j; s++) {
-          ring.push(vertex(lerp(centre, lerp(inner[i], inner[(i + 1) % n], s / j), j / k)));
+          ring.push(vertex(lerp(centre, lerp(polygon[i], polygon[(i + 1) % n], s / j), j / k), j / k));
         }
       }
       rings.push(ring);
@@ -219,34 +228,19 @@ export function tessellate(copies, k) {
         }
       }
     }
-    const fillCount = positions.length / 3 - fillStart;
-    const bandStart = positions.length / 3;
-    const edge = [];
-    const rim = [];
-    for (let i = 0; i < n; i++) {
-      for (let s = 0; s < k; s++) {
-        edge.push(vertex(lerp(inner[i], inner[(i + 1) % n], s / k)));
-        rim.push(vertex(lerp(polygon[i], polygon[(i + 1) % n], s / k)));
-      }
-    }
-    for (let s = 0; s < edge.length; s++) {
-      const t = (s + 1) % edge.length;
-      index.push(edge[s], rim[s], rim[t], edge[s], rim[t], edge[t]);
-    }
     const points = [];
-    for (let v = fillStart; v < positions.length / 3; v++) points.push(positions.slice(3 * v, 3 * v + 3));
+    for (let v = start; v < positions.length / 3; v++) points.push(positions.slice(3 * v, 3 * v + 3));
     const middle = map(centre);
     return {
       cell,
-      fill: [fillStart, fillCount],
-      band: [bandStart, positions.length / 3 - bandStart],
+      vertices: [start, positions.length / 3 - start],
       tris: [trisStart, index.length / 3 - trisStart],
       centre: middle,
-      corners: [0, 1, 2].map((third) => map(inner[Math.floor((third * n) / 3)])),
+      corners: [0, 1, 2].map((third) => map(lerp(centre, polygon[Math.floor((third * n) / 3)], BORDER_FROM))),
       radius: Math.max(...points.map((p) => length(sub(p, middle)))),
     };
   });
-  return { positions: new Float32Array(positions), index: new Uint32Array(index), copies: out };
+  return { positions: new Float32Array(positions), edges: new Float32Array(edges), index: new Uint32Array(index), copies: out };
 }
 
 /**

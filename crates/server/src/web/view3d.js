@@ -8,7 +8,7 @@
 import * as THREE from "./vendor/three.module.js";
 import { OrbitControls } from "./vendor/OrbitControls.js";
 import { el } from "./draw.js";
-import { surfacePath, surfacesOf, tessellate } from "./shapes3d.js";
+import { BORDER_FROM, surfacePath, surfacesOf, tessellate } from "./shapes3d.js";
 
 document.head.append(el("link", { rel: "stylesheet", href: new URL("./view3d.css", import.meta.url).href }));
 
@@ -108,8 +108,20 @@ function createView({ canvas, gl, software }, surfaces) {
   sun.position.set(1, 1.5, 2);
   camera.add(sun);
   const controls = new OrbitControls(camera, canvas);
-  controls.enableDamping = true;
+  // The view eases to a stop on a GPU. A software renderer follows the pointer instead and
+  // draws only when it moves: easing draws every display frame, twice the frames of a
+  // drag (whose pointer moves about every other frame), and on a busy CPU those frames
+  // came late (BENCHMARKS.md, "Page").
+  const easing = !software;
+  controls.enableDamping = easing;
   controls.dampingFactor = 0.12;
+  // Between the pointer going down and up (or a wheel turn): the view is being moved.
+  let turning = false;
+  controls.addEventListener("start", () => { turning = true; });
+  controls.addEventListener("end", () => {
+    turning = false;
+    requestRender();
+  });
 
   // The labels repeat the disk's, for the eye: screen readers and keys use the disk.
   const labels = el("div", { class: "labels", "aria-hidden": "true" });
@@ -138,25 +150,27 @@ function createView({ canvas, gl, software }, surfaces) {
       disposeTree(shown.group);
     }
     // Each cell's fan is split k times: finer on small boards, where cells are large and
-    // curved. Past about 500 copies k is 1 (goldberg:8: 11,000 triangles, not 31,000 with
+    // curved. Past about 500 copies k is 1 (goldberg:8: 3,840 triangles, not 15,360 with
     // k = 2), which a software renderer draws in time while turning.
     const k = Math.max(1, Math.min(8, Math.round(Math.sqrt(1200 / surface.copies.length))));
     const mesh = tessellate(surface.copies, k);
     const geometry = new THREE.BufferGeometry();
     geometry.setAttribute("position", new THREE.BufferAttribute(mesh.positions, 3));
     geometry.setAttribute("color", new THREE.BufferAttribute(new Float32Array(mesh.positions.length), 3));
+    geometry.setAttribute("band", new THREE.BufferAttribute(new Float32Array(mesh.positions.length), 3));
+    geometry.setAttribute("edge", new THREE.BufferAttribute(mesh.edges, 1));
     geometry.setIndex(new THREE.BufferAttribute(mesh.index, 1));
     geometry.computeVertexNormals();
     geometry.computeBoundingSphere();
     const group = new THREE.Group();
-    group.add(new THREE.Mesh(geometry, new THREE.MeshLambertMaterial({ vertexColors: true, side: THREE.DoubleSide })));
+    group.add(new THREE.Mesh(geometry, bandedMaterial()));
     scene.add(group);
     const copies = mesh.copies.map((c, index) => ({
       ...c,
       index,
       centre: new THREE.Vector3(...c.centre),
       corners: c.corners.map((p) => new THREE.Vector3(...p)),
-      normal: new THREE.Vector3().fromBufferAttribute(geometry.getAttribute("normal"), c.fill[0]),
+      normal: new THREE.Vector3().fromBufferAttribute(geometry.getAttribute("normal"), c.vertices[0]),
       occluded: false,
       label: el("span", { class: "cell3d", "data-cell": c.cell, hidden: "" }),
     }));
@@ -174,7 +188,7 @@ function createView({ canvas, gl, software }, surfaces) {
     // Drops what is left of an easing turn or pan, which would carry the view on.
     controls.enableDamping = false;
     controls.update();
-    controls.enableDamping = true;
+    controls.enableDamping = easing;
     const distance = bound.radius / Math.sin(THREE.MathUtils.degToRad(camera.fov / 2)) * 1.2;
     controls.target.copy(bound.center);
     camera.position.copy(bound.center).add(new THREE.Vector3(0.25, -0.35, 0.9).normalize().multiplyScalar(distance));
@@ -219,18 +233,23 @@ function createView({ canvas, gl, software }, surfaces) {
     return BAND.plain;
   }
 
-  function paintCopy(copy, attribute, band) {
+  const edge = new THREE.Color();
+  function paintCopy(copy, fills, bands) {
     const fill = fillColour(paint.fill(copy.cell));
-    const edge = new THREE.Color(band);
-    for (const [[start, count], colour] of [[copy.fill, fill], [copy.band, edge]]) {
-      for (let v = start; v < start + count; v++) attribute.setXYZ(v, colour.r, colour.g, colour.b);
+    edge.set(bandColour(copy.cell));
+    const [start, count] = copy.vertices;
+    for (let v = start; v < start + count; v++) {
+      fills.setXYZ(v, fill.r, fill.g, fill.b);
+      bands.setXYZ(v, edge.r, edge.g, edge.b);
     }
   }
 
   function repaint() {
-    const attribute = shown.geometry.getAttribute("color");
-    for (const copy of shown.copies) paintCopy(copy, attribute, bandColour(copy.cell));
-    attribute.needsUpdate = true;
+    const fills = shown.geometry.getAttribute("color");
+    const bands = shown.geometry.getAttribute("band");
+    for (const copy of shown.copies) paintCopy(copy, fills, bands);
+    fills.needsUpdate = true;
+    bands.needsUpdate = true;
     requestRender();
   }
 
@@ -395,8 +414,8 @@ function createView({ canvas, gl, software }, surfaces) {
   function render() {
     pending = false;
     if (!shown || !width || !height) return;
-    // True while the view still eases (then its 'change' asks for the next frame).
-    const moving = controls.update();
+    // True while the view is moved or still eases (then its 'change' asks for the next frame).
+    const moving = controls.update() || turning;
     renderer.render(scene, camera);
     // A software renderer turns the view without its labels: with no GPU the page also
     // composites on the CPU, and repainting a few hundred shadowed labels every frame
@@ -533,6 +552,24 @@ function firstHit({ copies, positions, index }, ray, skip = null, before = Infin
     }
   }
   return best;
+}
+
+// Lambert shading of the vertex colours (a cell's fill) with each cell's border band
+// painted by the fragment shader in the `band` colour, past BORDER_FROM of the way out
+// (the `edge` attribute), its inner edge smoothed over a pixel.
+function bandedMaterial() {
+  const material = new THREE.MeshLambertMaterial({ vertexColors: true, side: THREE.DoubleSide });
+  material.onBeforeCompile = (shader) => {
+    shader.vertexShader = shader.vertexShader
+      .replace("#include <common>", "#include <common>\nattribute vec3 band;\nattribute float edge;\nvarying vec3 vBand;\nvarying float vEdge;")
+      .replace("#include <color_vertex>", "#include <color_vertex>\nvBand = band;\nvEdge = edge;");
+    shader.fragmentShader = shader.fragmentShader
+      .replace("#include <common>", "#include <common>\nvarying vec3 vBand;\nvarying float vEdge;")
+      .replace("#include <color_fragment>", `#include <color_fragment>
+        float border = smoothstep(${BORDER_FROM.toFixed(3)} - fwidth(vEdge), ${BORDER_FROM.toFixed(3)}, vEdge);
+        diffuseColor.rgb = mix(diffuseColor.rgb, vBand, border);`);
+  };
+  return material;
 }
 
 function disposeTree(object) {
