@@ -60,10 +60,18 @@ export function view3d(disk, state, ctx, paint) {
       disk.after(el("p", { class: "note" }, "3D views need WebGL, which this browser does not offer."));
       return;
     }
-    current = { key, view: createView(context, surfaces) };
+    current = { key, view: createView(context, surfaces), views: null };
   }
   const view = current.view;
-  const views = el("div", { class: "views", "data-tab": tab });
+  // The disk and the view stay side by side across moves (play.js keeps data-kept), unless
+  // the disk was put elsewhere (a new page): then they are put together again.
+  if (!current.views || !current.views.isConnected || !current.views.contains(disk)) current.views = tabbed(disk, view);
+  view.update(state, ctx, paint, disk);
+}
+
+// The disk and the 3D view in one box, side by side or as tabs, in the disk's place.
+function tabbed(disk, view) {
+  const views = el("div", { class: "views", "data-tab": tab, "data-kept": "" });
   const tabs = el("div", { class: "tabs", role: "tablist" },
     ...[["disk", "Disk"], ["3d", "3D"]].map(([name, label]) => {
       const button = el("button", { type: "button", role: "tab", "data-tab": name }, label);
@@ -75,7 +83,7 @@ export function view3d(disk, state, ctx, paint) {
     }));
   disk.replaceWith(views);
   views.append(tabs, el("div", { class: "pane-disk" }, disk), view.element);
-  view.update(state, ctx, paint, disk);
+  return views;
 }
 
 // A canvas and its WebGL 2 context, or null. Antialiasing (multisampling) is asked for
@@ -257,7 +265,6 @@ function createView({ canvas, gl, software }, surfaces) {
     state = nextState;
     ctx = nextCtx;
     paint = { marked: new Set(), loop: null, loops: [], ...nextPaint };
-    colours.clear();
     if (disk !== nextDisk) {
       disk = nextDisk;
       disk.addEventListener("mouseover", (e) => hover(cellOf(e.target)));
@@ -269,12 +276,16 @@ function createView({ canvas, gl, software }, surfaces) {
       return;
     }
     const legal = new Set(ctx.canMove ? state.legal_moves : []);
+    // Only what changed is written: each write restyles the label.
     for (const copy of shown.copies) {
       const name = state.layout.names[copy.cell];
-      copy.label.textContent = name;
-      copy.label.dataset.name = name;
-      if (legal.has(name)) copy.label.dataset.move = name;
-      else delete copy.label.dataset.move;
+      const label = copy.label;
+      if (label.dataset.name !== name) {
+        label.textContent = name;
+        label.dataset.name = name;
+      }
+      if (!legal.has(name)) delete label.dataset.move;
+      else if (label.dataset.move !== name) label.dataset.move = name;
     }
     drawLoop();
     repaint();
@@ -306,7 +317,8 @@ function createView({ canvas, gl, software }, surfaces) {
       disposeTree(shown.loop);
       shown.loop = null;
     }
-    const style = getComputedStyle(document.documentElement);
+    // Styles are read only when there are regions' loops (reading them lays out the page).
+    const style = paint.loops.length ? getComputedStyle(document.documentElement) : null;
     const loops = [
       { cells: paint.loop || [], colour: BAND.loop },
       ...paint.loops.map(({ cells, cls }) => ({ cells, colour: style.getPropertyValue(`--${cls.toLowerCase()}-dark`).trim() || "#333" })),
