@@ -115,8 +115,11 @@ export async function gamePage(main, id, page) {
     try {
       const next = await work();
       // A move's answer and the live wait race: when the wait has brought (and drawn) this
-      // very position already, there is nothing new to draw.
-      if (next && next.id && next.version === state.version && viewing === null) return;
+      // very position already, there is nothing new to draw. The computer's thinking ends
+      // without a new version, so an answer that says it has ended is drawn (else the page
+      // went on saying "the computer is thinking" and offered no move).
+      const known = next && next.id && next.version === state.version && next.thinking === state.thinking;
+      if (known && viewing === null) return;
       performance.mark("crosscap:answer");
       if (next && next.id) { state = next; viewing = null; }
       await draw();
