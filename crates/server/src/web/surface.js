@@ -6,6 +6,7 @@
 // board allows, the same board in 3D (view3d.js).
 import { el, markMove, moveTarget, panZoom, playsMoves } from "./draw.js";
 import { drawGraph } from "./graph.js";
+import { pastedFaces } from "./shapes3d.js";
 
 const SCALE = 30;
 const pt = ([x, y]) => `${(x * SCALE).toFixed(1)},${(y * SCALE).toFixed(1)}`;
@@ -276,17 +277,6 @@ function rimTest(rim) {
   return ([p, q]) => near([(p[0] + q[0]) / 2, (p[1] + q[1]) / 2]) && near(p) && near(q);
 }
 
-// A board file pasted as JSON: its faces (vertex lists), or null.
-function pastedFaces(board) {
-  if (!board.trim().startsWith("{")) return null;
-  try {
-    const faces = JSON.parse(board).faces;
-    return Array.isArray(faces) ? faces : null;
-  } catch {
-    return null;
-  }
-}
-
 // Whether no two cells share a corner: each face laid out on its own (no positions given).
 function floating(layout) {
   if ((layout.rim && layout.rim.length) || layout.ghosts.length) return false;
@@ -319,7 +309,11 @@ function drawFaceGraph(box, state, ctx, faces, fill) {
     if (ctx.last === name) node.classList.add("last");
     svg.append(node, el("text", { x: cx, y: cy, class: `label ${fill(cell)}` }, name));
   });
-  box.append(el("p", { class: "note" }, "This board has no vertex positions: each face is a disc, joined to the faces it shares a side with."),
-    el("div", { class: "zoomable" }, panZoom(svg), svg));
+  // Drawn anew on every move: nothing of an earlier drawing is kept.
+  for (const child of box.querySelectorAll(":scope > [data-kept]")) child.remove();
+  const wrap = el("div", { class: "zoomable" }, panZoom(svg), svg);
+  box.append(el("p", { class: "note" }, "This board has no vertex positions: each face is a disc, joined to the faces it shares a side with."), wrap);
+  // A pasted projective plane has a 3D view all the same (cut open into a disk).
+  if (!ctx.still) beside3d(wrap, state, ctx, { fill });
   return svg;
 }

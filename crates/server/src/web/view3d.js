@@ -1,5 +1,6 @@
-// The board in 3D beside the disk (three.js, WebGL): a goldberg or taylor board on the
-// sphere (each cell twice, antipodal copies lit together) or on Boy's surface, a torus or
+// The board in 3D beside the disk (three.js, WebGL): a goldberg or taylor board or a pasted
+// projective plane on the sphere (each cell twice, antipodal copies lit together) or on
+// Boy's surface, a torus or
 // Klein bottle board on a torus or a Klein bottle. Turn, zoom and pan with mouse or touch
 // (OrbitControls); a click that is not a drag plays the cell under it, found by casting a
 // ray. The view outlives the page's redraws, so a move does not reset its orientation.
@@ -40,10 +41,11 @@ export function view3d(disk, state, ctx, paint) {
   const surfaces = surfacesOf(state.layout, state.board);
   if (!surfaces.length) {
     // A board file or a pasted board says how its cells are glued, not where they lie in
-    // space: only the named families (goldberg, taylor, torus, klein) have a 3D view.
+    // space: the named families (goldberg, taylor, torus, klein) have a 3D view, and a
+    // pasted projective plane, cut open into a disk (shapes3d.js).
     if (current) current.view.dispose();
     current = null;
-    disk.after(el("p", { class: "note" }, "This board has no 3D view: only goldberg, taylor, torus and klein boards say where their cells lie in space."));
+    disk.after(el("p", { class: "note" }, "This board has no 3D view: only goldberg, taylor, torus and klein boards and pasted projective planes have one."));
     return;
   }
   if (surfaces[0].copies.length > MAX_COPIES) {
