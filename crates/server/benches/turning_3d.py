@@ -7,10 +7,12 @@ chromedriver, opens a Projective Hex game on BOARD (default goldberg:8) in chrom
 browser tests' flags plus --enable-unsafe-swiftshader (WebGL on the CPU), then for SECONDS
 (default 6) drags across the 3D view, back and forth, in 16 ms steps, while the page records
 the time between animation frames. Prints the frames counted, the time they took and their
-p50, p95 and max in ms. With `disk`, the same drag goes across the disk instead (the 3D view
+p50, p95 and max in ms, and the CPU time the browser's processes (all of them, the GPU process
+that runs SwiftShader apart) used during the drag: a figure that the machine's load changes far
+less than the frame times. With `disk`, the same drag goes across the disk instead (the 3D view
 only repaints the cell under the pointer): the page's pace without turning, for comparison.
 Script is injected here to read the clock; the browser tests never inject any."""
-import json, os, shutil, signal, subprocess, sys, tempfile, time, urllib.request
+import glob, json, os, shutil, signal, subprocess, sys, tempfile, time, urllib.request
 
 BIN = sys.argv[1]
 BOARD = sys.argv[2] if len(sys.argv) > 2 else "goldberg:8"
@@ -27,6 +29,28 @@ def call(url, method="GET", body=None):
                                      headers={"content-type": "application/json"})
     with urllib.request.urlopen(request, timeout=120) as answer:
         return json.loads(answer.read())
+
+
+def browser_cpu(driver_pid):
+    """CPU seconds used so far by the processes below chromedriver: (all, the GPU process)."""
+    parent, kind, ticks = {}, {}, {}
+    for stat in glob.glob("/proc/[0-9]*/stat"):
+        try:
+            text = open(stat).read()
+            pid = int(stat.split("/")[2])
+            fields = text.rsplit(")", 1)[1].split()
+            parent[pid], ticks[pid] = int(fields[1]), int(fields[11]) + int(fields[12])
+            kind[pid] = open(f"/proc/{pid}/cmdline", "rb").read()
+        except (OSError, ValueError):
+            continue
+    def below(pid):
+        while pid in parent and pid != driver_pid:
+            pid = parent[pid]
+        return pid == driver_pid
+    mine = [pid for pid in ticks if pid != driver_pid and below(pid)]
+    hz = os.sysconf("SC_CLK_TCK")
+    return (sum(ticks[p] for p in mine) / hz,
+            sum(ticks[p] for p in mine if b"--type=gpu-process" in kind[p]) / hz)
 
 
 data = tempfile.mkdtemp(prefix="crosscap-bench-")
@@ -86,16 +110,20 @@ try:
         dx = 4 if (i // 30) % 2 == 0 else -4
         actions.append({"type": "pointerMove", "duration": 16, "origin": "pointer", "x": dx, "y": 1 if i % 2 else -1})
     actions.append({"type": "pointerUp", "button": 0})
+    cpu_before = browser_cpu(driver.pid)
     call(f"{s}/actions", "POST", {"actions": [{"type": "pointer", "id": "mouse",
                                                "parameters": {"pointerType": "mouse"},
                                                "actions": actions}]})
     frames = call(f"{s}/execute/sync", "POST",
                   {"script": "window.stop3d = true; return window.frames3d;", "args": []})["value"]
+    cpu, gpu = (after - before for after, before in zip(browser_cpu(driver.pid), cpu_before))
     frames.sort()
     q = lambda p: frames[min(len(frames) - 1, int(p * len(frames)))]
     print(f"{BOARD}: {renderer}")
     print(f"{len(frames)} frames in {sum(frames) / 1000:.1f} s: p50 {q(0.5):.1f} ms, "
           f"p95 {q(0.95):.1f} ms, max {frames[-1]:.1f} ms")
+    print(f"browser CPU {cpu:.1f} s ({1000 * cpu / len(frames):.1f} ms a frame), "
+          f"of which the GPU process {gpu:.1f} s")
     call(s, "DELETE")
 finally:
     driver.send_signal(signal.SIGTERM)

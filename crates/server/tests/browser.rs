@@ -1190,8 +1190,8 @@ fn euler_getter_played_to_the_end_on_the_3d_sphere() {
     assert_eq!(session.console_errors(), Vec::<String>::new());
     session.screenshot("euler-getter-3d");
 
-    // A pasted board with vertex positions is drawn on the disk; no family says where its
-    // cells lie in space, so the page says there is no 3D view instead of showing one.
+    // A pasted projective plane (the hemi-cube, with vertex positions for the disk) is cut
+    // open into a disk for the 3D view, and played there.
     start_from_form(
         &session,
         &server,
@@ -1199,9 +1199,23 @@ fn euler_getter_played_to_the_end_on_the_3d_sphere() {
         r#"{"faces": [[0, 1, 2, 3], [0, 1, 3, 2], [1, 2, 0, 3]],
             "positions": {"0": [0, 0], "1": [2, 0], "2": [2, 2], "3": [0, 2]}}"#,
     );
-    session.wait_for("#board svg.surface [data-move]");
-    session.wait_for_text("#board .note", "no 3D view");
-    assert!(session.find_all("#view3d").is_empty());
+    session.wait_for("#view3d[data-surface='boy']");
+    assert_eq!(
+        session.find_all("#view3d .cell3d").len(),
+        3,
+        "one copy a cell"
+    );
+    assert!(session.play_in_3d(true), "a playable cell in view");
+    // Without positions the disk shows the graph of its faces, and the 3D view is the same.
+    start_from_form(
+        &session,
+        &server,
+        "euler-getter",
+        r#"{"faces": [[0, 1, 2, 3], [0, 1, 3, 2], [1, 2, 0, 3]]}"#,
+    );
+    session.wait_for_text("#board .note", "no vertex positions");
+    session.wait_for("#view3d[data-surface='boy']");
+    assert!(session.play_in_3d(false), "a playable cell in view");
     assert_eq!(session.console_errors(), Vec::<String>::new());
     session.command("DELETE", "", None);
 }

@@ -51,7 +51,8 @@ export function markMove(node, move, ctx) {
   const playable = known && ctx.canMove;
   const attrs = { "data-move": move, tabindex: "0", role: "button", "aria-label": move };
   for (const [name, value] of Object.entries(attrs)) {
-    if (playable) node.setAttribute(name, value); else node.removeAttribute(name);
+    if (!playable) node.removeAttribute(name);
+    else if (node.getAttribute(name) !== value) node.setAttribute(name, value);
   }
   return node;
 }

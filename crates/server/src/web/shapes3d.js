@@ -3,7 +3,9 @@
 // from the chart into space. A projective-plane board is drawn on the sphere, where every
 // cell appears twice (antipodal copies), and on Boy's surface, an immersion of the
 // projective plane itself; torus and Klein bottle boards on a torus and on the figure-8
-// Klein bottle, whose maps are periodic exactly as the boards are glued.
+// Klein bottle, whose maps are periodic exactly as the boards are glued. A projective plane
+// pasted as faces is first cut open into a disk (projectiveDisk) and then drawn as a taylor
+// board is.
 
 const TAU = 2 * Math.PI;
 
@@ -19,8 +21,8 @@ const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a
 
 /**
  * The surfaces a board can be shown on, best first: `{ name, title, convex, copies }`,
- * each copy `{ cell, polygon, map }`. Empty when the layout says too little (a pasted
- * board: cells in rings, no gluing).
+ * each copy `{ cell, polygon, map }`. Empty when neither the layout nor the board says
+ * where the cells lie (a board file; a pasted board other than a projective plane).
  */
 export function surfacesOf(layout, board) {
   const family = String(board).split(":")[0];
@@ -31,12 +33,152 @@ export function surfacesOf(layout, board) {
     const cells = layout.cells.map((shape, cell) => ({ cell, polygon: shape.pieces[0].map(to3) }));
     return projectivePlane(cells, diskToHemisphere(layout.rim), "boy");
   }
+  const faces = pastedFaces(board);
+  if (faces) {
+    const disk = projectiveDisk(faces);
+    if (!disk) return [];
+    const cells = disk.cells.map((polygon, cell) => ({ cell, polygon: polygon.map(to3) }));
+    return projectivePlane(cells, diskToHemisphere(disk.rim), "boy");
+  }
   const size = /^(torus|klein):(\d+)[xX](\d+)$/.exec(String(board).trim());
   if (size) {
     const cells = layout.cells.map((shape, cell) => ({ cell, polygon: shape.pieces[0].map(to3) }));
     return [periodic(cells, Number(size[2]), Number(size[3]), size[1] === "klein")];
   }
   return [];
+}
+
+/** A board pasted as JSON: its faces (vertex lists), or null. */
+export function pastedFaces(board) {
+  if (!String(board).trim().startsWith("{")) return null;
+  try {
+    const faces = JSON.parse(board).faces;
+    return Array.isArray(faces) ? faces : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A pasted projective plane (faces as vertex cycles, χ = 1) cut open into a disk, or null
+ * for any other surface: `{ cells, rim }`, each cell's polygon in the plane and the rim,
+ * whose point i is glued to point i + n/2 as on a taylor board. The cut runs along the
+ * one loop that tree-cotree leaves (the fundamental cycle of the edge in neither the
+ * vertex tree nor the face tree), which is one-sided, so the disk's rim is that loop
+ * twice over; the disk is drawn by Tutte's method with its rim on a circle.
+ */
+export function projectiveDisk(faces) {
+  const key = (a, b) => (a < b ? `${a} ${b}` : `${b} ${a}`);
+  const sides = new Map(); // edge -> [[face, index of its first corner]...]
+  faces.forEach((face, f) => face.forEach((v, i) => {
+    const k = key(v, face[(i + 1) % face.length]);
+    if (!sides.has(k)) sides.set(k, []);
+    sides.get(k).push([f, i]);
+  }));
+  const vertices = [...new Set(faces.flat())];
+  // Past this many cells the 3D view is not drawn anyway (view3d.js, MAX_COPIES).
+  if (faces.length > 4000) return null;
+  if (vertices.length - sides.size + faces.length !== 1 || [...sides.values()].some((s) => s.length !== 2)) return null;
+  // A spanning tree of the vertices, then one of the faces across the other edges.
+  const parent = new Map([[vertices[0], null]]);
+  const neighbours = new Map(vertices.map((v) => [v, []]));
+  for (const k of sides.keys()) {
+    const [a, b] = k.split(" ").map(Number);
+    neighbours.get(a).push(b);
+    neighbours.get(b).push(a);
+  }
+  for (let queue = [vertices[0]], head = 0; head < queue.length; head++) {
+    for (const w of neighbours.get(queue[head])) {
+      if (!parent.has(w)) { parent.set(w, queue[head]); queue.push(w); }
+    }
+  }
+  const inTree = (k) => { const [a, b] = k.split(" ").map(Number); return parent.get(a) === b || parent.get(b) === a; };
+  const reached = new Set([0]);
+  const cotree = new Set();
+  for (let queue = [0], head = 0; head < queue.length; head++) {
+    const f = queue[head];
+    faces[f].forEach((v, i) => {
+      const k = key(v, faces[f][(i + 1) % faces[f].length]);
+      if (inTree(k)) return;
+      for (const [g] of sides.get(k)) {
+        if (!reached.has(g)) { reached.add(g); cotree.add(k); queue.push(g); }
+      }
+    });
+  }
+  const left = [...sides.keys()].filter((k) => !inTree(k) && !cotree.has(k));
+  if (left.length !== 1 || reached.size !== faces.length) return null;
+  // The loop: the leftover edge and the tree path between its ends.
+  const [a, b] = left[0].split(" ").map(Number);
+  const up = (v) => { const path = [v]; while (parent.get(path[path.length - 1]) !== null) path.push(parent.get(path[path.length - 1])); return path; };
+  const [pa, pb] = [up(a), up(b)];
+  const meet = pa.find((v) => pb.includes(v));
+  const loop = [...pa.slice(0, pa.indexOf(meet) + 1), ...pb.slice(0, pb.indexOf(meet)).reverse()];
+  const cut = new Set(loop.map((v, i) => key(v, loop[(i + 1) % loop.length])));
+  // Faces oriented alike across every edge off the loop (the disk is orientable).
+  const oriented = new Map([[0, faces[0]]]);
+  for (let queue = [0], head = 0; head < queue.length; head++) {
+    const face = oriented.get(queue[head]);
+    face.forEach((v, i) => {
+      const w = face[(i + 1) % face.length];
+      if (cut.has(key(v, w))) return;
+      for (const [g] of sides.get(key(v, w))) {
+        if (oriented.has(g)) continue;
+        const other = faces[g];
+        const j = other.indexOf(v);
+        // Across the side v-w, the neighbour runs w -> v.
+        oriented.set(g, other[(j + other.length - 1) % other.length] === w ? other : [...other].reverse());
+        queue.push(g);
+      }
+    });
+  }
+  if (oriented.size !== faces.length) return null;
+  // The rim: walking the boundary half-edges (u -> v in an oriented face, u-v on the loop)
+  // in turn; the corners passed on the way round v belong to v's copy on the rim there.
+  const nextIn = (f, v) => { const face = oriented.get(f); return face[(face.indexOf(v) + 1) % face.length]; };
+  const across = (f, v, w) => {
+    const [g, h] = sides.get(key(v, w)).map(([face]) => face);
+    return g === f ? h : g;
+  };
+  const corner = new Map(); // "face vertex" -> node of the disk
+  const rimNodes = [];
+  const startFace = sides.get(key(loop[0], loop[1])).map(([g]) => g)[0];
+  let [f, u] = [startFace, oriented.get(startFace).indexOf(loop[0]) >= 0 && nextIn(startFace, loop[0]) === loop[1] ? loop[0] : loop[1]];
+  const nodes = [];
+  const node = () => { nodes.push(null); return nodes.length - 1; };
+  for (let step = 0; step < 2 * loop.length; step++) {
+    const v = nextIn(f, u);
+    const copy = node();
+    rimNodes.push(copy);
+    // Round v from face f until the next boundary half-edge leaving v.
+    let [g, w] = [f, nextIn(f, v)];
+    corner.set(`${g} ${v}`, copy);
+    while (!cut.has(key(v, w))) {
+      g = across(g, v, w);
+      corner.set(`${g} ${v}`, copy);
+      w = nextIn(g, v);
+    }
+    [f, u] = [g, v];
+  }
+  if (f !== startFace) return null;
+  const at = new Map(); // vertex off the loop -> node
+  const nodeOf = (g, v) => corner.get(`${g} ${v}`) ?? at.get(v) ?? at.set(v, node()).get(v);
+  const polygons = faces.map((_, g) => oriented.get(g).map((v) => nodeOf(g, v)));
+  // Tutte: the rim on a circle, every other node at the mean of its neighbours.
+  const n = rimNodes.length;
+  const points = nodes.map(() => [0, 0]);
+  rimNodes.forEach((p, i) => { points[p] = [Math.cos((Math.PI * 2 * i) / n), -Math.sin((Math.PI * 2 * i) / n)]; });
+  const links = nodes.map(() => new Set());
+  for (const polygon of polygons) polygon.forEach((p, i) => { const q = polygon[(i + 1) % polygon.length]; links[p].add(q); links[q].add(p); });
+  const onRim = new Set(rimNodes);
+  for (let round = 0; round < 500; round++) {
+    for (let p = 0; p < nodes.length; p++) {
+      if (onRim.has(p) || !links[p].size) continue;
+      let [x, y] = [0, 0];
+      for (const q of links[p]) { x += points[q][0]; y += points[q][1]; }
+      points[p] = [x / links[p].size, y / links[p].size];
+    }
+  }
+  return { cells: polygons.map((polygon) => polygon.map((p) => points[p])), rim: rimNodes.map((p) => points[p]) };
 }
 
 // A projective-plane board given in a chart whose `toSphere` lands in the northern
@@ -177,33 +319,42 @@ function periodic(cells, rows, columns, klein) {
     : { name: "torus", title: "Torus", convex: false, copies: cells.map((c) => ({ ...c, map: torus })) };
 }
 
+/** Where a cell's border band begins: this fraction of the way from its centre to its sides. */
+export const BORDER_FROM = 0.9;
+
 /**
  * Triangles for every copy: a fan around the polygon's centre split `k` times along each
- * spoke, inside a band along the border (drawn in its own colour: outlines, highlights).
- * Returns flat arrays and, per copy, its vertex ranges, triangle range, centre, three
- * corners of its inner polygon a third of the way round from each other (to measure its
- * size on screen) and the radius of a sphere about its centre holding it.
+ * spoke. Each vertex carries how far out it lies (`edges`: 0 at the centre, 1 on the
+ * sides), which the view's shader turns into the border band past BORDER_FROM (outlines,
+ * highlights): a band of triangles of its own would triple what a software renderer draws
+ * (goldberg:8, k = 1: 6 triangles a hexagon instead of 18).
+ * Returns flat arrays and, per copy, its vertex range (the centre first), triangle range,
+ * centre, three corners of its inner polygon a third of the way round from each other (to
+ * measure its size on screen) and the radius of a sphere about its centre holding it.
  */
 export function tessellate(copies, k) {
   const positions = [];
+  const edges = [];
   const index = [];
   const out = copies.map(({ cell, polygon, map }) => {
     const n = polygon.length;
     const centre = scale(polygon.reduce(add, [0, 0, 0]), 1 / n);
-    const inner = polygon.map((p) => lerp(centre, p, 0.9));
-    const vertex = (p) => {
+    const vertex = (p, reach) => {
       positions.push(...map(p));
+      edges.push(reach);
       return positions.length / 3 - 1;
     };
-    const fillStart = positions.length / 3;
+    const start = positions.length / 3;
     const trisStart = index.length / 3;
-    // rings[j][s]: ring j of the fan (j / k of the way out), step s around it.
-    const rings = [[vertex(centre)]];
+    // rings[j][s]: ring j of the fan (j / k of the way out), step s around it. How far out
+    // a point lies is linear across each triangle (all lie in one sector of the fan), so
+    // the shader's band ends exactly on the inner polygon.
+    const rings = [[vertex(centre, 0)]];
     for (let j = 1; j <= k; j++) {
       const ring = [];
       for (let i = 0; i < n; i++) {
         for (let s = 0; s < j; s++) {
-          ring.push(vertex(lerp(centre, lerp(inner[i], inner[(i + 1) % n], s / j), j / k)));
+          ring.push(vertex(lerp(centre, lerp(polygon[i], polygon[(i + 1) % n], s / j), j / k), j / k));
         }
       }
       rings.push(ring);
@@ -219,34 +370,19 @@ export function tessellate(copies, k) {
         }
       }
     }
-    const fillCount = positions.length / 3 - fillStart;
-    const bandStart = positions.length / 3;
-    const edge = [];
-    const rim = [];
-    for (let i = 0; i < n; i++) {
-      for (let s = 0; s < k; s++) {
-        edge.push(vertex(lerp(inner[i], inner[(i + 1) % n], s / k)));
-        rim.push(vertex(lerp(polygon[i], polygon[(i + 1) % n], s / k)));
-      }
-    }
-    for (let s = 0; s < edge.length; s++) {
-      const t = (s + 1) % edge.length;
-      index.push(edge[s], rim[s], rim[t], edge[s], rim[t], edge[t]);
-    }
     const points = [];
-    for (let v = fillStart; v < positions.length / 3; v++) points.push(positions.slice(3 * v, 3 * v + 3));
+    for (let v = start; v < positions.length / 3; v++) points.push(positions.slice(3 * v, 3 * v + 3));
     const middle = map(centre);
     return {
       cell,
-      fill: [fillStart, fillCount],
-      band: [bandStart, positions.length / 3 - bandStart],
+      vertices: [start, positions.length / 3 - start],
       tris: [trisStart, index.length / 3 - trisStart],
       centre: middle,
-      corners: [0, 1, 2].map((third) => map(inner[Math.floor((third * n) / 3)])),
+      corners: [0, 1, 2].map((third) => map(lerp(centre, polygon[Math.floor((third * n) / 3)], BORDER_FROM))),
       radius: Math.max(...points.map((p) => length(sub(p, middle)))),
     };
   });
-  return { positions: new Float32Array(positions), index: new Uint32Array(index), copies: out };
+  return { positions: new Float32Array(positions), edges: new Float32Array(edges), index: new Uint32Array(index), copies: out };
 }
 
 /**

@@ -6,6 +6,7 @@
 // board allows, the same board in 3D (view3d.js).
 import { el, markMove, moveTarget, panZoom, playsMoves } from "./draw.js";
 import { drawGraph } from "./graph.js";
+import { pastedFaces } from "./shapes3d.js";
 
 const SCALE = 30;
 const pt = ([x, y]) => `${(x * SCALE).toFixed(1)},${(y * SCALE).toFixed(1)}`;
@@ -31,13 +32,28 @@ export function drawSurface(box, state, ctx, { fill, marked = new Set(), loop = 
   if (!kept || kept.layout !== layout) kept = build(layout);
   kept.ctx = ctx;
   const { svg, copies, nodes, labels, overlay, clip } = kept;
-  nodes.forEach((list, cell) => list.forEach(([node, copy]) => {
-    node.setAttribute("class", `cell ${copy.ghost ? "ghost " : copy.twin ? "twin " : ""}${fill(cell)}`);
-    node.classList.toggle("in-loop", marked.has(cell));
-    node.classList.toggle("last", ctx.last === names[cell]);
-    markMove(node, legal.has(names[cell]) ? names[cell] : null, ctx);
-  }));
+  // Only what changed is written: each write restyles the cell. A cell's class is compared
+  // with the page's (a stone shown before the server answers is put there); its move and
+  // hint ring with what markMove was last given, since only markMove writes them.
+  nodes.forEach((list, cell) => {
+    const name = names[cell];
+    const move = legal.has(name) ? name : null;
+    const look = `${fill(cell)}${marked.has(cell) ? " in-loop" : ""}${ctx.last === name ? " last" : ""}`;
+    const mark = `${move} ${ctx.canMove} ${ctx.hint}`;
+    for (const [node, copy] of list) {
+      const wanted = `cell ${copy.ghost ? "ghost " : copy.twin ? "twin " : ""}${look}`;
+      if (node.getAttribute("class") !== wanted) {
+        node.setAttribute("class", wanted);
+        copy.mark = null;
+      }
+      if (copy.mark !== mark) {
+        markMove(node, move, ctx);
+        copy.mark = mark;
+      }
+    }
+  });
   labels.forEach((list, cell) => list.forEach((text) => {
+    if (text.dataset.fill === fill(cell)) return;
     text.classList.replace(text.dataset.fill, fill(cell));
     text.dataset.fill = fill(cell);
   }));
@@ -55,7 +71,12 @@ export function drawSurface(box, state, ctx, { fill, marked = new Set(), loop = 
   } else {
     kept.dot.replaceChildren();
   }
-  box.append(kept.wrap);
+  // The drawing stays in the box across moves (play.js keeps what is marked data-kept);
+  // another board's drawing kept there goes.
+  for (const child of box.querySelectorAll(":scope > [data-kept]")) {
+    if (!child.contains(kept.wrap)) child.remove();
+  }
+  if (!box.contains(kept.wrap)) box.append(kept.wrap);
   // A still picture (the rules pages) shows the disk alone.
   if (!ctx.still) beside3d(kept.wrap, state, ctx, { fill, marked, loop, loops });
   return svg;
@@ -115,7 +136,7 @@ function build(layout) {
   board.dot = el("g");
   svg.append(board.overlay, names, board.dot);
   playsMoves(svg, () => board.ctx);
-  board.wrap = el("div", { class: "zoomable" }, panZoom(svg), svg);
+  board.wrap = el("div", { class: "zoomable", "data-kept": "" }, panZoom(svg), svg);
   return board;
 }
 
@@ -256,17 +277,6 @@ function rimTest(rim) {
   return ([p, q]) => near([(p[0] + q[0]) / 2, (p[1] + q[1]) / 2]) && near(p) && near(q);
 }
 
-// A board file pasted as JSON: its faces (vertex lists), or null.
-function pastedFaces(board) {
-  if (!board.trim().startsWith("{")) return null;
-  try {
-    const faces = JSON.parse(board).faces;
-    return Array.isArray(faces) ? faces : null;
-  } catch {
-    return null;
-  }
-}
-
 // Whether no two cells share a corner: each face laid out on its own (no positions given).
 function floating(layout) {
   if ((layout.rim && layout.rim.length) || layout.ghosts.length) return false;
@@ -299,7 +309,11 @@ function drawFaceGraph(box, state, ctx, faces, fill) {
     if (ctx.last === name) node.classList.add("last");
     svg.append(node, el("text", { x: cx, y: cy, class: `label ${fill(cell)}` }, name));
   });
-  box.append(el("p", { class: "note" }, "This board has no vertex positions: each face is a disc, joined to the faces it shares a side with."),
-    el("div", { class: "zoomable" }, panZoom(svg), svg));
+  // Drawn anew on every move: nothing of an earlier drawing is kept.
+  for (const child of box.querySelectorAll(":scope > [data-kept]")) child.remove();
+  const wrap = el("div", { class: "zoomable" }, panZoom(svg), svg);
+  box.append(el("p", { class: "note" }, "This board has no vertex positions: each face is a disc, joined to the faces it shares a side with."), wrap);
+  // A pasted projective plane has a 3D view all the same (cut open into a disk).
+  if (!ctx.still) beside3d(wrap, state, ctx, { fill });
   return svg;
 }

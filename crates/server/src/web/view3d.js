@@ -1,5 +1,6 @@
-// The board in 3D beside the disk (three.js, WebGL): a goldberg or taylor board on the
-// sphere (each cell twice, antipodal copies lit together) or on Boy's surface, a torus or
+// The board in 3D beside the disk (three.js, WebGL): a goldberg or taylor board or a pasted
+// projective plane on the sphere (each cell twice, antipodal copies lit together) or on
+// Boy's surface, a torus or
 // Klein bottle board on a torus or a Klein bottle. Turn, zoom and pan with mouse or touch
 // (OrbitControls); a click that is not a drag plays the cell under it, found by casting a
 // ray. The view outlives the page's redraws, so a move does not reset its orientation.
@@ -8,7 +9,7 @@
 import * as THREE from "./vendor/three.module.js";
 import { OrbitControls } from "./vendor/OrbitControls.js";
 import { el } from "./draw.js";
-import { surfacePath, surfacesOf, tessellate } from "./shapes3d.js";
+import { BORDER_FROM, surfacePath, surfacesOf, tessellate } from "./shapes3d.js";
 
 document.head.append(el("link", { rel: "stylesheet", href: new URL("./view3d.css", import.meta.url).href }));
 
@@ -40,10 +41,11 @@ export function view3d(disk, state, ctx, paint) {
   const surfaces = surfacesOf(state.layout, state.board);
   if (!surfaces.length) {
     // A board file or a pasted board says how its cells are glued, not where they lie in
-    // space: only the named families (goldberg, taylor, torus, klein) have a 3D view.
+    // space: the named families (goldberg, taylor, torus, klein) have a 3D view, and a
+    // pasted projective plane, cut open into a disk (shapes3d.js).
     if (current) current.view.dispose();
     current = null;
-    disk.after(el("p", { class: "note" }, "This board has no 3D view: only goldberg, taylor, torus and klein boards say where their cells lie in space."));
+    disk.after(el("p", { class: "note" }, "This board has no 3D view: only goldberg, taylor, torus and klein boards and pasted projective planes have one."));
     return;
   }
   if (surfaces[0].copies.length > MAX_COPIES) {
@@ -60,10 +62,18 @@ export function view3d(disk, state, ctx, paint) {
       disk.after(el("p", { class: "note" }, "3D views need WebGL, which this browser does not offer."));
       return;
     }
-    current = { key, view: createView(context, surfaces) };
+    current = { key, view: createView(context, surfaces), views: null };
   }
   const view = current.view;
-  const views = el("div", { class: "views", "data-tab": tab });
+  // The disk and the view stay side by side across moves (play.js keeps data-kept), unless
+  // the disk was put elsewhere (a new page): then they are put together again.
+  if (!current.views || !current.views.isConnected || !current.views.contains(disk)) current.views = tabbed(disk, view);
+  view.update(state, ctx, paint, disk);
+}
+
+// The disk and the 3D view in one box, side by side or as tabs, in the disk's place.
+function tabbed(disk, view) {
+  const views = el("div", { class: "views", "data-tab": tab, "data-kept": "" });
   const tabs = el("div", { class: "tabs", role: "tablist" },
     ...[["disk", "Disk"], ["3d", "3D"]].map(([name, label]) => {
       const button = el("button", { type: "button", role: "tab", "data-tab": name }, label);
@@ -75,7 +85,7 @@ export function view3d(disk, state, ctx, paint) {
     }));
   disk.replaceWith(views);
   views.append(tabs, el("div", { class: "pane-disk" }, disk), view.element);
-  view.update(state, ctx, paint, disk);
+  return views;
 }
 
 // A canvas and its WebGL 2 context, or null. Antialiasing (multisampling) is asked for
@@ -108,8 +118,20 @@ function createView({ canvas, gl, software }, surfaces) {
   sun.position.set(1, 1.5, 2);
   camera.add(sun);
   const controls = new OrbitControls(camera, canvas);
-  controls.enableDamping = true;
+  // The view eases to a stop on a GPU. A software renderer follows the pointer instead and
+  // draws only when it moves: easing draws every display frame, twice the frames of a
+  // drag (whose pointer moves about every other frame), and on a busy CPU those frames
+  // came late (BENCHMARKS.md, "Page").
+  const easing = !software;
+  controls.enableDamping = easing;
   controls.dampingFactor = 0.12;
+  // Between the pointer going down and up (or a wheel turn): the view is being moved.
+  let turning = false;
+  controls.addEventListener("start", () => { turning = true; });
+  controls.addEventListener("end", () => {
+    turning = false;
+    requestRender();
+  });
 
   // The labels repeat the disk's, for the eye: screen readers and keys use the disk.
   const labels = el("div", { class: "labels", "aria-hidden": "true" });
@@ -138,25 +160,27 @@ function createView({ canvas, gl, software }, surfaces) {
       disposeTree(shown.group);
     }
     // Each cell's fan is split k times: finer on small boards, where cells are large and
-    // curved. Past about 500 copies k is 1 (goldberg:8: 11,000 triangles, not 31,000 with
+    // curved. Past about 500 copies k is 1 (goldberg:8: 3,840 triangles, not 15,360 with
     // k = 2), which a software renderer draws in time while turning.
     const k = Math.max(1, Math.min(8, Math.round(Math.sqrt(1200 / surface.copies.length))));
     const mesh = tessellate(surface.copies, k);
     const geometry = new THREE.BufferGeometry();
     geometry.setAttribute("position", new THREE.BufferAttribute(mesh.positions, 3));
     geometry.setAttribute("color", new THREE.BufferAttribute(new Float32Array(mesh.positions.length), 3));
+    geometry.setAttribute("band", new THREE.BufferAttribute(new Float32Array(mesh.positions.length), 3));
+    geometry.setAttribute("edge", new THREE.BufferAttribute(mesh.edges, 1));
     geometry.setIndex(new THREE.BufferAttribute(mesh.index, 1));
     geometry.computeVertexNormals();
     geometry.computeBoundingSphere();
     const group = new THREE.Group();
-    group.add(new THREE.Mesh(geometry, new THREE.MeshLambertMaterial({ vertexColors: true, side: THREE.DoubleSide })));
+    group.add(new THREE.Mesh(geometry, bandedMaterial()));
     scene.add(group);
     const copies = mesh.copies.map((c, index) => ({
       ...c,
       index,
       centre: new THREE.Vector3(...c.centre),
       corners: c.corners.map((p) => new THREE.Vector3(...p)),
-      normal: new THREE.Vector3().fromBufferAttribute(geometry.getAttribute("normal"), c.fill[0]),
+      normal: new THREE.Vector3().fromBufferAttribute(geometry.getAttribute("normal"), c.vertices[0]),
       occluded: false,
       label: el("span", { class: "cell3d", "data-cell": c.cell, hidden: "" }),
     }));
@@ -174,7 +198,7 @@ function createView({ canvas, gl, software }, surfaces) {
     // Drops what is left of an easing turn or pan, which would carry the view on.
     controls.enableDamping = false;
     controls.update();
-    controls.enableDamping = true;
+    controls.enableDamping = easing;
     const distance = bound.radius / Math.sin(THREE.MathUtils.degToRad(camera.fov / 2)) * 1.2;
     controls.target.copy(bound.center);
     camera.position.copy(bound.center).add(new THREE.Vector3(0.25, -0.35, 0.9).normalize().multiplyScalar(distance));
@@ -219,18 +243,23 @@ function createView({ canvas, gl, software }, surfaces) {
     return BAND.plain;
   }
 
-  function paintCopy(copy, attribute, band) {
+  const edge = new THREE.Color();
+  function paintCopy(copy, fills, bands) {
     const fill = fillColour(paint.fill(copy.cell));
-    const edge = new THREE.Color(band);
-    for (const [[start, count], colour] of [[copy.fill, fill], [copy.band, edge]]) {
-      for (let v = start; v < start + count; v++) attribute.setXYZ(v, colour.r, colour.g, colour.b);
+    edge.set(bandColour(copy.cell));
+    const [start, count] = copy.vertices;
+    for (let v = start; v < start + count; v++) {
+      fills.setXYZ(v, fill.r, fill.g, fill.b);
+      bands.setXYZ(v, edge.r, edge.g, edge.b);
     }
   }
 
   function repaint() {
-    const attribute = shown.geometry.getAttribute("color");
-    for (const copy of shown.copies) paintCopy(copy, attribute, bandColour(copy.cell));
-    attribute.needsUpdate = true;
+    const fills = shown.geometry.getAttribute("color");
+    const bands = shown.geometry.getAttribute("band");
+    for (const copy of shown.copies) paintCopy(copy, fills, bands);
+    fills.needsUpdate = true;
+    bands.needsUpdate = true;
     requestRender();
   }
 
@@ -238,7 +267,6 @@ function createView({ canvas, gl, software }, surfaces) {
     state = nextState;
     ctx = nextCtx;
     paint = { marked: new Set(), loop: null, loops: [], ...nextPaint };
-    colours.clear();
     if (disk !== nextDisk) {
       disk = nextDisk;
       disk.addEventListener("mouseover", (e) => hover(cellOf(e.target)));
@@ -250,12 +278,16 @@ function createView({ canvas, gl, software }, surfaces) {
       return;
     }
     const legal = new Set(ctx.canMove ? state.legal_moves : []);
+    // Only what changed is written: each write restyles the label.
     for (const copy of shown.copies) {
       const name = state.layout.names[copy.cell];
-      copy.label.textContent = name;
-      copy.label.dataset.name = name;
-      if (legal.has(name)) copy.label.dataset.move = name;
-      else delete copy.label.dataset.move;
+      const label = copy.label;
+      if (label.dataset.name !== name) {
+        label.textContent = name;
+        label.dataset.name = name;
+      }
+      if (!legal.has(name)) delete label.dataset.move;
+      else if (label.dataset.move !== name) label.dataset.move = name;
     }
     drawLoop();
     repaint();
@@ -287,7 +319,8 @@ function createView({ canvas, gl, software }, surfaces) {
       disposeTree(shown.loop);
       shown.loop = null;
     }
-    const style = getComputedStyle(document.documentElement);
+    // Styles are read only when there are regions' loops (reading them lays out the page).
+    const style = paint.loops.length ? getComputedStyle(document.documentElement) : null;
     const loops = [
       { cells: paint.loop || [], colour: BAND.loop },
       ...paint.loops.map(({ cells, cls }) => ({ cells, colour: style.getPropertyValue(`--${cls.toLowerCase()}-dark`).trim() || "#333" })),
@@ -395,8 +428,8 @@ function createView({ canvas, gl, software }, surfaces) {
   function render() {
     pending = false;
     if (!shown || !width || !height) return;
-    // True while the view still eases (then its 'change' asks for the next frame).
-    const moving = controls.update();
+    // True while the view is moved or still eases (then its 'change' asks for the next frame).
+    const moving = controls.update() || turning;
     renderer.render(scene, camera);
     // A software renderer turns the view without its labels: with no GPU the page also
     // composites on the CPU, and repainting a few hundred shadowed labels every frame
@@ -533,6 +566,24 @@ function firstHit({ copies, positions, index }, ray, skip = null, before = Infin
     }
   }
   return best;
+}
+
+// Lambert shading of the vertex colours (a cell's fill) with each cell's border band
+// painted by the fragment shader in the `band` colour, past BORDER_FROM of the way out
+// (the `edge` attribute), its inner edge smoothed over a pixel.
+function bandedMaterial() {
+  const material = new THREE.MeshLambertMaterial({ vertexColors: true, side: THREE.DoubleSide });
+  material.onBeforeCompile = (shader) => {
+    shader.vertexShader = shader.vertexShader
+      .replace("#include <common>", "#include <common>\nattribute vec3 band;\nattribute float edge;\nvarying vec3 vBand;\nvarying float vEdge;")
+      .replace("#include <color_vertex>", "#include <color_vertex>\nvBand = band;\nvEdge = edge;");
+    shader.fragmentShader = shader.fragmentShader
+      .replace("#include <common>", "#include <common>\nvarying vec3 vBand;\nvarying float vEdge;")
+      .replace("#include <color_fragment>", `#include <color_fragment>
+        float border = smoothstep(${BORDER_FROM.toFixed(3)} - fwidth(vEdge), ${BORDER_FROM.toFixed(3)}, vEdge);
+        diffuseColor.rgb = mix(diffuseColor.rgb, vBand, border);`);
+  };
+  return material;
 }
 
 function disposeTree(object) {
