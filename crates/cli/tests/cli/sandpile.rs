@@ -215,8 +215,8 @@ fn classify_reports_each_graph_with_its_status() {
     assert!(csv.stdout.contains("unknown"), "{}", csv.stdout);
 }
 
-/// The seed's reset rule flips the perfect-play winner of these graphs (the three;
-/// of the connected graphs up to 6 vertices, EQjO is the only one); both rules through
+/// The seed's reset rule flips the perfect-play winner of these three graphs, the only ones
+/// among the 996 connected graphs up to 7 vertices (README); both rules through
 /// `--toppling`, and the reset rule through `--opt`, `classify` and `min-topple` too.
 #[test]
 fn the_reset_rule_flips_three_winners() {
