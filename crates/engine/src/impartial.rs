@@ -5,7 +5,13 @@ use std::collections::hash_map::DefaultHasher;
 use std::fmt::Debug;
 use std::hash::{Hash, Hasher};
 
+use std::time::Duration;
+
+use serde::Serialize;
+
+use crate::catalog::Part;
 use crate::game::{Game, Outcome, Player};
+use crate::solver::{Budget, solve};
 
 /// The minimum excludant: the least non-negative integer not among `values`.
 ///
@@ -213,6 +219,48 @@ impl<G: Impartial, const MISERE: bool> Game for ImpartialPlay<G, MISERE> {
         let mut h = DefaultHasher::new();
         self.position.hash(&mut h);
         h.finish()
+    }
+}
+
+/// A position's answer under misère play (the player who cannot move wins): misère
+/// positions do not add up by nim-sums, so the engine's solver searches it whole. The
+/// command line and the Python module print this one answer.
+#[derive(Clone, Debug, Serialize)]
+pub struct Misere {
+    pub rule: &'static str,
+    #[serde(flatten)]
+    pub answer: Part<MisereAnswer>,
+}
+
+#[derive(Clone, Debug, Serialize)]
+pub struct MisereAnswer {
+    /// P when the player to move loses.
+    pub outcome: &'static str,
+    pub winning_moves: Vec<String>,
+}
+
+/// How long a misère search may take.
+pub const MISERE_SECONDS: u64 = 60;
+
+/// Solves `position` under misère play within `max_memory` bytes and a minute, moves
+/// written by `name`.
+pub fn misere<G: Impartial + 'static>(
+    position: G,
+    max_memory: usize,
+    name: impl Fn(&G::Move) -> String,
+) -> Misere {
+    let budget = Budget::time(Duration::from_secs(MISERE_SECONDS)).with_memory(max_memory);
+    let solved = solve(&MiserePlay::new(position), budget);
+    Misere {
+        rule: "misere",
+        answer: Part::of(solved).map(|solution| MisereAnswer {
+            outcome: if solution.value > 0 { "N" } else { "P" },
+            winning_moves: if solution.value > 0 {
+                solution.best_moves.iter().map(name).collect()
+            } else {
+                Vec::new()
+            },
+        }),
     }
 }
 

@@ -49,6 +49,8 @@ pub mod text;
 pub use agents::{Agent, Level, LevelError};
 pub use budget::{Budget, Cancel, CancelOnDrop, Exhausted, Meter};
 pub use game::{Game, MoveError, Notation, Outcome, Player};
-pub use impartial::{GrundyTable, Impartial, MiserePlay, NormalPlay, mex, nim_sum};
+pub use impartial::{
+    GrundyTable, Impartial, Misere, MisereAnswer, MiserePlay, NormalPlay, mex, misere, nim_sum,
+};
 pub use rng::Rng;
 pub use solver::{Solution, SolveError};

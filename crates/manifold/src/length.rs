@@ -10,22 +10,36 @@
 use std::collections::HashMap;
 
 use crosscap_engine::budget::{Budget, Meter};
+use crosscap_engine::catalog::Part;
 use crosscap_engine::{Impartial, SolveError};
 use serde::Serialize;
 
+use crate::ManifoldError;
 use crate::moves::surface_moves;
 use crate::series::Series;
 use crate::surface::{Manifold, Surface};
 
-/// The lengths of the game from a position.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+/// The largest genus [`length`] takes: its table of plays is quadratic in the genus.
+pub const MAX_LENGTH_GENUS: u32 = 2000;
+
+/// The lengths of the game from a position, as every host reports them: the longest and
+/// shortest play always, the remoteness when its search finished within the budget.
+#[derive(Clone, Debug, Serialize)]
 pub struct Length {
+    pub position: Manifold,
     /// The most moves any play lasts.
     pub longest: u64,
     /// The fewest moves any play lasts.
     pub shortest: u64,
     /// The moves a play lasts when the winner wins as fast and the loser loses as slowly
-    /// as they can: even exactly when the player to move loses.
+    /// as they can (even exactly when the player to move loses), with the search's status.
+    #[serde(flatten)]
+    pub remoteness: Part<RemotenessOf>,
+}
+
+/// The remoteness under optimal play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct RemotenessOf {
     pub remoteness: u64,
 }
 
@@ -77,14 +91,24 @@ impl PlayLengths {
     }
 }
 
-/// The lengths of the game from `position`. Remoteness searches positions, each visited
-/// once, within `budget`.
-pub fn length(position: &Manifold, budget: &Budget) -> Result<Length, SolveError> {
-    let (longest, shortest) = play_lengths(position);
+/// The lengths of the game from `position` (genus at most [`MAX_LENGTH_GENUS`]).
+/// Remoteness searches positions, each visited once, within `budget`; when it runs out,
+/// its part is unknown and the longest and shortest play are still answered.
+pub fn length(position: Manifold, budget: &Budget) -> Result<Length, ManifoldError> {
+    if position.max_genus() > MAX_LENGTH_GENUS {
+        return Err(ManifoldError::TooLarge {
+            genus: position.max_genus(),
+            purpose: "length",
+            max: MAX_LENGTH_GENUS,
+        });
+    }
+    let (longest, shortest) = play_lengths(&position);
     Ok(Length {
+        remoteness: Part::of(remoteness(&position, budget))
+            .map(|remoteness| RemotenessOf { remoteness }),
+        position,
         longest,
         shortest,
-        remoteness: remoteness(position, budget)?,
     })
 }
 
@@ -223,10 +247,10 @@ mod tests {
         for text in ["o1", "o4", "n3", "n6", "o2 n2", "n1 n2 o1", "o3 n4"] {
             let position: Manifold = text.parse().unwrap();
             let (_, longest, shortest, remoteness) = brute_force(&position);
-            let found = length(&position, &Budget::unlimited()).unwrap();
+            let found = length(position.clone(), &Budget::unlimited()).unwrap();
             assert_eq!(
-                (found.longest, found.shortest, found.remoteness),
-                (longest, shortest, remoteness),
+                (found.longest, found.shortest, found.remoteness.answer),
+                (longest, shortest, Some(RemotenessOf { remoteness })),
                 "{text}"
             );
         }
@@ -260,8 +284,9 @@ mod tests {
         for g in 1..=12 {
             for surface in [Surface::orientable(g), Surface::non_orientable(g)] {
                 let position = Manifold::single(surface);
-                let found = length(&position, &Budget::unlimited()).unwrap();
-                assert_eq!(found.remoteness, brute_force(&position).3, "{surface}");
+                let found = length(position.clone(), &Budget::unlimited()).unwrap();
+                let remoteness = found.remoteness.answer.unwrap().remoteness;
+                assert_eq!(remoteness, brute_force(&position).3, "{surface}");
             }
         }
     }
@@ -269,6 +294,10 @@ mod tests {
     #[test]
     fn a_tiny_budget_answers_unknown() {
         let position: Manifold = "o20 n20".parse().unwrap();
-        assert!(length(&position, &Budget::nodes(10)).is_err());
+        let found = length(position, &Budget::nodes(10)).unwrap();
+        assert!(found.remoteness.answer.is_none());
+        assert_eq!(found.longest, 2 * 20 - 1 + 2 * 20 - 1);
+        let too_large: Manifold = "o2001".parse().unwrap();
+        assert!(length(too_large, &Budget::nodes(10)).is_err());
     }
 }

@@ -41,7 +41,9 @@ pub mod series;
 pub mod surface;
 pub mod table;
 
-pub use length::{Length, PlayLengths, length, play_lengths, remoteness};
+pub use length::{
+    Length, MAX_LENGTH_GENUS, PlayLengths, RemotenessOf, length, play_lengths, remoteness,
+};
 pub use moves::{Letter, Move, Pieces, parse_move, surface_moves};
 pub use play::{
     DESCRIPTOR, ManifoldGame, ManifoldHost, ManifoldView, PerfectPlayer, agent, new_game,

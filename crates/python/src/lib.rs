@@ -8,16 +8,20 @@
 //! `BudgetExceeded`, whose `answer` holds what was found. Searches release the GIL and stop when Python is interrupted.
 
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use crosscap_catalog::standard;
-use crosscap_edge_nim::{PTable, TableBox};
+use crosscap_edge_nim::{
+    CheckBox, EdgeNim, PTable, Predicate, TableBox, check_predicate, parse_tokens,
+};
 use crosscap_engine::budget::{DEFAULT_MAX_MEMORY, MAX_SECONDS, MEMORY_RANGE};
 use crosscap_engine::catalog::{GameDescriptor, Setup, Status};
+use crosscap_engine::impartial_notation::ImpartialNotation;
 use crosscap_engine::session::{ArenaRun, Match, SetupLimits};
-use crosscap_engine::{Budget, Cancel, Level};
+use crosscap_engine::{Budget, Cancel, Exhausted, Impartial, Level, misere};
 use crosscap_graphs::Graph;
-use crosscap_manifold::{MAX_GENUS, Series};
+use crosscap_manifold::{MAX_GENUS, Manifold, Series, length};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -41,6 +45,25 @@ const MAX_ROWS: u64 = 1_000_000;
 
 fn bad_input(error: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(error.to_string())
+}
+
+/// An answer as plain Python objects, or `BudgetExceeded` holding it as `answer` when its
+/// search ran out (`stopped` words why, from the reason).
+fn answered<'py>(
+    py: Python<'py>,
+    answer: &impl Serialize,
+    status: Status,
+    stopped: impl FnOnce(Exhausted) -> String,
+) -> PyResult<Bound<'py, PyAny>> {
+    let value = to_python(py, answer)?;
+    match status {
+        Status::Solved => Ok(value),
+        Status::Unknown { reason } => {
+            let error = BudgetExceeded::new_err(stopped(reason));
+            error.value(py).setattr("answer", value)?;
+            Err(error)
+        }
+    }
 }
 
 /// Any serialisable answer as plain Python objects (dicts, lists, numbers, strings).
@@ -226,18 +249,9 @@ impl Game {
         let cancel = Cancel::new();
         let budget = budget.with_cancel(cancel.clone());
         let solved = interruptible(py, &cancel, || self.game.solve(&budget))?;
-        let answer = to_python(py, &solved)?;
-        match solved.status {
-            Status::Solved => Ok(answer),
-            Status::Unknown { reason } => {
-                let error = BudgetExceeded::new_err(format!(
-                    "the search stopped ({reason}) after {} nodes",
-                    solved.nodes
-                ));
-                error.value(py).setattr("answer", answer)?;
-                Err(error)
-            }
-        }
+        answered(py, &solved, solved.status, |reason| {
+            format!("the search stopped ({reason}) after {} nodes", solved.nodes)
+        })
     }
 
     /// The computer's move at `level` (`perfect`, `expert`, `mcts:N`, `random`, ...; the
@@ -482,6 +496,108 @@ fn edge_names(graph: &str) -> PyResult<Vec<String>> {
     Ok(crosscap_edge_nim::edge_names(&graph))
 }
 
+/// Checks a conjecture about Edge-Nim on `graph`, as `crosscap edge-nim check` does:
+/// whether `predicate` (over the edges' names: `+ - * xor == != <= < >= > and or not`)
+/// holds exactly of the P-positions with every edge from 0 to `max`, the edges of `fix`
+/// held at their value, read up to the graph's automorphisms fixing them when
+/// `up_to_symmetry`. A dict: `holds`, `positions`, `p_positions`, and the first
+/// counterexample each way (`p_not_predicate`, `predicate_not_p`, tokens in edge order).
+#[pyfunction]
+#[pyo3(signature = (graph, max, predicate, fix=None, up_to_symmetry=false, max_memory_mib=DEFAULT_MAX_MEMORY_MIB))]
+fn edge_nim_check<'py>(
+    py: Python<'py>,
+    graph: &str,
+    max: u32,
+    predicate: &str,
+    fix: Option<&str>,
+    up_to_symmetry: bool,
+    max_memory_mib: u64,
+) -> PyResult<Bound<'py, PyAny>> {
+    let graph = Graph::from_spec(graph).map_err(bad_input)?;
+    let within = TableBox::new(&graph, max, fix).map_err(bad_input)?;
+    let predicate = Predicate::parse(&graph, predicate).map_err(bad_input)?;
+    let region = CheckBox {
+        max,
+        fixed: within.fixed.clone(),
+        up_to_symmetry,
+    };
+    let memory = memory(max_memory_mib)? as u64;
+    let check = py
+        .detach(|| check_predicate(&graph, &predicate, &region, memory, &|_| {}))
+        .map_err(bad_input)?;
+    let answer = to_python(py, &check)?;
+    answer.set_item("edges", crosscap_edge_nim::edge_names(&graph))?;
+    answer.set_item("fixed", to_python(py, &within.fixed_names(&graph))?)?;
+    Ok(answer)
+}
+
+/// A position's misère answer (the player who cannot move wins), searched whole as
+/// `--misere` does: `outcome` (P or N) and `winning_moves`; `BudgetExceeded` after a
+/// minute or `max_memory_mib`.
+fn misere_answer<'py, G: Impartial + 'static>(
+    py: Python<'py>,
+    position: G,
+    max_memory_mib: u64,
+    name: impl Fn(&G::Move) -> String + Send,
+) -> PyResult<Bound<'py, PyAny>> {
+    let max_memory = memory(max_memory_mib)?;
+    let answer = py.detach(|| misere(position, max_memory, name));
+    answered(py, &answer, answer.answer.status, |reason| {
+        format!("the misère search stopped ({reason})")
+    })
+}
+
+/// Edge-Nim under misère play: `graph` a spec, `tokens` in edge order (a list) or as
+/// `"a=3,b=1"`.
+#[pyfunction]
+#[pyo3(signature = (graph, tokens, max_memory_mib=DEFAULT_MAX_MEMORY_MIB))]
+fn edge_nim_misere<'py>(
+    py: Python<'py>,
+    graph: &str,
+    tokens: &Bound<'py, PyAny>,
+    max_memory_mib: u64,
+) -> PyResult<Bound<'py, PyAny>> {
+    let graph = Arc::new(Graph::from_spec(graph).map_err(bad_input)?);
+    let tokens = parse_tokens(&graph, &option_text(tokens)?).map_err(bad_input)?;
+    let position = EdgeNim::new(graph, tokens).map_err(bad_input)?;
+    let named = position.clone();
+    misere_answer(py, position, max_memory_mib, move |m| named.format_move(m))
+}
+
+/// The manifold game under misère play, from surfaces such as `"n3 o2"`.
+#[pyfunction]
+#[pyo3(signature = (surfaces, max_memory_mib=DEFAULT_MAX_MEMORY_MIB))]
+fn manifold_misere<'py>(
+    py: Python<'py>,
+    surfaces: &str,
+    max_memory_mib: u64,
+) -> PyResult<Bound<'py, PyAny>> {
+    let position: Manifold = surfaces.parse().map_err(bad_input)?;
+    misere_answer(py, position, max_memory_mib, |m| m.to_string())
+}
+
+/// How long the manifold game lasts from `surfaces` (`"n5 o2"`), as `crosscap manifold
+/// length`: `longest` and `shortest` over all plays, and `remoteness` under optimal play
+/// (`BudgetExceeded`, holding the two others, when its search runs out).
+#[pyfunction]
+#[pyo3(signature = (surfaces, max_seconds=60.0, max_nodes=None, max_memory_mib=DEFAULT_MAX_MEMORY_MIB))]
+fn manifold_length<'py>(
+    py: Python<'py>,
+    surfaces: &str,
+    max_seconds: f64,
+    max_nodes: Option<u64>,
+    max_memory_mib: u64,
+) -> PyResult<Bound<'py, PyAny>> {
+    let position: Manifold = surfaces.parse().map_err(bad_input)?;
+    let budget = budget(max_seconds, max_nodes, max_memory_mib)?;
+    let cancel = Cancel::new();
+    let budget = budget.with_cancel(cancel.clone());
+    let found = interruptible(py, &cancel, || length(position, &budget))?.map_err(bad_input)?;
+    answered(py, &found, found.remoteness.status, |reason| {
+        format!("the remoteness search stopped ({reason})")
+    })
+}
+
 #[pymodule]
 fn crosscap(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("BudgetExceeded", m.py().get_type::<BudgetExceeded>())?;
@@ -493,5 +609,9 @@ fn crosscap(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(manifold_table, m)?)?;
     m.add_function(wrap_pyfunction!(edge_nim_p_positions, m)?)?;
     m.add_function(wrap_pyfunction!(edge_names, m)?)?;
+    m.add_function(wrap_pyfunction!(edge_nim_check, m)?)?;
+    m.add_function(wrap_pyfunction!(edge_nim_misere, m)?)?;
+    m.add_function(wrap_pyfunction!(manifold_misere, m)?)?;
+    m.add_function(wrap_pyfunction!(manifold_length, m)?)?;
     Ok(())
 }

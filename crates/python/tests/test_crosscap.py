@@ -154,3 +154,66 @@ def test_an_interrupt_stops_a_long_search():
     threading.Timer(0.3, _thread.interrupt_main).start()
     with pytest.raises(KeyboardInterrupt):
         game.solve(max_seconds=120)
+
+
+TETRAHEDRON_THEOREM = "b + C == B + c and b <= c and (A xor b xor B) == 0"
+
+
+def test_the_predicate_check_reproduces_the_tetrahedron_theorem():
+    check = crosscap.edge_nim_check(
+        "tetrahedron", 3, TETRAHEDRON_THEOREM, fix="a=0", up_to_symmetry=True
+    )
+    assert check["holds"] is True
+    assert check["positions"] == 4 ** 5
+    assert check["p_positions"] == len(crosscap.edge_nim_p_positions("tetrahedron", 3, fix="a=0"))
+    assert check["edges"] == ["a", "b", "c", "A", "B", "C"] and check["fixed"] == {"a": 0}
+    # A planted counterexample: the theorem with A = 2 left out misses a P-position there.
+    planted = crosscap.edge_nim_check(
+        "tetrahedron", 3, TETRAHEDRON_THEOREM + " and A != 2", fix="a=0", up_to_symmetry=True
+    )
+    assert planted["holds"] is False
+    assert planted["p_not_predicate"][3] == 2 and planted["predicate_not_p"] is None
+    with pytest.raises(ValueError):
+        crosscap.edge_nim_check("tetrahedron", 3, "b +* c")
+
+
+def test_misere_edge_nim_on_disjoint_edges_is_misere_nim():
+    # Disjoint edges are separate heaps: Bouton's misère rule decides every position.
+    for heaps in product(range(4), repeat=3):
+        answer = crosscap.edge_nim_misere("edges:0-1,2-3,4-5", list(heaps))
+        nim_sum = heaps[0] ^ heaps[1] ^ heaps[2]
+        p = nim_sum == 1 if max(heaps) <= 1 else nim_sum == 0
+        assert answer["outcome"] == ("P" if p else "N"), heaps
+        # With no tokens at all the player to move has already won, by no move.
+        assert bool(answer["winning_moves"]) == (not p and any(heaps)), heaps
+
+
+def test_misere_manifold_value():
+    # o1 has one move, to the sphere: under misère play the mover loses by taking it.
+    assert crosscap.manifold_misere("o1")["outcome"] == "P"
+    assert crosscap.manifold_misere("o1 o1")["outcome"] == "N"
+    with pytest.raises(ValueError):
+        crosscap.manifold_misere("q3")
+
+
+def test_manifold_length_agrees_with_the_series():
+    series = crosscap.manifold_series(8)
+    for genus in range(1, 9):
+        for letter, kind in (("o", "orientable"), ("n", "nonorientable")):
+            found = crosscap.manifold_length(f"{letter}{genus}")
+            assert found["longest"] == 2 * genus - 1, found
+            assert found["shortest"] <= found["remoteness"] <= found["longest"], found
+            # The player to move loses exactly when G = 0, then the remoteness is even.
+            assert (found["remoteness"] % 2 == 0) == (series[kind][genus] == 0), found
+    with pytest.raises(crosscap.BudgetExceeded) as stopped:
+        crosscap.manifold_length("o20 n20", max_nodes=10)
+    assert stopped.value.answer["longest"] == 78 and stopped.value.answer["status"] == "unknown"
+    with pytest.raises(ValueError):
+        crosscap.manifold_length("o2001")
+
+
+def test_the_reset_toppling_rule_flips_the_winner_of_eqjo():
+    assert crosscap.Game("sandpile", "g6:EQjO").solve()["winner"] == "O"
+    assert crosscap.Game("sandpile", "g6:EQjO", toppling="reset").solve()["winner"] == "X"
+    with pytest.raises(ValueError):
+        crosscap.Game("sandpile", "C3", toppling="sideways")

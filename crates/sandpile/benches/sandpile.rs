@@ -8,7 +8,7 @@ use crosscap_engine::Rng;
 use crosscap_engine::session::SetupLimits;
 use crosscap_engine::solver::Budget;
 use crosscap_graphs::Graph;
-use crosscap_sandpile::{Board, Scratch, classify_all};
+use crosscap_sandpile::{Board, Scratch, Toppling, classify_all};
 
 /// The connected graphs on 6 vertices up to isomorphism, as `geng -c 6` prints them.
 const CONNECTED_6: &str = include_str!("connected6.g6");
@@ -49,6 +49,7 @@ fn benches(c: &mut Criterion) {
         b.iter(|| {
             classify_all(
                 graphs.clone(),
+                Toppling::Abelian,
                 &Budget::unlimited(),
                 &SetupLimits::default(),
                 &|| {},

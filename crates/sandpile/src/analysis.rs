@@ -16,7 +16,7 @@ use crosscap_graphs::Graph;
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::board::{Board, Scratch};
+use crate::board::{Board, Scratch, Toppling};
 use crate::{Sandpile, SandpileError};
 
 /// Who wins a position with perfect play.
@@ -166,10 +166,12 @@ pub struct ClassifyRow {
     pub min_topple_game: Result<Option<usize>, SolveError>,
 }
 
-/// Classifies one undirected graph, refused over `limits` like any game's setup. The
-/// budget's time covers the graph's four searches, its node and memory caps apply to each.
+/// Classifies one undirected graph under `toppling`, refused over `limits` like any game's
+/// setup. The budget's time covers the graph's four searches, its node and memory caps
+/// apply to each.
 pub fn classify(
     graph: Graph,
+    toppling: Toppling,
     budget: &Budget,
     limits: &SetupLimits,
 ) -> Result<ClassifyRow, SandpileError> {
@@ -180,7 +182,7 @@ pub fn classify(
         .unwrap_or_else(|| graph.spec().to_string());
     let (vertices, edges) = (graph.vertex_count(), graph.edge_count());
     limits.check_moves(vertices as u128)?;
-    let board = Arc::new(Board::new(graph)?);
+    let board = Arc::new(Board::with_toppling(graph, toppling)?);
     let game = Sandpile::new(Arc::clone(&board));
     let analysis = analyse(&game, budget);
     let min_topple = min_topple(&board, &left()).map(|found| found.map(|m| m.chips));
@@ -198,6 +200,7 @@ pub fn classify(
 /// Classifies many graphs in parallel, keeping their order; `done` is called after each.
 pub fn classify_all(
     graphs: Vec<Graph>,
+    toppling: Toppling,
     budget: &Budget,
     limits: &SetupLimits,
     done: &(dyn Fn() + Sync),
@@ -205,7 +208,7 @@ pub fn classify_all(
     graphs
         .into_par_iter()
         .map(|graph| {
-            let row = classify(graph, budget, limits);
+            let row = classify(graph, toppling, budget, limits);
             done();
             row
         })

@@ -1,10 +1,57 @@
 //! The board: a graph with its toppling thresholds, its closed classes (the parts where a
-//! cascade can run forever) and their period vectors, and abelian toppling with exact
-//! detection of cascades that never stop.
+//! cascade can run forever) and their period vectors, and toppling (abelian, or the seed's
+//! reset rule) with exact detection of cascades that never stop.
+
+use std::fmt;
+use std::str::FromStr;
 
 use crosscap_graphs::Graph;
+use serde::{Deserialize, Serialize};
 
 use crate::SandpileError;
+
+/// How a toppling vertex gives up its chips.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Toppling {
+    /// It loses its degree: chips are conserved and the order of topplings does not
+    /// matter (the abelian property of chip-firing).
+    #[default]
+    Abelian,
+    /// The seed's wording: its score "changes to 0", so chips beyond its degree are lost.
+    /// The order then matters: vertices topple one at a time, in the order they became
+    /// unstable.
+    Reset,
+}
+
+impl Toppling {
+    /// The rules' names, as options and flags take them.
+    pub const NAMES: &'static [&'static str] = &["abelian", "reset"];
+}
+
+impl fmt::Display for Toppling {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Toppling::Abelian => "abelian",
+            Toppling::Reset => "reset",
+        })
+    }
+}
+
+impl FromStr for Toppling {
+    type Err = SandpileError;
+
+    fn from_str(text: &str) -> Result<Toppling, SandpileError> {
+        match text.trim() {
+            "abelian" => Ok(Toppling::Abelian),
+            "reset" => Ok(Toppling::Reset),
+            other => Err(SandpileError::BadOption {
+                name: "toppling".into(),
+                reason: format!("`{}` is not abelian or reset", other.escape_debug()),
+            }),
+        }
+    }
+}
 
 /// The largest closed class whose period vector is found by elimination (a class with as
 /// many arcs in as out at every vertex needs none): the dense system takes its square in
@@ -38,6 +85,7 @@ pub struct Board {
     period: Vec<u64>,
     /// Automorphisms used to identify symmetric positions (at least the identity).
     symmetries: Vec<Vec<usize>>,
+    toppling: Toppling,
 }
 
 pub(crate) const NO_CLASS: u32 = u32::MAX;
@@ -67,9 +115,15 @@ pub struct Scratch {
 }
 
 impl Board {
-    /// Prepares `graph`; refuses the empty graph and directed graphs whose period vectors
-    /// overflow or whose unbalanced closed classes exceed [`MAX_ELIMINATION`] vertices.
+    /// Prepares `graph` with abelian toppling (see [`Board::with_toppling`]).
     pub fn new(graph: Graph) -> Result<Board, SandpileError> {
+        Board::with_toppling(graph, Toppling::Abelian)
+    }
+
+    /// Prepares `graph` for play under `toppling`; refuses the empty graph and directed
+    /// graphs whose period vectors overflow or whose unbalanced closed classes exceed
+    /// [`MAX_ELIMINATION`] vertices.
+    pub fn with_toppling(graph: Graph, toppling: Toppling) -> Result<Board, SandpileError> {
         let n = graph.vertex_count();
         if n == 0 {
             return Err(SandpileError::EmptyGraph(graph.spec().to_string()));
@@ -103,6 +157,7 @@ impl Board {
             classes,
             period,
             symmetries,
+            toppling,
         })
     }
 
@@ -113,6 +168,10 @@ impl Board {
 
     pub fn graph(&self) -> &Graph {
         &self.graph
+    }
+
+    pub fn toppling(&self) -> Toppling {
+        self.toppling
     }
 
     pub fn vertex_count(&self) -> usize {
@@ -158,9 +217,24 @@ impl Board {
 
     /// Adds a chip on `v` and topples until every vertex outside an erupted class is
     /// stable. `frozen(c)` tells closed classes already toppling forever: they take no
-    /// part (chips sent into them are lost in their endless cascade). Uses the abelian
-    /// rule: a toppling vertex loses its threshold and each out-neighbour gains one.
+    /// part (chips sent into them are lost in their endless cascade). Topples by the
+    /// board's [`Toppling`] rule.
     pub fn place(
+        &self,
+        scores: &mut [u32],
+        frozen: &dyn Fn(usize) -> bool,
+        v: usize,
+        scratch: &mut Scratch,
+    ) -> Cascade {
+        match self.toppling {
+            Toppling::Abelian => self.place_abelian(scores, frozen, v, scratch),
+            Toppling::Reset => self.place_reset(scores, frozen, v, scratch),
+        }
+    }
+
+    /// The abelian rule: a toppling vertex loses its threshold and each out-neighbour
+    /// gains one; a closed class erupts once each vertex has fired its period.
+    fn place_abelian(
         &self,
         scores: &mut [u32],
         frozen: &dyn Fn(usize) -> bool,
@@ -233,6 +307,100 @@ impl Board {
         scratch.fired_list.clear();
         for &c in &cascade.erupted {
             scratch.erupting[c] = false;
+        }
+        for &u in &cascade.reached {
+            scratch.seen[u] = false;
+        }
+        cascade
+    }
+
+    /// The reset rule, one toppling at a time in the order the vertices became unstable
+    /// (a queue): a toppling vertex's score goes to 0, so chips it gained while waiting
+    /// are lost, and each out-neighbour outside a frozen class gains one. Chips are only
+    /// ever lost, so the cascade either stops or cycles; a cycle of the scores and the
+    /// queue is found by Brent's search, restarted whenever a chip is lost (no earlier
+    /// state can recur). In a cycle no chip is lost, so the firings over one period return
+    /// the chips: they lie in the kernel of the Laplacian, which makes them a positive
+    /// multiple of the period vector on every closed class that fires and zero elsewhere.
+    /// Those classes erupt; every other vertex is then stable.
+    fn place_reset(
+        &self,
+        scores: &mut [u32],
+        frozen: &dyn Fn(usize) -> bool,
+        v: usize,
+        scratch: &mut Scratch,
+    ) -> Cascade {
+        let n = self.vertex_count();
+        if scratch.seen.len() != n {
+            scratch.fired = vec![0; n];
+            scratch.seen = vec![false; n];
+        }
+        let mut cascade = Cascade::default();
+        let live = |u: usize| self.class_of(u).is_none_or(|c| !frozen(c));
+        let reach = |u: usize, scratch: &mut Scratch, cascade: &mut Cascade| {
+            if !scratch.seen[u] {
+                scratch.seen[u] = true;
+                cascade.reached.push(u);
+            }
+        };
+        let mut queue = std::collections::VecDeque::new();
+        scores[v] += 1;
+        reach(v, scratch, &mut cascade);
+        if self.threshold[v] > 0 && scores[v] >= self.threshold[v] && live(v) {
+            queue.push_back(v);
+        }
+        // Topples the queue's first vertex: whether a chip was lost.
+        let topple = |u: usize,
+                      scores: &mut [u32],
+                      queue: &mut std::collections::VecDeque<usize>,
+                      scratch: &mut Scratch,
+                      cascade: &mut Cascade| {
+            let lost = scores[u] > self.threshold[u];
+            scores[u] = 0;
+            cascade.topplings += 1;
+            for &w in self.graph.neighbors(u) {
+                reach(w, scratch, cascade);
+                if live(w) {
+                    scores[w] += 1;
+                    // Queued once, when its score reaches its threshold.
+                    if scores[w] == self.threshold[w] {
+                        queue.push_back(w);
+                    }
+                }
+            }
+            lost
+        };
+        let mut saved = (scores.to_vec(), queue.clone());
+        let (mut power, mut length) = (1u64, 0u64);
+        while let Some(u) = queue.pop_front() {
+            if topple(u, scores, &mut queue, scratch, &mut cascade) {
+                saved = (scores.to_vec(), queue.clone());
+                (power, length) = (1, 0);
+                continue;
+            }
+            length += 1;
+            if saved.0[..] == scores[..] && saved.1 == queue {
+                // One more period, noting the classes whose vertices fire.
+                let mut firing = vec![false; self.classes.len()];
+                for _ in 0..length {
+                    let Some(u) = queue.pop_front() else { break };
+                    if let Some(c) = self.class_of(u) {
+                        firing[c] = true;
+                    }
+                    topple(u, scores, &mut queue, scratch, &mut cascade);
+                }
+                for (c, _) in firing.iter().enumerate().filter(|(_, fired)| **fired) {
+                    cascade.erupted.push(c);
+                    for &w in &self.classes[c].vertices {
+                        reach(w, scratch, &mut cascade);
+                    }
+                }
+                break;
+            }
+            if length == power {
+                saved = (scores.to_vec(), queue.clone());
+                (power, length) = (power * 2, 0);
+            }
         }
         for &u in &cascade.reached {
             scratch.seen[u] = false;

@@ -6,11 +6,14 @@
 //! one placed on, each that topples, each that receives a chip) is claimed by the mover.
 //! The game ends when every vertex has the mover's colour.
 //!
-//! **The abelian rule.** The seed says a toppling vertex's score "changes to 0"; we
-//! subtract the degree instead. The two agree whenever the score equals the degree (a
-//! single chip arrives at a time from a stable position), and subtracting conserves chips,
-//! which makes the result independent of the order of topplings (the abelian property of
-//! chip-firing) and is what the seed's remark about the degree sum assumes.
+//! **The abelian rule** (the default). The seed says a toppling vertex's score "changes
+//! to 0"; we subtract the degree instead. The two agree whenever the score equals the
+//! degree, and subtracting conserves chips, which makes the result independent of the
+//! order of topplings (the abelian property of chip-firing) and is what the seed's remark
+//! about the degree sum assumes. They differ when a vertex gains a second chip before it
+//! topples: [`Toppling::Reset`] plays the seed's wording (chips beyond the degree are
+//! lost, every unstable vertex toppling at once, round by round), and it changes the
+//! perfect-play winner of some graphs (`g6:EQjO`, `g6:FCQrO`, `g6:FCQvg`).
 //!
 //! **Cascades that never stop.** A chip total above `2|E| - |V|` cannot be stable, but a
 //! cascade can run for ever with fewer chips. We detect it exactly: on a connected graph
@@ -43,15 +46,17 @@
 //! use std::time::Duration;
 //! use crosscap_engine::session::SetupLimits;
 //! use crosscap_engine::{Budget, Player};
-//! use crosscap_sandpile::{analyse, new_game};
+//! use crosscap_sandpile::{Toppling, analyse, new_game};
 //!
 //! let budget = Budget::time(Duration::from_secs(10));
-//! let star = new_game("K1,4", None, Player::X, &SetupLimits::default()).unwrap();
+//! let star = new_game("K1,4", None, Player::X, Toppling::Abelian, &SetupLimits::default())
+//!     .unwrap();
 //! let answer = analyse(&star, &budget);
 //! assert_eq!(answer.perfect_play.unwrap().winner, Some(Player::O));
 //! assert!(answer.sequences.unwrap().predetermined); // on this tree, however anyone plays
 //!
-//! let triangle = new_game("C3", None, Player::X, &SetupLimits::default()).unwrap();
+//! let triangle =
+//!     new_game("C3", None, Player::X, Toppling::Abelian, &SetupLimits::default()).unwrap();
 //! let answer = analyse(&triangle, &budget);
 //! assert_eq!(answer.perfect_play.unwrap().winner, Some(Player::X));
 //! assert!(!answer.sequences.unwrap().predetermined);
@@ -80,7 +85,7 @@ pub use analysis::{
     Analysis, ClassifyRow, MinTopple, PerfectPlay, Sequences, analyse, classify, classify_all,
     min_topple, min_topple_game, perfect_play, result_name, sequences,
 };
-pub use board::{Board, Cascade, ClosedClass, Scratch};
+pub use board::{Board, Cascade, ClosedClass, Scratch, Toppling};
 pub use game::{LastMove, Sandpile};
 
 /// Why a board, position or option was refused.
@@ -123,19 +128,20 @@ pub fn agent(level: Level, seed: u64) -> Box<dyn Agent<Sandpile>> {
     standard_agent(level, config, seed)
 }
 
-/// A new game on the graph of `spec`, from the empty board or from `position` (see
-/// [`Sandpile::from_position`]) with `to_move` to move: the one setup that the command
-/// line and the catalog's [`DESCRIPTOR`] go through. A graph with more vertices than `limits` allows
-/// moves is refused before the board is built.
+/// A new game on the graph of `spec` under `toppling`, from the empty board or from
+/// `position` (see [`Sandpile::from_position`]) with `to_move` to move: the one setup that
+/// the command line and the catalog's [`DESCRIPTOR`] go through. A graph with more vertices
+/// than `limits` allows moves is refused before the board is built.
 pub fn new_game(
     spec: &str,
     position: Option<&str>,
     to_move: Player,
+    toppling: Toppling,
     limits: &SetupLimits,
 ) -> Result<Sandpile, SandpileError> {
     let graph = Graph::from_spec(spec)?;
     limits.check_moves(graph.vertex_count() as u128)?;
-    let board = Arc::new(Board::new(graph)?);
+    let board = Arc::new(Board::with_toppling(graph, toppling)?);
     match position {
         Some(text) => Sandpile::from_position(board, text, to_move),
         None if to_move == Player::X => Ok(Sandpile::new(board)),
@@ -321,6 +327,9 @@ struct SandpileOptions {
     /// `"X"` or `"O"`, X by default.
     #[serde(default)]
     to_move: Option<String>,
+    /// `"abelian"` (the default) or `"reset"`.
+    #[serde(default)]
+    toppling: Option<String>,
 }
 
 fn start(setup: &Setup, limits: &SetupLimits) -> Result<Box<dyn Match>, SetupError> {
@@ -333,7 +342,17 @@ fn start(setup: &Setup, limits: &SetupLimits) -> Result<Box<dyn Match>, SetupErr
                 reason: format!("`{}` is not X or O", text.escape_debug()),
             })?,
         };
-        new_game(setup.board, options.position.as_deref(), to_move, limits)
+        let toppling = match &options.toppling {
+            None => Toppling::default(),
+            Some(text) => text.parse()?,
+        };
+        new_game(
+            setup.board,
+            options.position.as_deref(),
+            to_move,
+            toppling,
+            limits,
+        )
     })()
     .map_err(SetupError::from_error)?;
     Ok(GameMatch::<SandpileHost>::boxed(game))
@@ -367,6 +386,17 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
                 default: "\"X\"",
                 help: "the player to move in the given position (O only with a position)",
                 on_form: false,
+            },
+            OptionSpec {
+                name: "toppling",
+                label: "Toppling",
+                kind: OptionKind::Select,
+                choices: Toppling::NAMES,
+                default: "\"abelian\"",
+                help: "abelian: a toppling vertex loses its degree (chips conserved); reset: \
+                       its score goes to 0, as the seed words it (chips beyond the degree \
+                       are lost)",
+                on_form: true,
             },
         ],
         hint_level: Level::Hard,
@@ -485,8 +515,8 @@ mod tests {
             .to_string();
         assert_eq!(
             unknown,
-            "bad options for sandpile: unknown field `to-move`, expected `position` or \
-             `to_move` (the options are position, to_move)"
+            "bad options for sandpile: unknown field `to-move`, expected one of `position`, \
+             `to_move`, `toppling` (the options are position, to_move, toppling)"
         );
         assert!(new_match("P4", &json!("X0,.,.,."), &SetupLimits::default()).is_err());
     }

@@ -260,7 +260,8 @@ pub fn run(cmd: EdgeNimCommand, out: &Output) -> anyhow::Result<Answer> {
             let pos = EdgeNim::new(graph, tokens)?;
             if misere {
                 let named = pos.clone();
-                let answer = super::misere(pos, memory.max_memory, |m| named.format_move(m));
+                let answer =
+                    crosscap_engine::misere(pos, memory.max_memory, |m| named.format_move(m));
                 return super::emit_misere(out, &answer);
             }
             let analysis = analyse(&pos, memory.bytes())?;

@@ -7,10 +7,9 @@ use std::time::Instant;
 use anyhow::bail;
 use clap::Subcommand;
 use crosscap_engine::Impartial;
-use crosscap_engine::catalog::Part;
 use crosscap_manifold::{
-    MAX_GENUS, Manifold, Periodicity, Series, Surface, TableRow, detect_period, play_lengths,
-    prove_periods, remoteness, table,
+    MAX_GENUS, Manifold, Periodicity, Series, Surface, TableRow, detect_period, length,
+    prove_periods, table,
 };
 use serde::Serialize;
 
@@ -94,24 +93,6 @@ struct ValueReport {
 }
 
 #[derive(Serialize)]
-struct LengthReport {
-    position: Manifold,
-    /// The most moves any play lasts.
-    longest: u64,
-    /// The fewest moves any play lasts.
-    shortest: u64,
-    /// Under optimal play (even exactly when the player to move loses), with the search's
-    /// status.
-    #[serde(flatten)]
-    remoteness: Part<RemotenessOf>,
-}
-
-#[derive(Serialize)]
-struct RemotenessOf {
-    remoteness: u64,
-}
-
-#[derive(Serialize)]
 struct SeriesOf {
     /// G of genus 0, 1, ... up to `--show`.
     values: Vec<u8>,
@@ -141,7 +122,8 @@ pub fn run(cmd: ManifoldCommand, out: &Output) -> anyhow::Result<Answer> {
         } => {
             let position: Manifold = surfaces.join(" ").parse()?;
             if misere {
-                let answer = super::misere(position, DEFAULT_MAX_MEMORY, |m| m.to_string());
+                let answer =
+                    crosscap_engine::misere(position, DEFAULT_MAX_MEMORY, |m| m.to_string());
                 return super::emit_misere(out, &answer);
             }
             let series = compute_series(position.max_genus());
@@ -197,21 +179,7 @@ pub fn run(cmd: ManifoldCommand, out: &Output) -> anyhow::Result<Answer> {
             out.emit(&rows, || table_text(&rows).render(format))
         }
         ManifoldCommand::Length { surfaces, budget } => {
-            let position: Manifold = surfaces.join(" ").parse()?;
-            if position.max_genus() > MAX_TABLE_GENUS {
-                bail!(
-                    "genus {} is too large for length (at most {MAX_TABLE_GENUS})",
-                    position.max_genus()
-                );
-            }
-            let (longest, shortest) = play_lengths(&position);
-            let report = LengthReport {
-                remoteness: Part::of(remoteness(&position, &budget.budget()))
-                    .map(|remoteness| RemotenessOf { remoteness }),
-                position,
-                longest,
-                shortest,
-            };
+            let report = length(surfaces.join(" ").parse()?, &budget.budget())?;
             out.emit_status(&report, report.remoteness.status, || {
                 format!(
                     "{}: the longest play lasts {} moves, the shortest {}\n{}",

@@ -1,13 +1,8 @@
 //! Each game's own commands beyond the verbs every game has (research and inspection:
 //! tables, surveys, series, ...), one module a game, and the tools (board, serve).
 
-use std::time::Duration;
-
 use clap::{ArgMatches, Command, FromArgMatches, Subcommand};
-use crosscap_engine::catalog::Part;
-use crosscap_engine::solver::solve;
-use crosscap_engine::{Budget, Impartial, MiserePlay};
-use serde::Serialize;
+use crosscap_engine::Misere;
 
 use crate::output::{Answer, Output, part_text};
 
@@ -76,47 +71,6 @@ fn own<E: Subcommand + FromArgMatches>(
             .map_err(anyhow::Error::from)
             .and_then(|command| run(command, out))
     })
-}
-
-/// A position's answer under misère play (the player who cannot move wins): misère
-/// positions do not add up by nim-sums, so the engine's solver searches it whole.
-#[derive(Serialize)]
-pub struct Misere {
-    pub rule: &'static str,
-    #[serde(flatten)]
-    pub answer: Part<MisereAnswer>,
-}
-
-#[derive(Serialize)]
-pub struct MisereAnswer {
-    /// P when the player to move loses.
-    pub outcome: &'static str,
-    pub winning_moves: Vec<String>,
-}
-
-/// How long a misère search may take.
-const MISERE_SECONDS: u64 = 60;
-
-/// Solves `position` under misère play within `max_memory` bytes and a minute, moves
-/// written by `name`.
-pub fn misere<G: Impartial + 'static>(
-    position: G,
-    max_memory: usize,
-    name: impl Fn(&G::Move) -> String,
-) -> Misere {
-    let budget = Budget::time(Duration::from_secs(MISERE_SECONDS)).with_memory(max_memory);
-    let solved = solve(&MiserePlay::new(position), budget);
-    Misere {
-        rule: "misere",
-        answer: Part::of(solved).map(|solution| MisereAnswer {
-            outcome: if solution.value > 0 { "N" } else { "P" },
-            winning_moves: if solution.value > 0 {
-                solution.best_moves.iter().map(name).collect()
-            } else {
-                Vec::new()
-            },
-        }),
-    }
 }
 
 /// Prints a misère answer: the outcome and the winning moves, or why it is unknown.

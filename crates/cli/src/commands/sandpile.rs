@@ -10,7 +10,8 @@ use crosscap_engine::Player;
 use crosscap_engine::catalog::{Part, Status};
 use crosscap_graphs::read_graph6_lines;
 use crosscap_sandpile::{
-    ClassifyRow, Sequences, classify_all, min_topple, min_topple_game, new_game, result_name,
+    ClassifyRow, Sequences, Toppling, classify_all, min_topple, min_topple_game, new_game,
+    result_name,
 };
 use serde::Serialize;
 
@@ -32,6 +33,8 @@ pub enum SandpileCommand {
         #[arg(long)]
         graph: String,
         #[command(flatten)]
+        toppling: TopplingArg,
+        #[command(flatten)]
         budget: BudgetArgs,
     },
     /// Reads graph6 lines on stdin (e.g. from `geng -c 6`) and prints one row per graph:
@@ -50,8 +53,25 @@ pub enum SandpileCommand {
         #[arg(long)]
         summary: bool,
         #[command(flatten)]
+        toppling: TopplingArg,
+        #[command(flatten)]
         budget: BudgetArgs,
     },
+}
+
+/// The game's `toppling` option, as `solve` and `play` take it.
+#[derive(clap::Args, Debug)]
+pub struct TopplingArg {
+    /// abelian: a toppling vertex loses its degree (chips conserved); reset: its score goes
+    /// to 0, as the seed words it (chips beyond the degree are lost)
+    #[arg(long = "toppling", value_name = "TOPPLING", default_value = "abelian")]
+    rule: String,
+}
+
+impl TopplingArg {
+    fn rule(&self) -> anyhow::Result<Toppling> {
+        Ok(self.rule.parse()?)
+    }
 }
 
 /// The sandpile's searches count positions (moves played): `--max-nodes`, also
@@ -181,8 +201,12 @@ struct SummaryRow {
 
 pub fn run(cmd: SandpileCommand, out: &Output) -> anyhow::Result<Answer> {
     match cmd {
-        SandpileCommand::MinTopple { graph, budget } => {
-            let game = new_game(&graph, None, Player::X, &setup_limits())?;
+        SandpileCommand::MinTopple {
+            graph,
+            toppling,
+            budget,
+        } => {
+            let game = new_game(&graph, None, Player::X, toppling.rule()?, &setup_limits())?;
             let start = Instant::now();
             let budget = budget.budget();
             let g = game.board().graph();
@@ -210,14 +234,18 @@ pub fn run(cmd: SandpileCommand, out: &Output) -> anyhow::Result<Answer> {
         SandpileCommand::Classify {
             format,
             summary,
+            toppling,
             budget,
         } => {
+            let toppling = toppling.rule()?;
             let stdin = std::io::stdin();
             let graphs = read_graph6_lines(stdin.lock())
                 .collect::<Result<Vec<_>, _>>()
                 .context("reading graph6 on stdin")?;
             let bar = progress_bar(graphs.len() as u64, "graphs");
-            let rows = classify_all(graphs, &budget.budget(), &setup_limits(), &|| bar.inc(1));
+            let rows = classify_all(graphs, toppling, &budget.budget(), &setup_limits(), &|| {
+                bar.inc(1)
+            });
             bar.finish_and_clear();
             let rows = rows
                 .into_iter()

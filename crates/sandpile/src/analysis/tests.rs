@@ -1,4 +1,4 @@
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 
 use crosscap_engine::session::SetupLimits;
 use crosscap_engine::solver::brute_force_value;
@@ -64,6 +64,7 @@ fn a_search_that_runs_out_leaves_the_other_answer() {
     assert!(wide.perfect_play.is_ok() && wide.sequences.is_ok());
     let row = classify(
         Graph::from_spec("C3").unwrap(),
+        Toppling::Abelian,
         &Budget::nodes(2),
         &SetupLimits::default(),
     )
@@ -303,6 +304,7 @@ fn classify_reports_a_graph6_line() {
     let limits = SetupLimits::default();
     let row = classify(
         Graph::from_graph6("Bw").unwrap(),
+        Toppling::Abelian,
         &Budget::unlimited(),
         &limits,
     )
@@ -316,6 +318,7 @@ fn classify_reports_a_graph6_line() {
             .iter()
             .map(|g| Graph::from_graph6(g).unwrap())
             .collect(),
+        Toppling::Abelian,
         &Budget::unlimited(),
         &limits,
         &|| {},
@@ -331,6 +334,7 @@ fn classify_reports_a_graph6_line() {
     assert_eq!(rows[2].min_topple, Ok(Some(6)));
     let too_big = classify(
         Graph::from_spec("path:5001").unwrap(),
+        Toppling::Abelian,
         &Budget::unlimited(),
         &limits,
     );
@@ -347,4 +351,184 @@ fn the_best_moves_win() {
         child.play_text(&child.format_move(mv)).unwrap();
         assert_eq!(analyse_all(&child).0.winner, play.winner);
     }
+}
+
+/// One placement under the seed's reset rule, simulated naively: one toppling at a time
+/// in the order the vertices became unstable, a repeated state (scores and queue) meaning
+/// the cascade never stops. The scores after it (`None`: it never stops) and the vertices
+/// it reached.
+fn naive_reset_placement(board: &Board, scores: &[u32], v: usize) -> (Option<Vec<u32>>, Vec<bool>) {
+    let mut scores = scores.to_vec();
+    let mut reached = vec![false; scores.len()];
+    let unstable =
+        |u: usize, scores: &[u32]| board.threshold(u) > 0 && scores[u] == board.threshold(u);
+    scores[v] += 1;
+    reached[v] = true;
+    let mut queue: std::collections::VecDeque<usize> =
+        unstable(v, &scores).then_some(v).into_iter().collect();
+    let mut seen = std::collections::HashSet::new();
+    while let Some(&u) = queue.front() {
+        if !seen.insert((scores.clone(), queue.clone())) {
+            return (None, reached);
+        }
+        queue.pop_front();
+        scores[u] = 0;
+        for &w in board.graph().neighbors(u) {
+            scores[w] += 1;
+            reached[w] = true;
+            if unstable(w, &scores) {
+                queue.push_back(w);
+            }
+        }
+    }
+    (Some(scores), reached)
+}
+
+fn reset_board(spec: &str) -> Board {
+    Board::with_toppling(Graph::from_spec(spec).unwrap(), Toppling::Reset).unwrap()
+}
+
+#[test]
+fn reset_placements_agree_with_a_naive_simulation() {
+    let mut rng = Rng::new(22);
+    let (mut erupted, mut lost) = (0, 0);
+    for i in 0..1500 {
+        let spec = random_spec(&mut rng, 6, i % 2 == 1);
+        let board = reset_board(&spec);
+        let n = board.vertex_count();
+        // A random stable position (sinks hold a few chips too), then one chip.
+        let mut scores: Vec<u32> = (0..n)
+            .map(|v| match board.threshold(v) {
+                0 => rng.below(3) as u32,
+                threshold => rng.below(threshold as usize) as u32,
+            })
+            .collect();
+        let v = rng.below(n);
+        let (expected, reached) = naive_reset_placement(&board, &scores, v);
+        let chips: u32 = scores.iter().sum();
+        let cascade = board.place(&mut scores, &|_| false, v, &mut Scratch::default());
+        match expected {
+            None => {
+                assert!(!cascade.erupted.is_empty(), "{spec} never stops");
+                erupted += 1;
+            }
+            Some(expected) => {
+                assert!(cascade.erupted.is_empty(), "{spec} stops");
+                assert_eq!(scores, expected, "{spec}");
+                let mut found = vec![false; n];
+                for &u in &cascade.reached {
+                    found[u] = true;
+                }
+                assert_eq!(found, reached, "{spec}");
+                lost += (expected.iter().sum::<u32>() <= chips) as usize;
+            }
+        }
+    }
+    assert!(
+        erupted > 100 && lost > 30,
+        "{erupted} erupted, {lost} lost chips"
+    );
+}
+
+#[test]
+fn reset_loses_the_chips_a_waiting_vertex_gained() {
+    // C4 with a chip on each vertex: 0 topples, then 1 and 3, each sending 2 a chip while
+    // it waits; it topples from 3 to 0 and that chip is lost, where abelian keeps it.
+    let reset = reset_board("C4");
+    assert_eq!(reset.toppling(), Toppling::Reset);
+    let abelian = Board::from_spec("C4").unwrap();
+    let mut scratch = Scratch::default();
+    // Four chips (the most C4 holds stably) then one: abelian topples for ever.
+    let mut scores = vec![1, 1, 1, 1];
+    assert_eq!(
+        abelian
+            .place(&mut scores, &|_| false, 0, &mut scratch)
+            .erupted,
+        vec![0]
+    );
+    // Reset drops back to four chips (0, 2, 0, 2 after the loss) and still topples for
+    // ever: the two chips pass round the cycle without meeting.
+    let mut scores = vec![1, 1, 1, 1];
+    assert_eq!(
+        reset
+            .place(&mut scores, &|_| false, 0, &mut scratch)
+            .erupted,
+        vec![0]
+    );
+    // On P4 with a chip on each inner vertex and one on 3, a chip on 1 makes 2 wait for
+    // 3's chip: the cascade stops with a chip lost, where abelian topples for ever.
+    let mut abelian_scores = vec![0, 1, 1, 0];
+    let mut reset_scores = abelian_scores.clone();
+    let abelian = Board::from_spec("P4").unwrap();
+    let reset = reset_board("P4");
+    let a = abelian.place(&mut abelian_scores, &|_| false, 1, &mut scratch);
+    let r = reset.place(&mut reset_scores, &|_| false, 1, &mut scratch);
+    assert_eq!((a.erupted.len(), r.erupted.len()), (1, 1));
+}
+
+/// The winner of a connected graph with perfect play under the reset rule, by a plain
+/// minimax over (scores, owners, mover, placements) that plays each placement with
+/// [`naive_reset_placement`]: the reference for the solver under that rule.
+fn naive_reset_winner(board: &Board) -> Option<Player> {
+    type State = (Vec<u32>, Vec<Option<Player>>, Player, u32);
+    /// +1 when the player to move wins, -1 when they lose, 0 for a draw.
+    fn value(board: &Board, state: &State, memo: &mut HashMap<State, i8>) -> i8 {
+        if let Some(&v) = memo.get(state) {
+            return v;
+        }
+        let (scores, owners, mover, placements) = state;
+        let mut best = -1;
+        for v in (0..board.vertex_count()).filter(|&v| owners[v].is_none_or(|p| p == *mover)) {
+            let outcome = match naive_reset_placement(board, scores, v) {
+                (None, _) => 1,
+                (Some(next), reached) => {
+                    let owners: Vec<Option<Player>> = owners
+                        .iter()
+                        .zip(&reached)
+                        .map(|(&o, &r)| if r { Some(*mover) } else { o })
+                        .collect();
+                    if owners.iter().all(|&o| o == Some(*mover)) {
+                        1
+                    } else if placements + 1 >= board.move_limit() {
+                        0
+                    } else {
+                        let child = (next, owners, mover.opponent(), placements + 1);
+                        -value(board, &child, memo)
+                    }
+                }
+            };
+            best = best.max(outcome);
+        }
+        memo.insert(state.clone(), best);
+        best
+    }
+    let n = board.vertex_count();
+    let start = (vec![0; n], vec![None; n], Player::X, 0);
+    match value(board, &start, &mut HashMap::new()) {
+        1 => Some(Player::X),
+        -1 => Some(Player::O),
+        _ => None,
+    }
+}
+
+#[test]
+fn the_solver_under_the_reset_rule_agrees_with_a_naive_minimax() {
+    let mut rng = Rng::new(27);
+    let (mut checked, mut flipped) = (0, 0);
+    while checked < 40 {
+        let spec = random_spec(&mut rng, 5, false);
+        let graph = Graph::from_spec(&spec).unwrap();
+        if !graph.is_connected() || graph.vertex_count() < 3 {
+            continue;
+        }
+        checked += 1;
+        let board = Arc::new(Board::with_toppling(graph, Toppling::Reset).unwrap());
+        let (play, _) = analyse_all(&Sandpile::new(Arc::clone(&board)));
+        assert_eq!(play.winner, naive_reset_winner(&board), "{spec}");
+        flipped += (play.winner != analyse_spec(&spec).0.winner) as usize;
+    }
+    assert_eq!(
+        flipped, 0,
+        "no graph on 5 vertices or fewer changes its winner"
+    );
 }
