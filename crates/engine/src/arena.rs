@@ -27,6 +27,8 @@ pub struct ArenaReport {
     pub a_win_rate: f64,
     /// Wilson 95% confidence interval of A's win rate.
     pub ci95: [f64; 2],
+    /// Milliseconds per move, wall-clock; in an equal-time arena, times the side's threads
+    /// (what it was charged).
     pub a_ms_per_move: f64,
     pub b_ms_per_move: f64,
     pub seed: u64,
