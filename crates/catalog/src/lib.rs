@@ -30,6 +30,8 @@
 //!     budget: Budget::time(Duration::from_secs(1)),
 //!     on_game_done: &|| {},
 //!     equal_time: false,
+//!     a_threads: 1,
+//!     b_threads: 1,
 //! };
 //! let report = game.arena(Level::Perfect, Level::Random, 4, 1, &run);
 //! assert_eq!(report.a_wins + report.b_wins + report.draws, 4);

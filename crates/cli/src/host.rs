@@ -358,26 +358,29 @@ struct Hint {
     position: String,
     to_move: Player,
     level: String,
+    threads: usize,
     #[serde(rename = "move")]
     suggested: String,
     millis: f64,
 }
 
 fn hint(game: &GameDescriptor, matches: &ArgMatches, out: &Output) -> anyhow::Result<Answer> {
-    let computer = ComputerArgs::from_arg_matches(matches)?.computer(game.info.hint_level);
+    let computer = ComputerArgs::from_arg_matches(matches)?.computer(game.info.hint_level)?;
     let started = start(game, matches)?;
     let Some(mover) = started.to_move() else {
         bail!("the game is already over");
     };
     let clock = Instant::now();
-    let suggested = started
-        .computer_move(computer.level, computer.seed, &computer.budget)
+    let suggested = computer
+        .player(&*started)
+        .choose(started.as_any(), &computer.budget)
         .context("the computer found no move")?;
     let hint = Hint {
         game: game.info.name,
         position: started.position(),
         to_move: mover,
         level: computer.level.to_string(),
+        threads: computer.threads,
         suggested,
         millis: clock.elapsed().as_secs_f64() * 1000.0,
     };
@@ -393,7 +396,7 @@ fn hint(game: &GameDescriptor, matches: &ArgMatches, out: &Output) -> anyhow::Re
 fn play(game: &GameDescriptor, matches: &ArgMatches, _: &Output) -> anyhow::Result<Answer> {
     let args = PlayArgs::from_arg_matches(matches)?;
     let started = start(game, matches)?;
-    let computer = args.computer.computer(game.info.play_level);
+    let computer = args.computer.computer(game.info.play_level)?;
     play_in_terminal(
         started,
         args.colour,
@@ -637,6 +640,7 @@ mod tests {
         let computer = Computer {
             level: Level::Perfect,
             seed: 1,
+            threads: 1,
             budget: Budget::unlimited(),
         };
         let mut out = Vec::new();

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use clap::{Arg, Args};
 use crosscap_engine::agents::{MAX_FLATMC_PLAYOUTS, MAX_MCTS_ITERATIONS};
+use crosscap_engine::mcts::MAX_SEARCH_THREADS;
 use crosscap_engine::session::SetupLimits;
 use crosscap_engine::{Budget, Level, Player};
 
@@ -127,6 +128,27 @@ pub fn parse_games(text: &str) -> Result<usize, String> {
         Ok(games) if (1..=MAX_GAMES).contains(&games) => Ok(games as usize),
         _ => Err(format!("expected a number of games from 1 to {MAX_GAMES}")),
     }
+}
+
+/// The threads a computer's search runs on.
+pub fn parse_threads(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(threads) if (1..=MAX_SEARCH_THREADS).contains(&threads) => Ok(threads),
+        _ => Err(format!(
+            "expected a number of threads from 1 to {MAX_SEARCH_THREADS}"
+        )),
+    }
+}
+
+/// Refuses `threads` above one for a level that does not search with MCTS.
+pub fn check_threads(flag: &str, threads: usize, level: Level) -> anyhow::Result<()> {
+    if threads > 1 && !level.uses_threads() {
+        anyhow::bail!(
+            "{flag} {threads}: {level} plays on one thread; threads apply to the MCTS levels \
+             (easy, medium, hard, expert, mcts:N, mcts:Nms) and to perfect's expert fallback"
+        );
+    }
+    Ok(())
 }
 
 /// Milliseconds a computer player thinks per move.

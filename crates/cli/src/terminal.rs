@@ -8,10 +8,14 @@ use anyhow::Context;
 use clap::Args;
 use crosscap_engine::arena::ArenaReport;
 use crosscap_engine::ladder::{Rating, RoundRobin};
-use crosscap_engine::session::{ArenaRun, Match};
+use crosscap_engine::mcts::with_search_threads;
+use crosscap_engine::session::{ArenaRun, Computer as MatchComputer, Match};
 use crosscap_engine::{Budget, Level, Player, Rng};
 
-use crate::limits::{move_budget, parse_games, parse_level, parse_player, parse_think_ms};
+use crate::limits::{
+    check_threads, move_budget, parse_games, parse_level, parse_player, parse_think_ms,
+    parse_threads,
+};
 use serde::Serialize;
 
 use crate::output::{Answer, Output, Table, TableFormat, ignore_closed_stdout, progress_bar};
@@ -29,33 +33,49 @@ pub struct ComputerArgs {
     /// all of it.
     #[arg(long, value_parser = parse_think_ms)]
     pub think_ms: Option<Duration>,
+    /// Threads the computer's search runs on (1 to 64; root parallelism, a seeded mcts:N
+    /// gives the same move with any count): the MCTS levels and perfect's fallback; refused
+    /// above 1 for random and flatmc:N.
+    #[arg(long, default_value_t = 1, value_parser = parse_threads)]
+    pub threads: usize,
     /// Seed of the computer's randomness.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
 }
 
-/// A computer player of any game: its level, seed and budget per move.
+/// A computer player of any game: its level, seed, search threads and budget per move.
 #[derive(Clone, Debug)]
 pub struct Computer {
     pub level: Level,
     pub seed: u64,
+    pub threads: usize,
     pub budget: Budget,
+}
+
+impl Computer {
+    /// The computer for a whole game of `game`, searching on its threads.
+    pub fn player(&self, game: &dyn Match) -> Box<dyn MatchComputer> {
+        with_search_threads(self.threads, || game.computer(self.level, self.seed))
+    }
 }
 
 impl ComputerArgs {
     /// The computer asked for: the level given (its time set by `--think-ms`), else MCTS
-    /// for the time given, else the game's `default`.
-    pub fn computer(&self, default: Level) -> Computer {
+    /// for the time given, else the game's `default`; refused when `--threads` asks for
+    /// threads the level cannot use.
+    pub fn computer(&self, default: Level) -> anyhow::Result<Computer> {
         let level = match (self.level, self.think_ms) {
             (Some(level), think) => with_think_time(level, think),
             (None, Some(think)) => Level::MctsMs(think.as_millis() as u64),
             (None, None) => default,
         };
-        Computer {
+        check_threads("--threads", self.threads, level)?;
+        Ok(Computer {
             level,
             seed: self.seed,
+            threads: self.threads,
             budget: move_budget(self.think_ms, 1),
-        }
+        })
     }
 }
 
@@ -91,10 +111,18 @@ pub struct ArenaArgs {
     /// level (easy … expert, mcts:Nms), a bound on the others.
     #[arg(long, value_parser = parse_think_ms)]
     pub think_ms: Option<Duration>,
+    /// Threads agent A's search runs on (1 to 64), as `play --threads`.
+    #[arg(long, default_value_t = 1, value_parser = parse_threads)]
+    pub a_threads: usize,
+    /// Threads agent B's search runs on (1 to 64).
+    #[arg(long, default_value_t = 1, value_parser = parse_threads)]
+    pub b_threads: usize,
     /// Equal thinking time: A may spend on each move what B has spent so far (plus B's
     /// expected rest) minus what A has, over A's expected remaining moves; games are played
     /// one at a time, and the run counts only when A's time per move is within 5% of B's
-    /// (give A a level that thinks until its time is up, e.g. expert).
+    /// (give A a level that thinks until its time is up, e.g. expert). A side on several
+    /// threads is charged its wall-clock time times its threads (an upper bound of their
+    /// CPU time), and its time per move is reported so.
     #[arg(long)]
     pub equal_time: bool,
     /// Seed of the run.
@@ -156,6 +184,8 @@ pub fn run_ladder(game: &dyn Match, args: &LadderArgs, out: &Output) -> anyhow::
                 budget: move_budget(args.think_ms, rayon::current_num_threads()),
                 on_game_done: &|| bar.inc(1),
                 equal_time: false,
+                a_threads: 1,
+                b_threads: 1,
             },
         );
         round.add(
@@ -225,7 +255,7 @@ pub fn play_game(
         human.opponent()
     )?;
     writeln!(out, "Type a move, `moves` for the legal moves, or `quit`.")?;
-    let mut player = game.computer(computer.level, computer.seed);
+    let mut player = computer.player(&*game);
     loop {
         writeln!(out, "{}", game.drawing(colour))?;
         let Some(mover) = game.to_move() else {
@@ -271,6 +301,8 @@ pub fn play_game(
 
 /// Runs an arena between two levels from a game's position and prints the report.
 pub fn run_arena(game: &dyn Match, args: &ArenaArgs, out: &Output) -> anyhow::Result<Answer> {
+    check_threads("--a-threads", args.a_threads, args.a)?;
+    check_threads("--b-threads", args.b_threads, args.b)?;
     let bar = progress_bar(args.games as u64, "games");
     let report = game.arena(
         with_think_time(args.a, args.think_ms),
@@ -281,6 +313,8 @@ pub fn run_arena(game: &dyn Match, args: &ArenaArgs, out: &Output) -> anyhow::Re
             budget: move_budget(args.think_ms, rayon::current_num_threads()),
             on_game_done: &|| bar.inc(1),
             equal_time: args.equal_time,
+            a_threads: args.a_threads,
+            b_threads: args.b_threads,
         },
     );
     bar.finish_and_clear();
@@ -328,6 +362,7 @@ mod tests {
         Computer {
             level: Level::Random,
             seed: 1,
+            threads: 1,
             budget: move_budget(None, 1),
         }
     }
@@ -374,9 +409,10 @@ mod tests {
         let args = ComputerArgs {
             level: None,
             think_ms: Some(Duration::from_millis(20)),
+            threads: 1,
             seed: 1,
         };
-        let computer = args.computer(Level::Perfect);
+        let computer = args.computer(Level::Perfect).unwrap();
         assert_eq!(computer.level, Level::MctsMs(20));
         assert_eq!(computer.budget.max_time, Some(Duration::from_millis(20)));
         let chosen = |level| ComputerArgs {
@@ -385,18 +421,43 @@ mod tests {
         };
         // A timed level thinks for the time given, an iteration level is bounded by it.
         assert_eq!(
-            chosen(Level::Expert).computer(Level::Perfect).level,
+            chosen(Level::Expert)
+                .computer(Level::Perfect)
+                .unwrap()
+                .level,
             Level::MctsMs(20)
         );
         assert_eq!(
-            chosen(Level::Mcts(500)).computer(Level::Perfect).level,
+            chosen(Level::Mcts(500))
+                .computer(Level::Perfect)
+                .unwrap()
+                .level,
             Level::Mcts(500)
         );
         let untimed = ComputerArgs {
             think_ms: None,
             ..chosen(Level::Easy)
         };
-        assert_eq!(untimed.computer(Level::Perfect).level, Level::Easy);
+        assert_eq!(untimed.computer(Level::Perfect).unwrap().level, Level::Easy);
+        let threaded = |level| ComputerArgs {
+            threads: 2,
+            ..chosen(level)
+        };
+        assert_eq!(
+            threaded(Level::Expert)
+                .computer(Level::Perfect)
+                .unwrap()
+                .threads,
+            2
+        );
+        let refused = threaded(Level::FlatMc(160))
+            .computer(Level::Perfect)
+            .unwrap_err();
+        assert!(
+            refused
+                .to_string()
+                .starts_with("--threads 2: flatmc:160 plays on one thread")
+        );
     }
 
     /// A writer whose reader has gone, like stdout piped into `head`.

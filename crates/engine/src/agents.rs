@@ -269,6 +269,14 @@ impl Level {
         }
     }
 
+    /// Whether the level searches with MCTS, so that it can search on several threads
+    /// ([`crate::mcts::with_search_threads`]): the MCTS levels, and `perfect` for the
+    /// expert it falls back to. `random` and `flatmc:N` (the frozen baseline) play on
+    /// one thread.
+    pub fn uses_threads(self) -> bool {
+        self.search_limit().is_some() || self == Level::Perfect
+    }
+
     /// The level with its time per move set to `think` (`--think-ms`): a timed MCTS level
     /// becomes `mcts:Nms`; the others keep their own limit (a host bounds their moves by
     /// `think` through the budget).
@@ -380,5 +388,8 @@ mod tests {
         assert_eq!(Level::MctsMs(5).with_think_time(ms(7)), Level::MctsMs(7));
         assert_eq!(Level::Mcts(500).with_think_time(ms(7)), Level::Mcts(500));
         assert_eq!(Level::FlatMc(9).with_think_time(ms(7)), Level::FlatMc(9));
+        assert!(Level::Expert.uses_threads() && Level::Mcts(5).uses_threads());
+        assert!(Level::Perfect.uses_threads());
+        assert!(!Level::FlatMc(160).uses_threads() && !Level::Random.uses_threads());
     }
 }

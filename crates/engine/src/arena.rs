@@ -9,6 +9,7 @@ use crate::agents::Agent;
 use crate::budget::Budget;
 use crate::game::{Game, Player};
 use crate::rng::Rng;
+use crate::session::ArenaRun;
 
 /// Makes a fresh agent from a seed.
 pub type AgentFactory<'a, G> = &'a (dyn Fn(u64) -> Box<dyn Agent<G>> + Sync);
@@ -26,6 +27,8 @@ pub struct ArenaReport {
     pub a_win_rate: f64,
     /// Wilson 95% confidence interval of A's win rate.
     pub ci95: [f64; 2],
+    /// Milliseconds per move, wall-clock; in an equal-time arena, times the side's threads
+    /// (what it was charged).
     pub a_ms_per_move: f64,
     pub b_ms_per_move: f64,
     pub seed: u64,
@@ -98,24 +101,28 @@ pub fn arena<G: Game>(
 /// for the rest of the game (at B's rate so far) minus A's total so far, spread over A's
 /// expected remaining moves (half the legal moves, rounded up, at least one). Before B has
 /// moved, B's rate comes from one timed, uncounted move of B on the start position. B
-/// thinks within `budget`; A within its time bank and `budget`'s other limits. Times are
-/// wall-clock times of single-threaded agents, so runs do not reproduce exactly.
+/// thinks within `run`'s budget; A within its time bank and the budget's other limits. A
+/// side searching on several threads (`run.a_threads`, `run.b_threads`) is charged its
+/// wall-clock time times its threads, an upper bound of the CPU time its threads spent,
+/// and so are the times per move reported. Times are measured, so runs do not reproduce
+/// exactly.
 pub fn arena_equal_time<G: Game>(
     start: &G,
     make_a: AgentFactory<'_, G>,
     make_b: AgentFactory<'_, G>,
     games: usize,
     seed: u64,
-    budget: &Budget,
-    on_game_done: &(dyn Fn() + Sync),
+    run: &ArenaRun,
 ) -> ArenaReport {
+    let budget = &run.budget;
     let clock = Instant::now();
     make_b(Rng::derive(seed, u64::MAX - 1)).choose(start, budget);
     let mut bank = TimeBank {
         a_total: Duration::ZERO,
         b_total: Duration::ZERO,
         b_moves: 0,
-        b_dry_run: clock.elapsed(),
+        b_dry_run: clock.elapsed() * run.b_threads as u32,
+        threads: [run.a_threads, run.b_threads],
     };
     let mut tally = Tally::default();
     for i in 0..games {
@@ -131,7 +138,7 @@ pub fn arena_equal_time<G: Game>(
             budget,
             Some(&mut bank),
         ));
-        on_game_done();
+        (run.on_game_done)();
     }
     report(make_a, make_b, &tally, seed, true)
 }
@@ -143,10 +150,12 @@ struct TimeBank {
     b_moves: u64,
     /// One of B's moves timed before the arena, B's rate until it has moved.
     b_dry_run: Duration,
+    /// A's and B's search threads: a side is charged its wall-clock time times these.
+    threads: [usize; 2],
 }
 
 impl TimeBank {
-    /// A's time for its next move in `game`, A playing `a_colour`.
+    /// A's wall-clock time for its next move in `game`.
     fn a_budget<G: Game>(&self, game: &G, budget: &Budget) -> Budget {
         let b_rate = if self.b_moves == 0 {
             self.b_dry_run
@@ -158,7 +167,12 @@ impl TimeBank {
         let a_left = left.div_ceil(2).max(1);
         let b_left = left / 2;
         let allowed = (self.b_total + b_rate * b_left).saturating_sub(self.a_total);
-        budget.within(&Budget::time(allowed / a_left))
+        budget.within(&Budget::time(allowed / (a_left * self.threads[0] as u32)))
+    }
+
+    /// The time charged for a move that took `wall` (see [`arena_equal_time`]).
+    fn charged(&self, a_turn: bool, wall: Duration) -> Duration {
+        wall * self.threads[usize::from(!a_turn)] as u32
     }
 
     fn record(&mut self, a_turn: bool, spent: Duration) {
@@ -250,8 +264,9 @@ fn play_one<G: Game>(
             (false, _) => b.choose(&game, budget),
         }
         .expect("an agent always moves while the game is not over");
-        let spent = clock.elapsed();
+        let mut spent = clock.elapsed();
         if let Some(bank) = bank.as_deref_mut() {
+            spent = bank.charged(a_turn, spent);
             bank.record(a_turn, spent);
         }
         if a_turn {
@@ -304,6 +319,7 @@ mod tests {
             b_total: ms(10),
             b_moves: 5,
             b_dry_run: ms(100),
+            threads: [1, 1],
         };
         // B: 10 ms so far, 2 ms a move for 3 more; A: 8 ms so far, 3 moves to go.
         let budget = bank.a_budget(&game, &Budget::unlimited());
@@ -313,6 +329,7 @@ mod tests {
             b_total: Duration::ZERO,
             b_moves: 0,
             b_dry_run: ms(30),
+            threads: [1, 1],
         };
         // Before B has moved, its dry run is its rate: 3 moves of 30 ms over A's 3.
         assert_eq!(
@@ -327,13 +344,31 @@ mod tests {
             ahead.a_budget(&game, &Budget::unlimited()).max_time,
             Some(ms(40) / 3)
         );
+        // A on two threads is charged twice its wall time, so it gets half of it to think.
+        let threaded = TimeBank {
+            threads: [2, 1],
+            ..fresh
+        };
+        assert_eq!(
+            threaded.a_budget(&game, &Budget::unlimited()).max_time,
+            Some(ms(15))
+        );
+        assert_eq!(threaded.charged(true, ms(7)), ms(14));
+        assert_eq!(threaded.charged(false, ms(7)), ms(7));
     }
 
     #[test]
     fn an_equal_time_arena_plays_its_games_and_says_whether_it_counts() {
         let start = NormalPlay::new(Nim::new(vec![3, 4, 5]));
         let random = |seed| Box::new(RandomAgent::new(seed)) as Box<dyn Agent<_>>;
-        let report = arena_equal_time(&start, &random, &random, 6, 3, &Budget::unlimited(), &|| {});
+        let run = ArenaRun {
+            budget: Budget::unlimited(),
+            on_game_done: &|| {},
+            equal_time: true,
+            a_threads: 1,
+            b_threads: 1,
+        };
+        let report = arena_equal_time(&start, &random, &random, 6, 3, &run);
         assert_eq!(report.games, 6);
         assert_eq!(report.a_wins + report.b_wins, 6);
         assert!(report.equal_time);

@@ -4,6 +4,7 @@
 //! between siblings) and an MCTS-solver that proves won and lost subtrees.
 
 use rustc_hash::FxHashMap;
+use std::cell::Cell;
 use std::mem::size_of;
 use std::time::Duration;
 
@@ -11,6 +12,26 @@ use crate::agents::Agent;
 use crate::budget::{Budget, Meter};
 use crate::game::{Game, Outcome, Player};
 use crate::rng::Rng;
+
+/// The most search threads a host may ask for ([`with_search_threads`]).
+pub const MAX_SEARCH_THREADS: usize = 64;
+
+thread_local! {
+    /// The thread count of [`with_search_threads`] while its `build` runs.
+    static SEARCH_THREADS: Cell<Option<usize>> = const { Cell::new(None) };
+}
+
+/// Runs `build` with every [`Mcts`] made in it (on this thread) searching on `threads`
+/// threads (root parallelism, [`MctsConfig::threads`]), whatever its game's tuning says.
+/// A scope rather than a parameter because each game builds its own searches (its
+/// policy, its tuning) behind `Hosting::agent(level, seed)`: a host chooses the thread
+/// count of all of them without every game passing it through.
+pub fn with_search_threads<T>(threads: usize, build: impl FnOnce() -> T) -> T {
+    let outer = SEARCH_THREADS.replace(Some(threads.clamp(1, MAX_SEARCH_THREADS)));
+    let built = build();
+    SEARCH_THREADS.set(outer);
+    built
+}
 
 /// How playouts are run from a leaf to the end of the game.
 pub trait PlayoutPolicy<G: Game>: Send {
@@ -102,6 +123,8 @@ pub struct MctsConfig {
     /// Searches run at once, each on a thread of its own with its share of the iterations
     /// and the memory and a seed of its own, their root statistics added up (root
     /// parallelism). 1: one search. Iteration budgets reproduce exactly with any count.
+    /// A kept tree ([`MctsConfig::reuse_tree`]) is not used with more than one.
+    /// [`with_search_threads`] sets it for the searches a host builds.
     pub threads: usize,
 }
 
@@ -220,7 +243,10 @@ impl<G: Game> Mcts<G, RandomPlayout> {
 impl<G: Game, P: PlayoutPolicy<G> + Clone> Mcts<G, P> {
     pub fn with_policy(limit: SearchLimit, config: MctsConfig, policy: P, seed: u64) -> Self {
         Mcts {
-            config,
+            config: MctsConfig {
+                threads: SEARCH_THREADS.get().unwrap_or(config.threads),
+                ..config
+            },
             limit,
             policy,
             rng: Rng::new(seed),
@@ -371,19 +397,22 @@ impl<G: Game, P: PlayoutPolicy<G> + Clone> Mcts<G, P> {
             ..budget.clone()
         };
         let seed = self.rng.next_u64();
-        let searchers: Vec<Mcts<G, P>> = (0..threads)
-            .map(|k| {
-                Mcts::with_policy(
-                    limit,
-                    MctsConfig {
-                        threads: 1,
-                        ..self.config
-                    },
-                    self.policy.clone(),
-                    Rng::derive(seed, k as u64),
-                )
-            })
-            .collect();
+        // One thread each, even inside a host's `with_search_threads`.
+        let searchers: Vec<Mcts<G, P>> = with_search_threads(1, || {
+            (0..threads)
+                .map(|k| {
+                    Mcts::with_policy(
+                        limit,
+                        MctsConfig {
+                            threads: 1,
+                            ..self.config
+                        },
+                        self.policy.clone(),
+                        Rng::derive(seed, k as u64),
+                    )
+                })
+                .collect()
+        });
         let results: Vec<(Vec<MoveStats<G::Move>>, usize)> = std::thread::scope(|scope| {
             let handles: Vec<_> = searchers
                 .into_iter()
@@ -818,6 +847,31 @@ mod tests {
             assert!(visits <= 4_000, "the iterations are shared: {visits}");
             assert!(winning.best_moves.contains(&first[0].mv), "{parallel:?}");
         }
+    }
+
+    #[test]
+    fn a_host_sets_the_threads_of_the_searches_it_builds() {
+        let game = nim(&[2, 6]);
+        let build = || Mcts::new(SearchLimit::Iterations(2_000), MctsConfig::default(), 3);
+        assert_eq!(build().config.threads, 1);
+        // Built and searched inside the scope: the parallel search's own searchers stay
+        // on one thread each.
+        let (threads, stats) = with_search_threads(2, || {
+            let mut mcts = build();
+            (
+                mcts.config.threads,
+                mcts.search(&game, &Budget::unlimited()),
+            )
+        });
+        assert_eq!(threads, 2);
+        let parallel = MctsConfig {
+            threads: 2,
+            ..MctsConfig::default()
+        };
+        let direct = Mcts::new(SearchLimit::Iterations(2_000), parallel, 3)
+            .search(&game, &Budget::unlimited());
+        assert_eq!(stats, direct);
+        assert_eq!(build().config.threads, 1, "the scope ends with its closure");
     }
 
     #[test]

@@ -12,6 +12,7 @@ use crate::arena::{ArenaReport, arena, arena_equal_time};
 use crate::budget::Budget;
 use crate::catalog::{Analysis, Solved, Status, Unsolved, ValueKind, Winner, unknown};
 use crate::game::{Game, MoveError, Notation, Outcome, Player};
+use crate::mcts::with_search_threads;
 
 /// What a host allows of the games it builds. Each game checks it in the one constructor
 /// that the CLI and the server both call, before any work that grows with the board
@@ -142,6 +143,11 @@ pub struct ArenaRun<'a> {
     /// A thinks on a time bank matched to B's time, games one at a time
     /// ([`arena_equal_time`](crate::arena::arena_equal_time)).
     pub equal_time: bool,
+    /// The threads A's and B's searches run on ([`with_search_threads`]; 1 for agents
+    /// that do not search, see [`Level::uses_threads`]). An equal-time arena charges each
+    /// side its time times its threads.
+    pub a_threads: usize,
+    pub b_threads: usize,
 }
 
 /// What a game crate supplies for its games to be hosted: a unit type implementing this
@@ -316,20 +322,21 @@ impl<H: Hosting> Match for GameMatch<H> {
     }
 
     fn arena(&self, a: Level, b: Level, games: usize, seed: u64, run: &ArenaRun) -> ArenaReport {
-        let play = if run.equal_time {
-            arena_equal_time
+        let make_a = |seed| with_search_threads(run.a_threads, || H::agent(a, seed));
+        let make_b = |seed| with_search_threads(run.b_threads, || H::agent(b, seed));
+        if run.equal_time {
+            arena_equal_time(&self.game, &make_a, &make_b, games, seed, run)
         } else {
-            arena
-        };
-        play(
-            &self.game,
-            &|seed| H::agent(a, seed),
-            &|seed| H::agent(b, seed),
-            games,
-            seed,
-            &run.budget,
-            run.on_game_done,
-        )
+            arena(
+                &self.game,
+                &make_a,
+                &make_b,
+                games,
+                seed,
+                &run.budget,
+                run.on_game_done,
+            )
+        }
     }
 }
 

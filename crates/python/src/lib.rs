@@ -299,6 +299,8 @@ impl Game {
             budget: budget(max_seconds, None, DEFAULT_MAX_MEMORY_MIB)?.with_cancel(cancel.clone()),
             on_game_done: &|| {},
             equal_time: false,
+            a_threads: 1,
+            b_threads: 1,
         };
         let report = interruptible(py, &cancel, || self.game.arena(a, b, games, seed, &run))?;
         to_python(py, &report)

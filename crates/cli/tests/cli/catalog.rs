@@ -135,8 +135,35 @@ fn every_play_arena_and_hint_takes_think_ms() {
     }
 }
 
+/// `--threads` runs every game's search on several threads, and a seeded iteration
+/// budget still gives the same move.
+#[test]
+fn every_hint_and_arena_takes_threads_and_a_seed_reproduces() {
+    for (game, board) in games() {
+        let hint = || {
+            crosscap(&[
+                "--json",
+                game,
+                "hint",
+                "--board",
+                board,
+                "--level",
+                "mcts:600",
+                "--threads",
+                "2",
+                "--seed",
+                "5",
+            ])
+            .json()
+        };
+        let (first, again) = (hint(), hint());
+        assert_eq!(first["threads"], 2, "{game}: {first}");
+        assert_eq!(first["move"], again["move"], "{game}: {first} {again}");
+    }
+}
+
 /// `arena --equal-time` gives A a time bank matched to B's time on every game, and says
-/// whether the run counts.
+/// whether the run counts; A searches on two threads, charged twice its time.
 #[test]
 fn every_arena_plays_at_equal_time() {
     for (game, board) in games() {
@@ -148,6 +175,8 @@ fn every_arena_plays_at_equal_time() {
             board,
             "--a",
             "mcts:1000000",
+            "--a-threads",
+            "2",
             "--b",
             "flatmc:8",
             "--games",
