@@ -114,6 +114,17 @@ pub struct Scratch {
     erupting: Vec<bool>,
 }
 
+impl Scratch {
+    /// Sizes the per-vertex buffers for a board of `n` vertices (a scratch may serve boards of
+    /// other sizes).
+    fn fit_vertices(&mut self, n: usize) {
+        if self.fired.len() != n {
+            self.fired = vec![0; n];
+            self.seen = vec![false; n];
+        }
+    }
+}
+
 impl Board {
     /// Prepares `graph` with abelian toppling (see [`Board::with_toppling`]).
     pub fn new(graph: Graph) -> Result<Board, SandpileError> {
@@ -242,10 +253,7 @@ impl Board {
         scratch: &mut Scratch,
     ) -> Cascade {
         let n = self.vertex_count();
-        if scratch.fired.len() != n {
-            scratch.fired = vec![0; n];
-            scratch.seen = vec![false; n];
-        }
+        scratch.fit_vertices(n);
         if scratch.satisfied.len() != self.classes.len() {
             scratch.satisfied = vec![0; self.classes.len()];
             scratch.erupting = vec![false; self.classes.len()];
@@ -331,10 +339,7 @@ impl Board {
         scratch: &mut Scratch,
     ) -> Cascade {
         let n = self.vertex_count();
-        if scratch.seen.len() != n {
-            scratch.fired = vec![0; n];
-            scratch.seen = vec![false; n];
-        }
+        scratch.fit_vertices(n);
         let mut cascade = Cascade::default();
         let live = |u: usize| self.class_of(u).is_none_or(|c| !frozen(c));
         let reach = |u: usize, scratch: &mut Scratch, cascade: &mut Cascade| {
