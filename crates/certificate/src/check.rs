@@ -1,11 +1,14 @@
 //! The checker: every node's position recomputed from its claim by the moves along the
 //! way, every move's legality and turn, every loop found by a search of its own.
 
+use std::fmt;
+use std::path::Path;
+
 use crosscap_engine::Player;
 use crosscap_topology::Board;
 use serde::Serialize;
 
-use crate::{Certificate, ClaimSummary, Invalid, Node, counts, to_move};
+use crate::{Certificate, CertificateError, ClaimSummary, Invalid, Node, counts, to_move};
 
 /// What a valid certificate proved.
 #[derive(Clone, Debug, Serialize)]
@@ -17,6 +20,53 @@ pub struct Verified {
     pub claims: Vec<ClaimSummary>,
     /// Nodes checked (every node of the certificate).
     pub nodes: usize,
+}
+
+/// The verdict on a certificate as `verify --json` prints it: `valid`, and what was proved
+/// or where and why the check failed.
+#[derive(Serialize)]
+pub struct Report<'a> {
+    pub valid: bool,
+    #[serde(flatten)]
+    pub verified: Option<&'a Verified>,
+    #[serde(flatten)]
+    pub invalid: Option<&'a Invalid>,
+}
+
+impl<'a> From<&'a Result<Verified, Invalid>> for Report<'a> {
+    fn from(checked: &'a Result<Verified, Invalid>) -> Report<'a> {
+        Report {
+            valid: checked.is_ok(),
+            verified: checked.as_ref().ok(),
+            invalid: checked.as_ref().err(),
+        }
+    }
+}
+
+/// Reads and checks the certificate at `path`: the verdict (valid, or the first thing
+/// wrong), or why the file is no certificate at all (it cannot be read, it is not zstd,
+/// its header is not a certificate's).
+pub fn check_file(path: &Path) -> Result<Result<Verified, Invalid>, String> {
+    match Certificate::load(path) {
+        Ok(certificate) => Ok(verify(&certificate)),
+        Err(CertificateError::Invalid(invalid)) => Ok(Err(invalid)),
+        Err(CertificateError::Unreadable(why)) => Err(format!("{}: {why}", path.display())),
+    }
+}
+
+/// What a valid certificate proved, in words: the board, then a claim a line.
+impl fmt::Display for Verified {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "valid: {} nodes on {} ({} cells) prove",
+            self.nodes, self.board, self.cells
+        )?;
+        for claim in &self.claims {
+            writeln!(f, "  {claim}")?;
+        }
+        Ok(())
+    }
 }
 
 /// Checks `certificate` (see the crate documentation for what it claims); the first thing

@@ -56,6 +56,7 @@
 
 mod check;
 
+use std::fmt;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::Path;
 
@@ -64,7 +65,7 @@ use crosscap_engine::text::escape_controls;
 use crosscap_topology::Board;
 use serde::Serialize;
 
-pub use check::{Verified, verify};
+pub use check::{Report, Verified, check_file, verify};
 
 /// The most bridges of a held loop (the checker tries 2^bridges choices).
 pub const MAX_BRIDGES: usize = 16;
@@ -107,6 +108,23 @@ pub struct ClaimSummary {
     pub winner: Player,
 }
 
+impl fmt::Display for ClaimSummary {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let stones = |names: &[String]| match names {
+            [] => "-".to_string(),
+            names => names.join(","),
+        };
+        write!(
+            f,
+            "{} wins from X {} / O {} ({} to move)",
+            self.winner,
+            stones(&self.x),
+            stones(&self.o),
+            self.to_move
+        )
+    }
+}
+
 /// A node of the strategy (its position is the one every path from a claim reaches).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Node {
@@ -132,7 +150,7 @@ pub enum CertificateError {
 }
 
 /// The first thing found wrong in a certificate: where and why.
-#[derive(Debug, PartialEq, Eq, thiserror::Error)]
+#[derive(Debug, PartialEq, Eq, Serialize, thiserror::Error)]
 #[error("{}: {reason}", place(*.node, *.line))]
 pub struct Invalid {
     /// The node that failed (none when a header line did).

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use clap::{ArgMatches, Args, Command, FromArgMatches, Subcommand};
-use crosscap_certificate::{Certificate, CertificateError, ClaimSummary, verify};
+use crosscap_certificate::{ClaimSummary, Report, check_file};
 use crosscap_engine::Player;
 use crosscap_engine::catalog::{GameDescriptor, Status};
 use crosscap_engine::solver::SolveError;
@@ -174,22 +174,7 @@ struct Written {
 }
 
 fn claims_text(claims: &[ClaimSummary]) -> String {
-    claims
-        .iter()
-        .map(|claim| {
-            let stones = |names: &[String]| match names {
-                [] => "-".to_string(),
-                names => names.join(","),
-            };
-            format!(
-                "  {} wins from X {} / O {} ({} to move)\n",
-                claim.winner,
-                stones(&claim.x),
-                stones(&claim.o),
-                claim.to_move
-            )
-        })
-        .collect()
+    claims.iter().map(|claim| format!("  {claim}\n")).collect()
 }
 
 fn write_certificate(
@@ -252,56 +237,19 @@ fn write_certificate(
     })
 }
 
-/// Why `verify` refused a certificate.
-#[derive(Serialize)]
-struct Refused {
-    valid: bool,
-    node: Option<usize>,
-    line: usize,
-    reason: String,
-}
-
 fn verify_file(file: &Path, out: &Output) -> anyhow::Result<Answer> {
-    let checked = Certificate::load(file).and_then(|c| verify(&c).map_err(CertificateError::from));
-    match checked {
-        Ok(verified) => {
-            #[derive(Serialize)]
-            struct Valid<'a> {
-                valid: bool,
-                #[serde(flatten)]
-                verified: &'a crosscap_certificate::Verified,
-            }
-            out.emit(
-                &Valid {
-                    valid: true,
-                    verified: &verified,
-                },
-                || {
-                    format!(
-                        "valid: {} nodes on {} ({} cells) prove\n{}",
-                        verified.nodes,
-                        verified.board,
-                        verified.cells,
-                        claims_text(&verified.claims)
-                    )
-                },
-            )
-        }
-        Err(CertificateError::Invalid(invalid)) => {
-            eprintln!("invalid certificate: {invalid}");
-            if out.json {
-                out.emit(
-                    &Refused {
-                        valid: false,
-                        node: invalid.node,
-                        line: invalid.line,
-                        reason: invalid.reason.clone(),
-                    },
-                    String::new,
-                )?;
-            }
-            Ok(Answer::Invalid)
-        }
-        Err(CertificateError::Unreadable(why)) => Err(anyhow::anyhow!("{}: {why}", file.display())),
+    let checked = check_file(file).map_err(anyhow::Error::msg)?;
+    if let Err(invalid) = &checked {
+        eprintln!("invalid certificate: {invalid}");
     }
+    out.emit(&Report::from(&checked), || {
+        checked
+            .as_ref()
+            .map(ToString::to_string)
+            .unwrap_or_default()
+    })?;
+    Ok(match checked {
+        Ok(_) => Answer::Complete,
+        Err(_) => Answer::Invalid,
+    })
 }

@@ -384,10 +384,11 @@ fn scratch(name: &str) -> std::path::PathBuf {
     std::env::temp_dir().join(format!("crosscap-{}-{name}", std::process::id()))
 }
 
-/// Writes the certificate of every opening class of `board` and returns its text (the
-/// file is zstd; the tests edit the text).
-fn certificate_text(board: &str) -> String {
-    let file = scratch(&format!("{board}.cert.zst"));
+/// Writes the certificate of every opening class of `board` to the scratch file `name`
+/// (one per test: the tests run at once) and returns its text (the file is zstd; the
+/// tests edit the text).
+fn certificate_text(board: &str, name: &str) -> String {
+    let file = scratch(name);
     let path = file.to_str().unwrap();
     let v = crosscap(&[
         "--json",
@@ -422,7 +423,7 @@ fn verify_text(text: &str, name: &str) -> crate::Run {
 
 #[test]
 fn taylor_2_certificates_prove_what_the_solver_found() {
-    let text = certificate_text("taylor:2");
+    let text = certificate_text("taylor:2", "t2-proved.cert.zst");
     // The corner a1 loses, the two hexagon classes and the empty board win for X.
     let claims: Vec<&str> = text.lines().filter(|l| l.starts_with("claim")).collect();
     assert_eq!(claims.len(), 4, "{claims:?}");
@@ -433,7 +434,7 @@ fn taylor_2_certificates_prove_what_the_solver_found() {
 
 #[test]
 fn a_certificate_with_a_changed_move_or_claim_is_refused() {
-    let text = certificate_text("taylor:2");
+    let text = certificate_text("taylor:2", "t2-changed.cert.zst");
     // Each winner's move changed to a cell the claim's stones or an earlier move took, or
     // the winner of a claim swapped: exit 1 and one line naming the node or claim line.
     let lines: Vec<&str> = text.lines().collect();

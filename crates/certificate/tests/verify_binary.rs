@@ -1,0 +1,121 @@
+//! The standalone checker `crosscap-verify`, run as a user runs it.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn verify(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_crosscap-verify"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn certificate(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../certificates")
+        .join(name)
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// A scratch file of this test run holding `content`.
+fn scratch(name: &str, content: &[u8]) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("crosscap-verify-test-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, content).unwrap();
+    path
+}
+
+#[test]
+fn the_stored_taylor_2_certificate_proves_its_claims() {
+    let file = certificate("projective-hex-taylor-2.cert.zst");
+    let run = verify(&[file.to_str().unwrap()]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let out = text(&run.stdout);
+    assert!(out.starts_with("valid: 723 nodes on taylor:2"), "{out}");
+    assert!(out.contains("X wins from X - / O - (X to move)"), "{out}");
+
+    let run = verify(&["--json", file.to_str().unwrap()]);
+    let report: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    assert_eq!(report["valid"], true, "{report}");
+    assert_eq!(
+        report["claims"].as_array().map(Vec::len),
+        Some(4),
+        "{report}"
+    );
+}
+
+#[test]
+fn a_changed_claim_is_refused_with_status_1() {
+    let stored =
+        crosscap_certificate::Certificate::load(&certificate("projective-hex-taylor-2.cert.zst"))
+            .unwrap();
+    let mut written = Vec::new();
+    stored.write_text(&mut written).unwrap();
+    let written = text(&written);
+    let claim = written.lines().find(|l| l.starts_with("claim ")).unwrap();
+    let swapped = claim.replace(" O ", " X ");
+    assert_ne!(swapped, claim);
+    let file = scratch(
+        "swapped.cert",
+        written.replacen(claim, &swapped, 1).as_bytes(),
+    );
+    let run = verify(&["--json", file.to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(1));
+    let stderr = text(&run.stderr);
+    assert!(stderr.starts_with("invalid certificate: "), "{stderr}");
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+    let report: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    assert_eq!(report["valid"], false, "{report}");
+    assert!(report["reason"].is_string(), "{report}");
+}
+
+#[test]
+fn what_is_no_certificate_or_no_file_exits_2() {
+    let junk = scratch("junk.cert", b"not a certificate\n");
+    for args in [
+        vec![junk.to_str().unwrap()],
+        vec!["/no/such/file.cert.zst"],
+        vec![],
+        vec!["--colour", "x"],
+    ] {
+        let run = verify(&args);
+        assert_eq!(run.status.code(), Some(2), "{args:?}");
+        let stderr = text(&run.stderr);
+        assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
+        assert_eq!(stderr.lines().count(), 1, "{args:?}: {stderr}");
+    }
+}
+
+/// The point of the separate program: the checker shares no code with any solver. Its
+/// dependencies are the board geometry, the engine's `Player`, and reading and writing.
+#[test]
+fn the_checker_depends_on_no_game_crate() {
+    let manifest =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml")).unwrap();
+    let dependencies = manifest
+        .split("[dependencies]")
+        .nth(1)
+        .and_then(|rest| rest.split("\n[").next())
+        .unwrap();
+    let names: Vec<&str> = dependencies
+        .lines()
+        .filter_map(|line| line.split(['.', '=']).next())
+        .map(str::trim)
+        .filter(|name| !name.is_empty())
+        .collect();
+    assert_eq!(
+        names,
+        [
+            "crosscap-engine",
+            "crosscap-topology",
+            "serde",
+            "serde_json",
+            "thiserror",
+            "zstd"
+        ]
+    );
+}
