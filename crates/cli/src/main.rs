@@ -4,6 +4,7 @@
 
 mod commands;
 mod host;
+mod jobs;
 mod limits;
 mod output;
 mod terminal;
@@ -24,6 +25,16 @@ enum Tool {
     Board(commands::board::BoardCommand),
     /// The web app: every game in the browser, saved games, a JSON API.
     Serve(commands::serve::ServeArgs),
+    /// Joins the result files of a solve's shards (`solve --all-openings --shard I/N`)
+    /// into the answer of the whole solve.
+    Merge {
+        /// The shard files, every shard of one solve once.
+        #[arg(required = true)]
+        files: Vec<std::path::PathBuf>,
+        /// Table format for text output.
+        #[arg(long, value_enum, default_value_t = output::TableFormat::Text)]
+        format: output::TableFormat,
+    },
 }
 
 /// The command line: the games of `catalog`, each with the verbs every game has and its
@@ -98,5 +109,6 @@ fn run(catalog: &Catalog, matches: &ArgMatches, out: &output::Output) -> anyhow:
     match Tool::from_arg_matches(matches)? {
         Tool::Board(cmd) => commands::board::run(cmd, out),
         Tool::Serve(args) => commands::serve::run(args).map(|()| Answer::Complete),
+        Tool::Merge { files, format } => commands::merge(&files, format, out),
     }
 }

@@ -161,7 +161,7 @@ impl Budget {
 }
 
 /// Which limit of a budget ran out.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Exhausted {
     Nodes,

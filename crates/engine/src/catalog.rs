@@ -5,7 +5,7 @@
 
 use std::fmt;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 
 use crate::agents::Level;
@@ -218,7 +218,7 @@ impl Catalog {
 /// Whether a search (or one part of an answer) settled its question: `solved`, or
 /// `unknown` with the limit that ran out. In JSON the `status` key and, when unknown,
 /// `reason`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "status", rename_all = "lowercase")]
 pub enum Status {
     Solved,

@@ -15,7 +15,7 @@ fn solve_benches(c: &mut Criterion) {
     for board in ["taylor:2", "goldberg:1", "goldberg:2"] {
         let start = ProjectiveHex::on_board(board, Opening::Standard).unwrap();
         group.bench_function(format!("{board} all openings"), |b| {
-            b.iter(|| all_openings(&start, &Budget::unlimited(), &|_| {}))
+            b.iter(|| all_openings(&start, &Budget::unlimited()))
         });
     }
     // Every opening of taylor:3 (several seconds a sample) has a bench of its own,

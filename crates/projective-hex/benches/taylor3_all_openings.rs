@@ -13,7 +13,7 @@ use crosscap_projective_hex::{Opening, ProjectiveHex, all_openings};
 fn taylor3_all_openings(c: &mut Criterion) {
     let start = ProjectiveHex::on_board("taylor:3", Opening::Standard).expect("a built-in board");
     let clock = Instant::now();
-    let results = all_openings(&start, &Budget::unlimited(), &|_| {}).expect("the empty board");
+    let results = all_openings(&start, &Budget::unlimited()).expect("the empty board");
     let elapsed = clock.elapsed();
     for r in &results.openings {
         println!(
@@ -35,7 +35,7 @@ fn taylor3_all_openings(c: &mut Criterion) {
         .sample_size(10)
         .measurement_time(Duration::from_secs(80));
     group.bench_function("taylor:3 all openings", |b| {
-        b.iter(|| all_openings(&start, &Budget::unlimited(), &|_| {}))
+        b.iter(|| all_openings(&start, &Budget::unlimited()))
     });
     group.finish();
 }

@@ -45,8 +45,8 @@ use crosscap_topology::{Board, PositionError, TopologyError};
 pub use host::{DESCRIPTOR, HexHost, HexView, LoopWinner, loop_winner, setup_game};
 pub use rules::{GameRecord, Geometry, Move, Opening, ProjectiveHex};
 pub use search::{
-    Analyser, Analysis, Focused, NotAtStart, OpeningResult, Openings, Playing, Proving, agent,
-    all_openings,
+    Analyser, Analysis, Focused, NotAtStart, OpeningJobs, OpeningResult, Openings, Playing,
+    Proving, ReplyValue, agent, all_openings,
 };
 
 /// What can go wrong with user input.

@@ -667,98 +667,186 @@ struct ReplyJob {
     reply: Move,
 }
 
-/// What a [`ReplyJob`] found: the reply's value for the player who made it, or the limit
-/// that ran out first.
-struct ReplyValue {
-    value: Result<i32, Exhausted>,
-    nodes: u64,
-    elapsed: Duration,
+/// What a job of [`OpeningJobs`] found: the reply's value for the player who made it (1 a
+/// win, -1 a loss, 0 a draw), or the limit that ran out first.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ReplyValue {
+    pub value: Result<i32, Exhausted>,
+    pub nodes: u64,
+    pub elapsed: Duration,
 }
 
-/// Analyses every first move of the empty board, one per class of symmetric cells. The
-/// work is split finer than the classes: each class's replies, one per class of replies
-/// that the symmetries keeping the first move map onto each other, are solved on their own
-/// by the threads of the rayon pool, each thread with an analyser of its own, all of them
-/// storing positions in one shared table (so each finds what the others solved, and the
-/// nodes counted vary a little from run to run; the answers do not). On taylor:3 the
-/// corner class alone used to set the wall time; split into its 26 replies, it spreads
-/// over every core. The budget applies to each reply; a reply that runs out leaves its
-/// class unknown and the other classes are still solved. `on_done` is called with the
-/// cells of each class once all its replies are done (for a progress bar). `start` must
-/// be the empty board under the standard opening.
-pub fn all_openings(
-    start: &ProjectiveHex,
-    budget: &Budget,
-    on_done: &(dyn Fn(usize) + Sync),
-) -> Result<Openings, NotAtStart> {
-    if !start.history().is_empty()
-        || start.stones().iter().any(Option::is_some)
-        || start.opening() != Opening::Standard
-    {
-        return Err(NotAtStart);
-    }
-    let clock = Instant::now();
-    let openings = opening_classes(start, budget, on_done);
-    let status = Status::of_parts(openings.iter().map(|o| o.status));
-    let winning_moves: Vec<String> = openings
-        .iter()
-        .filter(|o| o.winner == Some(Player::X))
-        .flat_map(|o| o.cells.iter().cloned())
-        .collect();
-    Ok(Openings {
-        board: start.board().spec().to_string(),
-        cells: start.stones().len(),
-        status,
-        winner: match (winning_moves.is_empty(), status) {
-            (false, _) => Some(Player::X),
-            (true, Status::Solved) => Some(Player::O),
-            (true, Status::Unknown { .. }) => None,
-        },
-        winning_moves,
-        classes: openings.len(),
-        nodes: openings.iter().map(|o| o.nodes).sum(),
-        millis: clock.elapsed().as_secs_f64() * 1000.0,
-        openings,
-    })
+/// The solve of every first move of the empty board, split into jobs: one per reply to
+/// one first move of each class of symmetric cells, and one per class of replies that the
+/// symmetries keeping the first move map onto each other. The jobs and their order depend
+/// only on the board, so that shards of the jobs can be solved on other machines or
+/// resumed later (by the CLI) and their values put together by [`OpeningJobs::answer`].
+pub struct OpeningJobs {
+    start: ProjectiveHex,
+    orbits: Vec<Vec<usize>>,
+    /// The position after the first cell of each orbit.
+    openings: Vec<ProjectiveHex>,
+    classes: Vec<MoveClasses>,
+    jobs: Vec<ReplyJob>,
 }
 
-/// Each class of first moves of `start`, solved reply by reply.
-fn opening_classes(
-    start: &ProjectiveHex,
-    budget: &Budget,
-    on_done: &(dyn Fn(usize) + Sync),
-) -> Vec<OpeningResult> {
-    let orbits = start.geometry().symmetries().cell_orbits();
-    let openings: Vec<ProjectiveHex> = orbits
-        .iter()
-        .map(|orbit| {
-            let mut game = start.clone();
-            game.play(&Move::Cell(orbit[0] as u32));
-            game
-        })
-        .collect();
-    let classes: Vec<MoveClasses> = openings.iter().map(MoveClasses::of).collect();
-    let mut jobs = Vec::new();
-    for (opening, game) in openings.iter().enumerate() {
-        if game.outcome().is_some() {
-            continue;
+impl OpeningJobs {
+    /// The jobs of `start`, which must be the empty board under the standard opening.
+    pub fn of(start: &ProjectiveHex) -> Result<OpeningJobs, NotAtStart> {
+        if !start.history().is_empty()
+            || start.stones().iter().any(Option::is_some)
+            || start.opening() != Opening::Standard
+        {
+            return Err(NotAtStart);
         }
-        for reply in game.legal_moves() {
-            if classes[opening].representative(&reply) == reply {
-                jobs.push(ReplyJob { opening, reply });
+        let orbits = start.geometry().symmetries().cell_orbits();
+        let openings: Vec<ProjectiveHex> = orbits
+            .iter()
+            .map(|orbit| {
+                let mut game = start.clone();
+                game.play(&Move::Cell(orbit[0] as u32));
+                game
+            })
+            .collect();
+        let classes: Vec<MoveClasses> = openings.iter().map(MoveClasses::of).collect();
+        let mut jobs = Vec::new();
+        for (opening, game) in openings.iter().enumerate() {
+            if game.outcome().is_some() {
+                continue;
+            }
+            for reply in game.legal_moves() {
+                if classes[opening].representative(&reply) == reply {
+                    jobs.push(ReplyJob { opening, reply });
+                }
             }
         }
+        Ok(OpeningJobs {
+            start: start.clone(),
+            orbits,
+            openings,
+            classes,
+            jobs,
+        })
     }
-    let values = solve_replies(&openings, &jobs, budget, &|opening| {
-        on_done(orbits[opening].len())
-    });
-    let results = openings.iter().enumerate().map(|(opening, game)| {
-        let first = orbits[opening][0];
-        let cells = orbits[opening]
-            .iter()
-            .map(|&c| start.board().cell_name(c).to_string())
+
+    pub fn len(&self) -> usize {
+        self.jobs.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.jobs.is_empty()
+    }
+
+    /// The job's name: its first move and the reply, e.g. `a1 b2`.
+    pub fn id(&self, job: usize) -> String {
+        let ReplyJob { opening, reply } = &self.jobs[job];
+        let first = self.orbits[*opening][0];
+        format!(
+            "{} {}",
+            self.start.board().cell_name(first),
+            crosscap_engine::Notation::format_move(&self.openings[*opening], reply)
+        )
+    }
+
+    /// The player who makes the job's reply (whose value [`ReplyValue::value`] is).
+    fn replier(&self, job: usize) -> Player {
+        self.openings[self.jobs[job].opening].to_move()
+    }
+
+    /// Who wins after the job's reply, given its value (`None`: a draw).
+    pub fn winner(&self, job: usize, value: i32) -> Option<Player> {
+        winner_by_value(self.replier(job), value)
+    }
+
+    /// Solves the jobs numbered `which` on the threads of the rayon pool, each thread
+    /// taking the next job left with an analyser of its own, all of them storing positions
+    /// in one shared table (so each finds what the others solved, and the nodes counted
+    /// vary a little from run to run; the answers do not). The budget applies to each job.
+    /// `done` is called with each job and its value as soon as it is solved or cut short.
+    /// The values come in the order of `which`.
+    pub fn solve(
+        &self,
+        which: &[usize],
+        budget: &Budget,
+        done: &(dyn Fn(usize, &ReplyValue) + Sync),
+    ) -> Vec<ReplyValue> {
+        let Some(&first) = which.first() else {
+            return Vec::new();
+        };
+        // One table for every thread: each finds the positions the others solved.
+        let geometry = self.openings[self.jobs[first].opening].geometry();
+        let table = SharedTable::for_board(geometry, budget.max_memory);
+        let next = AtomicUsize::new(0);
+        let values: Mutex<Vec<Option<ReplyValue>>> = Mutex::new(vec![None; which.len()]);
+        let worker = || {
+            let mut analyser = Analyser::sharing(budget.clone(), geometry, table.as_ref());
+            loop {
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                let Some(&job) = which.get(index) else { break };
+                let ReplyJob { opening, reply } = &self.jobs[job];
+                let (start, nodes_before) = (Instant::now(), analyser.nodes());
+                let value = analyser.move_value(&self.openings[*opening], reply, budget.clone());
+                let value = ReplyValue {
+                    value: value.map_err(|SolveError::Unknown { reason, .. }| reason),
+                    nodes: analyser.nodes() - nodes_before,
+                    elapsed: start.elapsed(),
+                };
+                done(job, &value);
+                values.lock().expect("no panics")[index] = Some(value);
+            }
+        };
+        rayon::scope(|scope| {
+            for _ in 0..rayon::current_num_threads().min(which.len()) {
+                scope.spawn(|_| worker());
+            }
+        });
+        values
+            .into_inner()
+            .expect("no panics")
+            .into_iter()
+            .map(|value| value.expect("every job is done"))
+            .collect()
+    }
+
+    /// The answer made of every job's value (`values[j]` for job `j`), `millis` the time
+    /// the solve took. A class one of whose replies ran out of budget is unknown.
+    pub fn answer(&self, values: &[ReplyValue], millis: f64) -> Openings {
+        assert_eq!(values.len(), self.jobs.len(), "one value per job");
+        let openings: Vec<OpeningResult> = (0..self.openings.len())
+            .map(|opening| self.opening_result(opening, values))
             .collect();
-        let sides = start.board().sides(first).len();
+        let status = Status::of_parts(openings.iter().map(|o| o.status));
+        let winning_moves: Vec<String> = openings
+            .iter()
+            .filter(|o| o.winner == Some(Player::X))
+            .flat_map(|o| o.cells.iter().cloned())
+            .collect();
+        Openings {
+            board: self.start.board().spec().to_string(),
+            cells: self.start.stones().len(),
+            status,
+            winner: match (winning_moves.is_empty(), status) {
+                (false, _) => Some(Player::X),
+                (true, Status::Solved) => Some(Player::O),
+                (true, Status::Unknown { .. }) => None,
+            },
+            winning_moves,
+            classes: openings.len(),
+            nodes: openings.iter().map(|o| o.nodes).sum(),
+            millis,
+            openings,
+        }
+    }
+
+    /// One class of first moves, from the values of its replies.
+    fn opening_result(&self, opening: usize, values: &[ReplyValue]) -> OpeningResult {
+        let game = &self.openings[opening];
+        let orbit = &self.orbits[opening];
+        let cells = orbit
+            .iter()
+            .map(|&c| self.start.board().cell_name(c).to_string())
+            .collect();
+        let sides = self.start.board().sides(orbit[0]).len();
         let Some(replier) = game.outcome().is_none().then(|| game.to_move()) else {
             return OpeningResult {
                 cells,
@@ -770,9 +858,10 @@ fn opening_classes(
                 status: Status::Solved,
             };
         };
-        let mine: Vec<(&ReplyJob, &ReplyValue)> = jobs
+        let mine: Vec<(&ReplyJob, &ReplyValue)> = self
+            .jobs
             .iter()
-            .zip(&values)
+            .zip(values)
             .filter(|(job, _)| job.opening == opening)
             .collect();
         let nodes = mine.iter().map(|(_, v)| v.nodes).sum();
@@ -799,13 +888,9 @@ fn opening_classes(
             }
         };
         let best = solved.iter().map(|&(_, v)| v).max().unwrap_or(-1);
-        let winner = match best {
-            1.. => Some(replier),
-            0 => None,
-            _ => Some(replier.opponent()),
-        };
+        let winner = winner_by_value(replier, best);
         let value_of = |reply: &Move| {
-            let stands_for = classes[opening].representative(reply);
+            let stands_for = self.classes[opening].representative(reply);
             solved
                 .iter()
                 .find(|(job, _)| job.reply == stands_for)
@@ -829,61 +914,27 @@ fn opening_classes(
             millis,
             status: Status::Solved,
         }
-    });
-    results.collect()
+    }
 }
 
-/// Solves the jobs on the threads of the rayon pool, each thread taking the next job
-/// left; `class_done` is called with an opening once all its jobs are done (solved or cut
-/// short by the budget, which each job has to itself).
-fn solve_replies(
-    openings: &[ProjectiveHex],
-    jobs: &[ReplyJob],
-    budget: &Budget,
-    class_done: &(dyn Fn(usize) + Sync),
-) -> Vec<ReplyValue> {
-    let left: Vec<AtomicUsize> = (0..openings.len())
-        .map(|opening| AtomicUsize::new(jobs.iter().filter(|j| j.opening == opening).count()))
-        .collect();
-    for (opening, count) in left.iter().enumerate() {
-        if count.load(Ordering::Relaxed) == 0 {
-            class_done(opening);
-        }
+/// Who wins after `mover` made a move of `value` for them.
+fn winner_by_value(mover: Player, value: i32) -> Option<Player> {
+    match value {
+        1.. => Some(mover),
+        0 => None,
+        _ => Some(mover.opponent()),
     }
-    let Some(first) = jobs.first() else {
-        return Vec::new();
-    };
-    // One table for every thread: each finds the positions the others solved.
-    let geometry = openings[first.opening].geometry();
-    let table = SharedTable::for_board(geometry, budget.max_memory);
-    let next = AtomicUsize::new(0);
-    let values: Mutex<Vec<Option<ReplyValue>>> = Mutex::new(jobs.iter().map(|_| None).collect());
-    let worker = || {
-        let mut analyser = Analyser::sharing(budget.clone(), geometry, table.as_ref());
-        loop {
-            let index = next.fetch_add(1, Ordering::Relaxed);
-            let Some(job) = jobs.get(index) else { break };
-            let (start, nodes_before) = (Instant::now(), analyser.nodes());
-            let value = analyser.move_value(&openings[job.opening], &job.reply, budget.clone());
-            values.lock().expect("no panics")[index] = Some(ReplyValue {
-                value: value.map_err(|SolveError::Unknown { reason, .. }| reason),
-                nodes: analyser.nodes() - nodes_before,
-                elapsed: start.elapsed(),
-            });
-            if left[job.opening].fetch_sub(1, Ordering::AcqRel) == 1 {
-                class_done(job.opening);
-            }
-        }
-    };
-    rayon::scope(|scope| {
-        for _ in 0..rayon::current_num_threads().min(jobs.len()) {
-            scope.spawn(|_| worker());
-        }
-    });
-    values
-        .into_inner()
-        .expect("no panics")
-        .into_iter()
-        .map(|value| value.expect("every job is done"))
-        .collect()
+}
+
+/// Analyses every first move of the empty board, one per class of symmetric cells: every
+/// job of [`OpeningJobs`] solved at once. On taylor:3 the corner class alone used to set
+/// the wall time; split into its 26 replies, it spreads over every core. The budget
+/// applies to each reply; a reply that runs out leaves its class unknown and the other
+/// classes are still solved. `start` must be the empty board under the standard opening.
+pub fn all_openings(start: &ProjectiveHex, budget: &Budget) -> Result<Openings, NotAtStart> {
+    let clock = Instant::now();
+    let jobs = OpeningJobs::of(start)?;
+    let every: Vec<usize> = (0..jobs.len()).collect();
+    let values = jobs.solve(&every, budget, &|_, _| {});
+    Ok(jobs.answer(&values, clock.elapsed().as_secs_f64() * 1000.0))
 }

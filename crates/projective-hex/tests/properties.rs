@@ -10,7 +10,7 @@ use crosscap_engine::{Game, Player, Rng};
 use crosscap_projective_hex::loops::{has_global_loop, shortest_global_loop};
 use crosscap_projective_hex::search::{Focused, focused_moves};
 use crosscap_projective_hex::{
-    Analyser, Geometry, Move, NotAtStart, Opening, ProjectiveHex, all_openings,
+    Analyser, Geometry, Move, NotAtStart, Opening, OpeningJobs, ProjectiveHex, all_openings,
 };
 use crosscap_topology::Board;
 use proptest::prelude::*;
@@ -252,7 +252,7 @@ fn openings_split_into_replies_agree_with_whole_analyses() {
         let opening = Opening::Standard;
         let g = geometry(spec);
         let start = ProjectiveHex::new(g.clone(), opening);
-        let openings = all_openings(&start, &Budget::unlimited(), &|_| {}).unwrap();
+        let openings = all_openings(&start, &Budget::unlimited()).unwrap();
         assert_eq!(openings.status, Status::Solved, "{spec}");
         let results = openings.openings;
         assert_eq!(results.len(), g.board().symmetries().cell_orbits().len());
@@ -281,13 +281,58 @@ fn openings_split_into_replies_agree_with_whole_analyses() {
     }
 }
 
+/// The jobs of an all-openings solve, solved in two parts (as two shards are) and put
+/// together, answer what solving them all at once does; each job is reported once, as it
+/// finishes, with the value it ends with, and the jobs' names are distinct.
+#[test]
+fn opening_jobs_solved_in_parts_answer_as_all_at_once() {
+    for spec in ["taylor:2", "goldberg:2"] {
+        let start = ProjectiveHex::new(geometry(spec), Opening::Standard);
+        let jobs = OpeningJobs::of(&start).unwrap();
+        let names: std::collections::HashSet<String> =
+            (0..jobs.len()).map(|j| jobs.id(j)).collect();
+        assert_eq!(names.len(), jobs.len(), "{spec}");
+        let (even, odd): (Vec<usize>, Vec<usize>) = (0..jobs.len()).partition(|j| j % 2 == 0);
+        let mut values = vec![None; jobs.len()];
+        for part in [odd, even] {
+            let reported = std::sync::Mutex::new(Vec::new());
+            let solved = jobs.solve(&part, &Budget::unlimited(), &|job, value| {
+                reported.lock().unwrap().push((job, value.clone()));
+            });
+            let mut reported = reported.into_inner().unwrap();
+            reported.sort_by_key(|&(job, _)| job);
+            let returned: Vec<_> = part.iter().copied().zip(solved).collect();
+            assert_eq!(reported, returned, "{spec}");
+            for (job, value) in returned {
+                values[job] = Some(value);
+            }
+        }
+        let values: Vec<_> = values.into_iter().map(Option::unwrap).collect();
+        let parts = jobs.answer(&values, 0.0);
+        let whole = all_openings(&start, &Budget::unlimited()).unwrap();
+        assert_eq!(parts.nodes, values.iter().map(|v| v.nodes).sum::<u64>());
+        assert_eq!(
+            (parts.status, parts.winner, &parts.winning_moves),
+            (whole.status, whole.winner, &whole.winning_moves),
+            "{spec}"
+        );
+        for (part, all) in parts.openings.iter().zip(&whole.openings) {
+            assert_eq!(
+                (&part.cells, part.winner, &part.winning_replies, part.status),
+                (&all.cells, all.winner, &all.winning_replies, all.status),
+                "{spec}"
+            );
+        }
+    }
+}
+
 /// A class one of whose replies runs out of budget is unknown, and the call still returns
 /// every class (it used to fail on the first reply that ran out).
 #[test]
 fn openings_whose_replies_run_out_are_unknown_and_all_are_returned() {
     let g = geometry("goldberg:2");
     let start = ProjectiveHex::new(g.clone(), Opening::Standard);
-    let unknown = all_openings(&start, &Budget::nodes(1), &|_| {}).unwrap();
+    let unknown = all_openings(&start, &Budget::nodes(1)).unwrap();
     assert_eq!(
         unknown.openings.len(),
         g.board().symmetries().cell_orbits().len()
@@ -301,7 +346,7 @@ fn openings_whose_replies_run_out_are_unknown_and_all_are_returned() {
         assert_eq!(result.status, ran_out);
         assert_eq!(result.winner, None);
     }
-    let solved = all_openings(&start, &Budget::nodes(1_000_000), &|_| {}).unwrap();
+    let solved = all_openings(&start, &Budget::nodes(1_000_000)).unwrap();
     assert!(
         solved
             .openings
@@ -328,7 +373,7 @@ fn openings_are_analysed_from_the_empty_board_under_the_standard_opening() {
         ProjectiveHex::new(g.clone(), Opening::Swap),
         ProjectiveHex::new(g, Opening::CutAndChoose),
     ] {
-        let refused = all_openings(&start, &Budget::unlimited(), &|_| {});
+        let refused = all_openings(&start, &Budget::unlimited());
         assert_eq!(refused.err(), Some(NotAtStart));
     }
 }

@@ -4,7 +4,8 @@
 use clap::{ArgMatches, Command, FromArgMatches, Subcommand};
 use crosscap_engine::Misere;
 
-use crate::output::{Answer, Output, part_text};
+use crate::jobs::Joined;
+use crate::output::{Answer, Output, TableFormat, part_text};
 
 pub mod board;
 pub mod edge_nim;
@@ -15,6 +16,9 @@ pub mod projective_hex;
 pub mod sandpile;
 pub mod serve;
 
+/// A game's answer from the joined shard files of one of its solves.
+pub type MergeShards = fn(Joined, TableFormat, &Output) -> anyhow::Result<Answer>;
+
 /// What a game's module adds to the generic host.
 pub struct OwnCommands {
     pub game: &'static str,
@@ -23,6 +27,9 @@ pub struct OwnCommands {
     /// Runs the game's subcommand in `matches` (the game's) when it is one of its own, or
     /// a verb its own flags ask another answer of; `None` leaves it to the host.
     pub run: fn(&ArgMatches, &Output) -> Option<anyhow::Result<Answer>>,
+    /// Answers from shard files of the game's solves split into jobs (`crosscap merge`),
+    /// when it has such solves.
+    pub merge: Option<MergeShards>,
 }
 
 /// The own commands of the games that have some.
@@ -31,33 +38,57 @@ pub const OWN: [OwnCommands; 6] = [
         game: "nim",
         add: nim::NimCommand::augment_subcommands,
         run: |matches, out| own(matches, out, nim::run),
+        merge: None,
     },
     OwnCommands {
         game: "projective-hex",
         add: projective_hex::commands,
         run: projective_hex::run,
+        merge: Some(projective_hex::merge),
     },
     OwnCommands {
         game: "euler-getter",
         add: euler_getter::EulerGetterCommand::augment_subcommands,
         run: |matches, out| own(matches, out, euler_getter::run),
+        merge: None,
     },
     OwnCommands {
         game: "edge-nim",
         add: edge_nim::EdgeNimCommand::augment_subcommands,
         run: |matches, out| own(matches, out, edge_nim::run),
+        merge: None,
     },
     OwnCommands {
         game: "manifold",
         add: manifold::ManifoldCommand::augment_subcommands,
         run: |matches, out| own(matches, out, manifold::run),
+        merge: None,
     },
     OwnCommands {
         game: "sandpile",
         add: sandpile::SandpileCommand::augment_subcommands,
         run: |matches, out| own(matches, out, sandpile::run),
+        merge: None,
     },
 ];
+
+/// `crosscap merge`: joins shard files and answers as the unsharded solve would.
+pub fn merge(
+    files: &[std::path::PathBuf],
+    format: TableFormat,
+    out: &Output,
+) -> anyhow::Result<Answer> {
+    let joined = crate::jobs::join(files)?;
+    let game = joined.of.game.clone();
+    match OWN
+        .iter()
+        .find(|own| own.game == game)
+        .and_then(|own| own.merge)
+    {
+        Some(merge) => merge(joined, format, out),
+        None => anyhow::bail!("{game} has no solves split into shards"),
+    }
+}
 
 /// Runs `run` on the game's subcommand in `matches` when it is one of `E`'s.
 fn own<E: Subcommand + FromArgMatches>(

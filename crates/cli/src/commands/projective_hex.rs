@@ -3,19 +3,25 @@
 //! empty board) and `solve --certificate` (the winning strategy written out).
 
 use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use clap::{ArgMatches, Args, Command, FromArgMatches, Subcommand};
 use crosscap_certificate::{ClaimSummary, Report, check_file};
 use crosscap_engine::Player;
-use crosscap_engine::catalog::{GameDescriptor, Status};
+use crosscap_engine::catalog::{GameDescriptor, Setup, Status};
 use crosscap_engine::solver::SolveError;
 use crosscap_projective_hex::exact::{CertifyError, certify, certify_openings};
-use crosscap_projective_hex::{DESCRIPTOR, NotAtStart, all_openings, loop_winner, setup_game};
+use crosscap_projective_hex::{
+    DESCRIPTOR, NotAtStart, OpeningJobs, Openings, ProjectiveHex, ReplyValue, loop_winner,
+    setup_game,
+};
 use serde::Serialize;
+use serde_json::json;
 
 use crate::host::{Described, GameSetup, SetupArgs};
+use crate::jobs::{JobResult, JobRun, Joined, Shard, SolveOf, default_shard_file, emit_shard};
 use crate::limits::{BudgetArgs, setup_limits};
-use crate::output::{Answer, Output, Table, TableFormat, progress_bar, status_text};
+use crate::output::{Answer, Output, Table, TableFormat, status_text};
 
 /// Projective Hex's setup flags.
 #[derive(Clone, Debug)]
@@ -50,6 +56,28 @@ pub struct OpeningsArgs {
     /// cells, the classes in parallel); the budget applies to each reply to a first move.
     #[arg(long)]
     all_openings: bool,
+    /// With --all-openings: solve shard I of N of its jobs (a first move and a reply
+    /// each) and write their results to --out, for `crosscap merge` to join.
+    #[arg(
+        long,
+        value_name = "I/N",
+        value_parser = Shard::parse,
+        requires = "all_openings",
+        conflicts_with = "certificate"
+    )]
+    shard: Option<Shard>,
+    /// The shard's result file (default: GAME-BOARD-shard-I-of-N.json here).
+    #[arg(long, value_name = "FILE", requires = "shard")]
+    out: Option<PathBuf>,
+    /// With --all-openings: record each solved job in DIR as it finishes, and skip the
+    /// jobs DIR already holds (a killed solve restarts where it stopped).
+    #[arg(
+        long = "jobs",
+        value_name = "DIR",
+        requires = "all_openings",
+        conflicts_with = "certificate"
+    )]
+    jobs_dir: Option<PathBuf>,
     /// Table format of the openings for text output.
     #[arg(long, value_enum, default_value_t = TableFormat::Text)]
     format: TableFormat,
@@ -81,7 +109,7 @@ pub fn run(matches: &ArgMatches, out: &Output) -> Option<anyhow::Result<Answer>>
     }
     openings
         .all_openings
-        .then(|| solve_openings(solve, openings.format, out))
+        .then(|| solve_openings(solve, &openings, out))
 }
 
 fn winner(setup: &GameSetup, out: &Output) -> anyhow::Result<Answer> {
@@ -97,20 +125,145 @@ fn player_text(player: Option<Player>) -> String {
     player.map_or("nobody".to_string(), |p| p.to_string())
 }
 
+/// The all-openings solve as jobs of the CLI's [`JobRun`]: all of them, or a shard's,
+/// less those the job directory holds.
 fn solve_openings(
     matches: &ArgMatches,
-    format: TableFormat,
+    args: &OpeningsArgs,
     out: &Output,
 ) -> anyhow::Result<Answer> {
+    let clock = Instant::now();
     let budget = BudgetArgs::from_arg_matches(matches)?.budget();
     let start = GameSetup::read(matches, &DESCRIPTOR.info)
         .with(|setup| setup_game(setup, &setup_limits()))?;
-    let bar = progress_bar(start.stones().len() as u64, "openings");
-    let report =
-        all_openings(&start, &budget, &|cells| bar.inc(cells as u64)).map_err(|NotAtStart| {
-            anyhow::anyhow!("--all-openings analyses the empty board under the standard opening")
-        })?;
-    bar.finish_and_clear();
+    let jobs = opening_jobs(&start)?;
+    let of = SolveOf {
+        game: DESCRIPTOR.info.name.to_string(),
+        solve: ALL_OPENINGS.to_string(),
+        board: start.board().spec().to_string(),
+        options: json!({ "opening": "standard" }),
+        jobs: jobs.len(),
+    };
+    let run = JobRun::start(of, args.shard, args.jobs_dir.as_deref(), &|job| {
+        jobs.id(job)
+    })?;
+    if run.reused() > 0 {
+        eprintln!("{} jobs already solved in the job directory", run.reused());
+    }
+    let todo = run.todo();
+    jobs.solve(&todo, &budget, &|job, value| {
+        run.finished(job_result(&jobs, job, value));
+    });
+    let (of, results) = run.finish()?;
+    let millis = clock.elapsed().as_secs_f64() * 1000.0;
+    match args.shard {
+        Some(shard) => {
+            let file = args
+                .out
+                .clone()
+                .unwrap_or_else(|| default_shard_file(&of, shard));
+            emit_shard(of, shard, results, millis, &file, out)
+        }
+        None => emit_openings(
+            &jobs.answer(&reply_values(&results)?, millis),
+            args.format,
+            out,
+        ),
+    }
+}
+
+/// The kind of solve the all-openings jobs are, in their files.
+const ALL_OPENINGS: &str = "all-openings";
+
+fn opening_jobs(start: &ProjectiveHex) -> anyhow::Result<OpeningJobs> {
+    OpeningJobs::of(start).map_err(|NotAtStart| {
+        anyhow::anyhow!("--all-openings analyses the empty board under the standard opening")
+    })
+}
+
+/// A job's value as the files keep it.
+fn job_result(jobs: &OpeningJobs, job: usize, value: &ReplyValue) -> JobResult {
+    JobResult {
+        job,
+        id: jobs.id(job),
+        status: match value.value {
+            Ok(_) => Status::Solved,
+            Err(reason) => Status::Unknown { reason },
+        },
+        winner: value.value.ok().and_then(|v| jobs.winner(job, v)),
+        value: value.value.ok(),
+        nodes: value.nodes,
+        millis: value.elapsed.as_secs_f64() * 1000.0,
+    }
+}
+
+/// The jobs' values back from their results (every job, by number).
+fn reply_values(results: &[JobResult]) -> anyhow::Result<Vec<ReplyValue>> {
+    results
+        .iter()
+        .map(|result| {
+            let value = match (result.status, result.value) {
+                (Status::Solved, Some(value)) => Ok(value),
+                (Status::Unknown { reason }, _) => Err(reason),
+                (Status::Solved, None) => {
+                    anyhow::bail!(
+                        "job {} ({}) is solved without a value",
+                        result.job,
+                        result.id
+                    )
+                }
+            };
+            Ok(ReplyValue {
+                value,
+                nodes: result.nodes,
+                elapsed: Duration::try_from_secs_f64(result.millis / 1000.0).map_err(|_| {
+                    anyhow::anyhow!(
+                        "job {} has no time in milliseconds: {}",
+                        result.job,
+                        result.millis
+                    )
+                })?,
+            })
+        })
+        .collect()
+}
+
+/// `crosscap merge` of all-openings shards: the answer the solve gives unsharded.
+pub fn merge(joined: Joined, format: TableFormat, out: &Output) -> anyhow::Result<Answer> {
+    let of = &joined.of;
+    if of.solve != ALL_OPENINGS {
+        anyhow::bail!("{} has no sharded solve `{}`", of.game, of.solve);
+    }
+    let start = setup_game(
+        &Setup {
+            board: &of.board,
+            options: &of.options,
+        },
+        &setup_limits(),
+    )?;
+    let jobs = opening_jobs(&start)?;
+    if jobs.len() != of.jobs {
+        anyhow::bail!(
+            "the files say {} has {} jobs, this crosscap makes {}: shards of another version?",
+            of.board,
+            of.jobs,
+            jobs.len()
+        );
+    }
+    if let Some(result) = joined.results.iter().find(|r| r.id != jobs.id(r.job)) {
+        anyhow::bail!(
+            "job {} is `{}` in the files, `{}` on {} here: shards of another version?",
+            result.job,
+            result.id,
+            jobs.id(result.job),
+            of.board
+        );
+    }
+    let values = reply_values(&joined.results)?;
+    emit_openings(&jobs.answer(&values, joined.millis), format, out)
+}
+
+fn emit_openings(report: &Openings, format: TableFormat, out: &Output) -> anyhow::Result<Answer> {
     let mut table = Table::new(&["opening", "sides", "cells", "winner", "O's winning replies"]);
     for row in &report.openings {
         let (winner, replies) = match row.status {
@@ -128,7 +281,7 @@ fn solve_openings(
             replies,
         ]);
     }
-    out.emit_status(&report, report.status, || {
+    out.emit_status(report, report.status, || {
         let mut text = table.render(format);
         if format == TableFormat::Text {
             let verdict = match report.winner {

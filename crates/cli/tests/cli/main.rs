@@ -12,6 +12,7 @@ mod projective_hex;
 mod readme;
 mod sandpile;
 mod serve;
+mod shards;
 
 use std::io::Write;
 use std::path::Path;

@@ -1,0 +1,519 @@
+//! Long solves split into jobs (an all-openings solve: one job per reply to a first move),
+//! so that they run in shards on several machines (`--shard I/N`, one result file each,
+//! joined by `crosscap merge`) and restart after a kill from the jobs they finished (`--jobs
+//! DIR`, one file per finished job). Generic over the game: a game names its jobs, solves
+//! them and puts their results together; this module splits the jobs, records, reloads and
+//! joins their results, and checks that the files belong to one solve.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+use std::sync::Mutex;
+
+use anyhow::{Context, bail};
+use crosscap_engine::Player;
+use crosscap_engine::catalog::Status;
+use indicatif::ProgressBar;
+use serde::{Deserialize, Serialize};
+
+use crate::output::{Answer, Output, Table, TableFormat, progress_bar, status_text};
+
+/// Shard I of N: the jobs whose number is I-1 modulo N (round robin, so that every shard
+/// gets jobs of every class and hard classes spread over the shards).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Shard {
+    index: usize,
+    count: usize,
+}
+
+impl Shard {
+    /// Reads `I/N` with 1 <= I <= N (the value parser of `--shard`).
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let numbers = text
+            .split_once('/')
+            .and_then(|(i, n)| Some((i.parse().ok()?, n.parse().ok()?)));
+        match numbers {
+            Some((index, count)) if 1 <= index && index <= count => Ok(Shard { index, count }),
+            _ => Err("expected I/N with 1 <= I <= N, e.g. 1/4".to_string()),
+        }
+    }
+
+    pub fn takes(self, job: usize) -> bool {
+        job % self.count == self.index - 1
+    }
+}
+
+impl fmt::Display for Shard {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}/{}", self.index, self.count)
+    }
+}
+
+/// What a solve split into jobs is of: every shard file and job file of one solve says
+/// the same, and files that differ here are never joined.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SolveOf {
+    pub game: String,
+    /// The kind of solve, e.g. `all-openings`.
+    pub solve: String,
+    pub board: String,
+    /// The game's options the solve ran under.
+    pub options: serde_json::Value,
+    /// How many jobs the whole solve has.
+    pub jobs: usize,
+}
+
+impl fmt::Display for SolveOf {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} {} of {} ({} jobs, options {})",
+            self.game, self.solve, self.board, self.jobs, self.options
+        )
+    }
+}
+
+/// One job's result, as the files keep it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct JobResult {
+    /// The job's number in the solve.
+    pub job: usize,
+    /// The job's name, e.g. `a1 b2` (a first move and a reply).
+    pub id: String,
+    #[serde(flatten)]
+    pub status: Status,
+    /// Who wins after the job's move, when it is solved (`null` for a draw).
+    pub winner: Option<Player>,
+    /// The move's value for the player who made it (1 a win, -1 a loss, 0 a draw), when
+    /// it is solved.
+    pub value: Option<i32>,
+    pub nodes: u64,
+    pub millis: f64,
+}
+
+/// The result file of a shard (`--shard I/N`, written to `--out`).
+#[derive(Debug, Serialize, Deserialize)]
+pub struct ShardFile {
+    #[serde(flatten)]
+    pub of: SolveOf,
+    /// `I/N`.
+    pub shard: String,
+    /// `solved` when every job of the shard is.
+    #[serde(flatten)]
+    pub status: Status,
+    /// Nodes of the shard's jobs, and the shard's wall time.
+    pub nodes: u64,
+    pub millis: f64,
+    /// The shard's jobs, by number.
+    pub results: Vec<JobResult>,
+}
+
+/// A finished job recorded in a job directory (`--jobs DIR`).
+#[derive(Serialize, Deserialize)]
+struct JobFile {
+    #[serde(flatten)]
+    of: SolveOf,
+    result: JobResult,
+}
+
+/// The default name of a shard's result file: the game, the board and the shard, with
+/// anything but letters, digits, `.` and `-` turned into `-`.
+pub fn default_shard_file(of: &SolveOf, shard: Shard) -> PathBuf {
+    let name = format!(
+        "{}-{}-shard-{}-of-{}.json",
+        of.game, of.board, shard.index, shard.count
+    );
+    name.chars()
+        .map(|c| match c {
+            'a'..='z' | 'A'..='Z' | '0'..='9' | '.' | '-' => c,
+            _ => '-',
+        })
+        .collect::<String>()
+        .into()
+}
+
+/// One run of a solve's jobs: those of its shard (or all of them) that the job directory
+/// does not hold yet. Finished jobs are recorded in the directory as they finish (solved
+/// ones only: a job cut short by its budget runs again on a restart, perhaps with more).
+pub struct JobRun {
+    of: SolveOf,
+    shard: Option<Shard>,
+    dir: Option<PathBuf>,
+    /// Results of the run's jobs: from the directory, then as they finish.
+    results: Mutex<BTreeMap<usize, JobResult>>,
+    reused: usize,
+    /// The first job file that could not be written.
+    write_error: Mutex<Option<anyhow::Error>>,
+    bar: ProgressBar,
+}
+
+impl JobRun {
+    /// Starts a run, reading the jobs already finished from `dir` (created when missing);
+    /// `id` names each job, and a recorded job of another name is refused.
+    pub fn start(
+        of: SolveOf,
+        shard: Option<Shard>,
+        dir: Option<&Path>,
+        id: &dyn Fn(usize) -> String,
+    ) -> anyhow::Result<JobRun> {
+        let mut results = BTreeMap::new();
+        if let Some(dir) = dir {
+            std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create the job directory {}", dir.display()))?;
+            for result in read_job_dir(dir, &of, id)? {
+                if shard.is_none_or(|s| s.takes(result.job)) {
+                    results.insert(result.job, result);
+                }
+            }
+        }
+        let total = (0..of.jobs)
+            .filter(|&job| shard.is_none_or(|s| s.takes(job)))
+            .count();
+        let reused = results.len();
+        let bar = progress_bar(total as u64, "jobs");
+        bar.inc(reused as u64);
+        Ok(JobRun {
+            of,
+            shard,
+            dir: dir.map(Path::to_path_buf),
+            results: Mutex::new(results),
+            reused,
+            write_error: Mutex::new(None),
+            bar,
+        })
+    }
+
+    /// The jobs left to solve, by number.
+    pub fn todo(&self) -> Vec<usize> {
+        let results = self.results.lock().expect("no panics");
+        (0..self.of.jobs)
+            .filter(|&job| self.shard.is_none_or(|s| s.takes(job)) && !results.contains_key(&job))
+            .collect()
+    }
+
+    /// How many of the run's jobs came from the job directory.
+    pub fn reused(&self) -> usize {
+        self.reused
+    }
+
+    /// Keeps a finished job's result and, when it is solved, records it in the job
+    /// directory: written to a temporary file and renamed, so that a kill never leaves a
+    /// half-written job behind.
+    pub fn finished(&self, result: JobResult) {
+        if let (Some(dir), Status::Solved) = (&self.dir, result.status) {
+            let file = JobFile {
+                of: self.of.clone(),
+                result: result.clone(),
+            };
+            if let Err(error) = write_job_file(dir, &file) {
+                self.write_error
+                    .lock()
+                    .expect("no panics")
+                    .get_or_insert(error);
+            }
+        }
+        self.bar.inc(1);
+        self.results
+            .lock()
+            .expect("no panics")
+            .insert(result.job, result);
+    }
+
+    /// Every result of the run's jobs, by number, once all are finished; the first job
+    /// file that could not be written is an error.
+    pub fn finish(self) -> anyhow::Result<(SolveOf, Vec<JobResult>)> {
+        self.bar.finish_and_clear();
+        if let Some(error) = self.write_error.into_inner().expect("no panics") {
+            return Err(error);
+        }
+        let results = self.results.into_inner().expect("no panics");
+        Ok((self.of, results.into_values().collect()))
+    }
+}
+
+fn write_job_file(dir: &Path, file: &JobFile) -> anyhow::Result<()> {
+    let job = file.result.job;
+    let path = dir.join(format!("job-{job}.json"));
+    let temporary = dir.join(format!(".job-{job}.{}.tmp", std::process::id()));
+    std::fs::write(&temporary, serde_json::to_string_pretty(file)?)
+        .and_then(|()| std::fs::rename(&temporary, &path))
+        .with_context(|| format!("cannot record job {job} in {}", path.display()))
+}
+
+/// The jobs recorded in `dir`: its `job-N.json` files (temporary files left by a kill are
+/// ignored), each of the solve `of` and named as `id` names it.
+fn read_job_dir(
+    dir: &Path,
+    of: &SolveOf,
+    id: &dyn Fn(usize) -> String,
+) -> anyhow::Result<Vec<JobResult>> {
+    let mut results = Vec::new();
+    let entries =
+        std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))?;
+    for entry in entries {
+        let path = entry?.path();
+        let name = path
+            .file_name()
+            .and_then(|n| n.to_str())
+            .unwrap_or_default();
+        if !(name.starts_with("job-") && name.ends_with(".json")) {
+            continue;
+        }
+        let file: JobFile = read_json(&path, "job file")?;
+        if file.of != *of {
+            bail!(
+                "{} is a job of another solve ({}), not of this one ({of})",
+                path.display(),
+                file.of
+            );
+        }
+        if file.result.job >= of.jobs || file.result.status != Status::Solved {
+            bail!(
+                "{} holds no solved job of the {} jobs",
+                path.display(),
+                of.jobs
+            );
+        }
+        if file.result.id != id(file.result.job) {
+            bail!(
+                "{} holds job {} as `{}`, this solve names it `{}`",
+                path.display(),
+                file.result.job,
+                file.result.id,
+                id(file.result.job)
+            );
+        }
+        results.push(file.result);
+    }
+    Ok(results)
+}
+
+fn read_json<T: serde::de::DeserializeOwned>(path: &Path, what: &str) -> anyhow::Result<T> {
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+    serde_json::from_str(&text).with_context(|| format!("{} is no {what}", path.display()))
+}
+
+/// Writes a shard's result file and prints its jobs (text, or the file with `--json`).
+pub fn emit_shard(
+    of: SolveOf,
+    shard: Shard,
+    results: Vec<JobResult>,
+    millis: f64,
+    file: &Path,
+    out: &Output,
+) -> anyhow::Result<Answer> {
+    let shard_file = ShardFile {
+        of,
+        shard: shard.to_string(),
+        status: Status::of_parts(results.iter().map(|r| r.status)),
+        nodes: results.iter().map(|r| r.nodes).sum(),
+        millis,
+        results,
+    };
+    std::fs::write(file, serde_json::to_string_pretty(&shard_file)?)
+        .with_context(|| format!("cannot write {}", file.display()))?;
+    out.emit_status(&shard_file, shard_file.status, || {
+        let mut table = Table::new(&["job", "move", "winner", "nodes", "ms"]);
+        for result in &shard_file.results {
+            let winner = match result.status {
+                Status::Solved => result
+                    .winner
+                    .map_or("nobody".to_string(), |w| w.to_string()),
+                Status::Unknown { .. } => status_text(&result.status),
+            };
+            table.push(vec![
+                result.job.to_string(),
+                result.id.clone(),
+                winner,
+                result.nodes.to_string(),
+                format!("{:.1}", result.millis),
+            ]);
+        }
+        format!(
+            "{}shard {} of {}: {} of {} jobs, {} nodes in {:.1} ms, written to {}\n",
+            table.render(TableFormat::Text),
+            shard_file.shard,
+            shard_file.of.board,
+            shard_file.results.len(),
+            shard_file.of.jobs,
+            shard_file.nodes,
+            shard_file.millis,
+            file.display()
+        )
+    })
+}
+
+/// Shard files joined: every job of one solve, by number.
+pub struct Joined {
+    pub of: SolveOf,
+    pub results: Vec<JobResult>,
+    /// The shards' wall times added up.
+    pub millis: f64,
+}
+
+/// Joins shard files of one solve; files of different solves, a job in two files, a job
+/// in none and files that are no shard files are refused.
+pub fn join(files: &[PathBuf]) -> anyhow::Result<Joined> {
+    let mut of: Option<(SolveOf, &Path)> = None;
+    let mut by_job: BTreeMap<usize, (JobResult, &Path)> = BTreeMap::new();
+    let mut millis = 0.0;
+    for path in files {
+        let shard: ShardFile = read_json(path, "shard file")?;
+        match &of {
+            Some((first, first_path)) if *first != shard.of => bail!(
+                "{} and {} are shards of different solves ({first} and {})",
+                first_path.display(),
+                path.display(),
+                shard.of
+            ),
+            Some(_) => {}
+            None => of = Some((shard.of.clone(), path)),
+        }
+        millis += shard.millis;
+        for result in shard.results {
+            if result.job >= shard.of.jobs {
+                bail!(
+                    "{} holds job {} of a solve of {} jobs",
+                    path.display(),
+                    result.job,
+                    shard.of.jobs
+                );
+            }
+            if let Some((_, other)) = by_job.get(&result.job) {
+                bail!(
+                    "job {} ({}) is in both {} and {}",
+                    result.job,
+                    result.id,
+                    other.display(),
+                    path.display()
+                );
+            }
+            by_job.insert(result.job, (result, path));
+        }
+    }
+    let Some((of, _)) = of else {
+        bail!("merge needs at least one shard file");
+    };
+    let missing: Vec<String> = (0..of.jobs)
+        .filter(|job| !by_job.contains_key(job))
+        .map(|job| job.to_string())
+        .collect();
+    if !missing.is_empty() {
+        const SHOWN: usize = 12;
+        let more = match missing.len() {
+            n if n > SHOWN => format!(" and {} more", n - SHOWN),
+            _ => String::new(),
+        };
+        bail!(
+            "{} of the {} jobs are in no file given: {}{more}",
+            missing.len(),
+            of.jobs,
+            missing[..missing.len().min(SHOWN)].join(", ")
+        );
+    }
+    Ok(Joined {
+        of,
+        results: by_job.into_values().map(|(result, _)| result).collect(),
+        millis,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use proptest::prelude::*;
+
+    use super::*;
+
+    /// The shard file of the one job of goldberg:1, as `solve --all-openings --shard 1/1`
+    /// writes it.
+    const GOLDBERG_1: &str = r#"{"game": "projective-hex", "solve": "all-openings",
+        "board": "goldberg:1", "options": {"opening": "standard"}, "jobs": 1, "shard": "1/1",
+        "status": "solved", "nodes": 1, "millis": 33.9, "results": [{"job": 0, "id": "1 2",
+        "status": "solved", "winner": "X", "value": -1, "nodes": 1, "millis": 0.02}]}"#;
+
+    /// `crosscap merge` of one file holding `text`.
+    fn merge_text(text: &[u8]) -> anyhow::Result<Answer> {
+        let file = std::env::temp_dir().join(format!(
+            "crosscap-merge-{}-{:?}.json",
+            std::process::id(),
+            std::thread::current().id()
+        ));
+        std::fs::write(&file, text).unwrap();
+        let merged = crate::commands::merge(
+            std::slice::from_ref(&file),
+            TableFormat::Text,
+            &Output::capturing(true),
+        );
+        std::fs::remove_file(file).unwrap();
+        merged
+    }
+
+    #[test]
+    fn a_whole_shard_merges() {
+        assert!(matches!(
+            merge_text(GOLDBERG_1.as_bytes()),
+            Ok(Answer::Complete)
+        ));
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(200))]
+        /// Any file content gives an answer or a clean error, never a panic: arbitrary
+        /// bytes, and a real shard file with bytes changed or cut short.
+        #[test]
+        fn any_file_content_merges_or_is_refused(
+            junk in proptest::collection::vec(any::<u8>(), 0..200),
+            edits in proptest::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..4),
+            cut in any::<prop::sample::Index>(),
+        ) {
+            let _ = merge_text(&junk);
+            let mut edited = GOLDBERG_1.as_bytes().to_vec();
+            for (at, byte) in edits {
+                let at = at.index(edited.len());
+                edited[at] = byte;
+            }
+            let _ = merge_text(&edited);
+            let _ = merge_text(&GOLDBERG_1.as_bytes()[..cut.index(GOLDBERG_1.len())]);
+        }
+    }
+
+    #[test]
+    fn shards_take_every_job_once() {
+        for count in 1..6 {
+            for job in 0..40 {
+                let takers = (1..=count)
+                    .filter(|&index| Shard { index, count }.takes(job))
+                    .count();
+                assert_eq!(takers, 1, "job {job} of {count} shards");
+            }
+        }
+    }
+
+    #[test]
+    fn shard_syntax_is_checked() {
+        assert_eq!(Shard::parse("2/3"), Ok(Shard { index: 2, count: 3 }));
+        assert_eq!(Shard::parse("2/3").unwrap().to_string(), "2/3");
+        for bad in [
+            "0/2", "3/2", "x", "1/0", "1/", "/2", "1/2/3", " 1/2", "-1/2", "",
+        ] {
+            assert!(Shard::parse(bad).is_err(), "{bad:?}");
+        }
+    }
+
+    #[test]
+    fn default_names_are_plain_file_names() {
+        let of = SolveOf {
+            game: "projective-hex".into(),
+            solve: "all-openings".into(),
+            board: "file:/tmp/a b.txt".into(),
+            options: serde_json::json!({}),
+            jobs: 3,
+        };
+        let name = default_shard_file(&of, Shard { index: 1, count: 2 });
+        assert_eq!(
+            name,
+            PathBuf::from("projective-hex-file--tmp-a-b.txt-shard-1-of-2.json")
+        );
+    }
+}
