@@ -2,15 +2,17 @@
 //! game loop and the arena runner, for any game of the catalog.
 
 use std::io::{BufRead, Write};
+use std::sync::mpsc::RecvTimeoutError;
 use std::time::Duration;
 
 use anyhow::Context;
 use clap::Args;
 use crosscap_engine::arena::ArenaReport;
+use crosscap_engine::catalog::Status;
 use crosscap_engine::ladder::{Rating, RoundRobin};
 use crosscap_engine::mcts::with_search_threads;
 use crosscap_engine::session::{ArenaRun, Computer as MatchComputer, Match};
-use crosscap_engine::{Budget, Level, Player, Rng};
+use crosscap_engine::{Budget, Cancel, Exhausted, Level, Player, Rng};
 
 use crate::limits::{
     check_threads, move_budget, parse_games, parse_level, parse_player, parse_think_ms,
@@ -151,15 +153,42 @@ pub struct LadderArgs {
     /// Seed of the run.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Stop starting games after this many minutes (1 to 1440) and rate the games
+    /// played, exit status 3; a game under way then finishes with instant moves.
+    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=1440))]
+    pub max_minutes: u64,
+    /// Table format for text output.
+    #[arg(long, value_enum, default_value_t = TableFormat::Text)]
+    pub format: TableFormat,
 }
 
 /// A round robin's answer: each level's Elo and the games of every pair.
 #[derive(Serialize)]
 struct LadderReport {
     games_per_pair: usize,
+    /// Games played; fewer than every pair's `games_per_pair` when time ran out.
+    games_played: usize,
     seed: u64,
     ratings: Vec<Rating>,
     pairs: Vec<ArenaReport>,
+}
+
+/// Raises `cancel` after `limit` unless dropped first: the ladder's bound on its wall
+/// time.
+struct Deadline {
+    _done: std::sync::mpsc::Sender<()>,
+}
+
+impl Deadline {
+    fn after(limit: Duration, cancel: Cancel) -> Deadline {
+        let (done, wait) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            if let Err(RecvTimeoutError::Timeout) = wait.recv_timeout(limit) {
+                cancel.cancel();
+            }
+        });
+        Deadline { _done: done }
+    }
 }
 
 /// Plays every pair of levels against each other and rates them (Bradley–Terry, Elo
@@ -175,14 +204,21 @@ pub fn run_ladder(game: &dyn Match, args: &LadderArgs, out: &Output) -> anyhow::
     let bar = progress_bar((pairs.len() * args.games) as u64, "games");
     let mut round = RoundRobin::new(names);
     let mut reports = Vec::new();
+    let cancel = Cancel::new();
+    let _deadline = Deadline::after(Duration::from_secs(args.max_minutes * 60), cancel.clone());
+    let budget =
+        move_budget(args.think_ms, rayon::current_num_threads()).with_cancel(cancel.clone());
     for (k, &(a, b)) in pairs.iter().enumerate() {
+        if cancel.is_cancelled() {
+            break;
+        }
         let report = game.arena(
             with_think_time(args.levels[a], args.think_ms),
             with_think_time(args.levels[b], args.think_ms),
             args.games,
             Rng::derive(args.seed, k as u64),
             &ArenaRun {
-                budget: move_budget(args.think_ms, rayon::current_num_threads()),
+                budget: budget.clone(),
                 on_game_done: &|| bar.inc(1),
                 equal_time: false,
                 a_threads: 1,
@@ -200,21 +236,37 @@ pub fn run_ladder(game: &dyn Match, args: &LadderArgs, out: &Output) -> anyhow::
     bar.finish_and_clear();
     let report = LadderReport {
         games_per_pair: args.games,
+        games_played: reports.iter().map(|pair| pair.games).sum(),
         seed: args.seed,
         ratings: round.ratings(),
         pairs: reports,
     };
-    out.emit(&report, || {
-        let mut table = Table::new(&["level", "Elo", "score", "games"]);
+    let status = if report.games_played < pairs.len() * args.games {
+        eprintln!(
+            "the ladder's {} minutes ran out after {} of {} games: ratings from those",
+            args.max_minutes,
+            report.games_played,
+            pairs.len() * args.games
+        );
+        Status::Unknown {
+            reason: Exhausted::Time,
+        }
+    } else {
+        Status::Solved
+    };
+    out.emit_status(&report, status, || {
+        let mut table = Table::new(&["level", "Elo", "95% interval", "score", "games"]);
         for rating in &report.ratings {
+            let [low, high] = rating.ci95;
             table.push(vec![
                 rating.player.clone(),
                 format!("{:.0}", rating.elo),
+                format!("{low:.0} to {high:.0}"),
                 format!("{}", rating.score),
                 format!("{}", rating.games),
             ]);
         }
-        table.render(TableFormat::Text)
+        table.render(args.format)
     })
 }
 

@@ -20,10 +20,17 @@ pub struct Rating {
     pub player: String,
     /// Elo points above the first player.
     pub elo: f64,
+    /// The 95% interval of `elo`, from the curvature of the likelihood at its maximum
+    /// (the observed Fisher information, the first player's rating held at 0, so its own
+    /// interval is `[0, 0]` and the others' widths include its uncertainty).
+    pub ci95: [f64; 2],
     /// Score over all its games (a draw counting half).
     pub score: f64,
     pub games: f64,
 }
+
+/// Elo points per unit of the model's log-strength.
+const ELO_PER_LOG: f64 = 400.0 / std::f64::consts::LN_10;
 
 /// Half a win and half a loss added to every pair that played: a player who won (or lost)
 /// every game then has a large finite rating instead of an infinite one.
@@ -85,15 +92,91 @@ impl RoundRobin {
             }
         }
         let anchor = strength.first().copied().unwrap_or(1.0);
+        let deviations = self.deviations(&strength);
         (0..n)
-            .map(|i| Rating {
-                player: self.players[i].clone(),
-                elo: 400.0 * (strength[i] / anchor).log10(),
-                score: self.score[i].iter().sum(),
-                games: self.games[i].iter().sum(),
+            .map(|i| {
+                let elo = 400.0 * (strength[i] / anchor).log10();
+                let half_width = 1.96 * ELO_PER_LOG * deviations[i];
+                Rating {
+                    player: self.players[i].clone(),
+                    elo,
+                    ci95: [elo - half_width, elo + half_width],
+                    score: self.score[i].iter().sum(),
+                    games: self.games[i].iter().sum(),
+                }
             })
             .collect()
     }
+
+    /// Standard deviations of the log-strengths at the fitted `strength`, the first held
+    /// at 0: square roots of the diagonal of the inverse of the observed information,
+    /// whose entries are n p q summed over a player's opponents on the diagonal and
+    /// -n p q between two players (n games with the prior, p and q the fitted chances).
+    /// Infinite for a player who played nobody, or whose games do not reach the first
+    /// player's.
+    fn deviations(&self, strength: &[f64]) -> Vec<f64> {
+        let n = strength.len();
+        let mut information = vec![vec![0.0; n]; n];
+        for i in 0..n {
+            for j in (0..n).filter(|&j| j != i && self.games[i][j] > 0.0) {
+                let p = strength[i] / (strength[i] + strength[j]);
+                let weight = (self.games[i][j] + 2.0 * PRIOR) * p * (1.0 - p);
+                information[i][i] += weight;
+                information[i][j] -= weight;
+            }
+        }
+        // The players rated against someone, the first (held at 0) left out.
+        let rated: Vec<usize> = (1..n).filter(|&i| information[i][i] > 0.0).collect();
+        let free = rated
+            .iter()
+            .map(|&i| rated.iter().map(|&j| information[i][j]).collect())
+            .collect();
+        let mut deviations = vec![f64::INFINITY; n];
+        if let Some(first) = deviations.first_mut() {
+            *first = 0.0;
+        }
+        for (&i, variance) in rated.iter().zip(inverse_diagonal(free)) {
+            if let Some(variance) = variance.filter(|v| *v >= 0.0) {
+                deviations[i] = variance.sqrt();
+            }
+        }
+        deviations
+    }
+}
+
+/// The diagonal of the inverse of a symmetric matrix, by Gauss–Jordan elimination with
+/// partial pivoting (ladders have a handful of players); `None` where the matrix is
+/// singular.
+fn inverse_diagonal(mut matrix: Vec<Vec<f64>>) -> Vec<Option<f64>> {
+    let n = matrix.len();
+    let mut inverse: Vec<Vec<f64>> = (0..n)
+        .map(|i| (0..n).map(|j| if i == j { 1.0 } else { 0.0 }).collect())
+        .collect();
+    for column in 0..n {
+        let Some(pivot) = (column..n)
+            .max_by(|&a, &b| matrix[a][column].abs().total_cmp(&matrix[b][column].abs()))
+        else {
+            break;
+        };
+        if matrix[pivot][column].abs() < 1e-12 {
+            return vec![None; n];
+        }
+        matrix.swap(column, pivot);
+        inverse.swap(column, pivot);
+        let scale = matrix[column][column];
+        for k in 0..n {
+            matrix[column][k] /= scale;
+            inverse[column][k] /= scale;
+        }
+        for row in (0..n).filter(|&row| row != column) {
+            let factor = matrix[row][column];
+            for k in 0..n {
+                matrix[row][k] -= factor * matrix[column][k];
+                inverse[row][k] -= factor * inverse[column][k];
+            }
+        }
+    }
+    (0..n).map(|i| Some(inverse[i][i])).collect()
 }
 
 #[cfg(test)]
@@ -130,6 +213,52 @@ mod tests {
         let step = 400.0 * 3f64.log10();
         assert!((elo[1] - step).abs() < 1e-6, "{elo:?}");
         assert!((elo[2] - 2.0 * step).abs() < 1e-6, "{elo:?}");
+    }
+
+    /// Two players: the interval is the usual one of a log-odds, 1.96 / sqrt(n p q) on the
+    /// log scale, with n and p taken with the prior.
+    #[test]
+    fn two_players_get_the_interval_of_their_log_odds() {
+        let mut round = RoundRobin::new(vec!["a".into(), "b".into()]);
+        round.add(0, 1, 100.0, 24.5);
+        let ratings = round.ratings();
+        assert_eq!(ratings[0].ci95, [0.0, 0.0]);
+        let p: f64 = 76.0 / 101.0;
+        let half = 1.96 * ELO_PER_LOG / (101.0 * p * (1.0 - p)).sqrt();
+        let [low, high] = ratings[1].ci95;
+        assert!(
+            (high - low - 2.0 * half).abs() < 1e-6,
+            "{low} {high} {half}"
+        );
+        assert!((low + high - 2.0 * ratings[1].elo).abs() < 1e-6);
+    }
+
+    /// More games narrow every interval; a chain's far end is the least certain.
+    #[test]
+    fn intervals_narrow_with_games_and_widen_along_a_chain() {
+        let width = |games: f64| {
+            let mut round = RoundRobin::new((0..3).map(|i| format!("p{i}")).collect());
+            round.add(1, 0, games, 0.75 * games);
+            round.add(2, 1, games, 0.75 * games);
+            round
+                .ratings()
+                .iter()
+                .map(|r| r.ci95[1] - r.ci95[0])
+                .collect::<Vec<f64>>()
+        };
+        let (few, many) = (width(20.0), width(200.0));
+        assert!(few[1] > many[1] && few[2] > many[2], "{few:?} {many:?}");
+        assert!(few[2] > few[1], "{few:?}");
+    }
+
+    /// A player who met nobody connected to the first has no finite interval.
+    #[test]
+    fn an_unconnected_player_has_an_infinite_interval() {
+        let mut round = RoundRobin::new((0..3).map(|i| format!("p{i}")).collect());
+        round.add(0, 1, 10.0, 5.0);
+        let ratings = round.ratings();
+        assert!(ratings[1].ci95.iter().all(|x| x.is_finite()), "{ratings:?}");
+        assert!(ratings[2].ci95[1].is_infinite(), "{ratings:?}");
     }
 
     #[test]

@@ -237,6 +237,15 @@ fn a_ladder_rates_levels_on_every_game() {
         ])
         .json();
         assert_eq!(v["ratings"][0]["elo"], 0.0, "{game}: {v}");
+        assert_eq!(
+            v["ratings"][0]["ci95"],
+            serde_json::json!([0.0, 0.0]),
+            "{game}: {v}"
+        );
+        let [low, high] = [0, 1].map(|k| v["ratings"][1]["ci95"][k].as_f64().unwrap());
+        let elo = v["ratings"][1]["elo"].as_f64().unwrap();
+        assert!(low < elo && elo < high, "{game}: {v}");
+        assert_eq!(v["games_played"], 2, "{game}: {v}");
         assert_eq!(v["ratings"][1]["games"], 2.0, "{game}: {v}");
         assert_eq!(v["pairs"].as_array().map(Vec::len), Some(1), "{game}: {v}");
     }
@@ -256,6 +265,25 @@ fn a_ladder_rates_levels_on_every_game() {
     assert!(
         v["ratings"][1]["elo"].as_f64() > Some(300.0),
         "perfect beats random: {v}"
+    );
+    let table = crosscap(&[
+        "nim",
+        "ladder",
+        "3",
+        "4",
+        "--levels",
+        "random,perfect",
+        "--games",
+        "4",
+        "--format",
+        "markdown",
+    ]);
+    assert!(
+        table
+            .stdout
+            .starts_with("| level | Elo | 95% interval | score | games |"),
+        "{}",
+        table.stdout
     );
     crosscap(&["nim", "ladder", "3", "4", "--levels", "random"])
         .assert_user_error("at least two levels");
