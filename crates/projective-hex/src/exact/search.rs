@@ -419,14 +419,22 @@ impl BitSolver {
             return Settled::Decided(Numbers::won(me.key_proof));
         }
         // `answers` is every empty cell when the opponent has no key.
-        let forced = if threats != 0 {
+        let mut forced = if threats != 0 {
             threats & them.answers
         } else {
             them.answers
         };
-        let forced_proof = threat_loops | them.keys_proof;
+        let mut forced_proof = threat_loops | them.keys_proof;
         if forced == 0 {
             return Settled::Decided(Numbers::lost(forced_proof));
+        }
+        // Inferior moves (dead or killed by one reply, the opponent's stones around them
+        // kept) are left out while there is another move; the proof keeps what makes
+        // them inferior.
+        let (inferior, why) = sides.inferior(forced, theirs, empty);
+        if forced & !inferior != 0 {
+            forced &= !inferior;
+            forced_proof |= why;
         }
         Settled::Open(Open {
             forced,
