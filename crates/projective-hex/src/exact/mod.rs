@@ -32,7 +32,10 @@
 //!   are the opponent's but for at most two next to each other is dead (no loop needs
 //!   it, a move there is a pass), and one the opponent kills with a single reply is
 //!   "vulnerable"; the opponent's stones around them and the killing cells join the
-//!   proof of a lost position (every opening of taylor:3 in about a third fewer nodes);
+//!   proof of a lost position;
+//! - fill-in: two neighbouring empty cells that the opponent has captured (each dies
+//!   once the opponent takes the other) are judged as the opponent's stones, which
+//!   changes no result and lets the opponent's survey see more;
 //! - near the start (at most three stones), one move per class of moves
 //!   that a symmetry keeping the position maps onto each other is searched; a lost
 //!   position's proof then takes in the images of its refutations, which refute the
