@@ -101,7 +101,7 @@ impl Sides {
     }
 
     /// A global loop among `stones`, as its cells, or 0 when there is none.
-    pub(super) fn find_loop(&self, stones: u64, labels: &mut [u64; MAX_CELLS]) -> u64 {
+    fn find_loop(&self, stones: u64, labels: &mut [u64; MAX_CELLS]) -> u64 {
         let mut unseen = stones;
         while unseen != 0 {
             let start = unseen.trailing_zeros() as usize;
@@ -212,41 +212,6 @@ impl Sides {
             proof |= self.neighbors[cell] & theirs | killer;
         }
         (inferior, proof)
-    }
-
-    /// Pairs of neighbouring empty cells that `owner` has captured, as long as its stones
-    /// around them stay: each cell dies (see [`Sides::dead_with`]) once the owner takes
-    /// the other. The owner answers a move in one with the other, so filling them all
-    /// with the owner's stones changes no one's result, whoever is to move. Returns the
-    /// cells of disjoint such pairs and what keeps them captured (the pairs and the
-    /// owner's stones around them).
-    pub(super) fn captured(&self, owner: u64, empty: u64) -> (u64, u64) {
-        let (mut captured, mut why) = (0u64, 0u64);
-        let mut rest = empty;
-        while rest != 0 {
-            let a = rest.trailing_zeros() as usize;
-            rest &= rest - 1;
-            let others_a = self.neighbors[a] & !owner;
-            if others_a.count_ones() > 3 {
-                continue;
-            }
-            let mut partners = others_a & empty & !captured;
-            while partners != 0 {
-                let b = partners.trailing_zeros() as usize;
-                partners &= partners - 1;
-                let others_b = self.neighbors[b] & !owner;
-                if self.dead_with(a, others_a & !(1 << b))
-                    && self.dead_with(b, others_b & !(1 << a))
-                {
-                    let pair = 1 << a | 1 << b;
-                    captured |= pair;
-                    why |= pair | (self.neighbors[a] | self.neighbors[b]) & owner;
-                    rest &= !pair;
-                    break;
-                }
-            }
-        }
-        (captured, why)
     }
 
     /// Whether `cell` is dead as long as its neighbours other than `others` are one

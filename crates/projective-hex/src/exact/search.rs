@@ -390,21 +390,10 @@ impl BitSolver {
             let cell = me.closing.trailing_zeros() as usize;
             return Settled::Decided(Numbers::won(sides.loop_through(mine, cell, &mut labels)));
         }
-        // The opponent's captured cells are filled with their stones: the rest of this
-        // position's judgement is on the filled board, which has the same result, and
-        // every loss it finds keeps what captured them.
-        let (captured, why_captured) = sides.captured(theirs, empty);
-        let (theirs, empty) = (theirs | captured, empty & !captured);
-        if captured != 0 {
-            let found = sides.find_loop(theirs, &mut labels);
-            if found != 0 {
-                return Settled::Decided(Numbers::lost(found | why_captured));
-            }
-        }
         let them = sides.survey(theirs, empty, true);
         // A loop held by bridges decides the game whoever moves.
         if them.held != 0 {
-            return Settled::Decided(Numbers::lost(them.held | why_captured));
+            return Settled::Decided(Numbers::lost(them.held));
         }
         if me.held != 0 {
             return Settled::Decided(Numbers::won(me.held));
@@ -422,7 +411,7 @@ impl BitSolver {
             threat_loops |= sides.loop_through(theirs, cell, &mut labels);
         }
         if threats.count_ones() >= 2 {
-            return Settled::Decided(Numbers::lost(threat_loops | why_captured));
+            return Settled::Decided(Numbers::lost(threat_loops));
         }
         // A key makes a held loop: the mover's wins, the opponent's must be answered in
         // its loop.
@@ -435,7 +424,7 @@ impl BitSolver {
         } else {
             them.answers
         };
-        let mut forced_proof = threat_loops | them.keys_proof | why_captured;
+        let mut forced_proof = threat_loops | them.keys_proof;
         if forced == 0 {
             return Settled::Decided(Numbers::lost(forced_proof));
         }

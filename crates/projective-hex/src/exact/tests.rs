@@ -327,49 +327,6 @@ fn inferior_moves_are_never_needed() {
     );
 }
 
-/// Filling a player's captured cells with their stones changes no one's result,
-/// whoever is to move, checked by plain minimax on random positions.
-#[test]
-fn filling_captured_cells_changes_nothing() {
-    let mut rng = Rng::new(41);
-    let mut checked = 0;
-    for spec in ["taylor:2", "taylor:3", "goldberg:1", "goldberg:2"] {
-        let start = ProjectiveHex::on_board(spec, Opening::Standard).unwrap();
-        let sides = Sides::new(start.geometry());
-        let mut labels = [0; MAX_CELLS];
-        let mut memo = HashMap::new();
-        for _ in 0..300 {
-            let game = unfinished_position(&start, 4 + rng.below(7), &mut rng);
-            let (mine, theirs) = masks(&game);
-            let empty = sides.full() & !(mine | theirs);
-            let wins = memo_brute_force(&sides, mine, theirs, &mut memo);
-            let (mine_captured, _) = sides.captured(mine, empty);
-            let (their_captured, _) = sides.captured(theirs, empty);
-            for (filled, captured) in [
-                ((mine | mine_captured, theirs), mine_captured),
-                ((mine, theirs | their_captured), their_captured),
-            ] {
-                if captured == 0 {
-                    continue;
-                }
-                checked += 1;
-                let filled_wins = if sides.has_loop(filled.0, &mut labels) {
-                    true
-                } else if sides.has_loop(filled.1, &mut labels) {
-                    false
-                } else {
-                    memo_brute_force(&sides, filled.0, filled.1, &mut memo)
-                };
-                assert_eq!(
-                    filled_wins, wins,
-                    "{spec}: {mine:#x} {theirs:#x}, captured {captured:#x}"
-                );
-            }
-        }
-    }
-    assert!(checked > 50, "{checked} captures checked");
-}
-
 /// Searching one move per class of symmetric moves near the start, with the lost
 /// positions' proofs closed under those symmetries: every position of up to
 /// [`SYMMETRIC_STONES`] stones on two small boards gets the right answer, and its
