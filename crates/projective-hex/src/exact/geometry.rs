@@ -190,7 +190,7 @@ impl Sides {
             let others = self.neighbors[cell] & !theirs;
             let killer = if self.dead_with(cell, others) {
                 0
-            } else if others.count_ones() == 3 {
+            } else if others.count_ones() <= 3 {
                 let mut killers = others & empty;
                 let mut found = None;
                 while killers != 0 {
