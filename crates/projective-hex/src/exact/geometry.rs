@@ -171,6 +171,68 @@ impl Sides {
     }
 }
 
+impl Sides {
+    /// The moves of `cells` that the mover may leave out while any other is searched,
+    /// the opponent holding `theirs` (`empty` the empty cells), and the opponent's
+    /// stones and empty cells that make them inferior: cells dead beside the opponent
+    /// (a pass; with `empty` 0 these alone), and cells the opponent kills with one reply, a neighbour after which
+    /// the cell is dead beside the opponent ("vulnerable" in Hex). Whoever is to move
+    /// loses when every other move loses: the opponent answers such a move by killing it
+    /// and then has one more stone, which never hurts, so by induction on the empty
+    /// cells every position that the opponent's stones and the killing cells keep is
+    /// lost too.
+    pub(super) fn inferior(&self, cells: u64, theirs: u64, empty: u64) -> (u64, u64) {
+        let (mut inferior, mut proof) = (0, 0);
+        let mut rest = cells;
+        while rest != 0 {
+            let cell = rest.trailing_zeros() as usize;
+            rest &= rest - 1;
+            let others = self.neighbors[cell] & !theirs;
+            let killer = if self.dead_with(cell, others) {
+                0
+            } else if others.count_ones() <= 3 {
+                let mut killers = others & empty;
+                let mut found = None;
+                while killers != 0 {
+                    let killer = killers & killers.wrapping_neg();
+                    killers &= killers - 1;
+                    if self.dead_with(cell, others & !killer) {
+                        found = Some(killer);
+                        break;
+                    }
+                }
+                match found {
+                    Some(killer) => killer,
+                    None => continue,
+                }
+            } else {
+                continue;
+            };
+            inferior |= 1 << cell;
+            proof |= self.neighbors[cell] & theirs | killer;
+        }
+        (inferior, proof)
+    }
+
+    /// Whether `cell` is dead as long as its neighbours other than `others` are one
+    /// player's (the owner's): it is ringed, and `others` are at most two cells next to
+    /// each other on the ring. Neither player's loop needs such a cell: a loop through it
+    /// enters and leaves by two of the owner's stones, or by the two other neighbours,
+    /// which touch each other, and the detour through the cell goes round its corners
+    /// only, a contractible change. So its colour never matters, and a move there is a
+    /// pass.
+    fn dead_with(&self, cell: usize, others: u64) -> bool {
+        let ring = &self.ring[cell];
+        !ring.is_empty()
+            && match others.count_ones() {
+                0 | 1 => true,
+                2 => (0..ring.len())
+                    .any(|i| others == 1 << ring[i] | 1 << ring[(i + 1) % ring.len()]),
+                _ => false,
+            }
+    }
+}
+
 /// The cells of the closed chain that the non-tree side `cell`–`n` makes with the tree
 /// paths of a search (`parent` of the root is itself): both paths up to where they meet.
 pub(super) fn cycle(parent: &[u8; MAX_CELLS], cell: usize, n: usize) -> u64 {

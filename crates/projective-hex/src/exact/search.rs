@@ -212,6 +212,10 @@ impl BitSolver {
             }
         }
         let mut refutations = open.forced_proof;
+        // The inferior moves in the proof of every refuted move so far: only they need
+        // what makes them inferior in a loss's proof (any other lies outside some
+        // refuted move's proof, which refutes it as well).
+        let mut uncovered = open.inferior;
         // The moves, on the stack. Moves not searched yet all start at (1, 1), so that each
         // is looked at once (its replies counted) before any is searched deeper; starting
         // disproof numbers that grow with the rank (df-pn+) took 1.8 times the nodes
@@ -251,6 +255,7 @@ impl BitSolver {
                 if child.numbers.pn == 0 {
                     refutations |= child.numbers.proof;
                     mustplay &= child.numbers.proof;
+                    uncovered &= child.numbers.proof;
                 }
             }
             let mut kept = 0;
@@ -278,7 +283,14 @@ impl BitSolver {
                 }
             }
             let numbers = match best {
-                None => Numbers::lost(symmetric_closure(refutations, &stabiliser)),
+                None => {
+                    let (_, why) = self.sides.inferior(
+                        uncovered,
+                        theirs,
+                        self.sides.full() & !(mine | theirs),
+                    );
+                    Numbers::lost(symmetric_closure(refutations | why, &stabiliser))
+                }
                 Some(index) if pn == 0 => {
                     // The winning move first in the move order (worked out here for the
                     // winning moves alone when the order is not known yet).
@@ -419,7 +431,7 @@ impl BitSolver {
             return Settled::Decided(Numbers::won(me.key_proof));
         }
         // `answers` is every empty cell when the opponent has no key.
-        let forced = if threats != 0 {
+        let mut forced = if threats != 0 {
             threats & them.answers
         } else {
             them.answers
@@ -428,9 +440,19 @@ impl BitSolver {
         if forced == 0 {
             return Settled::Decided(Numbers::lost(forced_proof));
         }
+        // Inferior moves (dead or killed by one reply, the opponent's stones around them
+        // kept) are left out while there is another move; a loss's proof keeps what makes
+        // them inferior where needed.
+        let (mut inferior, _) = sides.inferior(forced, theirs, empty);
+        if forced & !inferior != 0 {
+            forced &= !inferior;
+        } else {
+            inferior = 0;
+        }
         Settled::Open(Open {
             forced,
             forced_proof,
+            inferior,
         })
     }
 }
@@ -442,6 +464,8 @@ impl BitSolver {
 struct Open {
     forced: u64,
     forced_proof: u64,
+    /// The inferior moves left out.
+    inferior: u64,
 }
 enum Settled {
     Decided(Numbers),

@@ -251,6 +251,82 @@ fn survey_claims_hold_against_brute_force() {
     }
 }
 
+/// A cell dead beside one player's stones (inferior with no empty cell to kill it) is
+/// dead indeed, checked by plain minimax on
+/// random positions: its colour never changes who wins.
+#[test]
+fn dead_cells_change_nothing() {
+    let mut rng = Rng::new(31);
+    let mut checked = 0;
+    for spec in ["taylor:2", "taylor:3", "goldberg:1", "goldberg:2"] {
+        let start = ProjectiveHex::on_board(spec, Opening::Standard).unwrap();
+        let sides = Sides::new(start.geometry());
+        let mut memo = HashMap::new();
+        for _ in 0..200 {
+            let game = unfinished_position(&start, 4 + rng.below(7), &mut rng);
+            let (mine, theirs) = masks(&game);
+            let empty = sides.full() & !(mine | theirs);
+            for owner in [mine, theirs] {
+                let (mut dead, _) = sides.inferior(empty, owner, 0);
+                while dead != 0 {
+                    let cell = dead & dead.wrapping_neg();
+                    dead &= dead - 1;
+                    checked += 1;
+                    assert_eq!(
+                        memo_brute_force(&sides, mine, theirs | cell, &mut memo),
+                        memo_brute_force(&sides, mine | cell, theirs, &mut memo),
+                        "{spec}: {mine:#x} {theirs:#x}, cell {cell:#x}"
+                    );
+                }
+            }
+        }
+    }
+    assert!(checked > 100, "{checked} dead cells checked");
+}
+
+/// Inferior moves (dead or vulnerable beside the opponent) are never the only winning
+/// ones, checked by plain minimax on random positions: when the mover wins and has a
+/// move that is not inferior, one of those wins.
+#[test]
+fn inferior_moves_are_never_needed() {
+    let mut rng = Rng::new(37);
+    let (mut checked, mut vulnerable) = (0, 0);
+    for spec in ["taylor:2", "taylor:3", "goldberg:1", "goldberg:2"] {
+        let start = ProjectiveHex::on_board(spec, Opening::Standard).unwrap();
+        let sides = Sides::new(start.geometry());
+        let mut memo = HashMap::new();
+        for _ in 0..300 {
+            let game = unfinished_position(&start, 4 + rng.below(7), &mut rng);
+            let (mine, theirs) = masks(&game);
+            let empty = sides.full() & !(mine | theirs);
+            let (inferior, _) = sides.inferior(empty, theirs, empty);
+            let others = empty & !inferior;
+            if inferior == 0 || others == 0 {
+                continue;
+            }
+            checked += 1;
+            vulnerable += usize::from(inferior != sides.inferior(empty, theirs, 0).0);
+            let mut wins_by = |cells: u64| {
+                (0..sides.cells).map(|c| 1u64 << c).any(|c| {
+                    cells & c != 0
+                        && (sides.has_loop(mine | c, &mut [0; MAX_CELLS])
+                            || !memo_brute_force(&sides, theirs, mine | c, &mut memo))
+                })
+            };
+            if wins_by(inferior) {
+                assert!(
+                    wins_by(others),
+                    "{spec}: {mine:#x} {theirs:#x}: only inferior moves {inferior:#x} win"
+                );
+            }
+        }
+    }
+    assert!(
+        checked > 100 && vulnerable > 50,
+        "{checked} positions, {vulnerable} with vulnerable cells"
+    );
+}
+
 /// Searching one move per class of symmetric moves near the start, with the lost
 /// positions' proofs closed under those symmetries: every position of up to
 /// [`SYMMETRIC_STONES`] stones on two small boards gets the right answer, and its
