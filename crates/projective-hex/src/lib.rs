@@ -121,7 +121,12 @@ mod tests {
             leaf_solver: false,
             ..search::mcts_config()
         };
-        let mut agent = search::mcts_agent_with(SearchLimit::Iterations(3_000), config, seed);
+        let mut agent = search::mcts_agent_with(
+            SearchLimit::Iterations(3_000),
+            config,
+            search::Knowledge::default(),
+            seed,
+        );
         let mv = agent.choose(game, &Budget::unlimited()).unwrap();
         game.format_move(&mv)
     }
