@@ -93,8 +93,9 @@ impl PlayoutPolicy<EulerGetter> for EndgameSolver {
 
 /// The computer player at `level`: MCTS for the named levels (times per move, see
 /// [`Level::think_ms`]), `mcts:N` and `mcts:Nms` (the swap
-/// decision is one of its moves), the exact solver for `perfect` (falling back to
-/// expert), and the engine's random and flat Monte Carlo baselines.
+/// decision is one of its moves) and, with [`baseline_mcts_config`], `plain:LEVEL`; the
+/// exact solver for `perfect` (falling back to expert), and the engine's random and flat
+/// Monte Carlo baselines.
 pub fn agent(level: Level, seed: u64) -> Box<dyn Agent<EulerGetter>> {
     match level {
         Level::Random => Box::new(RandomAgent::new(seed)),
@@ -108,23 +109,21 @@ pub fn agent(level: Level, seed: u64) -> Box<dyn Agent<EulerGetter>> {
             ),
             fallback: agent(Level::Expert, seed),
         }),
-        named => Named::boxed(
-            named,
-            mcts(
-                named.search_limit().unwrap_or(SearchLimit::Iterations(1)),
-                seed,
-            ),
-        ),
+        named => {
+            let config = if named.is_plain() {
+                baseline_mcts_config()
+            } else {
+                mcts_config()
+            };
+            let limit = named.search_limit().unwrap_or(SearchLimit::Iterations(1));
+            Named::boxed(named, mcts_with(limit, config, seed))
+        }
     }
 }
 
-/// The MCTS player with Euler Getter's settings and any search limit (a playout count or
-/// a thinking time).
-pub fn mcts(limit: SearchLimit, seed: u64) -> Box<dyn Agent<EulerGetter>> {
-    mcts_with(limit, mcts_config(), seed)
-}
-
-/// [`mcts`] with another tuning (the switches measured on and off).
+/// The MCTS player with Euler Getter's playouts, a tuning ([`mcts_config`], or another
+/// to measure the switches on and off) and any search limit (a playout count or a
+/// thinking time).
 pub fn mcts_with(limit: SearchLimit, config: MctsConfig, seed: u64) -> Box<dyn Agent<EulerGetter>> {
     Box::new(Mcts::with_policy(
         limit,

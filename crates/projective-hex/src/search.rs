@@ -369,13 +369,21 @@ pub fn mcts_config() -> MctsConfig {
     }
 }
 
-/// MCTS on the focused game with RAVE, the MCTS-solver, the fill playout with the
-/// players' [`knowledge`] and the endgame solver.
-pub fn mcts_agent(limit: SearchLimit, seed: u64) -> Box<dyn Agent<ProjectiveHex>> {
-    mcts_agent_with(limit, mcts_config(), knowledge(), seed)
+/// The search before the switches of issue #21 (the level `plain:LEVEL`): RAVE and the
+/// MCTS-solver as in [`mcts_config`], but a new tree for every move, no endgame solver and
+/// no priors; it plays with no [`Knowledge`] (the plain fill playout).
+pub fn baseline_mcts_config() -> MctsConfig {
+    MctsConfig {
+        reuse_tree: false,
+        leaf_solver: false,
+        prior_visits: 0.0,
+        ..mcts_config()
+    }
 }
 
-/// [`mcts_agent`] with another tuning (the switches measured on and off).
+/// MCTS on the focused game with the fill playout and the endgame solver, with a tuning
+/// and knowledge ([`mcts_config`] and [`knowledge`], or others to measure the switches on
+/// and off).
 pub fn mcts_agent_with(
     limit: SearchLimit,
     config: MctsConfig,
@@ -394,10 +402,11 @@ pub fn mcts_agent_with(
 pub const PERFECT_TIME_BUDGET: Duration = Duration::from_secs(20);
 
 /// The computer player of a level. The MCTS levels (the named levels' times per move, see
-/// [`Level::think_ms`], `mcts:N` and `mcts:Nms`) search the focused game with RAVE and
-/// the MCTS-solver; `perfect` plays a winning move found by the [`Analyser`] (the bitmask
-/// solver where the board allows it) and the `expert` move when it finds none (a lost
-/// position, or the budget ran out); `random` and `flatmc:N` (the baseline) play the
+/// [`Level::think_ms`], `mcts:N` and `mcts:Nms`) search the focused game with RAVE, the
+/// MCTS-solver and the players' [`knowledge`] (`plain:LEVEL` with [`baseline_mcts_config`]
+/// and no knowledge); `perfect` plays a winning move found by the [`Analyser`] (the
+/// bitmask solver where the board allows it) and the `expert` move when it finds none (a
+/// lost position, or the budget ran out); `random` and `flatmc:N` (the baseline) play the
 /// plain game.
 pub fn agent(level: Level, seed: u64) -> Box<dyn Agent<ProjectiveHex>> {
     match level {
@@ -408,13 +417,15 @@ pub fn agent(level: Level, seed: u64) -> Box<dyn Agent<ProjectiveHex>> {
             fallback: agent(Level::Expert, seed),
             rng: Rng::new(seed),
         }),
-        mcts => Named::boxed(
-            mcts,
-            mcts_agent(
-                mcts.search_limit().unwrap_or(SearchLimit::Iterations(1)),
-                seed,
-            ),
-        ),
+        mcts => {
+            let (config, knowledge) = if mcts.is_plain() {
+                (baseline_mcts_config(), Knowledge::default())
+            } else {
+                (mcts_config(), knowledge())
+            };
+            let limit = mcts.search_limit().unwrap_or(SearchLimit::Iterations(1));
+            Named::boxed(mcts, mcts_agent_with(limit, config, knowledge, seed))
+        }
     }
 }
 
