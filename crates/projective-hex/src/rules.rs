@@ -654,10 +654,7 @@ impl ProjectiveHex {
                 order[cell] = i;
             }
         }
-        let mut last = self.history.last().and_then(|mv| match *mv {
-            Move::Cell(c) => Some(c as usize),
-            Move::Swap => None,
-        });
+        let mut last = self.last_cell();
         let first = self.to_move;
         let mut x_looped = false;
         for i in 0..empties.len() {
@@ -683,6 +680,14 @@ impl ProjectiveHex {
         let winner = if x_looped { Player::X } else { Player::O };
         self.winner = Some(winner);
         Outcome::win(winner)
+    }
+
+    /// The cell of the last move, unless it was the swap or no move was played.
+    pub fn last_cell(&self) -> Option<usize> {
+        match self.history.last()? {
+            Move::Cell(c) => Some(*c as usize),
+            Move::Swap => None,
+        }
     }
 
     /// The cell that saves a bridge of `player`'s when the opponent has just played

@@ -212,11 +212,7 @@ pub fn knowledge() -> Knowledge {
 /// touching nothing come last.
 pub fn move_prior(game: &ProjectiveHex, cell: usize) -> f64 {
     let mover = game.to_move();
-    let last = game.history().last().and_then(|mv| match *mv {
-        Move::Cell(c) => Some(c as usize),
-        Move::Swap => None,
-    });
-    if last.and_then(|l| game.bridge_reply(l, mover)) == Some(cell) {
+    if game.last_cell().and_then(|l| game.bridge_reply(l, mover)) == Some(cell) {
         return 0.9;
     }
     let geometry = game.geometry();
