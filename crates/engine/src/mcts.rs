@@ -78,6 +78,13 @@ pub trait PlayoutPolicy<G: Game>: Send {
     fn solve_leaf(&mut self, _game: &G) -> Option<Player> {
         None
     }
+
+    /// How good `mv` looks in `game` for the player to move, in `[0, 1]`, before any
+    /// simulation: with [`MctsConfig::prior_visits`], each new child starts with that many
+    /// virtual all-moves-as-first results of this value. Even (0.5) by default.
+    fn prior(&mut self, _game: &G, _mv: &G::Move) -> f64 {
+        0.5
+    }
 }
 
 /// The game's own playout ([`Game::playout`]), uniformly random unless the game says
@@ -126,6 +133,10 @@ pub struct MctsConfig {
     /// With `prove`: ask the playout policy's exact solver about every new node
     /// ([`PlayoutPolicy::solve_leaf`]) and mark it proven when it answers.
     pub leaf_solver: bool,
+    /// With RAVE: virtual all-moves-as-first visits each new child starts with, at the
+    /// policy's prior value ([`PlayoutPolicy::prior`]), so that game knowledge orders the
+    /// moves until real results outweigh it. 0: no priors.
+    pub prior_visits: f64,
     /// Searches run at once, each on a thread of its own with its share of the iterations
     /// and the memory and a seed of its own, their root statistics added up (root
     /// parallelism). 1: one search. Iteration budgets reproduce exactly with any count.
@@ -144,6 +155,7 @@ impl Default for MctsConfig {
             prove: false,
             reuse_tree: false,
             leaf_solver: false,
+            prior_visits: 0.0,
             threads: 1,
         }
     }
@@ -495,8 +507,14 @@ impl<G: Game, P: PlayoutPolicy<G> + Clone> Mcts<G, P> {
                         return node;
                     }
                     tree.nodes[node].expanded = true;
+                    let weight = self.config.prior_visits;
                     for mv in moves {
-                        tree.add_child(node, mv);
+                        let prior = (weight > 0.0).then(|| self.policy.prior(state, &mv));
+                        let child = tree.add_child(node, mv);
+                        if let Some(prior) = prior {
+                            tree.nodes[child].amaf_visits = weight;
+                            tree.nodes[child].amaf_reward = weight * prior;
+                        }
                     }
                 }
                 self.select_child(&tree.nodes, node)
@@ -774,6 +792,44 @@ mod tests {
                 ..base
             },
         ]
+    }
+
+    /// Random playouts, and a prior that favours one move over all others.
+    #[derive(Clone)]
+    struct Favouring<M>(M);
+
+    impl<G: Game> PlayoutPolicy<G> for Favouring<G::Move> {
+        fn playout(&mut self, game: &mut G, rng: &mut Rng, meter: &mut Meter) -> Option<Outcome> {
+            game.playout(rng, meter)
+        }
+
+        fn prior(&mut self, _game: &G, mv: &G::Move) -> f64 {
+            if *mv == self.0 { 1.0 } else { 0.0 }
+        }
+    }
+
+    #[test]
+    fn priors_choose_the_first_move_searched() {
+        let game = nim(&[3, 5]);
+        let favoured = game.legal_moves()[0];
+        let first_searched = |prior_visits: f64| {
+            let config = MctsConfig {
+                rave_equivalence: 300.0,
+                prior_visits,
+                ..MctsConfig::default()
+            };
+            let policy = Favouring(favoured);
+            let mut mcts = Mcts::with_policy(SearchLimit::Iterations(1), config, policy, 5);
+            let stats = mcts.search(&game, &Budget::unlimited());
+            assert_eq!(stats.len(), 1, "one iteration visits one move");
+            stats[0].mv
+        };
+        assert_eq!(first_searched(10.0), favoured);
+        assert_ne!(
+            first_searched(0.0),
+            favoured,
+            "without priors the order differs"
+        );
     }
 
     #[test]

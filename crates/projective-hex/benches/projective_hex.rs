@@ -46,7 +46,7 @@ fn mcts_benches(c: &mut Criterion) {
                 Mcts::with_policy(
                     SearchLimit::Iterations(10_000),
                     mcts_config(),
-                    FillPlayout,
+                    FillPlayout::default(),
                     1,
                 )
                 .search(&game, &Budget::unlimited())

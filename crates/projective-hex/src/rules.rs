@@ -87,6 +87,62 @@ pub struct Geometry {
     simple_sides: bool,
     /// The board's symmetries, computed on first use and shared by every search.
     symmetries: OnceLock<Symmetries>,
+    /// The bridges through each cell ([`Geometry::bridges_through`]), computed on first use.
+    bridges: OnceLock<Bridges>,
+}
+
+/// A bridge: two cells that do not touch and share exactly two neighbours, the carrier.
+/// When one carrier cell is taken, the other still joins the two ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bridge {
+    /// The two cells the bridge joins, the lower first.
+    pub ends: [u32; 2],
+    /// The carrier cell that is not the one the bridge was looked up by.
+    pub other: u32,
+}
+
+/// Every bridge, listed under each of its two carrier cells.
+#[derive(Clone, Debug)]
+struct Bridges {
+    start: Vec<usize>,
+    bridges: Vec<Bridge>,
+}
+
+impl Bridges {
+    /// Empty on boards where a cell meets another twice (no Hex geometry to rely on).
+    fn of(geometry: &Geometry) -> Bridges {
+        let n = geometry.cell_count();
+        let mut start = vec![0];
+        let mut bridges = Vec::new();
+        let neighbours: Vec<Vec<usize>> = (0..n)
+            .map(|c| geometry.sides(c).map(|(nb, _)| nb).collect())
+            .collect();
+        for cell in 0..n {
+            if geometry.has_simple_sides() {
+                for (i, &a) in neighbours[cell].iter().enumerate() {
+                    for &b in &neighbours[cell][i + 1..] {
+                        if neighbours[a].contains(&b) {
+                            continue;
+                        }
+                        let common: Vec<usize> = neighbours[a]
+                            .iter()
+                            .copied()
+                            .filter(|c| neighbours[b].contains(c))
+                            .collect();
+                        if let [x, y] = common[..] {
+                            let other = if x == cell { y } else { x };
+                            bridges.push(Bridge {
+                                ends: [a.min(b) as u32, a.max(b) as u32],
+                                other: other as u32,
+                            });
+                        }
+                    }
+                }
+            }
+            start.push(bridges.len());
+        }
+        Bridges { start, bridges }
+    }
 }
 
 impl Geometry {
@@ -141,6 +197,7 @@ impl Geometry {
             ringed,
             simple_sides,
             symmetries: OnceLock::new(),
+            bridges: OnceLock::new(),
         })
     }
 
@@ -155,6 +212,12 @@ impl Geometry {
 
     pub fn cell_count(&self) -> usize {
         self.zobrist.len()
+    }
+
+    /// The bridges whose carrier holds `cell` (see [`Bridge`]; computed once).
+    pub fn bridges_through(&self, cell: usize) -> &[Bridge] {
+        let bridges = self.bridges.get_or_init(|| Bridges::of(self));
+        &bridges.bridges[bridges.start[cell]..bridges.start[cell + 1]]
     }
 
     /// The sides of `cell` as (neighbour, homology class), in cyclic order.
@@ -561,6 +624,7 @@ impl ProjectiveHex {
         &mut self,
         rng: &mut Rng,
         mut record: Option<&mut Vec<(Player, Move)>>,
+        bridge_save: bool,
     ) -> Outcome {
         loop {
             if let Some(winner) = self.winner {
@@ -581,10 +645,27 @@ impl ProjectiveHex {
             .filter(|&c| self.cells[c].is_none())
             .collect();
         rng.shuffle(&mut empties);
+        // With `bridge_save`, where each empty cell stands in the fill order, so that a
+        // bridge reply can be brought forward.
+        let mut order = Vec::new();
+        if bridge_save {
+            order = vec![usize::MAX; self.cells.len()];
+            for (i, &cell) in empties.iter().enumerate() {
+                order[cell] = i;
+            }
+        }
+        let mut last = self.last_cell();
         let first = self.to_move;
         let mut x_looped = false;
-        for (i, &cell) in empties.iter().enumerate() {
+        for i in 0..empties.len() {
             let player = if i % 2 == 0 { first } else { first.opponent() };
+            if bridge_save && let Some(reply) = last.and_then(|c| self.bridge_reply(c, player)) {
+                let at = order[reply];
+                order[empties[i]] = at;
+                order[reply] = i;
+                empties.swap(i, at);
+            }
+            let cell = empties[i];
             if let Some(r) = record.as_deref_mut() {
                 r.push((player, Move::Cell(cell as u32)));
             }
@@ -594,10 +675,38 @@ impl ProjectiveHex {
                 self.cells[cell] = Some(player);
                 self.empty -= 1;
             }
+            last = Some(cell);
         }
         let winner = if x_looped { Player::X } else { Player::O };
         self.winner = Some(winner);
         Outcome::win(winner)
+    }
+
+    /// The cell of the last move, unless it was the swap or no move was played.
+    pub fn last_cell(&self) -> Option<usize> {
+        match self.history.last()? {
+            Move::Cell(c) => Some(*c as usize),
+            Move::Swap => None,
+        }
+    }
+
+    /// The cell that saves a bridge of `player`'s when the opponent has just played
+    /// `intrusion` into its carrier: the carrier's other cell, still empty, between two
+    /// stones of `player`'s (the first such bridge).
+    pub fn bridge_reply(&self, intrusion: usize, player: Player) -> Option<usize> {
+        if self.cells[intrusion] != Some(player.opponent()) {
+            return None;
+        }
+        self.geometry
+            .bridges_through(intrusion)
+            .iter()
+            .find(|b| {
+                self.cells[b.other as usize].is_none()
+                    && b.ends
+                        .iter()
+                        .all(|&e| self.cells[e as usize] == Some(player))
+            })
+            .map(|b| b.other as usize)
     }
 
     /// Whether a full board decides the game by itself (see [`Self::fill_playout`]).
@@ -681,7 +790,7 @@ impl Game for ProjectiveHex {
 
     /// One fill of the board: no step long enough to poll the meter.
     fn playout(&mut self, rng: &mut Rng, _meter: &mut Meter) -> Option<Outcome> {
-        Some(self.fill_playout(rng, None))
+        Some(self.fill_playout(rng, None, false))
     }
 }
 

@@ -184,13 +184,68 @@ impl<const LOOKAHEAD: bool> Game for Focused<LOOKAHEAD> {
 
     /// One fill of the board: no step long enough to poll the meter.
     fn playout(&mut self, rng: &mut Rng, _meter: &mut Meter) -> Option<Outcome> {
-        Some(self.0.fill_playout(rng, None))
+        Some(self.0.fill_playout(rng, None, false))
     }
 }
 
-/// The fill-the-board playout, recording its moves for RAVE.
+/// The Projective Hex knowledge of the search's playouts, each a switch that can be
+/// measured on and off; all off by default (the plain search). The priors
+/// ([`move_prior`]) are switched by the engine's [`MctsConfig::prior_visits`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Knowledge {
+    /// In the fill playout, answer an intrusion into a bridge by taking its other carrier
+    /// cell ([`ProjectiveHex::bridge_reply`]): a bridge is a sure connection, and random
+    /// playouts that let it be cut misjudge the positions that rely on it.
+    pub bridge_save: bool,
+}
+
+/// The knowledge the Projective Hex players use: the bridge replies, which won 39 of 40
+/// games at equal time against flatmc:160 on goldberg:4 where the plain fill won 34
+/// (BENCHMARKS.md).
+pub fn knowledge() -> Knowledge {
+    Knowledge { bridge_save: true }
+}
+
+/// How good `cell` looks for the player to move, in `[0, 1]`: saving a bridge the
+/// opponent just intruded into is best, then moves next to the mover's own stones or a
+/// bridge away from one, intruding into an opponent's intact bridge is poor, and moves
+/// touching nothing come last.
+pub fn move_prior(game: &ProjectiveHex, cell: usize) -> f64 {
+    let mover = game.to_move();
+    if game.last_cell().and_then(|l| game.bridge_reply(l, mover)) == Some(cell) {
+        return 0.9;
+    }
+    let geometry = game.geometry();
+    let bridges = geometry.bridges_through(cell);
+    let intrudes = bridges.iter().any(|b| {
+        game.stone(b.other as usize).is_none()
+            && b.ends
+                .iter()
+                .all(|&e| game.stone(e as usize) == Some(mover.opponent()))
+    });
+    if intrudes {
+        return 0.35;
+    }
+    let own = |c: usize| game.stone(c) == Some(mover);
+    let touches_own = geometry.sides(cell).any(|(n, _)| own(n));
+    let bridges_own = bridges
+        .iter()
+        .any(|b| game.stone(b.other as usize).is_none() && b.ends.iter().any(|&e| own(e as usize)));
+    if touches_own || bridges_own {
+        0.65
+    } else if contact(game, cell, mover) > 0 {
+        0.5
+    } else {
+        0.4
+    }
+}
+
+/// The fill-the-board playout ([`ProjectiveHex::fill_playout`]), recording its moves for
+/// RAVE, with the bridge replies of [`Knowledge::bridge_save`].
 #[derive(Clone, Copy, Debug, Default)]
-pub struct FillPlayout;
+pub struct FillPlayout {
+    pub bridge_save: bool,
+}
 
 impl PlayoutPolicy<Playing> for FillPlayout {
     fn playout(
@@ -199,7 +254,7 @@ impl PlayoutPolicy<Playing> for FillPlayout {
         rng: &mut Rng,
         _meter: &mut Meter,
     ) -> Option<Outcome> {
-        Some(game.0.fill_playout(rng, None))
+        Some(game.0.fill_playout(rng, None, self.bridge_save))
     }
 
     fn playout_recorded(
@@ -209,7 +264,7 @@ impl PlayoutPolicy<Playing> for FillPlayout {
         _meter: &mut Meter,
         record: &mut Vec<(Player, Move)>,
     ) -> Option<Outcome> {
-        Some(game.0.fill_playout(rng, Some(record)))
+        Some(game.0.fill_playout(rng, Some(record), self.bridge_save))
     }
 }
 
@@ -225,30 +280,46 @@ const LEAF_SOLVER_MEMORY: usize = 16 << 20;
 /// The fill-the-board playout with an exact solver for endgames: positions with at most
 /// [`LEAF_SOLVER_MAX_EMPTY`] empty cells are solved by the [`Analyser`] (the bitmask
 /// solver where the board allows it) within [`LEAF_SOLVER_NODES`] nodes.
+/// Its [`Knowledge`] adds the bridge replies; its priors are [`move_prior`].
 pub struct EndgameFill {
     analyser: Analyser,
+    knowledge: Knowledge,
 }
 
-impl Default for EndgameFill {
-    fn default() -> Self {
+impl EndgameFill {
+    pub fn with(knowledge: Knowledge) -> Self {
         EndgameFill {
             analyser: Analyser::new(
                 Budget::nodes(LEAF_SOLVER_NODES).with_memory(LEAF_SOLVER_MEMORY),
             ),
+            knowledge,
         }
+    }
+
+    fn fill(&self) -> FillPlayout {
+        FillPlayout {
+            bridge_save: self.knowledge.bridge_save,
+        }
+    }
+}
+
+/// The plain policy: no [`Knowledge`].
+impl Default for EndgameFill {
+    fn default() -> Self {
+        EndgameFill::with(Knowledge::default())
     }
 }
 
 /// A copy for another search thread: the same solver with tables of its own.
 impl Clone for EndgameFill {
     fn clone(&self) -> Self {
-        EndgameFill::default()
+        EndgameFill::with(self.knowledge)
     }
 }
 
 impl PlayoutPolicy<Playing> for EndgameFill {
     fn playout(&mut self, game: &mut Playing, rng: &mut Rng, meter: &mut Meter) -> Option<Outcome> {
-        FillPlayout.playout(game, rng, meter)
+        self.fill().playout(game, rng, meter)
     }
 
     fn playout_recorded(
@@ -258,7 +329,14 @@ impl PlayoutPolicy<Playing> for EndgameFill {
         meter: &mut Meter,
         record: &mut Vec<(Player, Move)>,
     ) -> Option<Outcome> {
-        FillPlayout.playout_recorded(game, rng, meter, record)
+        self.fill().playout_recorded(game, rng, meter, record)
+    }
+
+    fn prior(&mut self, game: &Playing, mv: &Move) -> f64 {
+        match *mv {
+            Move::Cell(cell) => move_prior(&game.0, cell as usize),
+            Move::Swap => 0.5,
+        }
     }
 
     fn solve_leaf(&mut self, game: &Playing) -> Option<Player> {
@@ -275,6 +353,7 @@ impl PlayoutPolicy<Playing> for EndgameFill {
 /// explicit exploration (RAVE explores), the tree kept between moves, and the endgame
 /// solver in the tree ([`EndgameFill`]), which won a few more games at equal time against
 /// flatmc:160 on taylor:5 and goldberg:4, within the noise of 100 games (BENCHMARKS.md).
+/// No priors ([`MctsConfig::prior_visits`]): they won no more games in 40-game screens.
 pub fn mcts_config() -> MctsConfig {
     MctsConfig {
         exploration: 0.2,
@@ -287,26 +366,30 @@ pub fn mcts_config() -> MctsConfig {
 }
 
 /// The search before the switches of issue #21 (the level `plain:LEVEL`): RAVE and the
-/// MCTS-solver as in [`mcts_config`], but a new tree for every move and no endgame solver.
+/// MCTS-solver as in [`mcts_config`], but a new tree for every move, no endgame solver and
+/// no priors; it plays with no [`Knowledge`] (the plain fill playout).
 pub fn baseline_mcts_config() -> MctsConfig {
     MctsConfig {
         reuse_tree: false,
         leaf_solver: false,
+        prior_visits: 0.0,
         ..mcts_config()
     }
 }
 
 /// MCTS on the focused game with the fill playout and the endgame solver, with a tuning
-/// ([`mcts_config`], or another to measure the switches on and off).
+/// and knowledge ([`mcts_config`] and [`knowledge`], or others to measure the switches on
+/// and off).
 pub fn mcts_agent_with(
     limit: SearchLimit,
     config: MctsConfig,
+    knowledge: Knowledge,
     seed: u64,
 ) -> Box<dyn Agent<ProjectiveHex>> {
     Box::new(OnFocused::<Playing>(Box::new(Mcts::with_policy(
         limit,
         config,
-        EndgameFill::default(),
+        EndgameFill::with(knowledge),
         seed,
     ))))
 }
@@ -315,10 +398,11 @@ pub fn mcts_agent_with(
 pub const PERFECT_TIME_BUDGET: Duration = Duration::from_secs(20);
 
 /// The computer player of a level. The MCTS levels (the named levels' times per move, see
-/// [`Level::think_ms`], `mcts:N` and `mcts:Nms`) search the focused game with RAVE and
-/// the MCTS-solver (`plain:LEVEL` with [`baseline_mcts_config`]); `perfect` plays a winning move found by the [`Analyser`] (the bitmask
-/// solver where the board allows it) and the `expert` move when it finds none (a lost
-/// position, or the budget ran out); `random` and `flatmc:N` (the baseline) play the
+/// [`Level::think_ms`], `mcts:N` and `mcts:Nms`) search the focused game with RAVE, the
+/// MCTS-solver and the players' [`knowledge`] (`plain:LEVEL` with [`baseline_mcts_config`]
+/// and no knowledge); `perfect` plays a winning move found by the [`Analyser`] (the
+/// bitmask solver where the board allows it) and the `expert` move when it finds none (a
+/// lost position, or the budget ran out); `random` and `flatmc:N` (the baseline) play the
 /// plain game.
 pub fn agent(level: Level, seed: u64) -> Box<dyn Agent<ProjectiveHex>> {
     match level {
@@ -330,13 +414,13 @@ pub fn agent(level: Level, seed: u64) -> Box<dyn Agent<ProjectiveHex>> {
             rng: Rng::new(seed),
         }),
         mcts => {
-            let config = if mcts.is_plain() {
-                baseline_mcts_config()
+            let (config, knowledge) = if mcts.is_plain() {
+                (baseline_mcts_config(), Knowledge::default())
             } else {
-                mcts_config()
+                (mcts_config(), knowledge())
             };
             let limit = mcts.search_limit().unwrap_or(SearchLimit::Iterations(1));
-            Named::boxed(mcts, mcts_agent_with(limit, config, seed))
+            Named::boxed(mcts, mcts_agent_with(limit, config, knowledge, seed))
         }
     }
 }
@@ -937,4 +1021,103 @@ pub fn all_openings(start: &ProjectiveHex, budget: &Budget) -> Result<Openings, 
     let every: Vec<usize> = (0..jobs.len()).collect();
     let values = jobs.solve(&every, budget, &|_, _| {});
     Ok(jobs.answer(&values, clock.elapsed().as_secs_f64() * 1000.0))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn neighbours(game: &ProjectiveHex, cell: usize) -> Vec<usize> {
+        game.geometry().sides(cell).map(|(n, _)| n).collect()
+    }
+
+    /// Every bridge through every cell of taylor:4 against the definition, brute force:
+    /// ends that do not touch, whose common neighbours are exactly the cell and `other`;
+    /// and every such pair of ends is listed.
+    #[test]
+    fn the_bridges_are_those_of_the_definition() {
+        let game = ProjectiveHex::on_board("taylor:4", Opening::Standard).unwrap();
+        let n = game.stones().len();
+        let common = |a: usize, b: usize| -> Vec<usize> {
+            (0..n)
+                .filter(|&c| neighbours(&game, a).contains(&c) && neighbours(&game, b).contains(&c))
+                .collect()
+        };
+        let mut listed = 0;
+        for cell in 0..n {
+            let bridges = game.geometry().bridges_through(cell);
+            for a in 0..n {
+                for b in a + 1..n {
+                    let shared = common(a, b);
+                    let is_bridge = !neighbours(&game, a).contains(&b)
+                        && shared.len() == 2
+                        && shared.contains(&cell);
+                    let found = bridges.iter().find(|br| br.ends == [a as u32, b as u32]);
+                    assert_eq!(found.is_some(), is_bridge, "cell {cell}, ends {a} {b}");
+                    if let Some(bridge) = found {
+                        let other = bridge.other as usize;
+                        assert!(other != cell && shared.contains(&other));
+                        listed += 1;
+                    }
+                }
+            }
+        }
+        assert!(listed > n, "taylor:4 has bridges through most cells");
+    }
+
+    /// X's stones at a bridge's ends, O intrudes into its carrier: the reply is the other
+    /// carrier cell, and the bridge-saving fill playout takes it as X's first move.
+    #[test]
+    fn an_intrusion_into_a_bridge_is_answered_in_the_other_cell() {
+        let mut game = ProjectiveHex::on_board("taylor:4", Opening::Standard).unwrap();
+        let n = game.stones().len();
+        let (cell, bridge) = (0..n)
+            .find_map(|c| game.geometry().bridges_through(c).first().map(|&b| (c, b)))
+            .unwrap();
+        let [a, b] = bridge.ends.map(|e| e as usize);
+        let elsewhere = (0..n)
+            .find(|&c| ![a, b, cell, bridge.other as usize].contains(&c))
+            .unwrap();
+        for mv in [a, elsewhere, b, cell] {
+            game.play(&Move::Cell(mv as u32));
+        }
+        assert_eq!(game.to_move(), Player::X);
+        assert_eq!(
+            game.bridge_reply(cell, Player::X),
+            Some(bridge.other as usize)
+        );
+        assert_eq!(game.bridge_reply(cell, Player::O), None, "not O's bridge");
+        assert_eq!(game.bridge_reply(a, Player::O), None, "no intrusion");
+        for seed in 0..20 {
+            let mut record = Vec::new();
+            game.clone()
+                .fill_playout(&mut Rng::new(seed), Some(&mut record), true);
+            assert_eq!(
+                record[0],
+                (Player::X, Move::Cell(bridge.other)),
+                "seed {seed}"
+            );
+            assert_eq!(record.len(), n - 4);
+        }
+        let plain_firsts: Vec<(Player, Move)> = (0..20)
+            .map(|seed| {
+                let mut record = Vec::new();
+                game.clone()
+                    .fill_playout(&mut Rng::new(seed), Some(&mut record), false);
+                record[0]
+            })
+            .collect();
+        assert!(
+            plain_firsts
+                .iter()
+                .any(|&first| first.1 != Move::Cell(bridge.other))
+        );
+        // The prior ranks the save above every other move.
+        let save = move_prior(&game, bridge.other as usize);
+        assert!(
+            (0..n)
+                .filter(|&c| game.stone(c).is_none() && c != bridge.other as usize)
+                .all(|c| move_prior(&game, c) < save)
+        );
+    }
 }
