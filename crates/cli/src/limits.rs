@@ -145,7 +145,8 @@ pub fn check_threads(flag: &str, threads: usize, level: Level) -> anyhow::Result
     if threads > 1 && !level.uses_threads() {
         anyhow::bail!(
             "{flag} {threads}: {level} plays on one thread; threads apply to the MCTS levels \
-             (easy, medium, hard, expert, mcts:N, mcts:Nms) and to perfect's expert fallback"
+             (easy, medium, hard, expert, mcts:N, mcts:Nms, plain:LEVEL) and to perfect's expert \
+             fallback"
         );
     }
     Ok(())
@@ -163,17 +164,19 @@ pub fn parse_think_ms(text: &str) -> Result<Duration, String> {
 
 /// A computer level, its playouts and iterations within the server's limits.
 pub fn parse_level(text: &str) -> Result<Level, String> {
-    let level = text.parse::<Level>().ok().filter(|level| match level {
-        Level::Mcts(n) => *n <= MAX_MCTS_ITERATIONS,
-        Level::FlatMc(n) => *n <= MAX_FLATMC_PLAYOUTS,
-        Level::MctsMs(ms) => *ms <= MAX_THINK_MS,
-        _ => true,
+    let level = text.parse::<Level>().ok().filter(|level| {
+        level
+            .mcts_iterations()
+            .is_none_or(|n| n <= MAX_MCTS_ITERATIONS)
+            && level.think_ms().is_none_or(|ms| ms <= MAX_THINK_MS)
+            && !matches!(level, Level::FlatMc(n) if *n > MAX_FLATMC_PLAYOUTS)
     });
     level.ok_or_else(|| {
         format!(
             "expected easy, medium, hard, expert, perfect, random, flatmc:N (N from 1 to \
-             {MAX_FLATMC_PLAYOUTS}), mcts:N (N from 1 to {MAX_MCTS_ITERATIONS}) or mcts:Nms \
-             (N from 1 to {MAX_THINK_MS})"
+             {MAX_FLATMC_PLAYOUTS}), mcts:N (N from 1 to {MAX_MCTS_ITERATIONS}), mcts:Nms \
+             (N from 1 to {MAX_THINK_MS}) or plain:LEVEL (an MCTS level with the new search \
+             switches off)"
         )
     })
 }

@@ -25,7 +25,8 @@ use crate::output::{Answer, Output, Table, TableFormat, ignore_closed_stdout, pr
 pub struct ComputerArgs {
     /// The computer's level: easy (10 ms a move), medium (60 ms), hard (400 ms), expert
     /// (1500 ms), perfect, random, flatmc:N (N up to 20000), mcts:N (N iterations, up to
-    /// 1000000) or mcts:Nms (N ms a move) [default: the game's].
+    /// 1000000), mcts:Nms (N ms a move) or plain:LEVEL (an MCTS level with the search
+    /// switches of the strength work off, e.g. plain:expert) [default: the game's].
     #[arg(long, value_parser = parse_level)]
     pub level: Option<Level>,
     /// Milliseconds the computer thinks per move (1 to 3600000): the time of a timed level

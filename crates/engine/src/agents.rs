@@ -187,12 +187,19 @@ pub enum Level {
     Mcts(u64),
     /// MCTS for this many milliseconds per move (`mcts:500ms`).
     MctsMs(u64),
+    /// `plain:mcts:N`: MCTS with this many iterations and every search switch of the
+    /// strength work (issue #21) off, the game's baseline settings, so that a new search
+    /// can be measured against the old one in one binary.
+    PlainMcts(u64),
+    /// `plain:mcts:Nms`, or `plain:` before a named level (`plain:expert` thinks 1.5 s):
+    /// [`Level::PlainMcts`] for a time per move.
+    PlainMctsMs(u64),
 }
 
 /// The text named no level.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown level {0:?}: expected easy, medium, hard, expert, perfect, random, flatmc:N, mcts:N or mcts:Nms"
+    "unknown level {0:?}: expected easy, medium, hard, expert, perfect, random, flatmc:N, mcts:N, mcts:Nms or plain:LEVEL (an MCTS level with the new search switches off)"
 )]
 pub struct LevelError(pub String);
 
@@ -214,6 +221,18 @@ impl FromStr for Level {
                         .filter(|&n| n <= u32::MAX as u64)
                         .ok_or_else(err)?;
                     Level::FlatMc(n as u32)
+                } else if let Some(rest) = other.strip_prefix("plain:") {
+                    match rest.parse::<Level>().map_err(|_| err())? {
+                        Level::Mcts(n) => Level::PlainMcts(n),
+                        timed @ (Level::Easy
+                        | Level::Medium
+                        | Level::Hard
+                        | Level::Expert
+                        | Level::MctsMs(_)) => {
+                            Level::PlainMctsMs(timed.think_ms().ok_or_else(err)?)
+                        }
+                        _ => return Err(err()),
+                    }
                 } else if let Some(rest) = other.strip_prefix("mcts:") {
                     match rest.strip_suffix("ms") {
                         Some(ms) => Level::MctsMs(number(ms).ok_or_else(err)?),
@@ -239,6 +258,8 @@ impl fmt::Display for Level {
             Level::FlatMc(n) => write!(f, "flatmc:{n}"),
             Level::Mcts(n) => write!(f, "mcts:{n}"),
             Level::MctsMs(ms) => write!(f, "mcts:{ms}ms"),
+            Level::PlainMcts(n) => write!(f, "plain:mcts:{n}"),
+            Level::PlainMctsMs(ms) => write!(f, "plain:mcts:{ms}ms"),
         }
     }
 }
@@ -253,7 +274,7 @@ impl Level {
             Level::Medium => Some(60),
             Level::Hard => Some(400),
             Level::Expert => Some(1_500),
-            Level::MctsMs(ms) => Some(ms),
+            Level::MctsMs(ms) | Level::PlainMctsMs(ms) => Some(ms),
             _ => None,
         }
     }
@@ -262,7 +283,7 @@ impl Level {
     /// for the levels that are not MCTS.
     pub fn search_limit(self) -> Option<SearchLimit> {
         match self {
-            Level::Mcts(n) => Some(SearchLimit::Iterations(n)),
+            Level::Mcts(n) | Level::PlainMcts(n) => Some(SearchLimit::Iterations(n)),
             timed => timed
                 .think_ms()
                 .map(|ms| SearchLimit::Time(Duration::from_millis(ms))),
@@ -281,9 +302,26 @@ impl Level {
     /// becomes `mcts:Nms`; the others keep their own limit (a host bounds their moves by
     /// `think` through the budget).
     pub fn with_think_time(self, think: Duration) -> Level {
-        match self.think_ms() {
-            Some(_) => Level::MctsMs((think.as_millis() as u64).max(1)),
-            None => self,
+        let ms = (think.as_millis() as u64).max(1);
+        match self {
+            Level::PlainMctsMs(_) => Level::PlainMctsMs(ms),
+            timed if timed.think_ms().is_some() => Level::MctsMs(ms),
+            other => other,
+        }
+    }
+
+    /// Whether the level searches with every search switch of issue #21 off
+    /// (`plain:LEVEL`): a game with such switches plays it with its baseline settings.
+    pub fn is_plain(self) -> bool {
+        matches!(self, Level::PlainMcts(_) | Level::PlainMctsMs(_))
+    }
+
+    /// The iterations of an iteration-budget MCTS level (`mcts:N`, `plain:mcts:N`), which
+    /// hosts bound.
+    pub fn mcts_iterations(self) -> Option<u64> {
+        match self {
+            Level::Mcts(n) | Level::PlainMcts(n) => Some(n),
+            _ => None,
         }
     }
 }
@@ -357,11 +395,28 @@ mod tests {
             "flatmc:160",
             "mcts:500",
             "mcts:250ms",
+            "plain:mcts:500",
+            "plain:mcts:250ms",
         ] {
             assert_eq!(text.parse::<Level>().unwrap().to_string(), text);
         }
+        assert_eq!("plain:expert".parse(), Ok(Level::PlainMctsMs(1_500)));
+        assert_eq!("plain:easy".parse(), Ok(Level::PlainMctsMs(10)));
         for bad in [
-            "", "godlike", "flatmc:", "flatmc:0", "mcts:-3", "flatmc:x", "mcts:ms", "mcts:0ms",
+            "",
+            "godlike",
+            "flatmc:",
+            "flatmc:0",
+            "mcts:-3",
+            "flatmc:x",
+            "mcts:ms",
+            "mcts:0ms",
+            "plain:",
+            "plain:random",
+            "plain:flatmc:160",
+            "plain:perfect",
+            "plain:plain:expert",
+            "plain:mcts:0",
         ] {
             assert!(bad.parse::<Level>().is_err(), "{bad}");
         }
@@ -388,6 +443,16 @@ mod tests {
         assert_eq!(Level::MctsMs(5).with_think_time(ms(7)), Level::MctsMs(7));
         assert_eq!(Level::Mcts(500).with_think_time(ms(7)), Level::Mcts(500));
         assert_eq!(Level::FlatMc(9).with_think_time(ms(7)), Level::FlatMc(9));
+        assert_eq!(
+            Level::PlainMctsMs(1_500).with_think_time(ms(7)),
+            Level::PlainMctsMs(7)
+        );
+        assert_eq!(
+            Level::PlainMcts(500).search_limit(),
+            Some(SearchLimit::Iterations(500))
+        );
+        assert!(Level::PlainMcts(5).is_plain() && !Level::Mcts(5).is_plain());
+        assert!(Level::PlainMctsMs(5).uses_threads());
         assert!(Level::Expert.uses_threads() && Level::Mcts(5).uses_threads());
         assert!(Level::Perfect.uses_threads());
         assert!(!Level::FlatMc(160).uses_threads() && !Level::Random.uses_threads());

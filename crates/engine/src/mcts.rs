@@ -27,10 +27,16 @@ thread_local! {
 /// policy, its tuning) behind `Hosting::agent(level, seed)`: a host chooses the thread
 /// count of all of them without every game passing it through.
 pub fn with_search_threads<T>(threads: usize, build: impl FnOnce() -> T) -> T {
-    let outer = SEARCH_THREADS.replace(Some(threads.clamp(1, MAX_SEARCH_THREADS)));
-    let built = build();
-    SEARCH_THREADS.set(outer);
-    built
+    /// Puts the outer count back when `build` returns or unwinds, so that a panic caught
+    /// further up (a server's request) leaves no thread count behind for later searches.
+    struct Restore(Option<usize>);
+    impl Drop for Restore {
+        fn drop(&mut self) {
+            SEARCH_THREADS.set(self.0);
+        }
+    }
+    let _restore = Restore(SEARCH_THREADS.replace(Some(threads.clamp(1, MAX_SEARCH_THREADS))));
+    build()
 }
 
 /// How playouts are run from a leaf to the end of the game.
@@ -899,6 +905,13 @@ mod tests {
             .search(&game, &Budget::unlimited());
         assert_eq!(stats, direct);
         assert_eq!(build().config.threads, 1, "the scope ends with its closure");
+        let unwound = std::panic::catch_unwind(|| with_search_threads(2, || panic!("build")));
+        assert!(unwound.is_err());
+        assert_eq!(
+            build().config.threads,
+            1,
+            "the scope ends when its closure panics"
+        );
     }
 
     #[test]

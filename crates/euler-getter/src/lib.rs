@@ -147,25 +147,23 @@ mod tests {
 
     /// The move of a seeded iteration-budget search on goldberg:2, every new switch off.
     fn move_with_switches_off(seed: u64) -> String {
-        use crosscap_engine::mcts::SearchLimit;
         use crosscap_engine::session::GameMatch;
-        use crosscap_engine::{Budget, Notation};
+        use crosscap_engine::{Budget, Level, Notation};
         let start = new_match("goldberg:2", &Value::Null).unwrap();
         let game = &start
             .as_any()
             .downcast_ref::<GameMatch<EulerHost>>()
             .unwrap()
             .game;
-        let config = player::baseline_mcts_config();
-        let mut agent = player::mcts_with(SearchLimit::Iterations(3_000), config, seed);
+        let mut agent = player::agent(Level::PlainMcts(3_000), seed);
         let mv = agent.choose(game, &Budget::unlimited()).unwrap();
         game.format_move(&mv)
     }
 
     /// With every switch of #21 off (RAVE, tree reuse, the win/loss reward, the
-    /// MCTS-solver and the endgame solver), the search plays the moves it played before
-    /// they were added (found then with `hint --board goldberg:2 --level
-    /// mcts:3000 --seed S`).
+    /// MCTS-solver and the endgame solver), as the level `plain:mcts:3000` plays, the
+    /// search plays the moves it played before they were added (found then with `hint
+    /// --board goldberg:2 --level mcts:3000 --seed S`).
     #[test]
     fn with_the_new_switches_off_the_search_plays_as_before() {
         assert_eq!(move_with_switches_off(7), "13");

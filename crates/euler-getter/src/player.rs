@@ -180,8 +180,10 @@ impl PlayoutPolicy<EulerGetter> for EulerPolicy {
 
 /// The computer player at `level`: MCTS for the named levels (times per move, see
 /// [`Level::think_ms`]), `mcts:N` and `mcts:Nms` (the swap
-/// decision is one of its moves), the exact solver for `perfect` (falling back to
-/// expert), and the engine's random and flat Monte Carlo baselines.
+/// decision is one of its moves) and, with [`baseline_mcts_config`] and every switch of
+/// [`EulerPolicy`] off, `plain:LEVEL`; the
+/// exact solver for `perfect` (falling back to expert), and the engine's random and flat
+/// Monte Carlo baselines.
 pub fn agent(level: Level, seed: u64) -> Box<dyn Agent<EulerGetter>> {
     match level {
         Level::Random => Box::new(RandomAgent::new(seed)),
@@ -195,13 +197,15 @@ pub fn agent(level: Level, seed: u64) -> Box<dyn Agent<EulerGetter>> {
             ),
             fallback: agent(Level::Expert, seed),
         }),
-        named => Named::boxed(
-            named,
-            mcts(
-                named.search_limit().unwrap_or(SearchLimit::Iterations(1)),
-                seed,
-            ),
-        ),
+        named => {
+            let limit = named.search_limit().unwrap_or(SearchLimit::Iterations(1));
+            let search = if named.is_plain() {
+                mcts_with(limit, baseline_mcts_config(), seed)
+            } else {
+                mcts(limit, seed)
+            };
+            Named::boxed(named, search)
+        }
     }
 }
 

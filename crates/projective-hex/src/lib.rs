@@ -108,26 +108,22 @@ mod tests {
 
     /// The move of a seeded iteration-budget search on taylor:4, every new switch off.
     fn move_with_switches_off(seed: u64) -> String {
-        use crosscap_engine::Budget;
-        use crosscap_engine::mcts::{MctsConfig, SearchLimit};
         use crosscap_engine::session::GameMatch;
+        use crosscap_engine::{Budget, Level};
         let start = new_match("taylor:4", &Value::Null).unwrap();
         let game = &start
             .as_any()
             .downcast_ref::<GameMatch<HexHost>>()
             .unwrap()
             .game;
-        let config = MctsConfig {
-            leaf_solver: false,
-            ..search::mcts_config()
-        };
-        let mut agent = search::mcts_agent_with(SearchLimit::Iterations(3_000), config, seed);
+        let mut agent = search::agent(Level::PlainMcts(3_000), seed);
         let mv = agent.choose(game, &Budget::unlimited()).unwrap();
         game.format_move(&mv)
     }
 
-    /// With the endgame solver off, the search plays the moves it played before the solver
-    /// was added (found then with `hint --board taylor:4 --level mcts:3000 --seed S`).
+    /// With the switches of #21 off (the endgame solver, the kept tree), as the level
+    /// `plain:mcts:3000` plays, the search plays the moves it played before they were
+    /// added (found then with `hint --board taylor:4 --level mcts:3000 --seed S`).
     #[test]
     fn with_the_new_switches_off_the_search_plays_as_before() {
         assert_eq!(move_with_switches_off(7), "e5");

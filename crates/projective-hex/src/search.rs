@@ -286,13 +286,18 @@ pub fn mcts_config() -> MctsConfig {
     }
 }
 
-/// MCTS on the focused game with RAVE, the MCTS-solver, the fill playout and the endgame
-/// solver.
-pub fn mcts_agent(limit: SearchLimit, seed: u64) -> Box<dyn Agent<ProjectiveHex>> {
-    mcts_agent_with(limit, mcts_config(), seed)
+/// The search before the switches of issue #21 (the level `plain:LEVEL`): RAVE and the
+/// MCTS-solver as in [`mcts_config`], but a new tree for every move and no endgame solver.
+pub fn baseline_mcts_config() -> MctsConfig {
+    MctsConfig {
+        reuse_tree: false,
+        leaf_solver: false,
+        ..mcts_config()
+    }
 }
 
-/// [`mcts_agent`] with another tuning (the switches measured on and off).
+/// MCTS on the focused game with the fill playout and the endgame solver, with a tuning
+/// ([`mcts_config`], or another to measure the switches on and off).
 pub fn mcts_agent_with(
     limit: SearchLimit,
     config: MctsConfig,
@@ -311,7 +316,7 @@ pub const PERFECT_TIME_BUDGET: Duration = Duration::from_secs(20);
 
 /// The computer player of a level. The MCTS levels (the named levels' times per move, see
 /// [`Level::think_ms`], `mcts:N` and `mcts:Nms`) search the focused game with RAVE and
-/// the MCTS-solver; `perfect` plays a winning move found by the [`Analyser`] (the bitmask
+/// the MCTS-solver (`plain:LEVEL` with [`baseline_mcts_config`]); `perfect` plays a winning move found by the [`Analyser`] (the bitmask
 /// solver where the board allows it) and the `expert` move when it finds none (a lost
 /// position, or the budget ran out); `random` and `flatmc:N` (the baseline) play the
 /// plain game.
@@ -324,13 +329,15 @@ pub fn agent(level: Level, seed: u64) -> Box<dyn Agent<ProjectiveHex>> {
             fallback: agent(Level::Expert, seed),
             rng: Rng::new(seed),
         }),
-        mcts => Named::boxed(
-            mcts,
-            mcts_agent(
-                mcts.search_limit().unwrap_or(SearchLimit::Iterations(1)),
-                seed,
-            ),
-        ),
+        mcts => {
+            let config = if mcts.is_plain() {
+                baseline_mcts_config()
+            } else {
+                mcts_config()
+            };
+            let limit = mcts.search_limit().unwrap_or(SearchLimit::Iterations(1));
+            Named::boxed(mcts, mcts_agent_with(limit, config, seed))
+        }
     }
 }
 

@@ -494,9 +494,15 @@ impl App {
 
     fn check_level(&self, seat: Seat) -> Result<(), ApiError> {
         let over = match seat {
-            Seat::Computer(Level::Mcts(n)) => n > self.limits.max_mcts_iterations,
             Seat::Computer(Level::FlatMc(n)) => n > self.limits.max_flatmc_playouts,
-            Seat::Computer(Level::MctsMs(ms)) => u128::from(ms) > self.limits.max_think.as_millis(),
+            Seat::Computer(level) => {
+                level
+                    .mcts_iterations()
+                    .is_some_and(|n| n > self.limits.max_mcts_iterations)
+                    || level
+                        .think_ms()
+                        .is_some_and(|ms| u128::from(ms) > self.limits.max_think.as_millis())
+            }
             _ => false,
         };
         if over {

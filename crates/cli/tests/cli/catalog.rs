@@ -162,6 +162,33 @@ fn every_hint_and_arena_takes_threads_and_a_seed_reproduces() {
     }
 }
 
+/// `plain:LEVEL`, the search with the new switches off, is a level of every game, and an
+/// equal-time arena gives it its time bank like any timed level.
+#[test]
+fn every_game_plays_the_plain_level() {
+    for (game, board) in games() {
+        let arena = crosscap(&[
+            "--json",
+            game,
+            "arena",
+            "--board",
+            board,
+            "--a",
+            "expert",
+            "--b",
+            "plain:mcts:200",
+            "--games",
+            "2",
+            "--equal-time",
+            "--seed",
+            "3",
+        ])
+        .json();
+        assert_eq!(arena["agent_b"], "plain:mcts:200", "{game}: {arena}");
+        assert_eq!(arena["games"], 2, "{game}: {arena}");
+    }
+}
+
 /// `arena --equal-time` gives A a time bank matched to B's time on every game, and says
 /// whether the run counts; A searches on two threads, charged twice its time.
 #[test]

@@ -393,3 +393,23 @@ fn survey_tables_name_board_files() {
     assert_eq!(v["boards"][0]["name"], "hemi-prism-6");
     assert_eq!(v["boards"][0]["board"], spec.as_str());
 }
+
+/// `plain:mcts:N` is the search with every switch of the strength work off: it plays the
+/// moves the search played before them (the unit test
+/// `with_the_new_switches_off_the_search_plays_as_before` pins the same moves).
+#[test]
+fn the_plain_level_plays_the_old_search() {
+    for (seed, expected) in [("7", "13"), ("8", "15")] {
+        let hint = eg_json(&[
+            "hint",
+            "--board",
+            "goldberg:2",
+            "--level",
+            "plain:mcts:3000",
+            "--seed",
+            seed,
+        ]);
+        assert_eq!(hint["level"], "plain:mcts:3000", "{hint}");
+        assert_eq!(hint["move"], expected, "seed {seed}: {hint}");
+    }
+}
