@@ -79,11 +79,11 @@ pub trait PlayoutPolicy<G: Game>: Send {
         None
     }
 
-    /// How good `mv` looks in `game` for the player to move, in `[0, 1]`, before any
-    /// simulation: with [`MctsConfig::prior_visits`], each new child starts with that many
-    /// virtual all-moves-as-first results of this value. Even (0.5) by default.
-    fn prior(&mut self, _game: &G, _mv: &G::Move) -> f64 {
-        0.5
+    /// What the policy knows of `mv` before any playout: its expected reward in `[0, 1]`
+    /// for the player making it in `game`, or `None` for nothing known. The search seeds a
+    /// new child with it under [`MctsConfig::prior_visits`]. None by default.
+    fn prior(&mut self, _game: &G, _mv: &G::Move) -> Option<f64> {
+        None
     }
 }
 
@@ -133,16 +133,17 @@ pub struct MctsConfig {
     /// With `prove`: ask the playout policy's exact solver about every new node
     /// ([`PlayoutPolicy::solve_leaf`]) and mark it proven when it answers.
     pub leaf_solver: bool,
-    /// With RAVE: virtual all-moves-as-first visits each new child starts with, at the
-    /// policy's prior value ([`PlayoutPolicy::prior`]), so that game knowledge orders the
-    /// moves until real results outweigh it. 0: no priors.
-    pub prior_visits: f64,
     /// Searches run at once, each on a thread of its own with its share of the iterations
     /// and the memory and a seed of its own, their root statistics added up (root
     /// parallelism). 1: one search. Iteration budgets reproduce exactly with any count.
     /// A kept tree ([`MctsConfig::reuse_tree`]) is not used with more than one.
     /// [`with_search_threads`] sets it for the searches a host builds.
     pub threads: usize,
+    /// With RAVE: all-moves-as-first visits that a new child starts with, at the value of
+    /// the playout policy's [`PlayoutPolicy::prior`] (0: none). Unvisited moves are then
+    /// ranked by the policy's knowledge rather than all alike, and the prior fades as
+    /// real AMAF statistics accumulate; the root's ranking (real visits) is untouched.
+    pub prior_visits: f64,
 }
 
 impl Default for MctsConfig {
@@ -155,8 +156,8 @@ impl Default for MctsConfig {
             prove: false,
             reuse_tree: false,
             leaf_solver: false,
-            prior_visits: 0.0,
             threads: 1,
+            prior_visits: 0.0,
         }
     }
 }
@@ -507,13 +508,17 @@ impl<G: Game, P: PlayoutPolicy<G> + Clone> Mcts<G, P> {
                         return node;
                     }
                     tree.nodes[node].expanded = true;
-                    let weight = self.config.prior_visits;
                     for mv in moves {
-                        let prior = (weight > 0.0).then(|| self.policy.prior(state, &mv));
-                        let child = tree.add_child(node, mv);
-                        if let Some(prior) = prior {
-                            tree.nodes[child].amaf_visits = weight;
-                            tree.nodes[child].amaf_reward = weight * prior;
+                        let prior = if self.config.prior_visits > 0.0 {
+                            self.policy.prior(state, &mv)
+                        } else {
+                            None
+                        };
+                        let id = tree.add_child(node, mv);
+                        let child = &mut tree.nodes[id];
+                        if let Some(value) = prior {
+                            child.amaf_visits = self.config.prior_visits;
+                            child.amaf_reward = self.config.prior_visits * value;
                         }
                     }
                 }
@@ -607,7 +612,11 @@ impl<G: Game, P: PlayoutPolicy<G> + Clone> Mcts<G, P> {
                 .iter()
                 .copied()
                 .filter(|&ch| !(skip_lost && lost(&nodes[ch])))
-                .max_by(|&a, &b| value(&nodes[a]).total_cmp(&value(&nodes[b])))
+                // Each child's value once (max_by on the values alone would compute it
+                // twice per comparison: the selection was a third of an iteration).
+                .map(|ch| (value(&nodes[ch]), ch))
+                .max_by(|a, b| a.0.total_cmp(&b.0))
+                .map(|(_, ch)| ch)
         };
         best(true)
             .or_else(|| best(false))
@@ -792,44 +801,6 @@ mod tests {
                 ..base
             },
         ]
-    }
-
-    /// Random playouts, and a prior that favours one move over all others.
-    #[derive(Clone)]
-    struct Favouring<M>(M);
-
-    impl<G: Game> PlayoutPolicy<G> for Favouring<G::Move> {
-        fn playout(&mut self, game: &mut G, rng: &mut Rng, meter: &mut Meter) -> Option<Outcome> {
-            game.playout(rng, meter)
-        }
-
-        fn prior(&mut self, _game: &G, mv: &G::Move) -> f64 {
-            if *mv == self.0 { 1.0 } else { 0.0 }
-        }
-    }
-
-    #[test]
-    fn priors_choose_the_first_move_searched() {
-        let game = nim(&[3, 5]);
-        let favoured = game.legal_moves()[0];
-        let first_searched = |prior_visits: f64| {
-            let config = MctsConfig {
-                rave_equivalence: 300.0,
-                prior_visits,
-                ..MctsConfig::default()
-            };
-            let policy = Favouring(favoured);
-            let mut mcts = Mcts::with_policy(SearchLimit::Iterations(1), config, policy, 5);
-            let stats = mcts.search(&game, &Budget::unlimited());
-            assert_eq!(stats.len(), 1, "one iteration visits one move");
-            stats[0].mv
-        };
-        assert_eq!(first_searched(10.0), favoured);
-        assert_ne!(
-            first_searched(0.0),
-            favoured,
-            "without priors the order differs"
-        );
     }
 
     #[test]
@@ -1098,6 +1069,64 @@ mod tests {
             let mover_wins = crate::solver::brute_force_value(&child) > 0;
             let expected = if mover_wins { Player::O } else { Player::X };
             assert_eq!(s.proven_winner, Some(expected), "{:?}", s.mv);
+        }
+    }
+
+    /// Random playouts, and a prior that rates one move 1 and every other 0, counting
+    /// the times it is asked.
+    #[derive(Clone)]
+    struct FavourOne {
+        favourite: <NormalPlay<Nim> as Game>::Move,
+        asked: u64,
+    }
+
+    impl PlayoutPolicy<NormalPlay<Nim>> for FavourOne {
+        fn playout(
+            &mut self,
+            game: &mut NormalPlay<Nim>,
+            rng: &mut Rng,
+            meter: &mut Meter,
+        ) -> Option<Outcome> {
+            game.playout(rng, meter)
+        }
+
+        fn prior(
+            &mut self,
+            _game: &NormalPlay<Nim>,
+            mv: &<NormalPlay<Nim> as Game>::Move,
+        ) -> Option<f64> {
+            self.asked += 1;
+            Some(if *mv == self.favourite { 1.0 } else { 0.0 })
+        }
+    }
+
+    #[test]
+    fn priors_seed_new_children_and_are_a_switch() {
+        let game = nim(&[3, 4, 5]);
+        let moves = game.legal_moves();
+        for favourite in [moves[0], moves[moves.len() - 1]] {
+            let search = |prior_visits: f64| {
+                let config = MctsConfig {
+                    rave_equivalence: 300.0,
+                    prior_visits,
+                    ..MctsConfig::default()
+                };
+                let policy = FavourOne {
+                    favourite,
+                    asked: 0,
+                };
+                let mut mcts = Mcts::with_policy(SearchLimit::Iterations(1), config, policy, 3);
+                let stats = mcts.search(&game, &Budget::unlimited());
+                (stats, mcts.policy.asked)
+            };
+            let (off, asked_off) = search(0.0);
+            assert_eq!(asked_off, 0, "off, the prior is never asked");
+            let (on, asked_on) = search(10.0);
+            assert_eq!(asked_on, moves.len() as u64, "once per new child");
+            // One iteration: the child with the best prior is the one tried.
+            assert_eq!(on.len(), 1);
+            assert_eq!(on[0].mv, favourite);
+            assert_eq!(off.len(), 1);
         }
     }
 

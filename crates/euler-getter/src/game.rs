@@ -178,6 +178,12 @@ impl EulerGetter {
         self
     }
 
+    /// The same position with the swap rule off (a swap not made stays unmade).
+    pub fn without_swap(mut self) -> Self {
+        self.swap_rule = SwapRule(None);
+        self
+    }
+
     pub fn complex(&self) -> &Arc<Complex> {
         &self.complex
     }

@@ -18,7 +18,7 @@ use crate::game::{EulerGetter, Move};
 /// RAVE's, and the tree kept between moves. Each was measured on and off at equal time
 /// against flatmc:160 on goldberg:3 (BENCHMARKS.md, "Euler Getter at equal time"):
 /// from 14/40 games with [`baseline_mcts_config`] to 33–36/40. The endgame solver
-/// (`prove` and `leaf_solver` with [`EndgameSolver`]) stays off: it measured no stronger.
+/// (`prove` and `leaf_solver` with [`EulerPolicy`]) stays off: it measured no stronger.
 pub fn mcts_config() -> MctsConfig {
     MctsConfig {
         exploration: 0.05,
@@ -42,7 +42,7 @@ pub fn baseline_mcts_config() -> MctsConfig {
     }
 }
 
-/// Most empty cells of a position that the leaf solver ([`EndgameSolver`]) is asked about.
+/// Most empty cells of a position that the leaf solver ([`EulerPolicy`]) is asked about.
 pub const LEAF_SOLVER_MAX_EMPTY: usize = 6;
 
 /// Nodes the leaf solver may search per position before it gives no verdict.
@@ -51,36 +51,112 @@ pub const LEAF_SOLVER_NODES: u64 = 300;
 /// Memory of the leaf solver's table.
 const LEAF_SOLVER_MEMORY: usize = 16 << 20;
 
-/// Random playouts, with the scored exact solver for endgames: a position with at most
-/// [`LEAF_SOLVER_MAX_EMPTY`] empty cells is solved within [`LEAF_SOLVER_NODES`] nodes, and
-/// the sign of its margin names the winner (a drawn position is left to the playouts).
-pub struct EndgameSolver {
+/// Euler Getter's playout policy, with switches that know what a stone does to the
+/// mover's characteristic χ (a stone in a fresh place adds a piece, +1; touching the
+/// mover's own stones adds nothing; joining pieces or closing a loop lowers it). Every
+/// switch is off in [`Default`]: uniformly random playouts, no priors.
+pub struct EulerPolicy {
+    /// The scored exact solver for endgames, asked with [`MctsConfig::leaf_solver`]: a
+    /// position with at most [`LEAF_SOLVER_MAX_EMPTY`] empty cells is solved within
+    /// [`LEAF_SOLVER_NODES`] nodes, and the sign of its margin names the winner (a drawn
+    /// position is left to the playouts).
     solver: Solver<EulerGetter>,
+    /// Chance that a playout move is the better for the mover's χ of two random empty
+    /// cells rather than one random cell (0: uniformly random playouts).
+    pub greedy: f64,
+    /// The prior value ([`PlayoutPolicy::prior`], weighted by
+    /// [`MctsConfig::prior_visits`]) of a stone is one half plus this much per unit of χ it
+    /// adds to the mover's region (0: no prior).
+    pub prior_step: f64,
+    /// How much the χ a cell would add to the opponent's region counts against it, in
+    /// both the greedy playout and the prior (0: only the mover's gain).
+    pub opponent_weight: f64,
 }
 
-impl Default for EndgameSolver {
+impl Default for EulerPolicy {
     fn default() -> Self {
-        EndgameSolver {
+        EulerPolicy {
             solver: Solver::new(Budget::nodes(LEAF_SOLVER_NODES).with_memory(LEAF_SOLVER_MEMORY)),
+            greedy: 0.0,
+            prior_step: 0.0,
+            opponent_weight: 0.0,
         }
     }
 }
 
-/// A copy for another search thread: the same solver with a table of its own.
-impl Clone for EndgameSolver {
+/// A copy for another search thread: the same switches, a solver with a table of its own.
+impl Clone for EulerPolicy {
     fn clone(&self) -> Self {
-        EndgameSolver::default()
+        EulerPolicy {
+            greedy: self.greedy,
+            prior_step: self.prior_step,
+            opponent_weight: self.opponent_weight,
+            ..EulerPolicy::default()
+        }
     }
 }
 
-impl PlayoutPolicy<EulerGetter> for EndgameSolver {
+impl EulerPolicy {
+    /// The next playout move: a random one, or with chance [`EulerPolicy::greedy`] the
+    /// better for the mover's χ of two random cells. `None` on a full board.
+    fn playout_move(&self, game: &EulerGetter, rng: &mut Rng) -> Option<Move> {
+        let first = game.random_move(rng)?;
+        if self.greedy == 0.0 || rng.unit() >= self.greedy {
+            return Some(first);
+        }
+        let (Move::Place(a), Some(Move::Place(b))) = (first, game.random_move(rng)) else {
+            return Some(first);
+        };
+        Some(Move::Place(if self.score(game, b) > self.score(game, a) {
+            b
+        } else {
+            a
+        }))
+    }
+
+    /// What the empty `cell` is worth to the player to move: the χ it adds to the
+    /// mover's region, less [`EulerPolicy::opponent_weight`] times what it would add to
+    /// the opponent's.
+    fn score(&self, game: &EulerGetter, cell: u16) -> f64 {
+        let colour = game.colour_of(game.to_move());
+        let own = game.chi_gain(cell as usize, colour) as f64;
+        if self.opponent_weight == 0.0 {
+            return own;
+        }
+        own - self.opponent_weight * game.chi_gain(cell as usize, colour.opponent()) as f64
+    }
+}
+
+impl PlayoutPolicy<EulerGetter> for EulerPolicy {
     fn playout(
         &mut self,
         game: &mut EulerGetter,
         rng: &mut Rng,
         meter: &mut Meter,
     ) -> Option<Outcome> {
-        game.playout(rng, meter)
+        if self.greedy == 0.0 {
+            return game.playout(rng, meter);
+        }
+        while let Some(mv) = self.playout_move(game, rng) {
+            game.play(&mv);
+        }
+        game.outcome()
+    }
+
+    /// The same moves as [`EulerPolicy::playout`], recorded; no step is long enough to
+    /// poll the meter (one stone per cell).
+    fn playout_recorded(
+        &mut self,
+        game: &mut EulerGetter,
+        rng: &mut Rng,
+        _meter: &mut Meter,
+        record: &mut Vec<(Player, Move)>,
+    ) -> Option<Outcome> {
+        while let Some(mv) = self.playout_move(game, rng) {
+            record.push((game.to_move(), mv));
+            game.play(&mv);
+        }
+        game.outcome()
     }
 
     fn solve_leaf(&mut self, game: &EulerGetter) -> Option<Player> {
@@ -89,11 +165,23 @@ impl PlayoutPolicy<EulerGetter> for EndgameSolver {
         }
         game.to_move().winner_by(self.solver.sign(game).ok()?)
     }
+
+    /// A stone's value from the χ it adds to the mover's region; nothing for the swap.
+    fn prior(&mut self, game: &EulerGetter, mv: &Move) -> Option<f64> {
+        let Move::Place(cell) = *mv else {
+            return None;
+        };
+        if self.prior_step == 0.0 {
+            return None;
+        }
+        Some((0.5 + self.prior_step * self.score(game, cell)).clamp(0.0, 1.0))
+    }
 }
 
 /// The computer player at `level`: MCTS for the named levels (times per move, see
 /// [`Level::think_ms`]), `mcts:N` and `mcts:Nms` (the swap
-/// decision is one of its moves) and, with [`baseline_mcts_config`], `plain:LEVEL`; the
+/// decision is one of its moves) and, with [`baseline_mcts_config`] and every switch of
+/// [`EulerPolicy`] off, `plain:LEVEL`; the
 /// exact solver for `perfect` (falling back to expert), and the engine's random and flat
 /// Monte Carlo baselines.
 pub fn agent(level: Level, seed: u64) -> Box<dyn Agent<EulerGetter>> {
@@ -110,27 +198,75 @@ pub fn agent(level: Level, seed: u64) -> Box<dyn Agent<EulerGetter>> {
             fallback: agent(Level::Expert, seed),
         }),
         named => {
-            let config = if named.is_plain() {
-                baseline_mcts_config()
-            } else {
-                mcts_config()
-            };
             let limit = named.search_limit().unwrap_or(SearchLimit::Iterations(1));
-            Named::boxed(named, mcts_with(limit, config, seed))
+            let search = if named.is_plain() {
+                mcts_with(limit, baseline_mcts_config(), seed)
+            } else {
+                mcts(limit, seed)
+            };
+            Named::boxed(named, search)
         }
     }
 }
 
-/// The MCTS player with Euler Getter's playouts, a tuning ([`mcts_config`], or another
-/// to measure the switches on and off) and any search limit (a playout count or a
-/// thinking time).
+/// The MCTS player with Euler Getter's settings and any search limit (a playout count or
+/// a thinking time).
+pub fn mcts(limit: SearchLimit, seed: u64) -> Box<dyn Agent<EulerGetter>> {
+    Box::new(EulerSearch {
+        mcts: Mcts::with_policy(limit, mcts_config(), policy(), seed),
+        swap_by_value: false,
+    })
+}
+
+/// [`mcts`] with another tuning and every switch of the playout policy and of
+/// [`EulerSearch`] off (the switches measured on and off).
 pub fn mcts_with(limit: SearchLimit, config: MctsConfig, seed: u64) -> Box<dyn Agent<EulerGetter>> {
-    Box::new(Mcts::with_policy(
-        limit,
-        config,
-        EndgameSolver::default(),
-        seed,
-    ))
+    Box::new(EulerSearch {
+        mcts: Mcts::with_policy(limit, config, EulerPolicy::default(), seed),
+        swap_by_value: false,
+    })
+}
+
+/// The search as a player, deciding the swap itself when asked to.
+pub struct EulerSearch {
+    pub mcts: Mcts<EulerGetter, EulerPolicy>,
+    /// Decide the swap by the value of the position rather than as one more move of the
+    /// tree. Swapping hands the opponent the very position the mover faces, so the swap
+    /// is worth one minus the best stone's value: the search spends all its iterations on
+    /// the stones (the swap's subtree would search the same game again) and swaps when
+    /// the best stone's mean reward is below one half.
+    pub swap_by_value: bool,
+}
+
+impl Agent<EulerGetter> for EulerSearch {
+    fn name(&self) -> String {
+        self.mcts.name()
+    }
+
+    fn choose(&mut self, game: &EulerGetter, budget: &Budget) -> Option<Move> {
+        if !(self.swap_by_value && game.swap_available()) {
+            return self.mcts.choose(game, budget);
+        }
+        let stats = self.mcts.search(&game.clone().without_swap(), budget);
+        match stats.first() {
+            Some(best) if best.mean_reward < 0.5 => Some(Move::Swap),
+            Some(best) => Some(best.mv),
+            // Stopped before any playout ended: still a legal move.
+            None => game.legal_moves().first().copied(),
+        }
+    }
+}
+
+/// The playout policy of [`mcts`]: every playout stone the better for the mover's χ of
+/// two random cells, which won 96 of 100 games at equal time against flatmc:160 on
+/// goldberg:3 where uniformly random playouts won 89 (BENCHMARKS.md, "Euler Getter's
+/// playouts, priors and swap"). The priors, the opponent's gain and a greedy chance of
+/// one half measured no stronger and stay off.
+pub fn policy() -> EulerPolicy {
+    EulerPolicy {
+        greedy: 1.0,
+        ..EulerPolicy::default()
+    }
 }
 
 /// Most empty cells the perfect player tries to solve; with more it plays as expert at
@@ -174,7 +310,7 @@ mod tests {
     fn the_endgame_solver_names_the_winner_of_small_positions_only() {
         let board = load_board("goldberg:1").unwrap();
         let start = EulerGetter::new(board, Rule::Normal, SwapRule(None));
-        let mut leaf = EndgameSolver::default();
+        let mut leaf = EulerPolicy::default();
         // goldberg:1, 6 cells: a first-player win (README, the even-cells survey).
         assert_eq!(leaf.solve_leaf(&start), Some(Player::X));
         let large = EulerGetter::new(
@@ -192,7 +328,7 @@ mod tests {
         let mut mcts = Mcts::with_policy(
             SearchLimit::Iterations(500),
             config,
-            EndgameSolver::default(),
+            EulerPolicy::default(),
             1,
         );
         let stats = mcts.search(&start, &Budget::unlimited());
@@ -200,5 +336,118 @@ mod tests {
         let mut after = start.clone();
         after.play(&stats[0].mv);
         assert_eq!(leaf.solve_leaf(&after), Some(Player::X));
+    }
+
+    fn start(spec: &str, swap: SwapRule) -> EulerGetter {
+        EulerGetter::new(load_board(spec).unwrap(), Rule::Normal, swap)
+    }
+
+    #[test]
+    fn the_greedy_playout_prefers_stones_that_raise_the_movers_chi() {
+        let start = start("goldberg:3", SwapRule::default());
+        // Off: the game's own uniformly random playout, stone for stone.
+        let mut plain = EulerPolicy::default();
+        let mut meter = Budget::unlimited().meter();
+        for seed in 0..5 {
+            let (mut by_policy, mut by_game) = (start.clone(), start.clone());
+            plain.playout(&mut by_policy, &mut Rng::new(seed), &mut meter);
+            by_game.playout(&mut Rng::new(seed), &mut meter);
+            assert_eq!(by_policy.stones(), by_game.stones());
+            let mut recorded = start.clone();
+            let mut record = Vec::new();
+            plain.playout_recorded(&mut recorded, &mut Rng::new(seed), &mut meter, &mut record);
+            assert_eq!(recorded.stones(), by_game.stones());
+            assert_eq!(
+                record.len(),
+                recorded.placed() + usize::from(recorded.swapped())
+            );
+        }
+        // On: the first 30 stones of 20 playouts add more χ to their movers. (Over a whole
+        // playout the gains add up to the surface's χ whatever the policy.)
+        let early_gain = |greedy: f64| {
+            let policy = EulerPolicy {
+                greedy,
+                ..EulerPolicy::default()
+            };
+            let mut rng = Rng::new(1);
+            let mut total = 0;
+            for _ in 0..20 {
+                let mut game = start.clone();
+                while game.placed() < 30 {
+                    let mv = policy.playout_move(&game, &mut rng).unwrap();
+                    if let Move::Place(c) = mv {
+                        total += game.chi_gain(c as usize, game.colour_of(game.to_move()));
+                    }
+                    game.play(&mv);
+                }
+            }
+            total
+        };
+        let (random, greedy) = (early_gain(0.0), early_gain(1.0));
+        assert!(greedy > random + 20, "greedy {greedy}, random {random}");
+    }
+
+    #[test]
+    fn the_prior_rates_a_stone_by_the_chi_it_adds() {
+        let mut game = start("goldberg:3", SwapRule(Some(1)));
+        let mut policy = EulerPolicy {
+            prior_step: 0.25,
+            ..EulerPolicy::default()
+        };
+        // X's first stone is a disc: χ 1.
+        assert_eq!(policy.prior(&game, &Move::Place(0)), Some(0.75));
+        game.play(&Move::Place(0));
+        assert_eq!(
+            policy.prior(&game, &Move::Swap),
+            None,
+            "no prior for the swap"
+        );
+        let neighbour = *game
+            .complex()
+            .edge_others(0)
+            .iter()
+            .find(|&&c| c != 0)
+            .unwrap();
+        let elsewhere = (1..46).find(|&c| c != neighbour as u16).unwrap();
+        game.play(&Move::Place(elsewhere));
+        // A stone sharing an edge with X's disc leaves one disc: no gain.
+        assert_eq!(
+            policy.prior(&game, &Move::Place(neighbour as u16)),
+            Some(0.5)
+        );
+        assert_eq!(EulerPolicy::default().prior(&game, &Move::Place(3)), None);
+    }
+
+    #[test]
+    fn the_swap_by_value_swaps_exactly_when_the_position_is_lost_for_the_mover() {
+        let (mut swaps, mut stones) = (0, 0);
+        for seed in 0..16 {
+            let mut game = start("goldberg:1", SwapRule(Some(3)));
+            let mut rng = Rng::new(seed);
+            while !game.swap_available() {
+                let mv = game.random_move(&mut rng).unwrap();
+                game.play(&mv);
+            }
+            let mut search = EulerSearch {
+                mcts: Mcts::with_policy(
+                    SearchLimit::Iterations(2_000),
+                    mcts_config(),
+                    EulerPolicy::default(),
+                    seed,
+                ),
+                swap_by_value: true,
+            };
+            let chosen = search.choose(&game, &Budget::unlimited()).unwrap();
+            let sign = Solver::new(Budget::unlimited())
+                .sign(&game.clone().without_swap())
+                .unwrap();
+            assert_eq!(chosen == Move::Swap, sign < 0, "seed {seed}");
+            if chosen == Move::Swap {
+                swaps += 1;
+            } else {
+                stones += 1;
+            }
+        }
+        assert!(swaps > 0 && stones > 0, "swaps {swaps}, stones {stones}");
     }
 }

@@ -332,10 +332,10 @@ impl PlayoutPolicy<Playing> for EndgameFill {
         self.fill().playout_recorded(game, rng, meter, record)
     }
 
-    fn prior(&mut self, game: &Playing, mv: &Move) -> f64 {
+    fn prior(&mut self, game: &Playing, mv: &Move) -> Option<f64> {
         match *mv {
-            Move::Cell(cell) => move_prior(&game.0, cell as usize),
-            Move::Swap => 0.5,
+            Move::Cell(cell) => Some(move_prior(&game.0, cell as usize)),
+            Move::Swap => None,
         }
     }
 
