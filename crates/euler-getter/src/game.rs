@@ -327,9 +327,9 @@ impl EulerGetter {
         Some(1 - arcs)
     }
 
-    /// The largest characteristic `colour`'s region can end with: the smaller of two
-    /// ceilings, each sound alone. It places every other stone of the empty cells,
-    /// alternating with the other colour, so it will claim a known number of them.
+    /// The largest characteristic each colour's region can end with (indexed by colour):
+    /// the smaller of two ceilings, each sound alone. A colour places every other stone of
+    /// the empty cells, alternating with the other, so it will claim a known number of them.
     ///
     /// By cells: the final characteristic is today's plus each claimed cell's gain at its
     /// time, each at most its [`best_gain`], so at most today's plus the largest best gains
@@ -341,93 +341,97 @@ impl EulerGetter {
     /// (vertices held twice) + 2 (vertices held thrice)`, and each edge inside joins two
     /// vertices held at least twice, one such edge at a vertex held twice and three at a
     /// vertex held thrice). `F` at the end is known, and `M` only grows:
-    /// [`majority_floor`] bounds it from below.
+    /// [`majority_floors`] bounds it from below.
+    ///
+    /// Both colours are counted in one pass over the empty cells and one over the vertices.
     ///
     /// [`best_gain`]: EulerGetter::best_gain
-    /// [`majority_floor`]: EulerGetter::majority_floor
-    fn chi_ceiling(&self, colour: Player) -> Option<i64> {
+    /// [`majority_floors`]: EulerGetter::majority_floors
+    fn chi_ceilings(&self) -> Option<[i64; 2]> {
         let empty = self.empty.len();
-        let mover_claims = empty.div_ceil(2);
-        let claims = if colour == self.colour_to_move() {
-            mover_claims
-        } else {
-            empty - mover_claims
-        };
-        // Cells by best gain, 1 - k for k = 0, 1, ...; rarer gains below are counted as the
-        // lowest kept, which only loosens the ceiling.
-        let mut by_gain = [0usize; 8];
+        let mut claims = [empty / 2; 2];
+        claims[self.colour_to_move().index()] = empty.div_ceil(2);
+        // Per colour, cells by best gain, 1 - k for k = 0, 1, ... (rarer gains below are
+        // counted as the lowest kept, which only loosens the ceiling); and the empty cells
+        // by polygon size (sizes above 15 counted as 15: fewer corners, a lower floor).
+        let mut by_gain = [[0usize; 8]; 2];
+        let mut by_size = [0usize; 16];
         for &cell in &self.empty {
-            let k = 1 - self.best_gain(cell as usize, colour)?;
-            by_gain[(k as usize).min(by_gain.len() - 1)] += 1;
+            let cell = cell as usize;
+            for colour in Player::BOTH {
+                let k = 1 - self.best_gain(cell, colour)?;
+                by_gain[colour.index()][(k as usize).min(7)] += 1;
+            }
+            by_size[self.complex.ring(cell)?.len().min(15)] += 1;
         }
-        let mut left = claims;
-        let mut gained = 0;
-        for (k, &cells) in by_gain.iter().enumerate() {
-            let take = cells.min(left);
-            gained += take as i64 * (1 - k as i64);
-            left -= take;
-        }
-        let by_cells = self.counts[colour.index()].chi() + gained;
-        let majorities = self.majority_floor(colour, claims);
-        let by_vertices = self.counts[colour.index()].faces + claims as i64 - (majorities + 1) / 2;
-        Some(by_cells.min(by_vertices))
+        let majorities = self.majority_floors(&by_size, claims);
+        Some(Player::BOTH.map(|colour| {
+            let i = colour.index();
+            let mut left = claims[i];
+            let mut gained = 0;
+            for (k, &cells) in by_gain[i].iter().enumerate() {
+                let take = cells.min(left);
+                gained += take as i64 * (1 - k as i64);
+                left -= take;
+            }
+            let by_cells = self.counts[i].chi() + gained;
+            let by_vertices = self.counts[i].faces + claims[i] as i64 - (majorities[i] + 1) / 2;
+            by_cells.min(by_vertices)
+        }))
     }
 
-    /// The least number of vertices at which `colour` will end holding two or three of
-    /// the three cells, when it claims `claims` more of the empty cells, counted by
-    /// corners: those cells bring at least as many corners as the `claims` smallest empty
-    /// polygons have. A vertex it holds twice already takes any number of them, as does one
-    /// the other colour holds twice; a vertex still open takes `1 - held` of them (at most
-    /// its empty corners) and stays out of the count, and each corner beyond that makes it
-    /// one of the colour's, which then takes at most its other empty corners (2 or 1). The
-    /// corners left over after every free place must go to such vertices, each taking at
-    /// most its spare corners: at least that many new vertices, the most spacious first.
-    fn majority_floor(&self, colour: Player, claims: usize) -> i64 {
-        let (own, other) = (Some(colour), Some(colour.opponent()));
-        let (mut held, mut free, mut spare_two, mut spare_one) = (0i64, 0i64, 0i64, 0i64);
+    /// Per colour, the least number of vertices at which it will end holding two or three
+    /// of the three cells, when it claims `claims` more of the empty cells (`by_size`: the
+    /// empty cells counted by polygon size), counted by corners: those cells bring at least
+    /// as many corners as the smallest empty polygons have. A vertex the colour holds twice
+    /// already takes any number of them, as does one the other colour holds twice; a vertex
+    /// still open takes `1 - held` of them (at most its empty corners) and stays out of the
+    /// count, and each corner beyond that makes it one of the colour's, which then takes at
+    /// most its other empty corners (2 or 1). The corners left over after every free place
+    /// must go to such vertices, each taking at most its spare corners: at least that many
+    /// new vertices, the most spacious first.
+    fn majority_floors(&self, by_size: &[usize], claims: [usize; 2]) -> [i64; 2] {
+        let (mut held, mut free, mut spare_two, mut spare_one) =
+            ([0i64; 2], [0i64; 2], [0i64; 2], [0i64; 2]);
         for triple in self.complex.vertex_triples() {
-            let (mut mine, mut theirs) = (0i64, 0i64);
+            let mut stones = [0i64; 2];
             for &cell in triple {
-                let stone = self.stones[cell as usize];
-                mine += i64::from(stone == own);
-                theirs += i64::from(stone == other);
+                if let Some(colour) = self.stones[cell as usize] {
+                    stones[colour.index()] += 1;
+                }
             }
-            let empty = 3 - mine - theirs;
-            if mine >= 2 {
-                held += 1;
-                free += empty;
-            } else if theirs >= 2 {
-                free += empty;
-            } else {
-                let open = empty.min(1 - mine);
-                free += open;
-                match empty - open {
-                    2 => spare_two += 1,
-                    1 => spare_one += 1,
-                    _ => {}
+            let empty = 3 - stones[0] - stones[1];
+            for i in 0..2 {
+                let (mine, theirs) = (stones[i], stones[1 - i]);
+                if mine >= 2 || theirs >= 2 {
+                    held[i] += i64::from(mine >= 2);
+                    free[i] += empty;
+                } else {
+                    let open = empty.min(1 - mine);
+                    free[i] += open;
+                    match empty - open {
+                        2 => spare_two[i] += 1,
+                        1 => spare_one[i] += 1,
+                        _ => {}
+                    }
                 }
             }
         }
-        // The empty cells by polygon size (sizes above 15 counted as 15: fewer corners,
-        // a lower floor).
-        let mut by_size = [0usize; 16];
-        for &cell in &self.empty {
-            let size = self.complex.board().sides(cell as usize).len();
-            by_size[size.min(by_size.len() - 1)] += 1;
-        }
-        let (mut left, mut corners) = (claims, 0i64);
-        for (size, &cells) in by_size.iter().enumerate() {
-            let take = cells.min(left);
-            corners += (take * size) as i64;
-            left -= take;
-        }
-        let excess = (corners - free).max(0);
-        let new = if excess <= 2 * spare_two {
-            (excess + 1) / 2
-        } else {
-            spare_two + (excess - 2 * spare_two).min(spare_one)
-        };
-        held + new
+        [0, 1].map(|i| {
+            let (mut left, mut corners) = (claims[i], 0i64);
+            for (size, &cells) in by_size.iter().enumerate() {
+                let take = cells.min(left);
+                corners += (take * size) as i64;
+                left -= take;
+            }
+            let excess = (corners - free[i]).max(0);
+            let new = if excess <= 2 * spare_two[i] {
+                (excess + 1) / 2
+            } else {
+                spare_two[i] + (excess - 2 * spare_two[i]).min(spare_one[i])
+            };
+            held[i] + new
+        })
     }
 
     /// Whether a swap may still come: then the seats' colours are not settled yet.
@@ -543,7 +547,7 @@ impl Game for EulerGetter {
         });
     }
 
-    /// From each colour's [`chi_ceiling`](EulerGetter::chi_ceiling): at the end the two
+    /// From each colour's [`chi_ceilings`](EulerGetter::chi_ceilings): at the end the two
     /// characteristics add up to the surface's, `s` (the border is a union of circles), so
     /// X's colour ends between `s - ceiling(O's colour)` and `ceiling(X's colour)`, and
     /// X's margin `chi X - chi O = 2 chi X - s` between the images of those (negated under
@@ -555,8 +559,9 @@ impl Game for EulerGetter {
         }
         let surface = self.complex.euler_characteristic();
         let x_colour = self.colour_of(Player::X);
-        let x_most = self.chi_ceiling(x_colour)?;
-        let o_most = self.chi_ceiling(x_colour.opponent())?;
+        let ceilings = self.chi_ceilings()?;
+        let x_most = ceilings[x_colour.index()];
+        let o_most = ceilings[x_colour.opponent().index()];
         let (least, most) = ((surface - 2 * o_most) as i32, (2 * x_most - surface) as i32);
         Some(match self.rule {
             Rule::Normal => (least, most),
