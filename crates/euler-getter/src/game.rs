@@ -110,6 +110,12 @@ pub struct EulerGetter {
 
 const SWAPPED_KEY: u64 = 0x5157_4150_5045_4421;
 
+/// Most empty cells of a position whose margin bounds are worked out: with more they span
+/// about two per empty cell and decided no sign in 400 random positions each of goldberg:2
+/// and taylor:3 with 8 to 14 empty cells (BENCHMARKS.md, "Exact solver, 2026-11-26"), so
+/// the search is spared their cost there.
+const BOUNDS_MAX_EMPTY: usize = 8;
+
 impl EulerGetter {
     /// The empty board.
     pub fn new(complex: Arc<Complex>, rule: Rule, swap_rule: SwapRule) -> Self {
@@ -551,10 +557,11 @@ impl Game for EulerGetter {
     /// characteristics add up to the surface's, `s` (the border is a union of circles), so
     /// X's colour ends between `s - ceiling(O's colour)` and `ceiling(X's colour)`, and
     /// X's margin `chi X - chi O = 2 chi X - s` between the images of those (negated under
-    /// the reverse rule). None while a swap may still change who owns which colour, or on
-    /// boards whose cells are not all plain polygons.
+    /// the reverse rule). None while a swap may still change who owns which colour, on
+    /// boards whose cells are not all plain polygons, and with more than
+    /// [`BOUNDS_MAX_EMPTY`] empty cells.
     fn margin_bounds(&self) -> Option<(i32, i32)> {
-        if self.swap_pending() {
+        if self.swap_pending() || self.empty.len() > BOUNDS_MAX_EMPTY {
             return None;
         }
         let surface = self.complex.euler_characteristic();
