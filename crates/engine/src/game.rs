@@ -133,6 +133,14 @@ pub trait Game: Clone + Send + Sync {
     /// Move-ordering hook for the exact solver: put likely-best moves first.
     fn order_moves(&self, _moves: &mut [Self::Move]) {}
 
+    /// Bounds `(least, most)` on the final margin (X's point of view, as
+    /// [`Outcome::margin`]) that every continuation of the position keeps, where the game
+    /// knows cheap ones: the exact searches settle a node without searching it when the
+    /// bounds already decide their question. `None` (the default): no bounds known.
+    fn margin_bounds(&self) -> Option<(i32, i32)> {
+        None
+    }
+
     /// About how many bytes a copy of the position holds, parts shared between copies
     /// (a board behind an `Arc`) not counted: searches that keep positions count them
     /// against their memory cap, and the server its games in memory. Games whose

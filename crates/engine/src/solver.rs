@@ -1,6 +1,10 @@
-//! Exact solver: negamax with alpha-beta pruning, a transposition table of value bounds
-//! and the game's move-ordering hook. Works for win/loss games and for games scored at
-//! the end alike, since it maximises [`Outcome::margin`](crate::Outcome).
+//! Exact solver: negamax with alpha-beta pruning, a transposition table of value bounds,
+//! the game's move-ordering hook and its margin bounds ([`Game::margin_bounds`], which
+//! settle a node without search when they already answer the window). Works for win/loss
+//! games and for games scored at the end alike, since it maximises
+//! [`Outcome::margin`](crate::Outcome). Who wins before by how much: [`Solver::at_least`]
+//! asks "is X's margin at least m?" in a null window, and [`margin_by_tests`] finds the
+//! margin from such tests, keeping the bounds proven when a budget runs out.
 
 use std::time::Duration;
 
@@ -88,6 +92,21 @@ impl<G: Game> Solver<G> {
         let value = self.negamax(game, -INF, INF);
         self.finished()?;
         let mover = game.to_move();
+        let best_moves = self.moves_reaching(game, value)?;
+        Ok(Solution {
+            to_move: mover,
+            value,
+            margin: value * mover.sign(),
+            best_moves,
+            nodes: self.meter.nodes(),
+            elapsed: self.meter.elapsed(),
+        })
+    }
+
+    /// Every move of `game` that reaches `value` (the mover's), by one null-window test
+    /// each; none when the game is over. Within the current call's budget.
+    fn moves_reaching(&mut self, game: &G, value: i32) -> Result<Vec<G::Move>, SolveError> {
+        let mover = game.to_move();
         let mut best_moves = Vec::new();
         if game.outcome().is_none() {
             let mut moves = game.legal_moves();
@@ -103,14 +122,28 @@ impl<G: Game> Solver<G> {
                 }
             }
         }
-        Ok(Solution {
-            to_move: mover,
-            value,
-            margin: value * mover.sign(),
-            best_moves,
-            nodes: self.meter.nodes(),
-            elapsed: self.meter.elapsed(),
-        })
+        Ok(best_moves)
+    }
+
+    /// Every move of `game` that reaches `value`, the mover's known minimax value (from
+    /// [`Solver::value`] or [`margin_by_tests`]). The budget covers the call.
+    pub fn best_moves(&mut self, game: &G, value: i32) -> Result<Vec<G::Move>, SolveError> {
+        self.start_call();
+        self.moves_reaching(game, value)
+    }
+
+    /// Whether X's final margin ([`Outcome::margin`](crate::Outcome)) under perfect play
+    /// from `game` is at least `threshold`: one null-window search, which cuts far more
+    /// than a full window, and whose bounds stay in the table for the next threshold. The
+    /// budget covers the call.
+    pub fn at_least(&mut self, game: &G, threshold: i32) -> Result<bool, SolveError> {
+        self.start_call();
+        let holds = match game.to_move() {
+            Player::X => self.negamax(game, threshold - 1, threshold) >= threshold,
+            Player::O => -self.negamax(game, -threshold, 1 - threshold) >= threshold,
+        };
+        self.finished()?;
+        Ok(holds)
     }
 
     /// The exact value of every legal move, from the mover's point of view, best first.
@@ -185,6 +218,20 @@ impl<G: Game> Solver<G> {
         let mover = game.to_move();
         if let Some(outcome) = game.outcome() {
             return outcome.value_for(mover);
+        }
+        // Bounds that already answer the window cut the node before the table is read:
+        // fail-soft, the bound itself is returned (every continuation keeps it).
+        if let Some((least, most)) = game.margin_bounds() {
+            let (least, most) = match mover {
+                Player::X => (least, most),
+                Player::O => (-most, -least),
+            };
+            if least >= beta || least == most {
+                return least;
+            }
+            if most <= alpha {
+                return most;
+            }
         }
         let key = game.position_hash();
         let (lower, upper, remembered) = match self.table.get(key) {
@@ -274,6 +321,61 @@ pub fn solve<G: Game>(game: &G, budget: Budget) -> Result<Solution<G::Move>, Sol
     Solver::new(budget).solve(game)
 }
 
+/// What the null-window tests proved of the margin before a budget ran out.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct MarginBounds {
+    /// The margin is at least this.
+    pub least: Option<i32>,
+    /// The margin is at most this.
+    pub most: Option<i32>,
+}
+
+impl MarginBounds {
+    /// The winner the bounds prove (X above 0, O below, nobody when the margin is 0).
+    pub fn winner(&self) -> Option<Option<Player>> {
+        match (self.least, self.most) {
+            (Some(least), _) if least > 0 => Some(Some(Player::X)),
+            (_, Some(most)) if most < 0 => Some(Some(Player::O)),
+            (Some(0), Some(0)) => Some(None),
+            _ => None,
+        }
+    }
+}
+
+/// The exact margin (X's point of view) from null-window tests `at_least(m)`: "is the
+/// margin at least `m`?". The first test is `m = 1`, who wins; then the tests climb (or
+/// descend) by `step` from there, each narrowing the bounds, until one fails (or holds).
+/// `step` is 1 in general, 2 for games whose margins all have one parity (odd: then
+/// `m = 1` alone tells the winner). On an error the bounds proven so far come with it.
+pub fn margin_by_tests(
+    step: i32,
+    mut at_least: impl FnMut(i32) -> Result<bool, SolveError>,
+) -> Result<i32, (SolveError, MarginBounds)> {
+    let mut bounds = MarginBounds::default();
+    let mut test = |m: i32, bounds: &mut MarginBounds| {
+        let holds = at_least(m).map_err(|error| (error, *bounds))?;
+        if holds {
+            bounds.least = Some(m);
+        } else {
+            bounds.most = Some(m - 1);
+        }
+        Ok(holds)
+    };
+    if test(1, &mut bounds)? {
+        let mut m = 1;
+        while test(m + step, &mut bounds)? {
+            m += step;
+        }
+        Ok(m)
+    } else {
+        let mut m = 1 - step;
+        while !test(m, &mut bounds)? {
+            m -= step;
+        }
+        Ok(m)
+    }
+}
+
 /// Plain minimax without pruning or tables: the brute-force reference that the fast
 /// solver is tested against. Exponential; for small positions only.
 pub fn brute_force_value<G: Game>(game: &G) -> i32 {
@@ -291,4 +393,145 @@ pub fn brute_force_value<G: Game>(game: &G) -> i32 {
         })
         .max()
         .expect("a game that is not over has a legal move")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::Outcome;
+
+    /// A random game tree of fixed depth and branching, each leaf a margin in -4..=4, and
+    /// bounds that are true but loose (or none), from a seeded hash of the path.
+    #[derive(Clone, Debug)]
+    struct Tree {
+        path: u64,
+        depth: u32,
+        height: u32,
+        branching: u64,
+        seed: u64,
+        bounded: bool,
+    }
+
+    impl Tree {
+        fn new(height: u32, branching: u64, seed: u64, bounded: bool) -> Tree {
+            Tree {
+                path: 1,
+                depth: 0,
+                height,
+                branching,
+                seed,
+                bounded,
+            }
+        }
+
+        fn leaf(&self, path: u64) -> i32 {
+            (crate::Rng::derive(self.seed, path) % 9) as i32 - 4
+        }
+
+        /// Every leaf margin below this node.
+        fn leaves(&self) -> Vec<i32> {
+            let below = self.height - self.depth;
+            let first = self.path * self.branching.pow(below);
+            let count = self.branching.pow(below);
+            (first..first + count).map(|p| self.leaf(p)).collect()
+        }
+    }
+
+    impl Game for Tree {
+        type Move = u64;
+
+        fn to_move(&self) -> Player {
+            if self.depth.is_multiple_of(2) {
+                Player::X
+            } else {
+                Player::O
+            }
+        }
+
+        fn legal_moves(&self) -> Vec<u64> {
+            if self.depth == self.height {
+                Vec::new()
+            } else {
+                (0..self.branching).collect()
+            }
+        }
+
+        fn play(&mut self, mv: &u64) {
+            self.path = self.path * self.branching + mv;
+            self.depth += 1;
+        }
+
+        fn outcome(&self) -> Option<Outcome> {
+            (self.depth == self.height).then(|| {
+                let margin = self.leaf(self.path);
+                Outcome::scored(margin, Player::X.winner_by(margin))
+            })
+        }
+
+        fn position_hash(&self) -> u64 {
+            crate::Rng::derive(self.path, u64::from(self.depth))
+        }
+
+        fn margin_bounds(&self) -> Option<(i32, i32)> {
+            let leaves = self.leaves();
+            let (least, most) = (*leaves.iter().min()?, *leaves.iter().max()?);
+            self.bounded.then_some((least - 1, most + 1))
+        }
+    }
+
+    #[test]
+    fn null_window_tests_agree_with_minimax_on_random_trees() {
+        for seed in 0..40 {
+            for bounded in [false, true] {
+                // Odd heights: O moves last, and X's margin is -value at O's turn.
+                for height in [4, 5] {
+                    let tree = Tree::new(height, 3, seed, bounded);
+                    let expected = brute_force_value(&tree);
+                    let mut solver = Solver::new(Budget::unlimited());
+                    for m in -5..=5 {
+                        assert_eq!(
+                            solver.at_least(&tree, m).unwrap(),
+                            expected >= m,
+                            "seed {seed}, m {m}"
+                        );
+                    }
+                    let margin = margin_by_tests(1, |m| solver.at_least(&tree, m)).unwrap();
+                    assert_eq!(margin, expected, "seed {seed}");
+                    let full = solve(&tree, Budget::unlimited()).unwrap();
+                    assert_eq!(full.value, expected);
+                    assert_eq!(solver.best_moves(&tree, margin).unwrap(), full.best_moves);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_budget_that_runs_out_keeps_the_bounds_proven() {
+        let tree = Tree::new(8, 3, 3, false);
+        let expected = brute_force_value(&tree);
+        let mut partial = 0;
+        for max_nodes in (1..=40).map(|i| 25 * i * i) {
+            // One budget for every test, each reusing the table of those before.
+            let total = Budget::nodes(max_nodes);
+            let mut search = Solver::new(total.clone());
+            match margin_by_tests(1, |m| {
+                search.set_budget(total.less(search.nodes(), Duration::ZERO));
+                search.at_least(&tree, m)
+            }) {
+                Ok(margin) => assert_eq!(margin, expected),
+                Err((SolveError::Unknown { .. }, bounds)) => {
+                    assert!(bounds.least.is_none_or(|least| least <= expected));
+                    assert!(bounds.most.is_none_or(|most| most >= expected));
+                    partial += usize::from(bounds != MarginBounds::default());
+                }
+            }
+        }
+        assert!(partial > 0, "some budget ran out after a test was answered");
+        let won = MarginBounds {
+            least: Some(1),
+            most: None,
+        };
+        assert_eq!(won.winner(), Some(Some(Player::X)));
+        assert_eq!(MarginBounds::default().winner(), None);
+    }
 }

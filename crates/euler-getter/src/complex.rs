@@ -25,6 +25,13 @@ pub struct Complex {
     /// Zobrist keys per cell and colour.
     zobrist: Vec<[u64; 2]>,
     chi: i64,
+    /// `ring[ring_start[c]..ring_start[c + 1]]`: the cells across `c`'s sides in cyclic
+    /// order, when every cell is a plain polygon (see [`Complex::ring`]).
+    ring_start: Vec<u32>,
+    ring: Vec<u32>,
+    rings_exact: bool,
+    /// The three cells around each vertex.
+    vertex_triples: Vec<[u32; 3]>,
 }
 
 impl Complex {
@@ -87,6 +94,19 @@ impl Complex {
             seed
         };
         let zobrist = (0..cells).map(|_| [next(), next()]).collect();
+        let mut ring_start = vec![0u32];
+        let mut ring = Vec::new();
+        for c in 0..cells {
+            ring.extend(board.sides(c).iter().map(|side| side.neighbor as u32));
+            ring_start.push(ring.len() as u32);
+        }
+        let rings_exact = (0..cells).all(|c| is_plain_polygon(&board, c));
+        let vertex_triples = (0..board.vertex_count())
+            .map(|v| {
+                let around = board.vertex_cells(v);
+                [around[0] as u32, around[1] as u32, around[2] as u32]
+            })
+            .collect();
         Ok(Complex {
             board,
             edge_start,
@@ -95,7 +115,33 @@ impl Complex {
             vertex_others,
             zobrist,
             chi,
+            ring_start,
+            ring,
+            rings_exact,
+            vertex_triples,
         })
+    }
+
+    /// The cells across `cell`'s sides in cyclic order, when every cell of the board is a
+    /// plain polygon: sides on distinct edges with another cell across each, distinct
+    /// vertices, and at the vertex between two consecutive sides exactly `cell` and the
+    /// two distinct cells across them. Then the closure of a region meets the cell's boundary in
+    /// what its ring says, which [`EulerGetter::margin_bounds`](crate::EulerGetter) reads.
+    /// `None` on boards with a cell that is not (tiny complexes).
+    pub(crate) fn ring(&self, cell: usize) -> Option<&[u32]> {
+        self.rings_exact
+            .then(|| &self.ring[self.ring_start[cell] as usize..self.ring_start[cell + 1] as usize])
+    }
+
+    /// Whether every cell is a plain polygon (see [`Complex::ring`]).
+    pub fn rings_exact(&self) -> bool {
+        self.rings_exact
+    }
+
+    /// The three cells around each vertex (three distinct cells when
+    /// [`Complex::rings_exact`]).
+    pub(crate) fn vertex_triples(&self) -> &[[u32; 3]] {
+        &self.vertex_triples
     }
 
     pub fn board(&self) -> &Board {
@@ -124,6 +170,36 @@ impl Complex {
     pub(crate) fn zobrist(&self, cell: usize, colour: usize) -> u64 {
         self.zobrist[cell][colour]
     }
+}
+
+/// Whether `cell` is a plain polygon in the sense of [`Complex::ring`], with distinct
+/// cells across consecutive sides (so the three cells at each of its vertices differ).
+fn is_plain_polygon(board: &Board, cell: usize) -> bool {
+    let sides = board.sides(cell);
+    let vertices = board.cell_vertices(cell);
+    let k = sides.len();
+    let distinct = |items: &mut Vec<usize>| {
+        items.sort_unstable();
+        items.windows(2).all(|w| w[0] != w[1])
+    };
+    if vertices.len() != k
+        || !distinct(&mut sides.iter().map(|s| s.edge).collect())
+        || !distinct(&mut vertices.to_vec())
+        || (0..k).any(|i| {
+            let neighbor = sides[i].neighbor;
+            neighbor == cell || neighbor == sides[(i + 1) % k].neighbor
+        })
+    {
+        return false;
+    }
+    // Side i runs from vertex i to vertex i + 1, which it shares with side i + 1.
+    (0..k).all(|i| {
+        let mut around = board.vertex_cells(vertices[(i + 1) % k]).to_vec();
+        let mut expected = vec![cell, sides[i].neighbor, sides[(i + 1) % k].neighbor];
+        around.sort_unstable();
+        expected.sort_unstable();
+        around == expected
+    })
 }
 
 #[cfg(test)]

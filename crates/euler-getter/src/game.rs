@@ -110,6 +110,12 @@ pub struct EulerGetter {
 
 const SWAPPED_KEY: u64 = 0x5157_4150_5045_4421;
 
+/// Most empty cells of a position whose margin bounds are worked out: with more they span
+/// about two per empty cell and decided no sign in 400 random positions each of goldberg:2
+/// and taylor:3 with 8 to 14 empty cells (BENCHMARKS.md, "Exact solver, 2026-11-26"), so
+/// the search is spared their cost there.
+const BOUNDS_MAX_EMPTY: usize = 8;
+
 impl EulerGetter {
     /// The empty board.
     pub fn new(complex: Arc<Complex>, rule: Rule, swap_rule: SwapRule) -> Self {
@@ -299,6 +305,154 @@ impl EulerGetter {
         (vertices, edges)
     }
 
+    /// The most `colour`'s characteristic can grow when it claims the empty `cell`, at
+    /// whatever time and whoever holds the cell's empty neighbours by then. `None` on a
+    /// board whose cells are not all plain polygons ([`Complex::ring`]).
+    ///
+    /// Why this bounds the gain: claiming a cell `c` adds its closed disc to the region's
+    /// closure `R`, so `chi` grows by `chi(disc) - chi(R ∩ ∂c) = 1 - chi(R ∩ ∂c)`. On a
+    /// plain polygon `R ∩ ∂c` is the union of the sides whose neighbour is in the region,
+    /// with their ends: the whole circle `∂c` (`chi` 0) when every neighbour is, nothing
+    /// when none is, and otherwise one arc per run of such sides round the ring (`chi` =
+    /// the number of runs). So the gain is 1 when no neighbour or every neighbour is the
+    /// colour's, else 1 minus the runs. Neighbours held by the other colour stay out and
+    /// split the ring: if there are some, and some of the colour's own, every run lies in
+    /// an arc between two of the other colour's sides, and each arc holding one of the
+    /// colour's own sides holds a run, so the gain is at most 1 minus the number of such
+    /// arcs (reached when the colour fills the empty sides). Otherwise it is at most 1.
+    fn best_gain(&self, cell: usize, colour: Player) -> Option<i64> {
+        let ring = self.complex.ring(cell)?;
+        let (own, other) = (Some(colour), Some(colour.opponent()));
+        let Some(start) = ring.iter().position(|&n| self.stones[n as usize] == other) else {
+            return Some(1);
+        };
+        let (mut arcs, mut arc_has_own) = (0, false);
+        for step in 1..=ring.len() {
+            let stone = self.stones[ring[(start + step) % ring.len()] as usize];
+            if stone == other {
+                arcs += i64::from(arc_has_own);
+                arc_has_own = false;
+            } else if stone == own {
+                arc_has_own = true;
+            }
+        }
+        Some(1 - arcs)
+    }
+
+    /// The largest characteristic each colour's region can end with (indexed by colour):
+    /// the smaller of two ceilings, each sound alone. A colour places every other stone of
+    /// the empty cells, alternating with the other, so it will claim a known number of them.
+    ///
+    /// By cells: the final characteristic is today's plus each claimed cell's gain at its
+    /// time, each at most its [`best_gain`], so at most today's plus the largest best gains
+    /// summed over that many cells.
+    ///
+    /// By vertices: on a board of plain polygons a region's `chi = F - M / 2`, where `M`
+    /// counts the vertices at which it holds two or three of the three cells (`E` and `V`
+    /// both count corners, `sum of polygon sizes = E + (edges inside the region) = V +
+    /// (vertices held twice) + 2 (vertices held thrice)`, and each edge inside joins two
+    /// vertices held at least twice, one such edge at a vertex held twice and three at a
+    /// vertex held thrice). `F` at the end is known, and `M` only grows:
+    /// [`majority_floors`] bounds it from below.
+    ///
+    /// Both colours are counted in one pass over the empty cells and one over the vertices.
+    ///
+    /// [`best_gain`]: EulerGetter::best_gain
+    /// [`majority_floors`]: EulerGetter::majority_floors
+    fn chi_ceilings(&self) -> Option<[i64; 2]> {
+        let empty = self.empty.len();
+        let mut claims = [empty / 2; 2];
+        claims[self.colour_to_move().index()] = empty.div_ceil(2);
+        // Per colour, cells by best gain, 1 - k for k = 0, 1, ... (rarer gains below are
+        // counted as the lowest kept, which only loosens the ceiling); and the empty cells
+        // by polygon size (sizes above 15 counted as 15: fewer corners, a lower floor).
+        let mut by_gain = [[0usize; 8]; 2];
+        let mut by_size = [0usize; 16];
+        for &cell in &self.empty {
+            let cell = cell as usize;
+            for colour in Player::BOTH {
+                let k = 1 - self.best_gain(cell, colour)?;
+                by_gain[colour.index()][(k as usize).min(7)] += 1;
+            }
+            by_size[self.complex.ring(cell)?.len().min(15)] += 1;
+        }
+        let majorities = self.majority_floors(&by_size, claims);
+        Some(Player::BOTH.map(|colour| {
+            let i = colour.index();
+            let mut left = claims[i];
+            let mut gained = 0;
+            for (k, &cells) in by_gain[i].iter().enumerate() {
+                let take = cells.min(left);
+                gained += take as i64 * (1 - k as i64);
+                left -= take;
+            }
+            let by_cells = self.counts[i].chi() + gained;
+            let by_vertices = self.counts[i].faces + claims[i] as i64 - (majorities[i] + 1) / 2;
+            by_cells.min(by_vertices)
+        }))
+    }
+
+    /// Per colour, the least number of vertices at which it will end holding two or three
+    /// of the three cells, when it claims `claims` more of the empty cells (`by_size`: the
+    /// empty cells counted by polygon size), counted by corners: those cells bring at least
+    /// as many corners as the smallest empty polygons have. A vertex the colour holds twice
+    /// already takes any number of them, as does one the other colour holds twice; a vertex
+    /// still open takes `1 - held` of them (at most its empty corners) and stays out of the
+    /// count, and each corner beyond that makes it one of the colour's, which then takes at
+    /// most its other empty corners (2 or 1). The corners left over after every free place
+    /// must go to such vertices, each taking at most its spare corners: at least that many
+    /// new vertices, the most spacious first.
+    fn majority_floors(&self, by_size: &[usize], claims: [usize; 2]) -> [i64; 2] {
+        let (mut held, mut free, mut spare_two, mut spare_one) =
+            ([0i64; 2], [0i64; 2], [0i64; 2], [0i64; 2]);
+        for triple in self.complex.vertex_triples() {
+            let mut stones = [0i64; 2];
+            for &cell in triple {
+                if let Some(colour) = self.stones[cell as usize] {
+                    stones[colour.index()] += 1;
+                }
+            }
+            let empty = 3 - stones[0] - stones[1];
+            for i in 0..2 {
+                let (mine, theirs) = (stones[i], stones[1 - i]);
+                if mine >= 2 || theirs >= 2 {
+                    held[i] += i64::from(mine >= 2);
+                    free[i] += empty;
+                } else {
+                    let open = empty.min(1 - mine);
+                    free[i] += open;
+                    match empty - open {
+                        2 => spare_two[i] += 1,
+                        1 => spare_one[i] += 1,
+                        _ => {}
+                    }
+                }
+            }
+        }
+        [0, 1].map(|i| {
+            let (mut left, mut corners) = (claims[i], 0i64);
+            for (size, &cells) in by_size.iter().enumerate() {
+                let take = cells.min(left);
+                corners += (take * size) as i64;
+                left -= take;
+            }
+            let excess = (corners - free[i]).max(0);
+            let new = if excess <= 2 * spare_two[i] {
+                (excess + 1) / 2
+            } else {
+                spare_two[i] + (excess - 2 * spare_two[i]).min(spare_one[i])
+            };
+            held[i] + new
+        })
+    }
+
+    /// Whether a swap may still come: then the seats' colours are not settled yet.
+    fn swap_pending(&self) -> bool {
+        self.swap_rule
+            .0
+            .is_some_and(|after| !self.swapped && self.placed <= after as usize)
+    }
+
     /// Places a stone of the colour to move on the empty `cell`: a constant-time update
     /// of that colour's V, E and F (only the cell's own edges and vertices are looked at).
     fn place(&mut self, cell: usize) {
@@ -403,6 +557,29 @@ impl Game for EulerGetter {
                 -(8 * self.chi_gain(c, colour) + friends)
             }
         });
+    }
+
+    /// From each colour's [`chi_ceilings`](EulerGetter::chi_ceilings): at the end the two
+    /// characteristics add up to the surface's, `s` (the border is a union of circles), so
+    /// X's colour ends between `s - ceiling(O's colour)` and `ceiling(X's colour)`, and
+    /// X's margin `chi X - chi O = 2 chi X - s` between the images of those (negated under
+    /// the reverse rule). None while a swap may still change who owns which colour, on
+    /// boards whose cells are not all plain polygons, and with more than
+    /// [`BOUNDS_MAX_EMPTY`] empty cells.
+    fn margin_bounds(&self) -> Option<(i32, i32)> {
+        if self.swap_pending() || self.empty.len() > BOUNDS_MAX_EMPTY {
+            return None;
+        }
+        let surface = self.complex.euler_characteristic();
+        let x_colour = self.colour_of(Player::X);
+        let ceilings = self.chi_ceilings()?;
+        let x_most = ceilings[x_colour.index()];
+        let o_most = ceilings[x_colour.opponent().index()];
+        let (least, most) = ((surface - 2 * o_most) as i32, (2 * x_most - surface) as i32);
+        Some(match self.rule {
+            Rule::Normal => (least, most),
+            Rule::Reverse => (-most, -least),
+        })
     }
 
     fn random_move(&self, rng: &mut Rng) -> Option<Move> {
@@ -684,6 +861,48 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// The least and the most final margin over every continuation, by brute force.
+    fn reachable_margins(game: &EulerGetter) -> (i32, i32) {
+        if let Some(outcome) = game.outcome() {
+            return (outcome.margin, outcome.margin);
+        }
+        game.legal_moves()
+            .iter()
+            .map(|mv| {
+                let mut child = game.clone();
+                child.play(mv);
+                reachable_margins(&child)
+            })
+            .fold((i32::MAX, i32::MIN), |(a, b), (c, d)| (a.min(c), b.max(d)))
+    }
+
+    #[test]
+    fn margin_bounds_hold_every_continuation_and_often_decide() {
+        let n3 = format!("file:{}/boards/n3.json", env!("CARGO_MANIFEST_DIR"));
+        let mut deciding = 0;
+        for spec in SMALL_BOARDS.iter().copied().chain(["taylor:3", &n3]) {
+            assert!(load_board(spec).unwrap().rings_exact(), "{spec}");
+            let cells = load_board(spec).unwrap().cell_count();
+            for seed in 0..24 {
+                let empties = 1 + seed as usize % 8.min(cells);
+                let swap = SwapRule([None, Some(7)][seed as usize % 2]);
+                let mut g = random_position(spec, swap, cells - empties, seed);
+                if seed % 3 == 0 {
+                    g.rule = Rule::Reverse;
+                }
+                let (low, high) = reachable_margins(&g);
+                match g.margin_bounds() {
+                    Some((least, most)) => {
+                        assert!(least <= low && high <= most, "{spec} seed {seed}");
+                        deciding += usize::from(least > 0 || most < 0);
+                    }
+                    None => assert!(g.swap_pending(), "{spec} seed {seed}"),
+                }
+            }
+        }
+        assert!(deciding > 10, "the bounds decide some endgames: {deciding}");
     }
 
     #[test]

@@ -10,7 +10,7 @@ use crosscap_engine::catalog::{
     SolveBudget, Unsolved, ValueKind, Winner,
 };
 use crosscap_engine::session::{GameMatch, Hosting, Match, SetupLimits};
-use crosscap_engine::solver::Solver;
+use crosscap_engine::solver::{MarginBounds, Solver, margin_by_tests};
 use crosscap_engine::{Agent, Budget, Game, Level, Player, SolveError};
 use crosscap_topology::Symmetries;
 use serde::{Deserialize, Serialize};
@@ -44,14 +44,19 @@ impl Hosting for EulerHost {
 
     /// [`solve`]: the minimax margin (`margin`, chi X - chi O) and the order of the
     /// symmetry group its hashing divides out (`symmetries`, also when the search runs
-    /// out).
+    /// out). A search cut short says what it proved: the winner, and the margin's bounds
+    /// (`margin_at_least`, `margin_at_most`); the status stays `unknown`.
     fn analyse(game: &EulerGetter, budget: &Budget) -> Result<catalog::Analysis<Move>, Unsolved> {
         let symmetries = Arc::new(game.complex().board().symmetries());
         let order = Map::from_iter([("symmetries".to_string(), json!(symmetries.len()))]);
-        let solution = solve_with(game, symmetries, budget).map_err(|cut| Unsolved {
-            error: cut.error,
-            winner: cut.winner.map(Winner::Player),
-            extra: order.clone(),
+        let solution = solve_with(game, symmetries, budget).map_err(|cut| {
+            let mut extra = order.clone();
+            extra.extend(cut.margin_keys(game.rule()));
+            Unsolved {
+                error: cut.error,
+                winner: cut.winner.map(Winner::Player),
+                extra,
+            }
         })?;
         let mut extra = order;
         extra.insert("margin".into(), json!(solution.margin));
@@ -297,16 +302,39 @@ pub fn solve(game: &EulerGetter, budget: &Budget) -> Result<Solution, SolveError
     solve_with(game, Arc::new(game.complex().board().symmetries()), budget).map_err(|cut| cut.error)
 }
 
-/// A solve cut short, with the winner when it was proven before the margin.
+/// A solve cut short, with what it proved before: the winner, and bounds on X's value
+/// (the engine's margin: `chi X - chi O`, negated under the reverse rule).
 struct Cut {
     error: SolveError,
     winner: Option<Player>,
+    bounds: MarginBounds,
 }
 
-/// [`solve`] with the board's symmetries already found. Who wins comes first, from one
-/// null-window search (on goldberg:2 it proves the winner with 59% of the nodes of the
-/// whole solve); the margin then reuses that search's table within what is left of the
-/// budget, so a budget that runs out on the margin still reports the winner.
+impl Cut {
+    /// The keys `margin_at_least` and `margin_at_most` (`chi X - chi O`) of what was
+    /// proven, for an answer that stays unknown.
+    fn margin_keys(&self, rule: Rule) -> Map<String, Value> {
+        let (least, most) = match rule {
+            Rule::Normal => (self.bounds.least, self.bounds.most),
+            Rule::Reverse => (self.bounds.most.map(|m| -m), self.bounds.least.map(|m| -m)),
+        };
+        let mut keys = Map::new();
+        for (key, bound) in [("margin_at_least", least), ("margin_at_most", most)] {
+            if let Some(bound) = bound {
+                keys.insert(key.to_string(), json!(bound));
+            }
+        }
+        keys
+    }
+}
+
+/// [`solve`] with the board's symmetries already found. Who wins comes first, then the
+/// margin, both from null-window tests "is X's margin at least m?" (the engine's
+/// [`margin_by_tests`]): margins are odd on these boards (`chi X + chi O` is the
+/// surface's odd characteristic), so `m = 1` alone names the winner and `m` then climbs
+/// or falls by 2. Each test reuses the table of the tests before, and every search cuts
+/// the positions that [`EulerGetter`]'s margin bounds settle. The optimal moves come last.
+/// A budget that runs out keeps what was proven: the winner, and bounds on the margin.
 fn solve_with(
     game: &EulerGetter,
     symmetries: Arc<Symmetries>,
@@ -316,35 +344,44 @@ fn solve_with(
     let searched = game.clone().with_symmetries(symmetries);
     let started = Instant::now();
     let mut solver = Solver::new(budget.clone());
-    // The engine's values are what X maximises: under the reverse rule chi O - chi X.
-    let sign = solver.sign(&searched).map_err(|error| Cut {
-        error,
-        winner: None,
-    })?;
-    let winner = searched.to_move().winner_by(sign);
-    solver.set_budget(budget.less(solver.nodes(), started.elapsed()));
-    let solution = solver.solve(&searched).map_err(|error| {
+    // The whole solve's spending, not the last call's, in an answer cut short.
+    let spent = |solver: &Solver<EulerGetter>, error: SolveError| {
         let SolveError::Unknown { reason, .. } = error;
-        let error = SolveError::Unknown {
+        SolveError::Unknown {
             nodes: solver.nodes(),
             elapsed: started.elapsed(),
             reason,
-        };
-        Cut { error, winner }
+        }
+    };
+    // The engine's values are what X maximises: under the reverse rule chi O - chi X.
+    let tested = margin_by_tests(2, |m| {
+        solver.set_budget(budget.less(solver.nodes(), started.elapsed()));
+        solver.at_least(&searched, m)
+    });
+    let x_value = tested.map_err(|(error, bounds)| Cut {
+        error: spent(&solver, error),
+        winner: bounds.winner().flatten(),
+        bounds,
     })?;
-    let x_value = match searched.outcome() {
-        Some(outcome) => outcome.margin,
-        None => solution.margin,
-    };
-    let margin = match game.rule() {
-        Rule::Normal => x_value,
-        Rule::Reverse => -x_value,
-    };
+    let winner = Player::X.winner_by(x_value);
+    let value = x_value * searched.to_move().sign();
+    solver.set_budget(budget.less(solver.nodes(), started.elapsed()));
+    let best_moves = solver.best_moves(&searched, value).map_err(|error| Cut {
+        error: spent(&solver, error),
+        winner,
+        bounds: MarginBounds {
+            least: Some(x_value),
+            most: Some(x_value),
+        },
+    })?;
     Ok(Solution {
         winner,
-        margin,
-        value: solution.value,
-        best_moves: solution.best_moves,
+        margin: match game.rule() {
+            Rule::Normal => x_value,
+            Rule::Reverse => -x_value,
+        },
+        value,
+        best_moves,
         nodes: solver.nodes(),
         symmetries: order,
     })
@@ -474,3 +511,85 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
     start,
     layout: Some(layout),
 };
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crosscap_engine::Rng;
+    use crosscap_engine::session::SetupLimits;
+
+    /// A position of `spec` with `empties` empty cells, by seeded random play.
+    fn random_position(
+        spec: &str,
+        rule: Rule,
+        swap: SwapRule,
+        empties: usize,
+        seed: u64,
+    ) -> EulerGetter {
+        let mut game = new_game(spec, rule, swap, None, &SetupLimits::default()).unwrap();
+        let mut rng = Rng::new(seed);
+        while game.complex().cell_count() - game.placed() > empties {
+            let mv = game.random_move(&mut rng).unwrap();
+            game.play(&mv);
+        }
+        game
+    }
+
+    /// The null-window solve (winner, then margin, with the margin bounds) against the
+    /// engine's full-window solver without symmetries or bounds' help at the root.
+    #[test]
+    fn the_tests_agree_with_the_full_window_solver() {
+        for spec in ["goldberg:1", "goldberg:2", "taylor:2"] {
+            for seed in 0..6 {
+                let rule = [Rule::Normal, Rule::Reverse][seed as usize % 2];
+                let swap = SwapRule([None, Some(7)][seed as usize / 3 % 2]);
+                let game = random_position(spec, rule, swap, 10, seed);
+                let expected = Solver::new(Budget::unlimited()).solve(&game).unwrap();
+                let solved = solve(&game, &Budget::unlimited()).unwrap();
+                let margin = match rule {
+                    Rule::Normal => expected.margin,
+                    Rule::Reverse => -expected.margin,
+                };
+                assert_eq!(
+                    (solved.margin, solved.value, solved.winner),
+                    (margin, expected.value, Player::X.winner_by(expected.margin)),
+                    "{spec} seed {seed}"
+                );
+                assert_eq!(solved.best_moves, expected.best_moves, "{spec} seed {seed}");
+            }
+        }
+    }
+
+    /// A budget that runs out reports the winner and margin bounds proven so far, each
+    /// true of the exact answer, and never `solved`.
+    #[test]
+    fn a_solve_cut_short_keeps_what_it_proved() {
+        let game = random_position("taylor:3", Rule::Reverse, SwapRule(None), 11, 3);
+        let exact = solve(&game, &Budget::unlimited()).unwrap();
+        let symmetries = Arc::new(game.complex().board().symmetries());
+        let mut partial = 0;
+        for max_nodes in (1..=30).map(|i| 40 * i * i) {
+            match solve_with(&game, symmetries.clone(), &Budget::nodes(max_nodes)) {
+                Ok(solution) => assert_eq!(
+                    solution,
+                    Solution {
+                        nodes: solution.nodes,
+                        ..exact.clone()
+                    }
+                ),
+                Err(cut) => {
+                    let keys = cut.margin_keys(game.rule());
+                    let least = keys.get("margin_at_least").and_then(Value::as_i64);
+                    let most = keys.get("margin_at_most").and_then(Value::as_i64);
+                    let margin = i64::from(exact.margin);
+                    assert!(least.is_none_or(|l| l <= margin) && most.is_none_or(|m| m >= margin));
+                    assert!(cut.winner.is_none_or(|w| Some(w) == exact.winner));
+                    partial += usize::from(least.is_some() || most.is_some());
+                }
+            }
+        }
+        assert!(partial > 0, "some budget ran out after a test was answered");
+        let analysis = EulerHost::analyse(&game, &Budget::nodes(1)).unwrap_err();
+        assert!(analysis.winner.is_none());
+    }
+}

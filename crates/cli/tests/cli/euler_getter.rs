@@ -288,7 +288,8 @@ fn a_budget_that_runs_out_is_an_unknown_answer() {
 }
 
 /// Who wins is searched before by how much: a budget that runs out on the margin still
-/// names the winner, and the answer stays `unknown` (a winner alone is not a solution).
+/// names the winner and the margin's bounds proven so far, and the answer stays `unknown`
+/// (a winner alone is not a solution; nor is a margin without the optimal moves).
 #[test]
 fn a_winner_proven_before_the_margin_is_reported_unknown() {
     let solve = |json: bool, max_nodes: &str| {
@@ -299,10 +300,21 @@ fn a_winner_proven_before_the_margin_is_reported_unknown() {
         }
         crosscap(&args)
     };
-    let cut = solve(true, "25").unknown_json("nodes");
+    let cut = solve(true, "17").unknown_json("nodes");
     assert_eq!(cut["winner"], "X", "{cut}");
     assert!(cut["value"].is_null(), "{cut}");
-    let text = solve(false, "25");
+    assert_eq!(cut["margin_at_least"], 1, "{cut}");
+    assert!(cut.get("margin_at_most").is_none(), "{cut}");
+    let margin_known = solve(true, "18").unknown_json("nodes");
+    assert_eq!(
+        (
+            &margin_known["margin_at_least"],
+            &margin_known["margin_at_most"]
+        ),
+        (&Value::from(1), &Value::from(1)),
+        "{margin_known}"
+    );
+    let text = solve(false, "17");
     assert_eq!(text.code, 3);
     assert!(
         text.stdout.contains("X to move wins with perfect play")
