@@ -162,28 +162,29 @@ fn every_hint_and_arena_takes_threads_and_a_seed_reproduces() {
     }
 }
 
+/// A two-game `arena --equal-time` on `game` between `sides` (the `--a`, `--b` flags).
+fn equal_time_arena(game: &str, board: &str, sides: &[&str]) -> serde_json::Value {
+    let mut args = vec![
+        "--json",
+        game,
+        "arena",
+        "--board",
+        board,
+        "--games",
+        "2",
+        "--equal-time",
+    ];
+    args.extend_from_slice(sides);
+    crosscap(&args).json()
+}
+
 /// `plain:LEVEL`, the search with the new switches off, is a level of every game, and an
 /// equal-time arena gives it its time bank like any timed level.
 #[test]
 fn every_game_plays_the_plain_level() {
     for (game, board) in games() {
-        let arena = crosscap(&[
-            "--json",
-            game,
-            "arena",
-            "--board",
-            board,
-            "--a",
-            "expert",
-            "--b",
-            "plain:mcts:200",
-            "--games",
-            "2",
-            "--equal-time",
-            "--seed",
-            "3",
-        ])
-        .json();
+        let sides = ["--a", "expert", "--b", "plain:mcts:200", "--seed", "3"];
+        let arena = equal_time_arena(game, board, &sides);
         assert_eq!(arena["agent_b"], "plain:mcts:200", "{game}: {arena}");
         assert_eq!(arena["games"], 2, "{game}: {arena}");
     }
@@ -194,23 +195,8 @@ fn every_game_plays_the_plain_level() {
 #[test]
 fn every_arena_plays_at_equal_time() {
     for (game, board) in games() {
-        let arena = crosscap(&[
-            "--json",
-            game,
-            "arena",
-            "--board",
-            board,
-            "--a",
-            "mcts:1000000",
-            "--a-threads",
-            "2",
-            "--b",
-            "flatmc:8",
-            "--games",
-            "2",
-            "--equal-time",
-        ])
-        .json();
+        let sides = ["--a", "mcts:1000000", "--a-threads", "2", "--b", "flatmc:8"];
+        let arena = equal_time_arena(game, board, &sides);
         assert_eq!(arena["equal_time"], true, "{game}: {arena}");
         assert!(arena["valid"].is_boolean(), "{game}: {arena}");
         assert!(
