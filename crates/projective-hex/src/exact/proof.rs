@@ -26,6 +26,10 @@ pub enum CertifyError {
     /// The budget ran out before the certificate was complete; nothing is written.
     #[error(transparent)]
     Unknown(#[from] SolveError),
+    /// The solver contradicted itself (a position it called won showed no winning move):
+    /// a defect of the solver, reported rather than written into a certificate.
+    #[error("the solver found no winning move in a position it proved won (a solver defect)")]
+    NoWinningMove,
 }
 
 /// A certificate and what it took.
@@ -175,12 +179,12 @@ impl Prover {
         theirs: u64,
         winner: Player,
         winner_to_move: bool,
-    ) -> Result<u32, SolveError> {
+    ) -> Result<u32, CertifyError> {
         if let Some(&node) = self.known.get(&(mine, theirs, winner)) {
             return Ok(node);
         }
         if self.meter.tick() || self.meter.over_memory(self.known.len() * NODE_BYTES) {
-            return Err(self.unknown());
+            return Err(self.unknown().into());
         }
         let empty = self.solver.sides.full() & !(mine | theirs);
         let survey = self.solver.sides.survey(mine, empty, false);
@@ -278,12 +282,11 @@ impl Prover {
     /// the one with the smallest proof (fewer cells that matter, so a shorter strategy);
     /// when the table has none, the first such move the solver proves, the proof's cells
     /// first (a held loop or a key leaves no move in the table).
-    fn winning_move(&mut self, mine: u64, theirs: u64, empty: u64) -> Result<usize, SolveError> {
+    fn winning_move(&mut self, mine: u64, theirs: u64, empty: u64) -> Result<usize, CertifyError> {
         let solved = self.solve(mine, theirs)?;
-        debug_assert!(
-            solved.mover_wins,
-            "the prover only asks about won positions"
-        );
+        if !solved.mover_wins {
+            return Err(CertifyError::NoWinningMove);
+        }
         let focus = solved.proof & empty;
         let mut best: Option<(u32, usize)> = None;
         let mut rest = focus;
@@ -312,7 +315,7 @@ impl Prover {
                 }
             }
         }
-        unreachable!("a won position has a winning move")
+        Err(CertifyError::NoWinningMove)
     }
 }
 
