@@ -56,7 +56,10 @@
 //! with the move's rank (df-pn+: 1.8 times the nodes), and a full H-search of virtual
 //! connections at every node (2 to 12 times fewer nodes, each 4 to 200 times dearer), and
 //! filling in the opponent's captured pairs of cells (a tenth fewer nodes, within the
-//! noise, but goldberg:2's certificate twice as large: every loss carried the captures).
+//! noise, but goldberg:2's certificate twice as large: every loss carried the captures),
+//! and, on every opening of taylor:3, a threshold slack of 10%, 50% or 100% instead of
+//! 25%, the mover's survey on first visits too, and symmetric move classes down to five
+//! stones (all within the run-to-run noise of the node count, or worse).
 //!
 //! Why proofs compose (the winner is Z, the loser W, "P' agrees with P on S" meaning
 //! Z's stones of S are Z's in P' and its empty cells are not W's): at a leaf, Z's loop is
