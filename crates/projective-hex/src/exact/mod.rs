@@ -58,8 +58,10 @@
 //! filling in the opponent's captured pairs of cells (a tenth fewer nodes, within the
 //! noise, but goldberg:2's certificate twice as large: every loss carried the captures),
 //! and, on every opening of taylor:3, a threshold slack of 10%, 50% or 100% instead of
-//! 25%, the mover's survey on first visits too, and symmetric move classes down to five
-//! stones (all within the run-to-run noise of the node count, or worse).
+//! 25%, the mover's survey on first visits too, symmetric move classes down to five
+//! stones, the winning move with the smallest proof, and a loss's proof without the
+//! refutations that an earlier one covers (all within the run-to-run noise of the node
+//! count, or worse).
 //!
 //! Why proofs compose (the winner is Z, the loser W, "P' agrees with P on S" meaning
 //! Z's stones of S are Z's in P' and its empty cells are not W's): at a leaf, Z's loop is
