@@ -166,7 +166,7 @@ fn proof_sets_hold_in_every_position_that_keeps_them() {
 /// stay empty, and the loser owns every other cell. Extra stones never hurt, so the proof
 /// holds in every position that keeps it exactly when the winner still wins here: a
 /// stronger check than any number of random positions. (Dropping from loss proofs what
-/// makes the inferior moves inferior still passes: in the 2,285 losses of a scratch
+/// makes the inferior moves inferior still passes: in the 1,491 losses of a scratch
 /// count, 5 to 17 empty cells, those cells were always in the refutations' proofs.)
 fn hardest_position_keeping_proof(
     sides: &Sides,
