@@ -165,9 +165,10 @@ fn proof_sets_hold_in_every_position_that_keeps_them() {
 /// stones, opponent's): the winner holds only the proof's stones, the proof's empty cells
 /// stay empty, and the loser owns every other cell. Extra stones never hurt, so the proof
 /// holds in every position that keeps it exactly when the winner still wins here: a
-/// stronger check than any number of random positions. (Dropping from loss proofs what
-/// makes the inferior moves inferior still passes: in the 1,491 losses of a scratch
-/// count, 5 to 17 empty cells, those cells were always in the refutations' proofs.)
+/// stronger check than any number of random positions. (Random positions hardly ever
+/// need what makes inferior moves inferior in a loss's proof: in the 1,491 losses of a
+/// scratch count, 5 to 17 empty cells, those cells were always in the refutations' proofs
+/// already. [`TAYLOR_3_LOSSES_NEEDING_INFERIOR_PROOFS`] do need them.)
 fn hardest_position_keeping_proof(
     sides: &Sides,
     (mine, theirs): (u64, u64),
@@ -184,6 +185,44 @@ fn hardest_position_keeping_proof(
         (kept, rest)
     } else {
         (rest, kept)
+    }
+}
+
+/// Lost positions of taylor:3 (mover's stones, opponent's) where the search of every
+/// opening left out inferior moves inside every refutation's proof, and the loss's proof
+/// was wrong without what makes them inferior (10 of the 185 losses where that part added
+/// cells, among 72,420 with such moves, in one all-openings solve: the loser, owning
+/// every cell outside the refutations' proofs, then won).
+const TAYLOR_3_LOSSES_NEEDING_INFERIOR_PROOFS: [(u64, u64); 10] = [
+    (0x100285b, 0x25881a0),
+    (0x1183c2, 0x3464808),
+    (0x210458, 0x1088321),
+    (0x2e41408, 0x509a221),
+    (0x40a322, 0x1294441),
+    (0x414a1a, 0x12485c1),
+    (0x48501a, 0x1a08321),
+    (0x608b148, 0x1704ca1),
+    (0x609a148, 0x1704ca1),
+    (0x96680, 0x468143),
+];
+
+/// The inferior-move part of loss proofs, checked where it counts: on the positions
+/// above, every proof holds in its hardest position.
+#[test]
+fn loss_proofs_keep_what_makes_inferior_moves_inferior() {
+    let start = ProjectiveHex::on_board("taylor:3", Opening::Standard).unwrap();
+    let sides = Sides::new(start.geometry());
+    let mut memo = HashMap::new();
+    for (mine, theirs) in TAYLOR_3_LOSSES_NEEDING_INFERIOR_PROOFS {
+        let mut solver = BitSolver::new(start.geometry(), Budget::unlimited()).unwrap();
+        let solved = solver.solve(mine, theirs).unwrap();
+        assert!(!solved.mover_wins, "{mine:#x} {theirs:#x}");
+        let (m, t) = hardest_position_keeping_proof(&sides, (mine, theirs), solved);
+        assert!(
+            !memo_brute_force(&sides, m, t, &mut memo),
+            "{mine:#x} {theirs:#x}, proof {:#x}",
+            solved.proof
+        );
     }
 }
 
