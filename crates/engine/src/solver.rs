@@ -219,20 +219,6 @@ impl<G: Game> Solver<G> {
         if let Some(outcome) = game.outcome() {
             return outcome.value_for(mover);
         }
-        // Bounds that already answer the window cut the node before the table is read:
-        // fail-soft, the bound itself is returned (every continuation keeps it).
-        if let Some((least, most)) = game.margin_bounds() {
-            let (least, most) = match mover {
-                Player::X => (least, most),
-                Player::O => (-most, -least),
-            };
-            if least >= beta || least == most {
-                return least;
-            }
-            if most <= alpha {
-                return most;
-            }
-        }
         let key = game.position_hash();
         let (lower, upper, remembered) = match self.table.get(key) {
             Some(e) => (e.lower, e.upper, e.best.clone()),
@@ -246,6 +232,21 @@ impl<G: Game> Solver<G> {
         }
         alpha = alpha.max(lower);
         beta = beta.min(upper);
+        // Bounds that already answer the window cut the node: fail-soft, the bound itself
+        // is returned (every continuation keeps it). They are read after the table, which
+        // answers many positions for less than the bounds cost to work out.
+        if let Some((least, most)) = game.margin_bounds() {
+            let (least, most) = match mover {
+                Player::X => (least, most),
+                Player::O => (-most, -least),
+            };
+            if least >= beta || least == most {
+                return least;
+            }
+            if most <= alpha {
+                return most;
+            }
+        }
 
         let mut moves = game.legal_moves();
         let level_bytes = game.memory_bytes() + moves.len() * std::mem::size_of::<G::Move>();
