@@ -9,7 +9,9 @@ use serde::{Deserialize, Serialize};
 use crate::budget::Meter;
 use crate::rng::Rng;
 
-/// One of the two players. `X` moves first in every Crosscap game.
+/// One of the two players. `X` moves first in every Crosscap game. Its small methods are
+/// `#[inline]`: the game crates call them in their solvers' innermost loops, and without
+/// the hint they stay calls across the crate boundary.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Player {
     X,
@@ -19,6 +21,7 @@ pub enum Player {
 impl Player {
     pub const BOTH: [Player; 2] = [Player::X, Player::O];
 
+    #[inline]
     pub fn opponent(self) -> Player {
         match self {
             Player::X => Player::O,
@@ -27,11 +30,13 @@ impl Player {
     }
 
     /// 0 for X, 1 for O: an index into per-player arrays.
+    #[inline]
     pub fn index(self) -> usize {
         self as usize
     }
 
     /// +1 for X, -1 for O: turns X's margin into this player's.
+    #[inline]
     pub fn sign(self) -> i32 {
         match self {
             Player::X => 1,

@@ -41,6 +41,9 @@ pub struct Solution<M> {
 
 const INF: i32 = i32::MAX;
 
+/// Fewest moves of a node at which [`Solver::cut_by_children`] looks up every child first.
+const CUT_BY_CHILDREN_MOVES: usize = 8;
+
 /// A reusable solver: its transposition table persists between calls, so solving many
 /// related positions (every opening, say) shares work.
 /// What the table remembers of a position: bounds on its value and the move that was
@@ -210,6 +213,28 @@ impl<G: Game> Solver<G> {
         }
     }
 
+    /// Enhanced transposition cutoff: a move whose position the table already shows to
+    /// reach `beta` (the mover's) cuts the node before any child is searched, with the
+    /// bound the table holds. Only at nodes of at least [`CUT_BY_CHILDREN_MOVES`] moves,
+    /// whose subtrees are dear enough to repay a copy and a table probe per move.
+    fn cut_by_children(&self, game: &G, moves: &[G::Move], beta: i32) -> Option<(i32, G::Move)> {
+        if moves.len() < CUT_BY_CHILDREN_MOVES {
+            return None;
+        }
+        let mover = game.to_move();
+        moves.iter().find_map(|mv| {
+            let mut child = game.clone();
+            child.play(mv);
+            let entry = self.table.get(child.position_hash())?;
+            let least = if child.to_move() == mover {
+                entry.lower
+            } else {
+                -entry.upper
+            };
+            (least >= beta).then(|| (least, mv.clone()))
+        })
+    }
+
     fn negamax(&mut self, game: &G, mut alpha: i32, mut beta: i32) -> i32 {
         if self.meter.tick() {
             return 0;
@@ -218,20 +243,6 @@ impl<G: Game> Solver<G> {
         let mover = game.to_move();
         if let Some(outcome) = game.outcome() {
             return outcome.value_for(mover);
-        }
-        // Bounds that already answer the window cut the node before the table is read:
-        // fail-soft, the bound itself is returned (every continuation keeps it).
-        if let Some((least, most)) = game.margin_bounds() {
-            let (least, most) = match mover {
-                Player::X => (least, most),
-                Player::O => (-most, -least),
-            };
-            if least >= beta || least == most {
-                return least;
-            }
-            if most <= alpha {
-                return most;
-            }
         }
         let key = game.position_hash();
         let (lower, upper, remembered) = match self.table.get(key) {
@@ -246,6 +257,21 @@ impl<G: Game> Solver<G> {
         }
         alpha = alpha.max(lower);
         beta = beta.min(upper);
+        // Bounds that already answer the window cut the node: fail-soft, the bound itself
+        // is returned (every continuation keeps it). They are read after the table, which
+        // answers many positions for less than the bounds cost to work out.
+        if let Some((least, most)) = game.margin_bounds() {
+            let (least, most) = match mover {
+                Player::X => (least, most),
+                Player::O => (-most, -least),
+            };
+            if least >= beta || least == most {
+                return least;
+            }
+            if most <= alpha {
+                return most;
+            }
+        }
 
         let mut moves = game.legal_moves();
         let level_bytes = game.memory_bytes() + moves.len() * std::mem::size_of::<G::Move>();
@@ -259,9 +285,14 @@ impl<G: Game> Solver<G> {
         {
             moves[..=i].rotate_right(1);
         }
-        let mut best = -INF;
-        let mut best_move = None;
+        let (mut best, mut best_move) = match self.cut_by_children(game, &moves, beta) {
+            Some((least, mv)) => (least, Some(mv)),
+            None => (-INF, None),
+        };
         for mv in &moves {
+            if best >= beta {
+                break;
+            }
             let mut child = game.clone();
             child.play(mv);
             let v = self.child_value(&child, mover, alpha.max(best), beta);
@@ -271,9 +302,6 @@ impl<G: Game> Solver<G> {
             if v > best {
                 best = v;
                 best_move = Some(mv.clone());
-            }
-            if best >= beta {
-                break;
             }
         }
         self.line_bytes -= level_bytes;
@@ -483,9 +511,10 @@ mod tests {
     fn null_window_tests_agree_with_minimax_on_random_trees() {
         for seed in 0..40 {
             for bounded in [false, true] {
-                // Odd heights: O moves last, and X's margin is -value at O's turn.
-                for height in [4, 5] {
-                    let tree = Tree::new(height, 3, seed, bounded);
+                // Odd heights: O moves last, and X's margin is -value at O's turn. Eight
+                // moves a node: the children's table entries are looked up first.
+                for (height, branching) in [(4, 3), (5, 3), (3, 8), (4, 8)] {
+                    let tree = Tree::new(height, branching, seed, bounded);
                     let expected = brute_force_value(&tree);
                     let mut solver = Solver::new(Budget::unlimited());
                     for m in -5..=5 {

@@ -30,8 +30,6 @@ pub struct Complex {
     ring_start: Vec<u32>,
     ring: Vec<u32>,
     rings_exact: bool,
-    /// The three cells around each vertex.
-    vertex_triples: Vec<[u32; 3]>,
 }
 
 impl Complex {
@@ -101,12 +99,6 @@ impl Complex {
             ring_start.push(ring.len() as u32);
         }
         let rings_exact = (0..cells).all(|c| is_plain_polygon(&board, c));
-        let vertex_triples = (0..board.vertex_count())
-            .map(|v| {
-                let around = board.vertex_cells(v);
-                [around[0] as u32, around[1] as u32, around[2] as u32]
-            })
-            .collect();
         Ok(Complex {
             board,
             edge_start,
@@ -118,7 +110,6 @@ impl Complex {
             ring_start,
             ring,
             rings_exact,
-            vertex_triples,
         })
     }
 
@@ -136,12 +127,6 @@ impl Complex {
     /// Whether every cell is a plain polygon (see [`Complex::ring`]).
     pub fn rings_exact(&self) -> bool {
         self.rings_exact
-    }
-
-    /// The three cells around each vertex (three distinct cells when
-    /// [`Complex::rings_exact`]).
-    pub(crate) fn vertex_triples(&self) -> &[[u32; 3]] {
-        &self.vertex_triples
     }
 
     pub fn board(&self) -> &Board {

@@ -327,8 +327,10 @@ impl EulerGetter {
             return Some(1);
         };
         let (mut arcs, mut arc_has_own) = (0, false);
-        for step in 1..=ring.len() {
-            let stone = self.stones[ring[(start + step) % ring.len()] as usize];
+        // Round the ring once, from just after `start` back to it.
+        let (before, after) = ring.split_at(start + 1);
+        for &neighbour in after.iter().chain(before) {
+            let stone = self.stones[neighbour as usize];
             if stone == other {
                 arcs += i64::from(arc_has_own);
                 arc_has_own = false;
@@ -360,6 +362,9 @@ impl EulerGetter {
     /// [`best_gain`]: EulerGetter::best_gain
     /// [`majority_floors`]: EulerGetter::majority_floors
     fn chi_ceilings(&self) -> Option<[i64; 2]> {
+        if !self.complex.rings_exact() {
+            return None;
+        }
         let empty = self.empty.len();
         let mut claims = [empty / 2; 2];
         claims[self.colour_to_move().index()] = empty.div_ceil(2);
@@ -402,13 +407,16 @@ impl EulerGetter {
     /// most its other empty corners (2 or 1). The corners left over after every free place
     /// must go to such vertices, each taking at most its spare corners: at least that many
     /// new vertices, the most spacious first.
+    ///
+    /// The vertices held already number `M = 2 (F - chi) = 2 (E - V)` by the identity
+    /// above, so only the vertices with an empty corner are visited.
     fn majority_floors(&self, by_size: &[usize], claims: [usize; 2]) -> [i64; 2] {
-        let (mut held, mut free, mut spare_two, mut spare_one) =
-            ([0i64; 2], [0i64; 2], [0i64; 2], [0i64; 2]);
-        for triple in self.complex.vertex_triples() {
+        let held = self.counts.map(|c| 2 * (c.edges - c.vertices));
+        let (mut free, mut spare_two, mut spare_one) = ([0i64; 2], [0i64; 2], [0i64; 2]);
+        for (cell, [a, b]) in self.vertices_with_empty_corners() {
             let mut stones = [0i64; 2];
-            for &cell in triple {
-                if let Some(colour) = self.stones[cell as usize] {
+            for other in [cell, a, b] {
+                if let Some(colour) = self.stones[other as usize] {
                     stones[colour.index()] += 1;
                 }
             }
@@ -416,7 +424,6 @@ impl EulerGetter {
             for i in 0..2 {
                 let (mine, theirs) = (stones[i], stones[1 - i]);
                 if mine >= 2 || theirs >= 2 {
-                    held[i] += i64::from(mine >= 2);
                     free[i] += empty;
                 } else {
                     let open = empty.min(1 - mine);
@@ -443,6 +450,20 @@ impl EulerGetter {
                 spare_two[i] + (excess - 2 * spare_two[i]).min(spare_one[i])
             };
             held[i] + new
+        })
+    }
+
+    /// Each vertex with an empty corner once (as that corner and the other two cells
+    /// around it, from its lowest empty corner): a vertex with none changes no floor.
+    fn vertices_with_empty_corners(&self) -> impl Iterator<Item = (u32, [u32; 2])> + '_ {
+        self.empty.iter().flat_map(move |&cell| {
+            let cell = u32::from(cell);
+            let lower_empty = move |o: u32| o < cell && self.stones[o as usize].is_none();
+            self.complex
+                .vertex_others(cell as usize)
+                .iter()
+                .filter(move |&&[a, b]| !lower_empty(a) && !lower_empty(b))
+                .map(move |&others| (cell, others))
         })
     }
 
@@ -697,6 +718,15 @@ mod tests {
                 analysis.components as i64 - analysis.loops as i64 + i64::from(whole)
             );
             assert_eq!(analysis.chi, game.chi(p));
+            // chi = F - M/2 on boards of plain polygons: M = 2 (E - V) counts the vertices
+            // where the region holds two or three cells (the margin bounds read it so).
+            if game.complex().rings_exact() {
+                let held = (0..board.vertex_count())
+                    .filter(|&v| board.vertex_cells(v).iter().filter(|&&c| region[c]).count() >= 2)
+                    .count() as i64;
+                let counts = game.counts(p);
+                assert_eq!(2 * (counts.edges - counts.vertices), held);
+            }
         }
     }
 
