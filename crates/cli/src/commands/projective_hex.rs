@@ -165,7 +165,7 @@ fn solve_openings(
             emit_shard(of, shard, results, millis, &file, out)
         }
         None => emit_openings(
-            &jobs.answer(&reply_values(&results)?, millis),
+            &jobs.answer(&reply_values(&results)?, millis)?,
             args.format,
             out,
         ),
@@ -260,7 +260,7 @@ pub fn merge(joined: Joined, format: TableFormat, out: &Output) -> anyhow::Resul
         );
     }
     let values = reply_values(&joined.results)?;
-    emit_openings(&jobs.answer(&values, joined.millis), format, out)
+    emit_openings(&jobs.answer(&values, joined.millis)?, format, out)
 }
 
 fn emit_openings(report: &Openings, format: TableFormat, out: &Output) -> anyhow::Result<Answer> {
