@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use clap::{ArgMatches, Args, Command, FromArgMatches, Subcommand};
-use crosscap_certificate::{ClaimSummary, Report, check_file};
+use crosscap_certificate::ClaimSummary;
 use crosscap_engine::Player;
 use crosscap_engine::catalog::{GameDescriptor, Setup, Status};
 use crosscap_engine::solver::SolveError;
@@ -98,7 +98,7 @@ pub fn commands(command: Command) -> Command {
 pub fn run(matches: &ArgMatches, out: &Output) -> Option<anyhow::Result<Answer>> {
     if let Some(answer) = super::own(matches, out, |command, out| match command {
         ProjectiveHexCommand::Winner { game } => winner(&game.setup, out),
-        ProjectiveHexCommand::Verify { file } => verify_file(&file, out),
+        ProjectiveHexCommand::Verify { file } => super::verify_file(&file, out),
     }) {
         return Some(answer);
     }
@@ -387,22 +387,5 @@ fn write_certificate(
             status_text(&written.status),
             written.nodes
         ),
-    })
-}
-
-fn verify_file(file: &Path, out: &Output) -> anyhow::Result<Answer> {
-    let checked = check_file(file).map_err(anyhow::Error::msg)?;
-    if let Err(invalid) = &checked {
-        eprintln!("invalid certificate: {invalid}");
-    }
-    out.emit(&Report::from(&checked), || {
-        checked
-            .as_ref()
-            .map(ToString::to_string)
-            .unwrap_or_default()
-    })?;
-    Ok(match checked {
-        Ok(_) => Answer::Complete,
-        Err(_) => Answer::Invalid,
     })
 }
