@@ -8,7 +8,8 @@ use crosscap_engine::Player;
 use crosscap_topology::Board;
 use serde::Serialize;
 
-use crate::{Certificate, CertificateError, ClaimSummary, Invalid, Node, counts, to_move};
+use crate::euler::{ResultSummary, ScoreSummary};
+use crate::{Certificate, CertificateError, ClaimSummary, Invalid, Kind, Node, counts, to_move};
 
 /// What a valid certificate proved.
 #[derive(Clone, Debug, Serialize)]
@@ -17,7 +18,14 @@ pub struct Verified {
     pub board: String,
     pub cells: usize,
     /// The claims proved: each `winner` wins from the position whatever the other does.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub claims: Vec<ClaimSummary>,
+    /// Euler Getter's claims proved: each `player` ends at least `at_least` above the other.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub scores: Vec<ScoreSummary>,
+    /// Euler Getter's exact results, from two claims on one position that meet.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub results: Vec<ResultSummary>,
     /// Nodes checked (every node of the certificate).
     pub nodes: usize,
 }
@@ -65,6 +73,12 @@ impl fmt::Display for Verified {
         for claim in &self.claims {
             writeln!(f, "  {claim}")?;
         }
+        for result in &self.results {
+            writeln!(f, "  {result}")?;
+        }
+        for score in &self.scores {
+            writeln!(f, "  {score}")?;
+        }
         Ok(())
     }
 }
@@ -76,6 +90,9 @@ impl fmt::Display for Verified {
 /// parents are all checked before it, and each one has handed it the position it reaches
 /// it with. A node keeps the first such position and its winner; any other must be equal.
 pub fn verify(certificate: &Certificate) -> Result<Verified, Invalid> {
+    if certificate.kind == Kind::EulerGetter {
+        return crate::euler::verify(certificate);
+    }
     let board = &certificate.board;
     let header = 4; // magic, game, board and the `nodes` line.
     let node_line = |node: usize| header + certificate.claims.len() + node + 1;
@@ -202,13 +219,21 @@ pub fn verify(certificate: &Certificate) -> Result<Verified, Invalid> {
                     stones[cell] = None;
                 }
             }
+            Node::Endgame => {
+                return Err(fail(
+                    index,
+                    "an endgame is no leaf of a projective-hex certificate".to_string(),
+                ));
+            }
         }
     }
     Ok(Verified {
-        game: crate::GAME,
+        game: certificate.kind.name(),
         board: board.spec().to_string(),
         cells: board.cell_count(),
         claims: certificate.summaries(),
+        scores: Vec::new(),
+        results: Vec::new(),
         nodes: certificate.nodes.len(),
     })
 }
@@ -291,16 +316,17 @@ pub(crate) fn has_loop_through(board: &Board, stones: &[Option<Player>], cell: u
     false
 }
 
-/// The position and winner each node was reached with, two bits a cell.
-struct Reached {
+/// The position and goal (the winner, or a score claimed) each node was reached with, two
+/// bits a cell.
+pub(crate) struct Reached<Goal> {
     words: usize,
     cells: usize,
     bits: Vec<u64>,
-    winner: Vec<Option<Player>>,
+    winner: Vec<Option<Goal>>,
 }
 
-impl Reached {
-    fn new(nodes: usize, cells: usize) -> Reached {
+impl<Goal: Copy + PartialEq + fmt::Display> Reached<Goal> {
+    pub(crate) fn new(nodes: usize, cells: usize) -> Reached<Goal> {
         let words = (2 * cells).div_ceil(64);
         Reached {
             words,
@@ -312,11 +338,11 @@ impl Reached {
 
     /// Records that `node` is reached with `stones` and `winner`; the reason when it was
     /// reached before with others.
-    fn arrive(
+    pub(crate) fn arrive(
         &mut self,
         node: usize,
         stones: &[Option<Player>],
-        winner: Player,
+        winner: Goal,
     ) -> Result<(), String> {
         let mut packed = vec![0u64; self.words];
         for (cell, stone) in stones.iter().enumerate() {
@@ -346,7 +372,7 @@ impl Reached {
 
     /// The position `node` was reached with, into `stones`, and its winner (`None`: never
     /// reached).
-    fn load(&self, node: usize, stones: &mut [Option<Player>]) -> Option<Player> {
+    pub(crate) fn load(&self, node: usize, stones: &mut [Option<Player>]) -> Option<Goal> {
         let winner = self.winner[node]?;
         let slot = &self.bits[node * self.words..(node + 1) * self.words];
         for (cell, stone) in stones.iter_mut().enumerate().take(self.cells) {

@@ -1,8 +1,8 @@
-//! Certificates of solved Projective Hex positions: the winning strategy written out as a
-//! DAG over positions, and [`verify`], a checker small enough to audit that trusts nothing
-//! from the solver that wrote it. It links no solver: only the board model (`topology`,
-//! which re-derives the board from its spec, cells, sides and each side's Z2 homology
-//! class) and the zstd decoder.
+//! Certificates of solved Projective Hex and Euler Getter positions: strategies written out
+//! as DAGs over positions, and [`verify`], a checker small enough to audit that trusts
+//! nothing from the solver that wrote it. It links no solver: only the board model
+//! (`topology`, which re-derives the board from its spec: cells, sides, vertices and edges,
+//! and each side's Z2 homology class) and the zstd decoder.
 //!
 //! ```
 //! use crosscap_certificate::{Certificate, verify};
@@ -53,8 +53,30 @@
 //! same stones. Leaves are a winner's move that closes a loop and a held loop; the loops
 //! the checker finds itself: a chain of one player's cells, each next to the last, whose Z2
 //! homology class is not zero.
+//!
+//! # Euler Getter (`game euler-getter`)
+//!
+//! The same lines with three differences. A claim is `claim POSITION PLAYER AT_LEAST ROOT`:
+//! from the position, PLAYER's strategy at ROOT ends every game with PLAYER's Euler
+//! characteristic at least AT_LEAST above the other's, whatever the other does (the swap
+//! rule is off: X moves first and the players alternate, as above). `m CELL BACK` is
+//! PLAYER's move (always with its next node), `r` the other's replies, and the leaves are
+//! `e`: an endgame of at most [`MAX_ENDGAME`] empty cells, which the checker plays out
+//! itself, every order of the last moves (a full board is one of none). Two claims from one position, one for each
+//! player, with AT_LEAST `a` and `-a`, prove the exact result with perfect play: the margin
+//! `a`, neither side can do better. That is the claim `euler-getter solve --certificate`
+//! writes, one strategy for the winner and one for the loser.
+//!
+//! The checker scores each full board by its own count, `V - E + F` of the closure of each
+//! player's cells: a vertex or an edge counts when a cell of the player's touches it. It
+//! re-derives the board from its spec through `topology`, the board model the Projective Hex
+//! check already trusts, rather than reading a complex from the certificate: then nothing
+//! about the complex needs checking (a complex in the file would need a check that it is a
+//! closed trivalent surface matching the spec, more code to trust than it saves). The
+//! claims need no surface condition either: each is about the two counts alone.
 
 mod check;
+mod euler;
 
 use std::fmt;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -66,23 +88,48 @@ use crosscap_topology::Board;
 use serde::Serialize;
 
 pub use check::{Report, Verified, check_file, verify};
+pub use euler::{ResultSummary, ScoreSummary};
 
+/// The most empty cells of an Euler Getter endgame leaf (the checker plays out every
+/// order of the last moves, at most 4! = 24 games).
+pub const MAX_ENDGAME: usize = 4;
 /// The most bridges of a held loop (the checker tries 2^bridges choices).
 pub const MAX_BRIDGES: usize = 16;
 /// The first line of every certificate: the format and its version.
 const MAGIC: &str = "crosscap-certificate 1";
-/// The only game certificates are written for so far.
-pub const GAME: &str = "projective-hex";
+/// The games certificates are written for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Who wins: claims are [`Claim`]s, leaves closing moves and held loops.
+    ProjectiveHex,
+    /// By how much: claims are [`ScoreClaim`]s, leaves endgames.
+    EulerGetter,
+}
+
+impl Kind {
+    /// The game's name on the certificate's `game` line (and in the CLI).
+    pub fn name(self) -> &'static str {
+        match self {
+            Kind::ProjectiveHex => "projective-hex",
+            Kind::EulerGetter => "euler-getter",
+        }
+    }
+}
 /// How hard [`Certificate::save`] compresses (zstd's levels run to 22).
 const COMPRESSION_LEVEL: i32 = 19;
 /// The first bytes of a zstd frame.
 const ZSTD_MAGIC: [u8; 4] = [0x28, 0xb5, 0x2f, 0xfd];
 
-/// A winning strategy from one or more start positions.
+/// Strategies from one or more start positions: winning ones (Projective Hex) or ones
+/// that guarantee a score (Euler Getter).
 #[derive(Clone, Debug)]
 pub struct Certificate {
+    pub kind: Kind,
     pub board: Board,
+    /// Projective Hex's claims.
     pub claims: Vec<Claim>,
+    /// Euler Getter's claims.
+    pub scores: Vec<ScoreClaim>,
     pub nodes: Vec<Node>,
     /// The targets of the loser's replies and the cells of held loops, which
     /// [`Node::Replies`] and [`Node::Held`] index into.
@@ -94,6 +141,17 @@ pub struct Certificate {
 pub struct Claim {
     pub stones: Vec<Option<Player>>,
     pub winner: Player,
+    pub root: u32,
+}
+
+/// What an Euler Getter certificate claims: from `stones`, `player`'s strategy at `root`
+/// ends every game with `player`'s Euler characteristic at least `at_least` above the
+/// other's.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScoreClaim {
+    pub stones: Vec<Option<Player>>,
+    pub player: Player,
+    pub at_least: i32,
     pub root: u32,
 }
 
@@ -110,18 +168,36 @@ pub struct ClaimSummary {
 
 impl fmt::Display for ClaimSummary {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let stones = |names: &[String]| match names {
-            [] => "-".to_string(),
-            names => names.join(","),
-        };
         write!(
             f,
-            "{} wins from X {} / O {} ({} to move)",
+            "{} wins from {}",
             self.winner,
-            stones(&self.x),
-            stones(&self.o),
-            self.to_move
+            start_text(&self.x, &self.o, self.to_move)
         )
+    }
+}
+
+/// A start position in words: `X a1,b2 / O - (O to move)`.
+fn start_text(x: &[String], o: &[String], to_move: Player) -> String {
+    let stones = |names: &[String]| match names {
+        [] => "-".to_string(),
+        names => names.join(","),
+    };
+    format!("X {} / O {} ({to_move} to move)", stones(x), stones(o))
+}
+
+/// A start position: its stones in cell order (`.` empty), by cell name, and who moves.
+#[derive(Clone, Debug, Serialize)]
+pub struct Start {
+    pub position: String,
+    pub x: Vec<String>,
+    pub o: Vec<String>,
+    pub to_move: Player,
+}
+
+impl fmt::Display for Start {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&start_text(&self.x, &self.o, self.to_move))
     }
 }
 
@@ -136,6 +212,9 @@ pub enum Node {
     /// A leaf: a loop held by bridges, `lists[first..first + count]` the bridges' cells,
     /// two by two.
     Held { first: u32, count: u32 },
+    /// An Euler Getter leaf: an endgame of at most [`MAX_ENDGAME`] empty cells, which the
+    /// checker plays out and scores itself.
+    Endgame,
 }
 
 /// Why a certificate was not accepted.
@@ -168,14 +247,27 @@ fn place(node: Option<usize>, line: usize) -> String {
 }
 
 impl Certificate {
-    /// An empty certificate on `board`, to which the writer adds claims and nodes.
+    /// An empty Projective Hex certificate on `board`, to which the writer adds claims and
+    /// nodes.
     pub fn new(board: Board) -> Certificate {
+        Certificate::of(Kind::ProjectiveHex, board)
+    }
+
+    /// An empty certificate of `kind` on `board`.
+    pub fn of(kind: Kind, board: Board) -> Certificate {
         Certificate {
+            kind,
             board,
             claims: Vec::new(),
+            scores: Vec::new(),
             nodes: Vec::new(),
             lists: Vec::new(),
         }
+    }
+
+    /// Adds an endgame, an Euler Getter leaf; returns its node.
+    pub fn push_endgame(&mut self) -> u32 {
+        self.push(Node::Endgame)
     }
 
     /// Adds a winner's move (`next: None` when it closes a loop); returns its node.
@@ -215,37 +307,62 @@ impl Certificate {
 
     /// The claims in words.
     pub fn summaries(&self) -> Vec<ClaimSummary> {
-        let board = &self.board;
         self.claims
             .iter()
             .map(|claim| {
-                let names = |player: Player| {
-                    (0..board.cell_count())
-                        .filter(|&c| claim.stones[c] == Some(player))
-                        .map(|c| board.cell_name(c).to_string())
-                        .collect()
-                };
+                let start = self.start(&claim.stones);
                 ClaimSummary {
-                    position: position_text(&claim.stones),
-                    x: names(Player::X),
-                    o: names(Player::O),
-                    to_move: to_move(&claim.stones),
+                    position: start.position,
+                    x: start.x,
+                    o: start.o,
+                    to_move: start.to_move,
                     winner: claim.winner,
                 }
             })
             .collect()
     }
 
+    /// A claim's start position in words.
+    pub fn start(&self, stones: &[Option<Player>]) -> Start {
+        let names = |player: Player| {
+            (0..self.board.cell_count())
+                .filter(|&c| stones[c] == Some(player))
+                .map(|c| self.board.cell_name(c).to_string())
+                .collect()
+        };
+        Start {
+            position: position_text(stones),
+            x: names(Player::X),
+            o: names(Player::O),
+            to_move: to_move(stones),
+        }
+    }
+
     /// Writes the certificate as text (see the crate documentation).
     pub fn write_text(&self, out: &mut impl Write) -> std::io::Result<()> {
         let board = &self.board;
-        writeln!(out, "{MAGIC}\ngame {GAME}\nboard {}", board.spec())?;
+        writeln!(
+            out,
+            "{MAGIC}\ngame {}\nboard {}",
+            self.kind.name(),
+            board.spec()
+        )?;
         for claim in &self.claims {
             writeln!(
                 out,
                 "claim {} {} {}",
                 position_text(&claim.stones),
                 claim.winner,
+                claim.root
+            )?;
+        }
+        for claim in &self.scores {
+            writeln!(
+                out,
+                "claim {} {} {} {}",
+                position_text(&claim.stones),
+                claim.player,
+                claim.at_least,
                 claim.root
             )?;
         }
@@ -274,6 +391,7 @@ impl Certificate {
                     }
                     out.write_all(b"\n")?;
                 }
+                Node::Endgame => out.write_all(b"e\n")?,
             }
         }
         Ok(())
@@ -396,13 +514,18 @@ impl<R: BufRead> Reader<R> {
             return Err(self.unreadable(&format!("not a certificate: expected `{MAGIC}`")));
         }
         let game = self.keyed("game")?;
-        if game != GAME {
-            return Err(self.unreadable(&format!("a certificate of `{game}`, not of {GAME}")));
-        }
+        let kind = [Kind::ProjectiveHex, Kind::EulerGetter]
+            .into_iter()
+            .find(|kind| kind.name() == game)
+            .ok_or_else(|| {
+                self.unreadable(&format!(
+                    "a certificate of `{game}`, not of projective-hex or euler-getter"
+                ))
+            })?;
         let spec = self.keyed("board")?;
         let board =
             Board::from_spec(&spec).map_err(|e| self.unreadable(&format!("the board: {e}")))?;
-        let mut certificate = Certificate::new(board);
+        let mut certificate = Certificate::of(kind, board);
         let count = loop {
             let line = self.next()?.to_string();
             if let Some(count) = line.strip_prefix("nodes ") {
@@ -410,10 +533,18 @@ impl<R: BufRead> Reader<R> {
                     .parse::<u32>()
                     .map_err(|_| self.unreadable("the node count is not a number"))?;
             }
-            let claim = self.claim(&certificate.board, &line)?;
-            certificate.claims.push(claim);
+            match kind {
+                Kind::ProjectiveHex => {
+                    let claim = self.claim(&certificate.board, &line)?;
+                    certificate.claims.push(claim);
+                }
+                Kind::EulerGetter => {
+                    let claim = self.score_claim(&certificate.board, &line)?;
+                    certificate.scores.push(claim);
+                }
+            }
         };
-        if certificate.claims.is_empty() {
+        if certificate.claims.is_empty() && certificate.scores.is_empty() {
             return Err(self.unreadable("no claim"));
         }
         for index in 0..count as usize {
@@ -425,11 +556,12 @@ impl<R: BufRead> Reader<R> {
             Ok(0) => {}
             _ => return Err(self.unreadable("more lines than the node count")),
         }
-        for claim in &certificate.claims {
-            if claim.root >= count {
+        let roots = certificate.claims.iter().map(|claim| claim.root);
+        for root in roots.chain(certificate.scores.iter().map(|claim| claim.root)) {
+            if root >= count {
                 return Err(self.invalid(
                     None,
-                    format!("a claim starts at node {}, past the last", claim.root),
+                    format!("a claim starts at node {root}, past the last"),
                 ));
             }
         }
@@ -444,6 +576,48 @@ impl<R: BufRead> Reader<R> {
         if key != "claim" {
             return Err(self.unreadable("expected `claim POSITION WINNER ROOT` or `nodes N`"));
         }
+        Ok(Claim {
+            stones: self.stones(board, position)?,
+            winner: self.player(winner)?,
+            root: self.root(root)?,
+        })
+    }
+
+    fn score_claim(&self, board: &Board, line: &str) -> Result<ScoreClaim, CertificateError> {
+        const EXPECTED: &str = "expected `claim POSITION PLAYER AT_LEAST ROOT` or `nodes N`";
+        let words: Vec<&str> = line.split(' ').collect();
+        let ["claim", position, player, at_least, root] = words[..] else {
+            return Err(self.unreadable(EXPECTED));
+        };
+        Ok(ScoreClaim {
+            stones: self.stones(board, position)?,
+            player: self.player(player)?,
+            at_least: at_least
+                .parse()
+                .map_err(|_| self.unreadable("AT_LEAST is not a number"))?,
+            root: self.root(root)?,
+        })
+    }
+
+    fn root(&self, root: &str) -> Result<u32, CertificateError> {
+        root.parse()
+            .map_err(|_| self.unreadable("the root is not a number"))
+    }
+
+    fn player(&self, player: &str) -> Result<Player, CertificateError> {
+        match player {
+            "X" => Ok(Player::X),
+            "O" => Ok(Player::O),
+            _ => Err(self.invalid(None, format!("`{player}` is not a player"))),
+        }
+    }
+
+    /// A position: a stone a cell, in cell order.
+    fn stones(
+        &self,
+        board: &Board,
+        position: &str,
+    ) -> Result<Vec<Option<Player>>, CertificateError> {
         let stones = position
             .chars()
             .map(|c| match c {
@@ -463,19 +637,7 @@ impl<R: BufRead> Reader<R> {
                 ),
             ));
         }
-        let winner = match winner {
-            "X" => Player::X,
-            "O" => Player::O,
-            _ => return Err(self.invalid(None, format!("`{winner}` is not a player"))),
-        };
-        let root = root
-            .parse()
-            .map_err(|_| self.unreadable("the root is not a number"))?;
-        Ok(Claim {
-            stones,
-            winner,
-            root,
-        })
+        Ok(stones)
     }
 
     fn node(
@@ -516,7 +678,7 @@ impl<R: BufRead> Reader<R> {
                 let targets = words.map(target).collect::<Result<Vec<u32>, _>>()?;
                 certificate.push_replies(&targets);
             }
-            "h" => {
+            "h" if certificate.kind == Kind::ProjectiveHex => {
                 let cells = words
                     .map(|name| {
                         certificate
@@ -533,10 +695,16 @@ impl<R: BufRead> Reader<R> {
                     .collect::<Result<Vec<u32>, _>>()?;
                 certificate.push_held(&cells);
             }
+            "e" if certificate.kind == Kind::EulerGetter && words.next().is_none() => {
+                certificate.push_endgame();
+            }
             _ => {
-                return Err(
-                    self.unreadable("a node is `m CELL [BACK]`, `r BACK ...` or `h CELL ...`")
-                );
+                return Err(self.unreadable(match certificate.kind {
+                    Kind::ProjectiveHex => {
+                        "a node is `m CELL [BACK]`, `r BACK ...` or `h CELL ...`"
+                    }
+                    Kind::EulerGetter => "a node is `m CELL BACK`, `r BACK ...` or `e`",
+                }));
             }
         }
         Ok(())

@@ -8,6 +8,8 @@ const CERTIFICATES: &[&str] = &[
     "crosscap-certificate 1\ngame projective-hex\nboard goldberg:1\nclaim XO.X.. O 3\nnodes 4\nm 5\nm 3\nr 2 1\nm 6 1\n",
     "crosscap-certificate 1\ngame projective-hex\nboard goldberg:1\nclaim XOXO.. X 0\nnodes 1\nm 5\n",
     "crosscap-certificate 1\ngame projective-hex\nboard taylor:2\nclaim X........... O 0\nnodes 1\nh b2 b3 c2 c3\n",
+    "crosscap-certificate 1\ngame euler-getter\nboard goldberg:1\nclaim XOXOX. O -5 1\nclaim XOXOX. X -5 3\nnodes 4\ne\nm 6 1\ne\nr 1\n",
+    "crosscap-certificate 1\ngame euler-getter\nboard goldberg:1\nclaim XOXO.. X 9 2\nnodes 3\ne\nr 1\nm 5 1\n",
 ];
 
 proptest! {
@@ -24,4 +26,14 @@ proptest! {
             Err(error) => check_message(&text, &error.to_string())?,
         }
     }
+}
+
+/// The seeds above are read as they are meant: the first Euler Getter one proves its
+/// claims, the second one claims what its full board does not give.
+#[test]
+fn the_euler_getter_seeds_verify_as_meant() {
+    let proved = verify(&Certificate::read(CERTIFICATES[3].as_bytes()).unwrap()).unwrap();
+    assert_eq!(proved.scores.len(), 2);
+    let refused = verify(&Certificate::read(CERTIFICATES[4].as_bytes()).unwrap());
+    assert!(refused.is_err(), "{refused:?}");
 }

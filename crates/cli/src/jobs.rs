@@ -11,8 +11,8 @@ use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use anyhow::{Context, bail};
-use crosscap_engine::Player;
 use crosscap_engine::catalog::Status;
+use crosscap_engine::{Budget, Player};
 use indicatif::ProgressBar;
 use serde::{Deserialize, Serialize};
 
@@ -91,6 +91,62 @@ pub struct JobResult {
     pub millis: f64,
 }
 
+/// The budget each job of a solve ran under, as its flags gave it (`null`: no limit).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct JobBudget {
+    pub max_seconds: Option<f64>,
+    pub max_nodes: Option<u64>,
+    /// Bytes.
+    pub max_memory: Option<usize>,
+}
+
+impl From<&Budget> for JobBudget {
+    fn from(budget: &Budget) -> JobBudget {
+        JobBudget {
+            max_seconds: budget.max_time.map(|time| time.as_secs_f64()),
+            max_nodes: budget.max_nodes,
+            max_memory: budget.max_memory,
+        }
+    }
+}
+
+/// The flags that give the budget: `--max-seconds 60 --max-memory 512MiB`.
+impl fmt::Display for JobBudget {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut flags = Vec::new();
+        if let Some(seconds) = self.max_seconds {
+            flags.push(format!("--max-seconds {seconds}"));
+        }
+        if let Some(nodes) = self.max_nodes {
+            flags.push(format!("--max-nodes {nodes}"));
+        }
+        if let Some(bytes) = self.max_memory {
+            flags.push(format!(
+                "--max-memory {}MiB",
+                bytes as f64 / (1 << 20) as f64
+            ));
+        }
+        match flags.is_empty() {
+            true => f.write_str("no limit"),
+            false => f.write_str(&flags.join(" ")),
+        }
+    }
+}
+
+/// The budgets a solve's jobs ran under, in words: one, or each of several (`unrecorded`
+/// for shard files written before budgets were recorded).
+pub fn budgets_text(budgets: &[Option<JobBudget>]) -> String {
+    budgets
+        .iter()
+        .map(|budget| {
+            budget
+                .as_ref()
+                .map_or("unrecorded".to_string(), ToString::to_string)
+        })
+        .collect::<Vec<_>>()
+        .join(", or ")
+}
+
 /// The result file of a shard (`--shard I/N`, written to `--out`).
 #[derive(Debug, Serialize, Deserialize)]
 pub struct ShardFile {
@@ -104,6 +160,9 @@ pub struct ShardFile {
     /// Nodes of the shard's jobs, and the shard's wall time.
     pub nodes: u64,
     pub millis: f64,
+    /// The budget of each job (absent from files of older versions).
+    #[serde(default)]
+    pub budget: Option<JobBudget>,
     /// The shard's jobs, by number.
     pub results: Vec<JobResult>,
 }
@@ -299,6 +358,7 @@ pub fn emit_shard(
     of: SolveOf,
     shard: Shard,
     results: Vec<JobResult>,
+    budget: &Budget,
     millis: f64,
     file: &Path,
     out: &Output,
@@ -309,6 +369,7 @@ pub fn emit_shard(
         status: Status::of_parts(results.iter().map(|r| r.status)),
         nodes: results.iter().map(|r| r.nodes).sum(),
         millis,
+        budget: Some(JobBudget::from(budget)),
         results,
     };
     std::fs::write(file, serde_json::to_string_pretty(&shard_file)?)
@@ -331,7 +392,7 @@ pub fn emit_shard(
             ]);
         }
         format!(
-            "{}shard {} of {}: {} of {} jobs, {} nodes in {:.1} ms, written to {}\n",
+            "{}shard {} of {}: {} of {} jobs, {} nodes in {:.1} ms, each job under {}, written to {}\n",
             table.render(TableFormat::Text),
             shard_file.shard,
             shard_file.of.board,
@@ -339,6 +400,7 @@ pub fn emit_shard(
             shard_file.of.jobs,
             shard_file.nodes,
             shard_file.millis,
+            budgets_text(std::slice::from_ref(&shard_file.budget)),
             file.display()
         )
     })
@@ -350,6 +412,8 @@ pub struct Joined {
     pub results: Vec<JobResult>,
     /// The shards' wall times added up.
     pub millis: f64,
+    /// The budgets the shards' jobs ran under, each once, in the order of the files.
+    pub budgets: Vec<Option<JobBudget>>,
 }
 
 /// Joins shard files of one solve; files of different solves, a job in two files, a job
@@ -358,8 +422,12 @@ pub fn join(files: &[PathBuf]) -> anyhow::Result<Joined> {
     let mut of: Option<(SolveOf, &Path)> = None;
     let mut by_job: BTreeMap<usize, (JobResult, &Path)> = BTreeMap::new();
     let mut millis = 0.0;
+    let mut budgets = Vec::new();
     for path in files {
         let shard: ShardFile = read_json(path, "shard file")?;
+        if !budgets.contains(&shard.budget) {
+            budgets.push(shard.budget.clone());
+        }
         match &of {
             Some((first, first_path)) if *first != shard.of => bail!(
                 "{} and {} are shards of different solves ({first} and {})",
@@ -416,6 +484,7 @@ pub fn join(files: &[PathBuf]) -> anyhow::Result<Joined> {
         of,
         results: by_job.into_values().map(|(result, _)| result).collect(),
         millis,
+        budgets,
     })
 }
 

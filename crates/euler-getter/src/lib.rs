@@ -10,7 +10,7 @@
 //! (X's margin `chi X - chi O`, negated under the reverse rule), so the engine's solver
 //! gives the minimax margin. [`player`] holds the computer player, [`host`] the game's
 //! entry in the catalog and its exact [`solve`], [`analysis`] the score of a position and
-//! the survey of the even-cells claim.
+//! the survey of the even-cells claim, [`proof`] certificates of solved positions.
 //!
 //! # Example
 //!
@@ -44,6 +44,7 @@ pub mod complex;
 pub mod game;
 pub mod host;
 pub mod player;
+pub mod proof;
 pub mod region;
 
 use std::sync::Arc;

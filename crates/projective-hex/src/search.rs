@@ -711,6 +711,15 @@ pub struct Openings {
 #[error("every opening is analysed from the empty board under the standard opening")]
 pub struct NotAtStart;
 
+/// [`OpeningJobs::answer`] was given another number of values than there are jobs (from
+/// result files of another board or version, say).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{given} job values for the {jobs} jobs of the all-openings solve: one per job is needed")]
+pub struct ValueCount {
+    pub given: usize,
+    pub jobs: usize,
+}
+
 /// The classes of a position's moves that the symmetries keeping the position map onto
 /// each other: such moves have one value. Empty in the opening phase, whose colour choice
 /// the board's symmetries know nothing of.
@@ -893,9 +902,15 @@ impl OpeningJobs {
     }
 
     /// The answer made of every job's value (`values[j]` for job `j`), `millis` the time
-    /// the solve took. A class one of whose replies ran out of budget is unknown.
-    pub fn answer(&self, values: &[ReplyValue], millis: f64) -> Openings {
-        assert_eq!(values.len(), self.jobs.len(), "one value per job");
+    /// the solve took. A class one of whose replies ran out of budget is unknown. Values of
+    /// another number than the jobs' are refused.
+    pub fn answer(&self, values: &[ReplyValue], millis: f64) -> Result<Openings, ValueCount> {
+        if values.len() != self.jobs.len() {
+            return Err(ValueCount {
+                given: values.len(),
+                jobs: self.jobs.len(),
+            });
+        }
         let openings: Vec<OpeningResult> = (0..self.openings.len())
             .map(|opening| self.opening_result(opening, values))
             .collect();
@@ -905,7 +920,7 @@ impl OpeningJobs {
             .filter(|o| o.winner == Some(Player::X))
             .flat_map(|o| o.cells.iter().cloned())
             .collect();
-        Openings {
+        Ok(Openings {
             board: self.start.board().spec().to_string(),
             cells: self.start.stones().len(),
             status,
@@ -919,7 +934,7 @@ impl OpeningJobs {
             nodes: openings.iter().map(|o| o.nodes).sum(),
             millis,
             openings,
-        }
+        })
     }
 
     /// One class of first moves, from the values of its replies.
@@ -1020,7 +1035,9 @@ pub fn all_openings(start: &ProjectiveHex, budget: &Budget) -> Result<Openings, 
     let jobs = OpeningJobs::of(start)?;
     let every: Vec<usize> = (0..jobs.len()).collect();
     let values = jobs.solve(&every, budget, &|_, _| {});
-    Ok(jobs.answer(&values, clock.elapsed().as_secs_f64() * 1000.0))
+    Ok(jobs
+        .answer(&values, clock.elapsed().as_secs_f64() * 1000.0)
+        .expect("the solve gives one value per job"))
 }
 
 #[cfg(test)]

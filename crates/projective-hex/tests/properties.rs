@@ -308,7 +308,9 @@ fn opening_jobs_solved_in_parts_answer_as_all_at_once() {
             }
         }
         let values: Vec<_> = values.into_iter().map(Option::unwrap).collect();
-        let parts = jobs.answer(&values, 0.0);
+        let parts = jobs.answer(&values, 0.0).unwrap();
+        let short = jobs.answer(&values[1..], 0.0).unwrap_err();
+        assert_eq!((short.given, short.jobs), (jobs.len() - 1, jobs.len()));
         let whole = all_openings(&start, &Budget::unlimited()).unwrap();
         assert_eq!(parts.nodes, values.iter().map(|v| v.nodes).sum::<u64>());
         assert_eq!(

@@ -1,13 +1,20 @@
-//! `crosscap euler-getter`: its own commands, `score` (both regions of a position) and
-//! `survey` (the even-cells claim, board by board).
+//! `crosscap euler-getter`: its own commands, `score` (both regions of a position),
+//! `survey` (the even-cells claim, board by board) and `verify` (a certificate, by the
+//! checker alone), and `solve --certificate` (the margin's proof written out).
 
-use clap::Subcommand;
-use crosscap_engine::catalog::GameDescriptor;
+use std::path::{Path, PathBuf};
+
+use clap::{ArgMatches, Args, Command, FromArgMatches, Subcommand};
+use crosscap_engine::Player;
+use crosscap_engine::catalog::{GameDescriptor, Status};
+use crosscap_engine::solver::SolveError;
+use crosscap_euler_getter::proof::{CertifyError, certify};
 use crosscap_euler_getter::{DESCRIPTOR, Rule, SwapRule, score, setup_game, survey};
+use serde::Serialize;
 
-use crate::host::{Described, SetupArgs};
+use crate::host::{Described, GameSetup, SetupArgs};
 use crate::limits::{BudgetArgs, default_seconds, setup_limits};
-use crate::output::{Answer, Output, Table, TableFormat, progress_bar};
+use crate::output::{Answer, Output, Table, TableFormat, progress_bar, status_text};
 
 /// Euler Getter's setup flags.
 #[derive(Clone, Debug)]
@@ -46,10 +53,115 @@ pub enum EulerGetterCommand {
         #[arg(long, value_enum, default_value_t = TableFormat::Text)]
         format: TableFormat,
     },
+    /// Checks a certificate written by `solve --certificate` with a checker of its own (no
+    /// solver): exit 0 and the result it proves when valid, 1 and the node that failed
+    /// when not, 2 when the file is no certificate.
+    Verify {
+        /// The certificate, zstd-compressed (`.cert.zst`) or plain text.
+        file: PathBuf,
+    },
 }
 
-pub fn run(cmd: EulerGetterCommand, out: &Output) -> anyhow::Result<Answer> {
+/// The flags Euler Getter adds to `solve`.
+#[derive(Args, Debug)]
+pub struct CertificateArgs {
+    /// Write the proof of the margin to FILE (zstd-compressed), for `verify` to check: the
+    /// winner's strategy and the loser's, each down to full boards. Normal rule and --swap
+    /// none only; written only when everything is solved within the budget.
+    #[arg(long, value_name = "FILE")]
+    certificate: Option<PathBuf>,
+}
+
+/// The game's subcommands, and `--certificate` on `solve`.
+pub fn commands(command: Command) -> Command {
+    EulerGetterCommand::augment_subcommands(command)
+        .mut_subcommand("solve", CertificateArgs::augment_args)
+}
+
+/// Runs the game's own commands, and `solve --certificate`; `matches` are the game's.
+pub fn run(matches: &ArgMatches, out: &Output) -> Option<anyhow::Result<Answer>> {
+    if let Some(answer) = super::own(matches, out, own) {
+        return Some(answer);
+    }
+    let solve = matches.subcommand_matches("solve")?;
+    let file = CertificateArgs::from_arg_matches(solve).ok()?.certificate?;
+    Some(write_certificate(solve, &file, out))
+}
+
+/// What `solve --certificate` wrote.
+#[derive(Serialize)]
+struct Written {
+    board: String,
+    file: String,
+    #[serde(flatten)]
+    status: Status,
+    /// The winner with perfect play and by how much (`chi` winner's minus loser's).
+    winner: Option<Player>,
+    margin: Option<i32>,
+    /// Positions in the certificate (both strategies).
+    certificate_nodes: usize,
+    bytes: u64,
+    /// Solver nodes, the extraction's included.
+    nodes: u64,
+}
+
+fn write_certificate(matches: &ArgMatches, file: &Path, out: &Output) -> anyhow::Result<Answer> {
+    let budget = BudgetArgs::from_arg_matches(matches)?.budget();
+    let start = GameSetup::read(matches, &DESCRIPTOR.info)
+        .with(|setup| setup_game(setup, &setup_limits()))?;
+    let mut written = Written {
+        board: start.complex().board().spec().to_string(),
+        file: file.display().to_string(),
+        status: Status::Solved,
+        winner: None,
+        margin: None,
+        certificate_nodes: 0,
+        bytes: 0,
+        nodes: 0,
+    };
+    match certify(&start, &budget) {
+        Ok(certified) => {
+            let certificate = &certified.certificate;
+            certificate
+                .save(file)
+                .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", file.display()))?;
+            written.winner = Player::X.winner_by(certified.margin);
+            written.margin = Some(certified.margin.abs());
+            written.certificate_nodes = certificate.nodes.len();
+            written.bytes = std::fs::metadata(file)?.len();
+            written.nodes = certified.nodes;
+        }
+        Err(CertifyError::Unknown(SolveError::Unknown { nodes, reason, .. })) => {
+            written.status = Status::Unknown { reason };
+            written.nodes = nodes;
+        }
+        Err(other) => return Err(other.into()),
+    }
+    out.emit_status(&written, written.status, || match written.status {
+        Status::Solved => format!(
+            "{}: certificate written to {} ({} positions, {} bytes, {} solver nodes)\n  {}\n",
+            written.board,
+            written.file,
+            written.certificate_nodes,
+            written.bytes,
+            written.nodes,
+            match (written.winner, written.margin) {
+                (Some(winner), Some(margin)) => format!("{winner} wins by {margin}"),
+                _ => "a tie".to_string(),
+            }
+        ),
+        Status::Unknown { .. } => format!(
+            "{}: no certificate written: {} after {} nodes\n",
+            written.board,
+            status_text(&written.status),
+            written.nodes
+        ),
+    })
+}
+
+fn own(cmd: EulerGetterCommand, out: &Output) -> anyhow::Result<Answer> {
     match cmd {
+        EulerGetterCommand::Verify { file } => super::verify_file(&file, out),
         EulerGetterCommand::Score { game } => {
             let game = game
                 .setup

@@ -48,8 +48,8 @@ pub const OWN: [OwnCommands; 6] = [
     },
     OwnCommands {
         game: "euler-getter",
-        add: euler_getter::EulerGetterCommand::augment_subcommands,
-        run: |matches, out| own(matches, out, euler_getter::run),
+        add: euler_getter::commands,
+        run: euler_getter::run,
         merge: None,
     },
     OwnCommands {
@@ -88,6 +88,26 @@ pub fn merge(
         Some(merge) => merge(joined, format, out),
         None => anyhow::bail!("{game} has no solves split into shards"),
     }
+}
+
+/// `GAME verify FILE`: checks a certificate with the checker alone (no solver) and prints
+/// what it proves; invalid: one line on stderr and [`Answer::Invalid`]; no certificate at
+/// all: an error.
+pub fn verify_file(file: &std::path::Path, out: &Output) -> anyhow::Result<Answer> {
+    let checked = crosscap_certificate::check_file(file).map_err(anyhow::Error::msg)?;
+    if let Err(invalid) = &checked {
+        eprintln!("invalid certificate: {invalid}");
+    }
+    out.emit(&crosscap_certificate::Report::from(&checked), || {
+        checked
+            .as_ref()
+            .map(ToString::to_string)
+            .unwrap_or_default()
+    })?;
+    Ok(match checked {
+        Ok(_) => Answer::Complete,
+        Err(_) => Answer::Invalid,
+    })
 }
 
 /// Runs `run` on the game's subcommand in `matches` when it is one of `E`'s.

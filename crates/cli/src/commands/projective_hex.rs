@@ -6,7 +6,7 @@ use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
 use clap::{ArgMatches, Args, Command, FromArgMatches, Subcommand};
-use crosscap_certificate::{ClaimSummary, Report, check_file};
+use crosscap_certificate::ClaimSummary;
 use crosscap_engine::Player;
 use crosscap_engine::catalog::{GameDescriptor, Setup, Status};
 use crosscap_engine::solver::SolveError;
@@ -19,7 +19,10 @@ use serde::Serialize;
 use serde_json::json;
 
 use crate::host::{Described, GameSetup, SetupArgs};
-use crate::jobs::{JobResult, JobRun, Joined, Shard, SolveOf, default_shard_file, emit_shard};
+use crate::jobs::{
+    JobBudget, JobResult, JobRun, Joined, Shard, SolveOf, budgets_text, default_shard_file,
+    emit_shard,
+};
 use crate::limits::{BudgetArgs, setup_limits};
 use crate::output::{Answer, Output, Table, TableFormat, status_text};
 
@@ -98,7 +101,7 @@ pub fn commands(command: Command) -> Command {
 pub fn run(matches: &ArgMatches, out: &Output) -> Option<anyhow::Result<Answer>> {
     if let Some(answer) = super::own(matches, out, |command, out| match command {
         ProjectiveHexCommand::Winner { game } => winner(&game.setup, out),
-        ProjectiveHexCommand::Verify { file } => verify_file(&file, out),
+        ProjectiveHexCommand::Verify { file } => super::verify_file(&file, out),
     }) {
         return Some(answer);
     }
@@ -162,10 +165,11 @@ fn solve_openings(
                 .out
                 .clone()
                 .unwrap_or_else(|| default_shard_file(&of, shard));
-            emit_shard(of, shard, results, millis, &file, out)
+            emit_shard(of, shard, results, &budget, millis, &file, out)
         }
         None => emit_openings(
-            &jobs.answer(&reply_values(&results)?, millis),
+            &jobs.answer(&reply_values(&results)?, millis)?,
+            &[Some(JobBudget::from(&budget))],
             args.format,
             out,
         ),
@@ -260,10 +264,29 @@ pub fn merge(joined: Joined, format: TableFormat, out: &Output) -> anyhow::Resul
         );
     }
     let values = reply_values(&joined.results)?;
-    emit_openings(&jobs.answer(&values, joined.millis), format, out)
+    let answer = jobs.answer(&values, joined.millis)?;
+    emit_openings(&answer, &joined.budgets, format, out)
 }
 
-fn emit_openings(report: &Openings, format: TableFormat, out: &Output) -> anyhow::Result<Answer> {
+/// The all-openings answer with the budget its jobs ran under (several when merged shards
+/// ran under different ones).
+#[derive(Serialize)]
+struct Answered<'a> {
+    #[serde(flatten)]
+    openings: &'a Openings,
+    budgets: &'a [Option<JobBudget>],
+}
+
+fn emit_openings(
+    report: &Openings,
+    budgets: &[Option<JobBudget>],
+    format: TableFormat,
+    out: &Output,
+) -> anyhow::Result<Answer> {
+    let answered = Answered {
+        openings: report,
+        budgets,
+    };
     let mut table = Table::new(&["opening", "sides", "cells", "winner", "O's winning replies"]);
     for row in &report.openings {
         let (winner, replies) = match row.status {
@@ -281,7 +304,7 @@ fn emit_openings(report: &Openings, format: TableFormat, out: &Output) -> anyhow
             replies,
         ]);
     }
-    out.emit_status(report, report.status, || {
+    out.emit_status(&answered, report.status, || {
         let mut text = table.render(format);
         if format == TableFormat::Text {
             let verdict = match report.winner {
@@ -289,7 +312,7 @@ fn emit_openings(report: &Openings, format: TableFormat, out: &Output) -> anyhow
                 None => "the winner is unknown".to_string(),
             };
             text += &format!(
-                "{}: {verdict}; winning first moves: {}\n{} classes of openings, {} nodes in {:.1} ms\n",
+                "{}: {verdict}; winning first moves: {}\n{} classes of openings, {} nodes in {:.1} ms, each reply under {}\n",
                 report.board,
                 match (report.winning_moves.is_empty(), report.status) {
                     (false, _) => report.winning_moves.join(" "),
@@ -298,7 +321,8 @@ fn emit_openings(report: &Openings, format: TableFormat, out: &Output) -> anyhow
                 },
                 report.classes,
                 report.nodes,
-                report.millis
+                report.millis,
+                budgets_text(budgets)
             );
             if let Status::Unknown { .. } = report.status {
                 text += &format!(
@@ -387,22 +411,5 @@ fn write_certificate(
             status_text(&written.status),
             written.nodes
         ),
-    })
-}
-
-fn verify_file(file: &Path, out: &Output) -> anyhow::Result<Answer> {
-    let checked = check_file(file).map_err(anyhow::Error::msg)?;
-    if let Err(invalid) = &checked {
-        eprintln!("invalid certificate: {invalid}");
-    }
-    out.emit(&Report::from(&checked), || {
-        checked
-            .as_ref()
-            .map(ToString::to_string)
-            .unwrap_or_default()
-    })?;
-    Ok(match checked {
-        Ok(_) => Answer::Complete,
-        Err(_) => Answer::Invalid,
     })
 }

@@ -1,6 +1,6 @@
 use serde_json::Value;
 
-use crate::{crosscap, crosscap_with_input};
+use crate::{crosscap, crosscap_with_input, scratch};
 
 /// Runs `crosscap --json euler-getter ARGS` and parses the output.
 fn eg_json(args: &[&str]) -> Value {
@@ -424,4 +424,108 @@ fn the_plain_level_plays_the_old_search() {
         assert_eq!(hint["level"], "plain:mcts:3000", "{hint}");
         assert_eq!(hint["move"], expected, "seed {seed}: {hint}");
     }
+}
+
+/// Writes the certificate of `position` on goldberg:2 (swap none) to the scratch file
+/// `name`, checks that `verify` proves what `solve` found, and returns its text (the file is
+/// zstd; the tests edit the text).
+fn certificate_text(position: &str, name: &str) -> String {
+    let file = scratch(name);
+    let path = file.to_str().unwrap();
+    let written = eg_json(&[
+        "solve",
+        "--board",
+        "goldberg:2",
+        "--position",
+        position,
+        "--swap",
+        "none",
+        "--certificate",
+        path,
+    ]);
+    assert_eq!(written["status"], "solved", "{written}");
+    let verified = eg_json(&["verify", path]);
+    assert_eq!(verified["valid"], true, "{verified}");
+    let result = &verified["results"][0];
+    assert_eq!(result["winner"], written["winner"], "{verified}");
+    assert_eq!(result["margin"], written["margin"], "{verified}");
+    crate::certificate_text(&file)
+}
+
+/// `euler-getter verify` on `text` as a plain-text certificate.
+fn verify_text(text: &str, name: &str) -> crate::Run {
+    crate::verify_text("euler-getter", text, name)
+}
+
+#[test]
+fn a_certificate_proves_the_margin_and_refuses_a_changed_move_or_claim() {
+    // Ten empty cells, O to move.
+    let position = "XOXOXOXOXOX..........";
+    let text = certificate_text(position, "eg-g2.cert.zst");
+    let run = verify_text(&text, "eg-g2.cert");
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(
+        run.stdout.contains(" with perfect play from X "),
+        "{}",
+        run.stdout
+    );
+    // Lines: magic, game, board, the two claims (X's, then O's), `nodes`, then node i.
+    let lines: Vec<&str> = text.lines().collect();
+    let node = |i: usize| lines[6 + i];
+    let words = |line: &str| line.split(' ').map(str::to_string).collect::<Vec<_>>();
+    let claim = words(lines[4]);
+    assert_eq!(claim[..3], ["claim", position, "O"], "{claim:?}");
+    // O's second move changed to the cell of its first: taken.
+    let root: usize = claim[4].parse().unwrap();
+    let first = words(node(root));
+    let replies = root - first[2].parse::<usize>().unwrap();
+    let second = replies - words(node(replies))[1].parse::<usize>().unwrap();
+    let taken = node(second).replacen(&words(node(second))[1], &first[1], 1);
+    let mut changed = lines.clone();
+    changed[6 + second] = &taken;
+    let run = verify_text(&(changed.join("\n") + "\n"), "eg-move.cert");
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(run.stderr.contains("is taken"), "{}", run.stderr);
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    // O's margin raised by 2, or its claim made X's: refused.
+    let raised = format!(" O {} ", claim[3].parse::<i32>().unwrap() + 2);
+    for changed_claim in [
+        lines[4].replace(&format!(" O {} ", claim[3]), &raised),
+        lines[4].replace(" O ", " X "),
+    ] {
+        assert_ne!(changed_claim, lines[4]);
+        let mut changed = lines.clone();
+        changed[4] = &changed_claim;
+        let run = verify_text(&(changed.join("\n") + "\n"), "eg-claim.cert");
+        assert_eq!(run.code, 1, "{changed_claim}: {}", run.stderr);
+        assert!(
+            run.stderr.starts_with("invalid certificate: "),
+            "{}",
+            run.stderr
+        );
+    }
+}
+#[test]
+fn a_certificate_needs_the_plain_rules_and_its_budget() {
+    let file = scratch("eg-short.cert.zst");
+    let path = file.to_str().unwrap();
+    let solve = [
+        "euler-getter",
+        "solve",
+        "--board",
+        "goldberg:2",
+        "--certificate",
+        path,
+    ];
+    crosscap(&[&solve[..], &["--swap", "3"]].concat()).assert_user_error("--swap none");
+    let short = crosscap(
+        &[
+            &["--json"],
+            &solve[..],
+            &["--swap", "none", "--max-nodes", "1000"],
+        ]
+        .concat(),
+    );
+    short.unknown_json("nodes");
+    assert!(!file.exists());
 }

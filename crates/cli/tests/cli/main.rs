@@ -69,6 +69,29 @@ pub fn crosscap_with_input(args: &[&str], stdin: &str) -> Run {
     crosscap_in(Path::new("."), args, stdin)
 }
 
+/// A scratch file name of this test run.
+pub fn scratch(name: &str) -> std::path::PathBuf {
+    std::env::temp_dir().join(format!("crosscap-{}-{name}", std::process::id()))
+}
+
+/// `GAME verify` on `text` written to the scratch file `name` as a plain-text certificate.
+pub fn verify_text(game: &str, text: &str, name: &str) -> Run {
+    let file = scratch(name);
+    std::fs::write(&file, text).unwrap();
+    let run = crosscap(&[game, "verify", file.to_str().unwrap()]);
+    std::fs::remove_file(&file).unwrap();
+    run
+}
+
+/// The text of the certificate `file` (zstd), which is then removed: the tests edit it.
+pub fn certificate_text(file: &Path) -> String {
+    let certificate = crosscap_certificate::Certificate::load(file).unwrap();
+    std::fs::remove_file(file).unwrap();
+    let mut text = Vec::new();
+    certificate.write_text(&mut text).unwrap();
+    String::from_utf8(text).unwrap()
+}
+
 /// Runs `crosscap` with `args` in the directory `dir`, feeding `stdin`.
 pub fn crosscap_in(dir: &Path, args: &[&str], stdin: &str) -> Run {
     let mut child = Command::new(env!("CARGO_BIN_EXE_crosscap"))

@@ -1,4 +1,4 @@
-use crate::{crosscap, crosscap_with_input};
+use crate::{crosscap, crosscap_with_input, scratch};
 
 /// The seed's finished game on taylor:3: O (white) has won with a loop across the rim.
 const SEED_GAME: &str = ".XO/..XO/..OO./.XOX../XOX../XO..";
@@ -379,11 +379,6 @@ fn arena_runs_and_reports_times() {
     assert!(v["a_ms_per_move"].as_f64().unwrap() > 0.0, "{v}");
 }
 
-/// A scratch file name of this test run.
-fn scratch(name: &str) -> std::path::PathBuf {
-    std::env::temp_dir().join(format!("crosscap-{}-{name}", std::process::id()))
-}
-
 /// Writes the certificate of every opening class of `board` to the scratch file `name`
 /// (one per test: the tests run at once) and returns its text (the file is zstd; the
 /// tests edit the text).
@@ -405,20 +400,12 @@ fn certificate_text(board: &str, name: &str) -> String {
     let verified = crosscap(&["--json", "projective-hex", "verify", path]).json();
     assert_eq!(verified["valid"], true, "{verified}");
     assert_eq!(verified["claims"], v["claims"], "{verified}");
-    let certificate = crosscap_certificate::Certificate::load(&file).unwrap();
-    std::fs::remove_file(&file).unwrap();
-    let mut text = Vec::new();
-    certificate.write_text(&mut text).unwrap();
-    String::from_utf8(text).unwrap()
+    crate::certificate_text(&file)
 }
 
 /// `verify` on `text` as a plain-text certificate.
 fn verify_text(text: &str, name: &str) -> crate::Run {
-    let file = scratch(name);
-    std::fs::write(&file, text).unwrap();
-    let run = crosscap(&["projective-hex", "verify", file.to_str().unwrap()]);
-    std::fs::remove_file(&file).unwrap();
-    run
+    crate::verify_text("projective-hex", text, name)
 }
 
 #[test]

@@ -87,6 +87,13 @@ fn two_shards_merge_into_the_unsharded_answer() {
         let merged =
             crosscap_in(&dir, &["--json", "merge", &default_name, "second.json"], "").json();
         assert_eq!(verdict(&merged), verdict(&whole), "{board}");
+        // Each shard records the budget of its jobs, and the merged answer states it.
+        assert_eq!(first["budget"]["max_memory"], 512 << 20, "{first}");
+        assert_eq!(
+            merged["budgets"],
+            serde_json::json!([first["budget"]]),
+            "{merged}"
+        );
         let job_nodes: u64 = jobs.iter().map(|j| j["nodes"].as_u64().unwrap()).sum();
         assert_eq!(merged["nodes"].as_u64(), Some(job_nodes), "{board}");
         assert!(whole["nodes"].as_u64().unwrap() > 0);
