@@ -152,6 +152,11 @@ pub struct MctsConfig {
     /// ranked by the policy's knowledge rather than all alike, and the prior fades as
     /// real AMAF statistics accumulate; the root's ranking (real visits) is untouched.
     pub prior_visits: f64,
+    /// With RAVE: visits a node other than the root takes before it creates its children
+    /// (0 or 1: at its second visit). Until then it stays a leaf and the playout starts
+    /// there, so that the many nodes seen once or twice cost no tree memory and no
+    /// expansion.
+    pub expansion_visits: u32,
 }
 
 impl Default for MctsConfig {
@@ -166,6 +171,7 @@ impl Default for MctsConfig {
             leaf_solver: false,
             threads: 1,
             prior_visits: 0.0,
+            expansion_visits: 0,
         }
     }
 }
@@ -510,8 +516,11 @@ impl<G: Game, P: PlayoutPolicy<G> + Clone> Mcts<G, P> {
             }
             let next = if self.config.rave() {
                 if !nodes[node].expanded {
-                    let moves = state.legal_moves();
                     // The root always expands: a search must have moves to rank.
+                    if node != 0 && nodes[node].visits < f64::from(self.config.expansion_visits) {
+                        return node;
+                    }
+                    let moves = state.legal_moves();
                     if node != 0 && !tree.fits(moves.len()) {
                         return node;
                     }
@@ -1247,6 +1256,34 @@ mod tests {
                 assert_eq!(numbered, hashed, "{config:?}, gaps {gaps}");
             }
         }
+    }
+
+    #[test]
+    fn lazy_expansion_is_a_switch_and_saves_tree_memory() {
+        let game = nim(&[2, 6]);
+        let winning = Solver::new(Budget::unlimited()).solve(&game).unwrap();
+        let search = |expansion_visits| {
+            let config = MctsConfig {
+                rave_equivalence: 300.0,
+                expansion_visits,
+                ..MctsConfig::default()
+            };
+            let mut mcts = Mcts::new(SearchLimit::Iterations(3_000), config, 5);
+            let stats = mcts.search(&game, &Budget::unlimited());
+            (stats, mcts.last_tree_bytes())
+        };
+        let (eager, eager_bytes) = search(0);
+        assert_eq!(
+            search(1).0,
+            eager,
+            "every node is visited once before it expands"
+        );
+        let (lazy, lazy_bytes) = search(8);
+        assert!(
+            lazy_bytes * 2 < eager_bytes,
+            "{lazy_bytes} and {eager_bytes} bytes"
+        );
+        assert!(winning.best_moves.contains(&lazy[0].mv), "{:?}", lazy[0].mv);
     }
 
     #[test]
