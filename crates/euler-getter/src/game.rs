@@ -287,7 +287,8 @@ impl EulerGetter {
         1 + new_vertices - new_edges
     }
 
-    fn new_vertices_and_edges(&self, cell: usize, colour: Player) -> (i64, i64) {
+    /// The vertices and edges the empty `cell` would add to `colour`'s region.
+    pub(crate) fn new_vertices_and_edges(&self, cell: usize, colour: Player) -> (i64, i64) {
         let own = Some(colour);
         let mut edges = 0;
         for &other in self.complex.edge_others(cell) {
@@ -477,8 +478,17 @@ impl EulerGetter {
     /// Places a stone of the colour to move on the empty `cell`: a constant-time update
     /// of that colour's V, E and F (only the cell's own edges and vertices are looked at).
     fn place(&mut self, cell: usize) {
+        self.place_counted(
+            cell,
+            self.new_vertices_and_edges(cell, self.colour_to_move()),
+        );
+    }
+
+    /// [`EulerGetter::place`] given what the stone adds, `(vertices, edges)` from
+    /// [`EulerGetter::new_vertices_and_edges`] for the colour to move: a playout that
+    /// compared cells by their gain has counted them already.
+    pub(crate) fn place_counted(&mut self, cell: usize, (vertices, edges): (i64, i64)) {
         let colour = self.colour_to_move();
-        let (vertices, edges) = self.new_vertices_and_edges(cell, colour);
         let counts = &mut self.counts[colour.index()];
         counts.vertices += vertices;
         counts.edges += edges;

@@ -97,33 +97,44 @@ impl Clone for EulerPolicy {
 }
 
 impl EulerPolicy {
-    /// The next playout move: a random one, or with chance [`EulerPolicy::greedy`] the
-    /// better for the mover's χ of two random cells. `None` on a full board.
-    fn playout_move(&self, game: &EulerGetter, rng: &mut Rng) -> Option<Move> {
+    /// Plays the next playout move and returns it: a random one, or with chance
+    /// [`EulerPolicy::greedy`] the better for the mover's χ of two random cells (the
+    /// first on a tie). `None` on a full board. The stone's new vertices and edges,
+    /// counted to compare it, are not counted again to place it (a third of the greedy
+    /// playout's counting).
+    fn playout_step(&self, game: &mut EulerGetter, rng: &mut Rng) -> Option<Move> {
         let first = game.random_move(rng)?;
         if self.greedy == 0.0 || rng.unit() >= self.greedy {
+            game.play(&first);
             return Some(first);
         }
+        let colour = game.colour_of(game.to_move());
+        // The second cell is drawn even when the first move is the swap, which is played.
         let (Move::Place(a), Some(Move::Place(b))) = (first, game.random_move(rng)) else {
+            game.play(&first);
             return Some(first);
         };
-        Some(Move::Place(if self.score(game, b) > self.score(game, a) {
-            b
+        let (rated_a, rated_b) = (self.rate(game, a, colour), self.rate(game, b, colour));
+        let (cell, (_, added)) = if rated_b.0 > rated_a.0 {
+            (b, rated_b)
         } else {
-            a
-        }))
+            (a, rated_a)
+        };
+        game.place_counted(cell as usize, added);
+        Some(Move::Place(cell))
     }
 
-    /// What the empty `cell` is worth to the player to move: the χ it adds to the
-    /// mover's region, less [`EulerPolicy::opponent_weight`] times what it would add to
-    /// the opponent's.
-    fn score(&self, game: &EulerGetter, cell: u16) -> f64 {
-        let colour = game.colour_of(game.to_move());
-        let own = game.chi_gain(cell as usize, colour) as f64;
+    /// What the empty `cell` is worth to the player to move, of colour `colour`: the χ it
+    /// adds to the mover's region, less [`EulerPolicy::opponent_weight`] times what it
+    /// would add to the opponent's; with the vertices and edges it adds to the mover's.
+    fn rate(&self, game: &EulerGetter, cell: u16, colour: Player) -> (f64, (i64, i64)) {
+        let added = game.new_vertices_and_edges(cell as usize, colour);
+        let own = (1 + added.0 - added.1) as f64;
         if self.opponent_weight == 0.0 {
-            return own;
+            return (own, added);
         }
-        own - self.opponent_weight * game.chi_gain(cell as usize, colour.opponent()) as f64
+        let theirs = game.chi_gain(cell as usize, colour.opponent()) as f64;
+        (own - self.opponent_weight * theirs, added)
     }
 }
 
@@ -137,9 +148,7 @@ impl PlayoutPolicy<EulerGetter> for EulerPolicy {
         if self.greedy == 0.0 {
             return game.playout(rng, meter);
         }
-        while let Some(mv) = self.playout_move(game, rng) {
-            game.play(&mv);
-        }
+        while self.playout_step(game, rng).is_some() {}
         game.outcome()
     }
 
@@ -152,11 +161,13 @@ impl PlayoutPolicy<EulerGetter> for EulerPolicy {
         _meter: &mut Meter,
         record: &mut Vec<(Player, Move)>,
     ) -> Option<Outcome> {
-        while let Some(mv) = self.playout_move(game, rng) {
-            record.push((game.to_move(), mv));
-            game.play(&mv);
+        loop {
+            let mover = game.to_move();
+            let Some(mv) = self.playout_step(game, rng) else {
+                return game.outcome();
+            };
+            record.push((mover, mv));
         }
-        game.outcome()
     }
 
     fn solve_leaf(&mut self, game: &EulerGetter) -> Option<Player> {
@@ -174,7 +185,16 @@ impl PlayoutPolicy<EulerGetter> for EulerPolicy {
         if self.prior_step == 0.0 {
             return None;
         }
-        Some((0.5 + self.prior_step * self.score(game, cell)).clamp(0.0, 1.0))
+        let colour = game.colour_of(game.to_move());
+        Some((0.5 + self.prior_step * self.rate(game, cell, colour).0).clamp(0.0, 1.0))
+    }
+
+    /// The swap 0, a stone on cell `c` c + 1: the search's AMAF table is indexed by it.
+    fn move_slot(&self, mv: &Move) -> Option<usize> {
+        Some(match *mv {
+            Move::Swap => 0,
+            Move::Place(cell) => cell as usize + 1,
+        })
     }
 }
 
@@ -374,17 +394,54 @@ mod tests {
             for _ in 0..20 {
                 let mut game = start.clone();
                 while game.placed() < 30 {
-                    let mv = policy.playout_move(&game, &mut rng).unwrap();
-                    if let Move::Place(c) = mv {
-                        total += game.chi_gain(c as usize, game.colour_of(game.to_move()));
+                    let mover = game.to_move();
+                    let before = game.chi(mover);
+                    if let Move::Place(_) = policy.playout_step(&mut game, &mut rng).unwrap() {
+                        total += game.chi(mover) - before;
                     }
-                    game.play(&mv);
                 }
             }
             total
         };
         let (random, greedy) = (early_gain(0.0), early_gain(1.0));
         assert!(greedy > random + 20, "greedy {greedy}, random {random}");
+    }
+
+    #[test]
+    fn greedy_playouts_keep_the_counts_that_a_count_from_scratch_finds() {
+        let file = format!("file:{}/boards/n3.json", env!("CARGO_MANIFEST_DIR"));
+        for spec in ["goldberg:2", "goldberg:3", "taylor:3", &file] {
+            for (greedy, opponent_weight) in [(1.0, 0.0), (0.5, 0.5)] {
+                let policy = EulerPolicy {
+                    greedy,
+                    opponent_weight,
+                    ..EulerPolicy::default()
+                };
+                for seed in 0..4 {
+                    let mut game = start(spec, SwapRule(Some(1)));
+                    let mut rng = Rng::new(seed);
+                    while policy.playout_step(&mut game, &mut rng).is_some() {
+                        for p in Player::BOTH {
+                            assert_eq!(game.counts(p), game.counts_from_scratch(p), "{spec}");
+                        }
+                    }
+                    assert!(game.is_full());
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_move_has_its_own_amaf_slot() {
+        let mut moves = start("goldberg:3", SwapRule::default()).legal_moves();
+        moves.push(Move::Swap);
+        let policy = EulerPolicy::default();
+        let slots: std::collections::HashSet<usize> = moves
+            .iter()
+            .map(|mv| policy.move_slot(mv).unwrap())
+            .collect();
+        assert_eq!(slots.len(), moves.len());
+        assert!(slots.iter().all(|&slot| slot <= moves.len()));
     }
 
     #[test]
