@@ -146,6 +146,12 @@ pub trait Game: Clone + Send + Sync {
         None
     }
 
+    /// Whether the exact solver may play every move of a node and look its child up in the
+    /// table before searching any (an enhanced transposition cutoff). It pays where a move
+    /// is cheap to play and subtrees are dear; off by default, since a game whose moves
+    /// cost much (a sandpile's topplings) would pay a play per move at every node.
+    const CHILDREN_LOOKED_UP_FIRST: bool = false;
+
     /// About how many bytes a copy of the position holds, parts shared between copies
     /// (a board behind an `Arc`) not counted: searches that keep positions count them
     /// against their memory cap, and the server its games in memory. Games whose

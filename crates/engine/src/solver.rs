@@ -223,10 +223,11 @@ impl<G: Game> Solver<G> {
 
     /// Enhanced transposition cutoff: a move whose position the table already shows to
     /// reach `beta` (the mover's) cuts the node before any child is searched, with the
-    /// bound the table holds. Only at nodes of at least [`CUT_BY_CHILDREN_MOVES`] moves,
+    /// bound the table holds. Only in games that ask for it ([`Game::CHILDREN_LOOKED_UP_FIRST`])
+    /// and at nodes of at least [`CUT_BY_CHILDREN_MOVES`] moves,
     /// whose subtrees are dear enough to repay a copy and a table probe per move.
     fn cut_by_children(&self, game: &G, moves: &[G::Move], beta: i32) -> Option<(i32, G::Move)> {
-        if moves.len() < CUT_BY_CHILDREN_MOVES {
+        if !G::CHILDREN_LOOKED_UP_FIRST || moves.len() < CUT_BY_CHILDREN_MOVES {
             return None;
         }
         let mover = game.to_move();
@@ -507,6 +508,8 @@ mod tests {
         fn position_hash(&self) -> u64 {
             crate::Rng::derive(self.path, u64::from(self.depth))
         }
+
+        const CHILDREN_LOOKED_UP_FIRST: bool = true;
 
         fn margin_bounds(&self) -> Option<(i32, i32)> {
             let leaves = self.leaves();

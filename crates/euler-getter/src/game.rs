@@ -590,6 +590,10 @@ impl Game for EulerGetter {
         });
     }
 
+    /// Cells are cheap to play and endgame subtrees dear: goldberg:2 takes 4.4 M nodes with
+    /// the children looked up first against 5.7 M without, in about the same time.
+    const CHILDREN_LOOKED_UP_FIRST: bool = true;
+
     /// From each colour's [`chi_ceilings`](EulerGetter::chi_ceilings): at the end the two
     /// characteristics add up to the surface's, `s` (the border is a union of circles), so
     /// X's colour ends between `s - ceiling(O's colour)` and `ceiling(X's colour)`, and
