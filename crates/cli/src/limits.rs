@@ -162,6 +162,22 @@ pub fn parse_think_ms(text: &str) -> Result<Duration, String> {
     }
 }
 
+/// The longest a ladder may run, in minutes (a day).
+const MAX_LADDER_MINUTES: f64 = 1440.0;
+
+/// A ladder's wall-time bound in minutes, fractions allowed (a short bound is how the
+/// cut-off is tested).
+pub fn parse_max_minutes(text: &str) -> Result<Duration, String> {
+    match text.trim().parse::<f64>() {
+        Ok(minutes) if minutes > 0.0 && minutes <= MAX_LADDER_MINUTES => {
+            Ok(Duration::from_secs_f64(minutes * 60.0))
+        }
+        _ => Err(format!(
+            "expected a number of minutes above 0 and at most {MAX_LADDER_MINUTES}"
+        )),
+    }
+}
+
 /// A computer level, its playouts and iterations within the server's limits.
 pub fn parse_level(text: &str) -> Result<Level, String> {
     let level = text.parse::<Level>().ok().filter(|level| {
@@ -233,5 +249,10 @@ mod tests {
         assert!(parse_level("mcts:3600001ms").is_err());
         assert!(parse_think_ms("0").is_err());
         assert!(parse_think_ms("18446744073709551615").is_err());
+        assert_eq!(parse_max_minutes("0.01"), Ok(Duration::from_millis(600)));
+        assert_eq!(parse_max_minutes("1440"), Ok(Duration::from_secs(86_400)));
+        for bad in ["0", "-1", "1440.5", "NaN", "inf", "x"] {
+            assert!(parse_max_minutes(bad).is_err(), "{bad}");
+        }
     }
 }

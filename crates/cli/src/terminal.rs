@@ -15,8 +15,8 @@ use crosscap_engine::session::{ArenaRun, Computer as MatchComputer, Match};
 use crosscap_engine::{Budget, Cancel, Exhausted, Level, Player, Rng};
 
 use crate::limits::{
-    check_threads, move_budget, parse_games, parse_level, parse_player, parse_think_ms,
-    parse_threads,
+    check_threads, move_budget, parse_games, parse_level, parse_max_minutes, parse_player,
+    parse_think_ms, parse_threads,
 };
 use serde::Serialize;
 
@@ -153,10 +153,11 @@ pub struct LadderArgs {
     /// Seed of the run.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
-    /// Stop starting games after this many minutes (1 to 1440) and rate the games
-    /// played, exit status 3; a game under way then finishes with instant moves.
-    #[arg(long, default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=1440))]
-    pub max_minutes: u64,
+    /// Stop starting games after this many minutes (above 0, at most 1440, fractions
+    /// allowed) and rate the games played, exit status 3; a game under way then finishes
+    /// with instant moves.
+    #[arg(long, default_value = "60", value_parser = parse_max_minutes)]
+    pub max_minutes: Duration,
     /// Table format for text output.
     #[arg(long, value_enum, default_value_t = TableFormat::Text)]
     pub format: TableFormat,
@@ -168,6 +169,9 @@ struct LadderReport {
     games_per_pair: usize,
     /// Games played; fewer than every pair's `games_per_pair` when time ran out.
     games_played: usize,
+    /// `solved` when every game was played, else `unknown` with the time as the reason.
+    #[serde(flatten)]
+    status: Status,
     seed: u64,
     ratings: Vec<Rating>,
     pairs: Vec<ArenaReport>,
@@ -205,7 +209,7 @@ pub fn run_ladder(game: &dyn Match, args: &LadderArgs, out: &Output) -> anyhow::
     let mut round = RoundRobin::new(names);
     let mut reports = Vec::new();
     let cancel = Cancel::new();
-    let _deadline = Deadline::after(Duration::from_secs(args.max_minutes * 60), cancel.clone());
+    let _deadline = Deadline::after(args.max_minutes, cancel.clone());
     let budget =
         move_budget(args.think_ms, rayon::current_num_threads()).with_cancel(cancel.clone());
     for (k, &(a, b)) in pairs.iter().enumerate() {
@@ -234,18 +238,12 @@ pub fn run_ladder(game: &dyn Match, args: &LadderArgs, out: &Output) -> anyhow::
         reports.push(report);
     }
     bar.finish_and_clear();
-    let report = LadderReport {
-        games_per_pair: args.games,
-        games_played: reports.iter().map(|pair| pair.games).sum(),
-        seed: args.seed,
-        ratings: round.ratings(),
-        pairs: reports,
-    };
-    let status = if report.games_played < pairs.len() * args.games {
+    let games_played: usize = reports.iter().map(|pair| pair.games).sum();
+    let status = if games_played < pairs.len() * args.games {
         eprintln!(
             "the ladder's {} minutes ran out after {} of {} games: ratings from those",
-            args.max_minutes,
-            report.games_played,
+            args.max_minutes.as_secs_f64() / 60.0,
+            games_played,
             pairs.len() * args.games
         );
         Status::Unknown {
@@ -253,6 +251,14 @@ pub fn run_ladder(game: &dyn Match, args: &LadderArgs, out: &Output) -> anyhow::
         }
     } else {
         Status::Solved
+    };
+    let report = LadderReport {
+        games_per_pair: args.games,
+        games_played,
+        status,
+        seed: args.seed,
+        ratings: round.ratings(),
+        pairs: reports,
     };
     out.emit_status(&report, status, || {
         let mut table = Table::new(&["level", "Elo", "95% interval", "score", "games"]);

@@ -93,6 +93,14 @@ pub trait PlayoutPolicy<G: Game>: Send {
     fn move_slot(&self, _mv: &G::Move) -> Option<usize> {
         None
     }
+
+    /// The children a node of `game` (not over) gets when the tree expands it, from the
+    /// game's legal `moves`: a policy with game knowledge may keep fewer, a set that
+    /// provably holds a best move (the cells that stop a threat), so the search spends
+    /// nothing on the others. All of them by default.
+    fn tree_moves(&mut self, _game: &G, moves: Vec<G::Move>) -> Vec<G::Move> {
+        moves
+    }
 }
 
 /// The game's own playout ([`Game::playout`]), uniformly random unless the game says
@@ -311,7 +319,9 @@ impl<G: Game, P: PlayoutPolicy<G> + Clone> Mcts<G, P> {
                     bytes: 0,
                     max_bytes,
                 };
-                tree.enter(0, root, &self.config);
+                tree.enter(0, root, &self.config, || {
+                    self.policy.tree_moves(root, root.legal_moves())
+                });
                 tree
             }
         };
@@ -520,7 +530,7 @@ impl<G: Game, P: PlayoutPolicy<G> + Clone> Mcts<G, P> {
                     if node != 0 && nodes[node].visits < f64::from(self.config.expansion_visits) {
                         return node;
                     }
-                    let moves = state.legal_moves();
+                    let moves = self.policy.tree_moves(state, state.legal_moves());
                     if node != 0 && !tree.fits(moves.len()) {
                         return node;
                     }
@@ -554,7 +564,9 @@ impl<G: Game, P: PlayoutPolicy<G> + Clone> Mcts<G, P> {
             let mv = nodes[next].mv.clone().expect("children carry moves");
             record.push((nodes[next].mover, mv.clone()));
             state.play(&mv);
-            tree.enter(next, state, &self.config);
+            tree.enter(next, state, &self.config, || {
+                self.policy.tree_moves(state, state.legal_moves())
+            });
             path.push(next);
             let fresh = tree.nodes[next].visits == 0.0;
             node = next;
@@ -779,9 +791,15 @@ impl<M: Clone> Tree<M> {
         id
     }
 
-    /// Fills in a node from its position the first time the search reaches it; a node
-    /// whose moves do not fit the memory cap any more stays a leaf.
-    fn enter<G: Game<Move = M>>(&mut self, id: usize, state: &G, config: &MctsConfig) {
+    /// Fills in a node from its position the first time the search reaches it (its moves
+    /// from `tree_moves`); a node whose moves do not fit the memory cap any more stays a leaf.
+    fn enter<G: Game<Move = M>>(
+        &mut self,
+        id: usize,
+        state: &G,
+        config: &MctsConfig,
+        tree_moves: impl FnOnce() -> Vec<M>,
+    ) {
         if self.nodes[id].entered {
             return;
         }
@@ -791,7 +809,7 @@ impl<M: Clone> Tree<M> {
         match state.outcome() {
             Some(outcome) if config.prove => node.proven = outcome.winner,
             None if !config.rave() => {
-                let moves = state.legal_moves();
+                let moves = tree_moves();
                 let bytes = moves.len() * size_of::<M>();
                 // The root always lists its moves: a search must have moves to rank.
                 if id == 0 || self.fits_bytes(bytes + Self::NODE_BYTES) {
@@ -1182,6 +1200,52 @@ mod tests {
         ) -> Option<f64> {
             self.asked += 1;
             Some(if *mv == self.favourite { 1.0 } else { 0.0 })
+        }
+    }
+
+    /// Random playouts; every node's children cut to the first legal move, counting the
+    /// nodes cut.
+    #[derive(Clone, Default)]
+    struct FirstMoveOnly {
+        cut: u64,
+    }
+
+    impl PlayoutPolicy<NormalPlay<Nim>> for FirstMoveOnly {
+        fn playout(
+            &mut self,
+            game: &mut NormalPlay<Nim>,
+            rng: &mut Rng,
+            meter: &mut Meter,
+        ) -> Option<Outcome> {
+            game.playout(rng, meter)
+        }
+
+        fn tree_moves(
+            &mut self,
+            _game: &NormalPlay<Nim>,
+            mut moves: Vec<<NormalPlay<Nim> as Game>::Move>,
+        ) -> Vec<<NormalPlay<Nim> as Game>::Move> {
+            self.cut += 1;
+            moves.truncate(1);
+            moves
+        }
+    }
+
+    #[test]
+    fn the_policy_cuts_the_children_of_every_node() {
+        let game = nim(&[3, 4, 5]);
+        let first = game.legal_moves()[0];
+        for config in configs() {
+            let mut mcts = Mcts::with_policy(
+                SearchLimit::Iterations(200),
+                config,
+                FirstMoveOnly::default(),
+                3,
+            );
+            let stats = mcts.search(&game, &Budget::unlimited());
+            assert_eq!(stats.len(), 1, "{config:?}");
+            assert_eq!(stats[0].mv, first, "{config:?}");
+            assert!(mcts.policy.cut > 1, "deeper nodes too: {config:?}");
         }
     }
 

@@ -15,7 +15,7 @@ use crosscap_engine::solver::{Budget, SolveError, Solver};
 use crosscap_engine::{Agent, Exhausted, Game, Level, Meter, Outcome, Player, Rng};
 use serde::Serialize;
 
-use crate::exact::{BitSolver, SharedTable, masks};
+use crate::exact::{BitSolver, GroupVerdict, SharedTable, masks};
 use crate::rules::{Geometry, Move, Opening, ProjectiveHex};
 
 /// Projective Hex as the searches see it: the same positions, but the moves are cut to a
@@ -188,8 +188,8 @@ impl<const LOOKAHEAD: bool> Game for Focused<LOOKAHEAD> {
     }
 }
 
-/// The Projective Hex knowledge of the search's playouts, each a switch that can be
-/// measured on and off; all off by default (the plain search). The priors
+/// The Projective Hex knowledge of the search's playouts and tree, each a switch that can
+/// be measured on and off; all off by default (the plain search). The priors
 /// ([`move_prior`]) are switched by the engine's [`MctsConfig::prior_visits`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Knowledge {
@@ -197,13 +197,32 @@ pub struct Knowledge {
     /// cell ([`ProjectiveHex::bridge_reply`]): a bridge is a sure connection, and random
     /// playouts that let it be cut misjudge the positions that rely on it.
     pub bridge_save: bool,
+    /// In the tree, the exact solver's survey of the groups ([`BitSolver::group_verdict`]):
+    /// a node whose mover has a closing cell, a loop held by bridges or a key is proven
+    /// won, one that two threats or the opponent's held loop decide is proven lost (with
+    /// the leaf solver), and a node's children are only the cells that stop the
+    /// opponent's closing cell or answer every opponent's key, inferior cells left out.
+    /// Only on boards of at most 64 cells (the survey works on bit masks); the focused
+    /// game already plays a closing cell alone and blocks a single threat everywhere.
+    pub group_survey: bool,
+    /// In the tree, the double-threat lookahead of [`Proving`] at every expansion (on any
+    /// board): a move that makes two closing threats is the only child, and when the
+    /// opponent has such moves the children are the cells of every one's carrier.
+    pub threat_lookahead: bool,
 }
 
 /// The knowledge the Projective Hex players use: the bridge replies, which won 39 of 40
 /// games at equal time against flatmc:160 on goldberg:4 where the plain fill won 34
-/// (BENCHMARKS.md).
+/// (BENCHMARKS.md). The tree's knowledge stays off: against `plain:expert` at 100 ms a
+/// move, the survey won 74 of 100 on taylor:4 as without it, and the lookahead, 1.6
+/// times slower an iteration, won 66 of 100 on taylor:5 where the search without it won
+/// 81.
 pub fn knowledge() -> Knowledge {
-    Knowledge { bridge_save: true }
+    Knowledge {
+        bridge_save: true,
+        group_survey: false,
+        threat_lookahead: false,
+    }
 }
 
 /// How good `cell` looks for the player to move, in `[0, 1]`: saving a bridge the
@@ -296,6 +315,17 @@ impl EndgameFill {
         }
     }
 
+    /// The survey's verdict with [`Knowledge::group_survey`], on boards the bitmask solver
+    /// handles, after the opening and before the end.
+    fn group_verdict(&mut self, game: &ProjectiveHex) -> Option<GroupVerdict> {
+        if !self.knowledge.group_survey || game.in_opening() || game.outcome().is_some() {
+            return None;
+        }
+        let exact = self.analyser.exact_for(game.geometry())?;
+        let (mine, theirs) = masks(game);
+        Some(exact.group_verdict(mine, theirs))
+    }
+
     fn fill(&self) -> FillPlayout {
         FillPlayout {
             bridge_save: self.knowledge.bridge_save,
@@ -340,12 +370,46 @@ impl PlayoutPolicy<Playing> for EndgameFill {
     }
 
     fn solve_leaf(&mut self, game: &Playing) -> Option<Player> {
+        match self.group_verdict(&game.0) {
+            Some(GroupVerdict::Won) => return Some(game.0.to_move()),
+            Some(GroupVerdict::Lost) => return Some(game.0.to_move().opponent()),
+            _ => {}
+        }
         let empty = game.0.stones().iter().filter(|s| s.is_none()).count();
         if empty > LEAF_SOLVER_MAX_EMPTY || game.0.in_opening() {
             return None;
         }
         let value = self.analyser.value(&game.0).ok()?;
         game.0.to_move().winner_by(value)
+    }
+
+    fn tree_moves(&mut self, game: &Playing, moves: Vec<Move>) -> Vec<Move> {
+        let moves = if self.knowledge.threat_lookahead {
+            focused_moves(&game.0, true)
+        } else {
+            moves
+        };
+        let keep: Vec<Move> = match self.group_verdict(&game.0) {
+            Some(GroupVerdict::Moves(allowed)) => moves
+                .iter()
+                .filter(|mv| matches!(**mv, Move::Cell(c) if allowed >> c & 1 != 0))
+                .copied()
+                .collect(),
+            // Where the survey sees a win (at the root: other nodes are proven before
+            // they expand), the moves after which it sees the opponent lost.
+            Some(GroupVerdict::Won) => moves
+                .iter()
+                .filter(|mv| {
+                    let mut after = game.0.clone();
+                    after.play(mv);
+                    after.outcome().is_some()
+                        || self.group_verdict(&after) == Some(GroupVerdict::Lost)
+                })
+                .copied()
+                .collect(),
+            _ => Vec::new(),
+        };
+        if keep.is_empty() { moves } else { keep }
     }
 }
 
@@ -529,6 +593,20 @@ impl Analyser {
         }
     }
 
+    /// The bitmask solver of `geometry`, made on first use (`None` where it does not
+    /// apply).
+    fn exact_for(&mut self, geometry: &Arc<Geometry>) -> Option<&mut BitSolver> {
+        if !self
+            .exact
+            .as_ref()
+            .is_some_and(|(g, _)| Arc::ptr_eq(g, geometry))
+        {
+            self.exact =
+                BitSolver::new(geometry, self.budget.clone()).map(|s| (geometry.clone(), s));
+        }
+        self.exact.as_mut().map(|(_, s)| s)
+    }
+
     /// The budget of the next analyses (the tables are kept).
     pub fn set_budget(&mut self, budget: Budget) {
         self.budget = budget;
@@ -547,25 +625,17 @@ impl Analyser {
     /// [`Analyser::value`] with what is left of a budget.
     fn value_within(&mut self, game: &ProjectiveHex, budget: Budget) -> Result<i32, SolveError> {
         self.solver.set_budget(budget.clone());
-        if game.outcome().is_none() && !game.in_opening() {
-            let geometry = game.geometry();
-            if !self
-                .exact
-                .as_ref()
-                .is_some_and(|(g, _)| Arc::ptr_eq(g, geometry))
-            {
-                self.exact =
-                    BitSolver::new(geometry, self.budget.clone()).map(|s| (geometry.clone(), s));
-            }
-            if let Some((_, exact)) = &mut self.exact {
-                exact.set_budget(budget);
-                let (mine, theirs) = masks(game);
-                return Ok(if exact.mover_wins(mine, theirs)? {
-                    1
-                } else {
-                    -1
-                });
-            }
+        if game.outcome().is_none()
+            && !game.in_opening()
+            && let Some(exact) = self.exact_for(game.geometry())
+        {
+            exact.set_budget(budget);
+            let (mine, theirs) = masks(game);
+            return Ok(if exact.mover_wins(mine, theirs)? {
+                1
+            } else {
+                -1
+            });
         }
         self.solver.value(&Focused(game.clone()))
     }
@@ -1136,5 +1206,119 @@ mod tests {
                 .filter(|&c| game.stone(c).is_none() && c != bridge.other as usize)
                 .all(|c| move_prior(&game, c) < save)
         );
+    }
+
+    /// Positions of `spec` after 8 to 20 random moves, not over, each with the survey's
+    /// verdict for the player to move.
+    fn surveyed_positions(spec: &str) -> Vec<(ProjectiveHex, GroupVerdict)> {
+        let start = ProjectiveHex::on_board(spec, Opening::Standard).unwrap();
+        let solver = BitSolver::new(start.geometry(), Budget::nodes(1)).unwrap();
+        let mut positions = Vec::new();
+        for seed in 0..60 {
+            let mut rng = Rng::new(seed);
+            let mut game = start.clone();
+            for stones in 1..=20 {
+                let Some(mv) = game.random_move(&mut rng) else {
+                    break;
+                };
+                game.play(&mv);
+                if game.outcome().is_some() {
+                    break;
+                }
+                if stones >= 8 {
+                    let (mine, theirs) = masks(&game);
+                    positions.push((game.clone(), solver.group_verdict(mine, theirs)));
+                }
+            }
+        }
+        positions
+    }
+
+    fn surveying(iterations: u64, group_survey: bool) -> Box<dyn Agent<ProjectiveHex>> {
+        let knowledge = Knowledge {
+            group_survey,
+            ..knowledge()
+        };
+        mcts_agent_with(
+            SearchLimit::Iterations(iterations),
+            mcts_config(),
+            knowledge,
+            1,
+        )
+    }
+
+    /// Where the survey finds a win (a closing cell, or a key that makes a loop held by
+    /// bridges), the search with it plays a winning move after two iterations (the exact
+    /// solver agrees, where it answers in its budget).
+    #[test]
+    fn with_the_survey_a_tiny_search_plays_a_closing_cell_or_a_key() {
+        let mut analyser = Analyser::new(Budget::nodes(200_000));
+        let (mut closing, mut keys) = (0, 0);
+        for (game, verdict) in surveyed_positions("taylor:3") {
+            if verdict != GroupVerdict::Won {
+                continue;
+            }
+            let mover = game.to_move();
+            let mv = surveying(2, true)
+                .choose(&game, &Budget::unlimited())
+                .unwrap();
+            let mut after = game.clone();
+            after.play(&mv);
+            if after.winner() == Some(mover) {
+                closing += 1;
+                continue;
+            }
+            if let Ok(value) = analyser.value(&after) {
+                assert_eq!(value, -1, "{mv:?} wins");
+                keys += 1;
+            }
+        }
+        assert!(
+            closing > 0 && keys > 0,
+            "{closing} closing cells, {keys} keys"
+        );
+    }
+
+    /// Where the opponent has a key (or a closing cell), the survey's moves are those
+    /// that answer it: the search's children are all among them (not so without the
+    /// survey), and they keep a best move (checked with the exact solver).
+    #[test]
+    fn with_the_survey_every_child_answers_the_opponents_threats() {
+        let mut analyser = Analyser::new(Budget::nodes(200_000));
+        let mut checked = 0;
+        for (game, verdict) in surveyed_positions("taylor:3") {
+            let GroupVerdict::Moves(allowed) = verdict else {
+                continue;
+            };
+            let focused = Focused::<false>(game.clone()).legal_moves();
+            let inside = |mv: &Move| matches!(*mv, Move::Cell(c) if allowed >> c & 1 != 0);
+            if focused.iter().all(inside) || !focused.iter().any(inside) {
+                continue;
+            }
+            let children = |group_survey: bool| -> Vec<Move> {
+                let knowledge = Knowledge {
+                    group_survey,
+                    ..knowledge()
+                };
+                let mut search = Mcts::with_policy(
+                    SearchLimit::Iterations(200),
+                    mcts_config(),
+                    EndgameFill::with(knowledge),
+                    1,
+                );
+                let stats = search.search(&Focused(game.clone()), &Budget::unlimited());
+                stats.into_iter().map(|s| s.mv).collect()
+            };
+            let surveyed = children(true);
+            assert!(!surveyed.is_empty() && surveyed.iter().all(inside));
+            if let Ok(analysis) = analyser.analyse(&game) {
+                assert!(
+                    analysis.best_moves.iter().any(inside),
+                    "a best move is kept"
+                );
+                checked += 1;
+            }
+        }
+        assert!(checked > 0);
     }
 }

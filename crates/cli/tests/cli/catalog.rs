@@ -206,6 +206,37 @@ fn every_arena_plays_at_equal_time() {
     }
 }
 
+/// A ladder whose wall-time bound runs out (0.005 minutes, far less than 400 games of
+/// 20 ms moves) stops starting games, rates the games it played and exits 3 with the
+/// time as the limit that ran out.
+#[test]
+fn a_ladder_cut_short_rates_the_games_played_and_exits_3() {
+    let run = crosscap(&[
+        "--json",
+        "projective-hex",
+        "ladder",
+        "--board",
+        "taylor:2",
+        "--levels",
+        "random,mcts:20ms",
+        "--games",
+        "400",
+        "--max-minutes",
+        "0.005",
+    ]);
+    assert!(run.stderr.contains("ran out after"), "{}", run.stderr);
+    let v = run.unknown_json("time");
+    let played = v["games_played"].as_u64().unwrap();
+    assert!(played < 400, "{v}");
+    assert_eq!(v["pairs"][0]["games"].as_u64(), Some(played), "{v}");
+    assert_eq!(
+        v["ratings"][1]["games"].as_f64(),
+        Some(played as f64),
+        "{v}"
+    );
+    assert_eq!(v["ratings"][0]["elo"], 0.0, "{v}");
+}
+
 /// `ladder` rates levels in Elo from a round robin, the first level at 0, on every game.
 #[test]
 fn a_ladder_rates_levels_on_every_game() {
@@ -232,6 +263,7 @@ fn a_ladder_rates_levels_on_every_game() {
         let elo = v["ratings"][1]["elo"].as_f64().unwrap();
         assert!(low < elo && elo < high, "{game}: {v}");
         assert_eq!(v["games_played"], 2, "{game}: {v}");
+        assert_eq!(v["status"], "solved", "{game}: {v}");
         assert_eq!(v["ratings"][1]["games"], 2.0, "{game}: {v}");
         assert_eq!(v["pairs"].as_array().map(Vec::len), Some(1), "{game}: {v}");
     }

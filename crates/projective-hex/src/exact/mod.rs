@@ -88,7 +88,7 @@ use crosscap_engine::{Budget, Meter};
 use crate::rules::{Geometry, ProjectiveHex};
 use geometry::Sides;
 pub use proof::{Certified, CertifyError, certify, certify_openings};
-pub use search::{BitSolver, SharedTable};
+pub use search::{BitSolver, GroupVerdict, SharedTable};
 use survey::*;
 use symmetry::{image, representatives, symmetric_closure};
 use table::Table;
