@@ -6,15 +6,14 @@ use std::path::{Path, PathBuf};
 
 use clap::{ArgMatches, Args, Command, FromArgMatches, Subcommand};
 use crosscap_engine::Player;
-use crosscap_engine::catalog::{GameDescriptor, Status};
-use crosscap_engine::solver::SolveError;
+use crosscap_engine::catalog::GameDescriptor;
 use crosscap_euler_getter::proof::{CertifyError, certify};
 use crosscap_euler_getter::{DESCRIPTOR, Rule, SwapRule, score, setup_game, survey};
 use serde::Serialize;
 
 use crate::host::{Described, GameSetup, SetupArgs};
 use crate::limits::{BudgetArgs, default_seconds, setup_limits};
-use crate::output::{Answer, Output, Table, TableFormat, progress_bar, status_text};
+use crate::output::{Answer, Output, Table, TableFormat, progress_bar};
 
 /// Euler Getter's setup flags.
 #[derive(Clone, Debug)]
@@ -88,74 +87,33 @@ pub fn run(matches: &ArgMatches, out: &Output) -> Option<anyhow::Result<Answer>>
     Some(write_certificate(solve, &file, out))
 }
 
-/// What `solve --certificate` wrote.
-#[derive(Serialize)]
-struct Written {
-    board: String,
-    file: String,
-    #[serde(flatten)]
-    status: Status,
-    /// The winner with perfect play and by how much (`chi` winner's minus loser's).
+/// What an Euler Getter certificate proves: the winner with perfect play and by how much
+/// (`chi` winner's minus loser's), no winner on a tie.
+#[derive(Default, Serialize)]
+struct Margin {
     winner: Option<Player>,
     margin: Option<i32>,
-    /// Positions in the certificate (both strategies).
-    certificate_nodes: usize,
-    bytes: u64,
-    /// Solver nodes, the extraction's included.
-    nodes: u64,
 }
 
 fn write_certificate(matches: &ArgMatches, file: &Path, out: &Output) -> anyhow::Result<Answer> {
     let budget = BudgetArgs::from_arg_matches(matches)?.budget();
     let start = GameSetup::read(matches, &DESCRIPTOR.info)
         .with(|setup| setup_game(setup, &setup_limits()))?;
-    let mut written = Written {
-        board: start.complex().board().spec().to_string(),
-        file: file.display().to_string(),
-        status: Status::Solved,
-        winner: None,
-        margin: None,
-        certificate_nodes: 0,
-        bytes: 0,
-        nodes: 0,
-    };
-    match certify(&start, &budget) {
+    let board = start.complex().board().spec().to_string();
+    let solved = match certify(&start, &budget) {
         Ok(certified) => {
-            let certificate = &certified.certificate;
-            certificate
-                .save(file)
-                .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", file.display()))?;
-            written.winner = Player::X.winner_by(certified.margin);
-            written.margin = Some(certified.margin.abs());
-            written.certificate_nodes = certificate.nodes.len();
-            written.bytes = std::fs::metadata(file)?.len();
-            written.nodes = certified.nodes;
+            let margin = Margin {
+                winner: Player::X.winner_by(certified.margin),
+                margin: Some(certified.margin.abs()),
+            };
+            Ok((certified.certificate, certified.nodes, margin))
         }
-        Err(CertifyError::Unknown(SolveError::Unknown { nodes, reason, .. })) => {
-            written.status = Status::Unknown { reason };
-            written.nodes = nodes;
-        }
+        Err(CertifyError::Unknown(unknown)) => Err(unknown),
         Err(other) => return Err(other.into()),
-    }
-    out.emit_status(&written, written.status, || match written.status {
-        Status::Solved => format!(
-            "{}: certificate written to {} ({} positions, {} bytes, {} solver nodes)\n  {}\n",
-            written.board,
-            written.file,
-            written.certificate_nodes,
-            written.bytes,
-            written.nodes,
-            match (written.winner, written.margin) {
-                (Some(winner), Some(margin)) => format!("{winner} wins by {margin}"),
-                _ => "a tie".to_string(),
-            }
-        ),
-        Status::Unknown { .. } => format!(
-            "{}: no certificate written: {} after {} nodes\n",
-            written.board,
-            status_text(&written.status),
-            written.nodes
-        ),
+    };
+    super::save_certificate(out, board, file, solved, |proved| match proved.winner {
+        Some(winner) => format!("  {winner} wins by {}\n", proved.margin.unwrap_or(0)),
+        None => "  a tie\n".to_string(),
     })
 }
 

@@ -2,10 +2,14 @@
 //! tables, surveys, series, ...), one module a game, and the tools (board, serve).
 
 use clap::{ArgMatches, Command, FromArgMatches, Subcommand};
+use crosscap_certificate::Certificate;
 use crosscap_engine::Misere;
+use crosscap_engine::catalog::Status;
+use crosscap_engine::solver::SolveError;
+use serde::Serialize;
 
 use crate::jobs::Joined;
-use crate::output::{Answer, Output, TableFormat, part_text};
+use crate::output::{Answer, Output, TableFormat, part_text, status_text};
 
 pub mod board;
 pub mod edge_nim;
@@ -107,6 +111,76 @@ pub fn verify_file(file: &std::path::Path, out: &Output) -> anyhow::Result<Answe
     Ok(match checked {
         Ok(_) => Answer::Complete,
         Err(_) => Answer::Invalid,
+    })
+}
+
+/// What `solve --certificate` wrote, the same for every game: `P`, what the certificate
+/// proves, is flattened into the JSON (its default when no certificate was written).
+#[derive(Serialize)]
+struct Written<P> {
+    board: String,
+    file: String,
+    #[serde(flatten)]
+    status: Status,
+    #[serde(flatten)]
+    proved: P,
+    /// Positions in the certificate.
+    certificate_nodes: usize,
+    bytes: u64,
+    /// Solver nodes, the extraction's included.
+    nodes: u64,
+}
+
+/// Saves the certificate of a complete solve (`Ok`: the certificate, the solver's nodes and
+/// what it proves) to `file`, or says that none was written when the budget ran out first,
+/// and prints either; `proved_text` gives the lines that say what a certificate proves.
+pub fn save_certificate<P: Serialize + Default>(
+    out: &Output,
+    board: String,
+    file: &std::path::Path,
+    solved: Result<(Certificate, u64, P), SolveError>,
+    proved_text: impl Fn(&P) -> String,
+) -> anyhow::Result<Answer> {
+    let mut written = Written {
+        board,
+        file: file.display().to_string(),
+        status: Status::Solved,
+        proved: P::default(),
+        certificate_nodes: 0,
+        bytes: 0,
+        nodes: 0,
+    };
+    match solved {
+        Ok((certificate, nodes, proved)) => {
+            certificate
+                .save(file)
+                .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", file.display()))?;
+            written.proved = proved;
+            written.certificate_nodes = certificate.nodes.len();
+            written.bytes = std::fs::metadata(file)?.len();
+            written.nodes = nodes;
+        }
+        Err(SolveError::Unknown { nodes, reason, .. }) => {
+            written.status = Status::Unknown { reason };
+            written.nodes = nodes;
+        }
+    }
+    out.emit_status(&written, written.status, || match written.status {
+        Status::Solved => format!(
+            "{}: certificate written to {} ({} positions, {} bytes, {} solver nodes)\n{}",
+            written.board,
+            written.file,
+            written.certificate_nodes,
+            written.bytes,
+            written.nodes,
+            proved_text(&written.proved)
+        ),
+        Status::Unknown { .. } => format!(
+            "{}: no certificate written: {} after {} nodes\n",
+            written.board,
+            status_text(&written.status),
+            written.nodes
+        ),
     })
 }
 

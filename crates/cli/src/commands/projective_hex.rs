@@ -9,7 +9,6 @@ use clap::{ArgMatches, Args, Command, FromArgMatches, Subcommand};
 use crosscap_certificate::ClaimSummary;
 use crosscap_engine::Player;
 use crosscap_engine::catalog::{GameDescriptor, Setup, Status};
-use crosscap_engine::solver::SolveError;
 use crosscap_projective_hex::exact::{CertifyError, certify, certify_openings};
 use crosscap_projective_hex::{
     DESCRIPTOR, NotAtStart, OpeningJobs, Openings, ProjectiveHex, ReplyValue, loop_winner,
@@ -335,23 +334,10 @@ fn emit_openings(
     })
 }
 
-/// What `solve --certificate` wrote.
-#[derive(Serialize)]
-struct Written {
-    board: String,
-    file: String,
-    #[serde(flatten)]
-    status: Status,
+/// The claims a Projective Hex certificate proves, one a start position.
+#[derive(Default, Serialize)]
+struct Claims {
     claims: Vec<ClaimSummary>,
-    /// Positions in the certificate.
-    certificate_nodes: usize,
-    bytes: u64,
-    /// Solver nodes, the extraction's included.
-    nodes: u64,
-}
-
-fn claims_text(claims: &[ClaimSummary]) -> String {
-    claims.iter().map(|claim| format!("  {claim}\n")).collect()
 }
 
 fn write_certificate(
@@ -369,47 +355,19 @@ fn write_certificate(
     } else {
         certify(std::slice::from_ref(&start), &budget)
     };
-    let mut written = Written {
-        board,
-        file: file.display().to_string(),
-        status: Status::Solved,
-        claims: Vec::new(),
-        certificate_nodes: 0,
-        bytes: 0,
-        nodes: 0,
-    };
-    match certified {
+    let solved = match certified {
         Ok(certified) => {
-            let certificate = &certified.certificate;
-            certificate
-                .save(file)
-                .map_err(|e| anyhow::anyhow!("cannot write {}: {e}", file.display()))?;
-            written.claims = certificate.summaries();
-            written.certificate_nodes = certificate.nodes.len();
-            written.bytes = std::fs::metadata(file)?.len();
-            written.nodes = certified.nodes;
+            let claims = certified.certificate.summaries();
+            Ok((certified.certificate, certified.nodes, Claims { claims }))
         }
-        Err(CertifyError::Unknown(SolveError::Unknown { nodes, reason, .. })) => {
-            written.status = Status::Unknown { reason };
-            written.nodes = nodes;
-        }
+        Err(CertifyError::Unknown(unknown)) => Err(unknown),
         Err(other) => return Err(other.into()),
-    }
-    out.emit_status(&written, written.status, || match written.status {
-        Status::Solved => format!(
-            "{}: certificate written to {} ({} positions, {} bytes, {} solver nodes)\n{}",
-            written.board,
-            written.file,
-            written.certificate_nodes,
-            written.bytes,
-            written.nodes,
-            claims_text(&written.claims)
-        ),
-        Status::Unknown { .. } => format!(
-            "{}: no certificate written: {} after {} nodes\n",
-            written.board,
-            status_text(&written.status),
-            written.nodes
-        ),
+    };
+    super::save_certificate(out, board, file, solved, |proved| {
+        proved
+            .claims
+            .iter()
+            .map(|claim| format!("  {claim}\n"))
+            .collect()
     })
 }
