@@ -1,6 +1,6 @@
 //! The Euler Getter check: every node's position recomputed from its claim by the moves
-//! along the way, every move's legality and turn, every endgame played out in every order
-//! and each full board scored by a count of its own (`V - E + F` of each player's closure,
+//! along the way, every move's legality and turn, every endgame settled by a search of
+//! every line of play and each full board scored by a count of its own (`V - E + F` of each player's closure,
 //! from the board the topology crate re-derives).
 
 use std::fmt;
@@ -14,7 +14,7 @@ use crate::{Certificate, Invalid, MAX_ENDGAME, Node, ScoreClaim, Start, counts, 
 
 /// What a strategy is to reach: `player`'s characteristic at least `at_least` above the
 /// other's at the end.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 struct Goal {
     player: Player,
     at_least: i32,
@@ -199,13 +199,13 @@ pub(crate) fn verify(certificate: &Certificate) -> Result<Verified, Invalid> {
                         ),
                     ));
                 }
-                let best = best_margin(board, &mut stones, player);
-                if best < i64::from(goal.at_least) {
+                if !endgame_holds(board, &mut stones, goal) {
                     return Err(fail(
                         index,
                         format!(
-                            "{player} ends at most {best} above {} from here: not at least {}",
+                            "{} can hold {player} below {} from here: not at least {}",
                             player.opponent(),
+                            goal.at_least,
                             goal.at_least
                         ),
                     ));
@@ -231,39 +231,123 @@ pub(crate) fn verify(certificate: &Certificate) -> Result<Verified, Invalid> {
     })
 }
 
-/// What `player`'s characteristic ends above the other's from `stones` with perfect play
-/// by both: plain minimax over every order of the remaining moves (endgames only).
-fn best_margin(board: &Board, stones: &mut [Option<Player>], player: Player) -> i64 {
-    let mover = to_move(stones);
-    let mut best: Option<i64> = None;
-    for cell in 0..stones.len() {
-        if stones[cell].is_some() {
-            continue;
-        }
-        stones[cell] = Some(mover);
-        let value = best_margin(board, stones, player);
-        stones[cell] = None;
-        best = Some(match best {
-            None => value,
-            Some(known) if mover == player => known.max(value),
-            Some(known) => known.min(value),
-        });
-    }
-    best.unwrap_or_else(|| chi(board, stones, player) - chi(board, stones, player.opponent()))
+/// Whether `goal.player` ends at least `goal.at_least` above the other from `stones`, an
+/// endgame of at most [`MAX_ENDGAME`] empty cells, whatever the other does: a search of
+/// every line of play of its own (where the player moves one move must keep the goal,
+/// where the other moves every reply must) down to full boards scored by [`margin`]. Each
+/// position of the endgame is settled once: the memo is indexed by the empty cells'
+/// contents, a base-3 digit a cell (at most 3^12 entries).
+fn endgame_holds(board: &Board, stones: &mut [Option<Player>], goal: Goal) -> bool {
+    let empty: Vec<usize> = (0..stones.len()).filter(|&c| stones[c].is_none()).collect();
+    let mut search = Endgame {
+        board,
+        goal,
+        powers: (0..empty.len() as u32).map(|i| 3usize.pow(i)).collect(),
+        memo: vec![Settled::Unknown; 3usize.pow(empty.len() as u32)],
+        decisive: vec![0; empty.len() + 1],
+        empty,
+    };
+    let left = search.empty.len();
+    search.holds(stones, 0, left, to_move(stones))
 }
 
-/// The Euler characteristic `V - E + F` of the closure of `player`'s cells: its cells, and
-/// every vertex and edge a cell of its touches.
-pub(crate) fn chi(board: &Board, stones: &[Option<Player>], player: Player) -> i64 {
-    let touched = |cells: &[usize]| cells.iter().any(|&c| stones[c] == Some(player));
-    let vertices = (0..board.vertex_count())
-        .filter(|&v| touched(board.vertex_cells(v)))
-        .count();
-    let edges = (0..board.edge_count())
-        .filter(|&e| touched(&board.edge_cells(e)))
-        .count();
-    let faces = stones.iter().filter(|&&s| s == Some(player)).count();
-    (vertices + faces) as i64 - edges as i64
+/// What the endgame search knows of a position.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Settled {
+    Unknown,
+    Holds,
+    Fails,
+}
+
+impl From<bool> for Settled {
+    fn from(holds: bool) -> Settled {
+        if holds {
+            Settled::Holds
+        } else {
+            Settled::Fails
+        }
+    }
+}
+
+/// One endgame leaf's search: its empty cells, the place value of each in the memo's index.
+struct Endgame<'a> {
+    board: &'a Board,
+    goal: Goal,
+    empty: Vec<usize>,
+    powers: Vec<usize>,
+    memo: Vec<Settled>,
+    /// By the number of empty cells left, the slot of the last move that settled a
+    /// position (kept the goal, or broke it), tried first next time: the order of the moves
+    /// changes only how soon the search settles, never what.
+    decisive: Vec<usize>,
+}
+
+impl Endgame<'_> {
+    /// Whether the goal holds from `stones` (`index`: the empty cells' contents, `1` X and
+    /// `2` O, in base 3; `left` of them empty) with `mover` to move.
+    fn holds(
+        &mut self,
+        stones: &mut [Option<Player>],
+        index: usize,
+        left: usize,
+        mover: Player,
+    ) -> bool {
+        match self.memo[index] {
+            Settled::Holds => return true,
+            Settled::Fails => return false,
+            Settled::Unknown => {}
+        }
+        if left == 0 {
+            let holds =
+                margin(self.board, stones, self.goal.player) >= i64::from(self.goal.at_least);
+            self.memo[index] = holds.into();
+            return holds;
+        }
+        let mut holds = mover != self.goal.player;
+        let digit = match mover {
+            Player::X => 1,
+            Player::O => 2,
+        };
+        let first = self.decisive[left];
+        let slots = std::iter::once(first).chain((0..self.empty.len()).filter(|&s| s != first));
+        for slot in slots {
+            let cell = self.empty[slot];
+            if stones[cell].is_some() {
+                continue;
+            }
+            stones[cell] = Some(mover);
+            let next = index + digit * self.powers[slot];
+            let after = self.holds(stones, next, left - 1, mover.opponent());
+            stones[cell] = None;
+            if after == (mover == self.goal.player) {
+                holds = after;
+                self.decisive[left] = slot;
+                break;
+            }
+        }
+        self.memo[index] = holds.into();
+        holds
+    }
+}
+
+/// `player`'s Euler characteristic minus the other's on a full board, each `V - E + F` of
+/// the closure of the player's cells: its cells, and every vertex and edge a cell of its
+/// touches (a vertex or an edge on the border of the two is in both).
+fn margin(board: &Board, stones: &[Option<Player>], player: Player) -> i64 {
+    // +1 when only the player's cells touch it, -1 when only the other's, 0 when both.
+    let share = |cells: &[usize]| {
+        let mine = cells.iter().any(|&c| stones[c] == Some(player));
+        let theirs = cells.iter().any(|&c| stones[c] != Some(player));
+        i64::from(mine) - i64::from(theirs)
+    };
+    let vertices: i64 = (0..board.vertex_count())
+        .map(|v| share(board.vertex_cells(v)))
+        .sum();
+    let edges: i64 = (0..board.edge_count())
+        .map(|e| share(&board.edge_cells(e)))
+        .sum();
+    let faces: i64 = (0..board.cell_count()).map(|c| share(&[c])).sum();
+    vertices - edges + faces
 }
 
 #[cfg(test)]
@@ -284,7 +368,7 @@ mod tests {
         let mover = to_move(stones);
         let empty: Vec<usize> = (0..stones.len()).filter(|&c| stones[c].is_none()).collect();
         let value = if empty.is_empty() {
-            chi(board, stones, Player::X) - chi(board, stones, Player::O)
+            margin(board, stones, Player::X)
         } else {
             let values = empty.iter().map(|&cell| {
                 stones[cell] = Some(mover);
@@ -303,17 +387,18 @@ mod tests {
     }
 
     /// Writes `player`'s minimax strategy from `stones` (keeping X's margin at least
-    /// `margin` for X, at most it for O) into `certificate`.
+    /// `margin` for X, at most it for O) into `certificate`, with endgames of at most
+    /// `leaf` empty cells as leaves.
     fn strategy(
         certificate: &mut Certificate,
         stones: &mut Vec<Option<Player>>,
-        player: Player,
-        margin: i64,
+        (player, margin): (Player, i64),
+        leaf: usize,
         memo: &mut Memo,
     ) -> u32 {
         let board = certificate.board.clone();
         let empty: Vec<usize> = (0..stones.len()).filter(|&c| stones[c].is_none()).collect();
-        if empty.len() <= MAX_ENDGAME {
+        if empty.len() <= leaf {
             return certificate.push_endgame();
         }
         if to_move(stones) == player {
@@ -331,29 +416,36 @@ mod tests {
                 })
                 .unwrap();
             stones[cell] = Some(player);
-            let next = strategy(certificate, stones, player, margin, memo);
+            let next = strategy(certificate, stones, (player, margin), leaf, memo);
             stones[cell] = None;
             certificate.push_move(cell, Some(next))
         } else {
             let mut targets = Vec::new();
             for &cell in &empty {
                 stones[cell] = Some(player.opponent());
-                targets.push(strategy(certificate, stones, player, margin, memo));
+                targets.push(strategy(certificate, stones, (player, margin), leaf, memo));
                 stones[cell] = None;
             }
             certificate.push_replies(&targets)
         }
     }
 
-    /// Both minimax strategies from the empty `spec`, with their claims.
-    fn minimax_certificate(spec: &str) -> (Certificate, i64) {
+    /// Both minimax strategies from the empty `spec`, with their claims, down to endgames
+    /// of at most `leaf` empty cells.
+    fn minimax_certificate(spec: &str, leaf: usize) -> (Certificate, i64) {
         let board = Board::from_spec(spec).unwrap();
         let mut certificate = Certificate::of(Kind::EulerGetter, board.clone());
         let mut stones = vec![None; board.cell_count()];
         let mut memo = Memo::new();
         let margin = minimax(&board, &mut stones, &mut memo);
         for (player, at_least) in [(Player::X, margin), (Player::O, -margin)] {
-            let root = strategy(&mut certificate, &mut stones, player, margin, &mut memo);
+            let root = strategy(
+                &mut certificate,
+                &mut stones,
+                (player, margin),
+                leaf,
+                &mut memo,
+            );
             certificate.scores.push(ScoreClaim {
                 stones: stones.clone(),
                 player,
@@ -376,24 +468,27 @@ mod tests {
     #[test]
     fn minimax_strategies_prove_the_minimax_margin_after_a_round_trip() {
         // goldberg:1: X wins by 1 (the engine's solver agrees, in the game crate's tests).
-        let (certificate, margin) = minimax_certificate("goldberg:1");
-        assert_eq!(margin, 1);
-        let mut text = Vec::new();
-        certificate.write_text(&mut text).unwrap();
-        let verified = crate::verify(&Certificate::read(text.as_slice()).unwrap()).unwrap();
-        assert_eq!(verified.game, "euler-getter");
-        assert_eq!(verified.scores.len(), 2);
-        let result = &verified.results[0];
-        assert_eq!((result.winner, result.margin), (Some(Player::X), 1));
-        assert_eq!(
-            result.to_string(),
-            "X wins by 1 with perfect play from X - / O - (X to move)"
-        );
+        // Small leaves, then the whole board one endgame leaf the checker searches.
+        for leaf in [2, MAX_ENDGAME] {
+            let (certificate, margin) = minimax_certificate("goldberg:1", leaf);
+            assert_eq!(margin, 1);
+            let mut text = Vec::new();
+            certificate.write_text(&mut text).unwrap();
+            let verified = crate::verify(&Certificate::read(text.as_slice()).unwrap()).unwrap();
+            assert_eq!(verified.game, "euler-getter");
+            assert_eq!(verified.scores.len(), 2);
+            let result = &verified.results[0];
+            assert_eq!((result.winner, result.margin), (Some(Player::X), 1));
+            assert_eq!(
+                result.to_string(),
+                "X wins by 1 with perfect play from X - / O - (X to move)"
+            );
+        }
     }
 
     #[test]
     fn false_claims_and_damage_are_refused_with_the_node_and_the_reason() {
-        let (certificate, _) = minimax_certificate("goldberg:1");
+        let (certificate, _) = minimax_certificate("goldberg:1", 2);
         // A larger margin claimed: some endgame falls short.
         let mut damaged = certificate.clone();
         damaged.scores[0].at_least += 2;
@@ -402,16 +497,67 @@ mod tests {
         let mut damaged = certificate.clone();
         damaged.scores[0].player = Player::O;
         assert!(refused(&damaged).reason.contains("is to move here"));
-        // An endgame claimed too early: X's first move (six empty cells) made a leaf.
-        let root = certificate.scores[0].root as usize;
-        let mut damaged = certificate.clone();
-        damaged.nodes[root] = Node::Endgame;
-        let why = refused(&damaged);
-        assert_eq!(why.node, Some(root), "{why}");
-        assert!(why.reason.contains("6 empty cells"), "{why}");
         // A held loop is no Euler Getter leaf (nor can it be written as one).
         let mut damaged = certificate;
         damaged.nodes[0] = Node::Held { first: 0, count: 0 };
         assert!(verify(&damaged).unwrap_err().reason.contains("no leaf"));
+        // An endgame leaf too large: the empty goldberg:2 (21 cells).
+        let board = Board::from_spec("goldberg:2").unwrap();
+        let mut early = Certificate::of(Kind::EulerGetter, board.clone());
+        let root = early.push_endgame();
+        early.scores.push(ScoreClaim {
+            stones: vec![None; board.cell_count()],
+            player: Player::O,
+            at_least: 1,
+            root,
+        });
+        let why = refused(&early);
+        assert_eq!(why.node, Some(0), "{why}");
+        assert!(why.reason.contains("21 empty cells"), "{why}");
+    }
+
+    /// A whole board as one leaf: the checker's own search refuses a margin raised past
+    /// the minimax one and the wrong winner.
+    #[test]
+    fn a_large_leaf_with_a_false_claim_is_refused() {
+        let (certificate, _) = minimax_certificate("goldberg:1", MAX_ENDGAME);
+        assert_eq!(certificate.nodes, [Node::Endgame, Node::Endgame]);
+        let mut raised = certificate.clone();
+        raised.scores[0].at_least = 3;
+        assert!(refused(&raised).reason.contains("not at least 3"));
+        // O claims to win (X wins by 1): O cannot end 1 above X.
+        let mut wrong = certificate;
+        wrong.scores[1].at_least = 1;
+        let why = refused(&wrong);
+        assert_eq!(why.node, Some(1), "{why}");
+        assert!(why.reason.contains("X can hold O below 1"), "{why}");
+    }
+
+    /// The endgame search against plain minimax on random goldberg:2 endgames of 6 to 9
+    /// empty cells: each side holds exactly the minimax margin, and not 2 more (margins
+    /// are odd).
+    #[test]
+    fn the_endgame_search_holds_exactly_the_minimax_margin() {
+        let board = Board::from_spec("goldberg:2").unwrap();
+        let mut rng = crosscap_engine::Rng::new(7);
+        for round in 0..8 {
+            let mut stones = vec![None; board.cell_count()];
+            let placed = board.cell_count() - 6 - round % 4;
+            for _ in 0..placed {
+                let empty: Vec<usize> =
+                    (0..stones.len()).filter(|&c| stones[c].is_none()).collect();
+                let cell = empty[rng.below(empty.len())];
+                stones[cell] = Some(to_move(&stones));
+            }
+            let value = minimax(&board, &mut stones.clone(), &mut Memo::new());
+            for (player, at_least) in [(Player::X, value), (Player::O, -value)] {
+                let goal = |at_least: i64| Goal {
+                    player,
+                    at_least: at_least as i32,
+                };
+                assert!(endgame_holds(&board, &mut stones, goal(at_least)));
+                assert!(!endgame_holds(&board, &mut stones, goal(at_least + 2)));
+            }
+        }
     }
 }

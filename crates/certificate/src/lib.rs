@@ -61,11 +61,17 @@
 //! characteristic at least AT_LEAST above the other's, whatever the other does (the swap
 //! rule is off: X moves first and the players alternate, as above). `m CELL BACK` is
 //! PLAYER's move (always with its next node), `r` the other's replies, and the leaves are
-//! `e`: an endgame of at most [`MAX_ENDGAME`] empty cells, which the checker plays out
-//! itself, every order of the last moves (a full board is one of none). Two claims from one position, one for each
-//! player, with AT_LEAST `a` and `-a`, prove the exact result with perfect play: the margin
-//! `a`, neither side can do better. That is the claim `euler-getter solve --certificate`
-//! writes, one strategy for the winner and one for the loser.
+//! `e`: an endgame of at most [`MAX_ENDGAME`] empty cells (a full board is one of none),
+//! which the checker settles itself by a search of every line of play from it: where
+//! PLAYER moves, one move must keep the claim, where the other moves, every reply must,
+//! down to full boards it scores. That is the definition of the claim, so the leaf is
+//! sound whatever the certificate says; the search remembers each position of the endgame
+//! it settled (its table indexed by the contents of the leaf's empty cells, at most 3^12
+//! entries) and tries first the move that settled the last position of as many empty
+//! cells, which changes only how soon it settles, not what. Two claims from one position,
+//! one for each player, with AT_LEAST `a` and `-a`, prove the exact result with perfect
+//! play: the margin `a`, neither side can do better. That is the claim `euler-getter solve
+//! --certificate` writes, one strategy for the winner and one for the loser.
 //!
 //! The checker scores each full board by its own count, `V - E + F` of the closure of each
 //! player's cells: a vertex or an edge counts when a cell of the player's touches it. It
@@ -90,9 +96,9 @@ use serde::Serialize;
 pub use check::{Report, Verified, check_file, verify};
 pub use euler::{ResultSummary, ScoreSummary};
 
-/// The most empty cells of an Euler Getter endgame leaf (the checker plays out every
-/// order of the last moves, at most 4! = 24 games).
-pub const MAX_ENDGAME: usize = 4;
+/// The most empty cells of an Euler Getter endgame leaf, which the checker settles by its
+/// own search of every line of play (at most 3^12 positions a leaf).
+pub const MAX_ENDGAME: usize = 12;
 /// The most bridges of a held loop (the checker tries 2^bridges choices).
 pub const MAX_BRIDGES: usize = 16;
 /// The first line of every certificate: the format and its version.
@@ -213,7 +219,7 @@ pub enum Node {
     /// two by two.
     Held { first: u32, count: u32 },
     /// An Euler Getter leaf: an endgame of at most [`MAX_ENDGAME`] empty cells, which the
-    /// checker plays out and scores itself.
+    /// checker searches and scores itself.
     Endgame,
 }
 

@@ -10,6 +10,8 @@ const CERTIFICATES: &[&str] = &[
     "crosscap-certificate 1\ngame projective-hex\nboard taylor:2\nclaim X........... O 0\nnodes 1\nh b2 b3 c2 c3\n",
     "crosscap-certificate 1\ngame euler-getter\nboard goldberg:1\nclaim XOXOX. O -5 1\nclaim XOXOX. X -5 3\nnodes 4\ne\nm 6 1\ne\nr 1\n",
     "crosscap-certificate 1\ngame euler-getter\nboard goldberg:1\nclaim XOXO.. X 9 2\nnodes 3\ne\nr 1\nm 5 1\n",
+    "crosscap-certificate 1\ngame euler-getter\nboard goldberg:1\nclaim ...... X 1 0\nclaim ...... O -1 1\nnodes 2\ne\ne\n",
+    "crosscap-certificate 1\ngame euler-getter\nboard goldberg:2\nclaim XOXOXOXOX............ O -41 0\nnodes 1\ne\n",
 ];
 
 proptest! {
@@ -29,11 +31,16 @@ proptest! {
 }
 
 /// The seeds above are read as they are meant: the first Euler Getter one proves its
-/// claims, the second one claims what its full board does not give.
+/// claims, the second one claims what its full board does not give, the last two are
+/// endgame leaves the checker searches itself (the whole hemi-dodecahedron, X wins by 1;
+/// 12 empty cells of goldberg:2, a claim no game can break).
 #[test]
 fn the_euler_getter_seeds_verify_as_meant() {
     let proved = verify(&Certificate::read(CERTIFICATES[3].as_bytes()).unwrap()).unwrap();
     assert_eq!(proved.scores.len(), 2);
     let refused = verify(&Certificate::read(CERTIFICATES[4].as_bytes()).unwrap());
     assert!(refused.is_err(), "{refused:?}");
+    let whole = verify(&Certificate::read(CERTIFICATES[5].as_bytes()).unwrap()).unwrap();
+    assert_eq!(whole.results[0].margin, 1);
+    verify(&Certificate::read(CERTIFICATES[6].as_bytes()).unwrap()).unwrap();
 }

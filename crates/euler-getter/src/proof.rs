@@ -1,8 +1,8 @@
 //! Certificates of exact results: the margin with perfect play proved by two strategies
 //! written out for the checker of crate `crosscap-certificate`, which verifies them without
 //! this solver. The winner's strategy holds the loser to the margin, the loser's holds the
-//! winner to it; each is a DAG over positions down to endgames of a few empty cells, which
-//! the checker plays out and scores itself.
+//! winner to it; each is a DAG over positions down to endgames of at most [`LEAF_EMPTY`]
+//! empty cells, which the checker searches and scores itself.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -41,6 +41,14 @@ pub struct Certified {
 
 /// The most cells of a board certified (a position is packed two bits a cell into a u128).
 const MAX_CELLS: usize = 64;
+
+/// The most empty cells of the endgame leaves written, which the checker searches itself
+/// (it takes up to [`MAX_ENDGAME`]). Larger leaves make smaller certificates but cost the
+/// checker more a leaf: on the empty goldberg:2, leaves of 10 empty cells gave 993,580
+/// positions (1.9 MB) checked in 69 s of CPU, leaves of 12 gave 197,770 (346 KB) in 83 s
+/// (BENCHMARKS.md).
+const LEAF_EMPTY: usize = 10;
+const _: () = assert!(LEAF_EMPTY <= MAX_ENDGAME);
 
 /// Bytes a position costs the certificate and the map of positions written, roughly.
 const NODE_BYTES: usize = 64;
@@ -151,7 +159,7 @@ impl Prover {
             .into());
         }
         let empty = game.complex().cell_count() - game.placed();
-        let node = if empty <= MAX_ENDGAME {
+        let node = if empty <= LEAF_EMPTY {
             self.certificate.push_endgame()
         } else if game.to_move() == player {
             let mut moves = game.legal_moves();
@@ -203,7 +211,7 @@ fn packed(stones: &[Option<Player>]) -> u128 {
 
 #[cfg(test)]
 mod tests {
-    use crosscap_certificate::verify;
+    use crosscap_certificate::{Node, verify};
     use crosscap_engine::session::SetupLimits;
 
     use super::*;
@@ -220,14 +228,15 @@ mod tests {
         .unwrap()
     }
 
-    /// On the hemi-dodecahedron, and from a goldberg:2 position with 9 empty cells, the
+    /// On the hemi-dodecahedron (one endgame leaf a strategy), and from a goldberg:2
+    /// position with 14 empty cells (moves and replies down to leaves of 10), the
     /// certificate proves the margin the solver finds, and the checker's results say so.
     #[test]
     fn certificates_prove_the_solved_margin() {
         let start = game("goldberg:2", None);
         let mut rng = crosscap_engine::Rng::new(5);
         let mut endgame = start.clone();
-        while endgame.placed() < 12 {
+        while endgame.placed() < 7 {
             let mv = endgame.random_move(&mut rng).unwrap();
             endgame.play(&mv);
         }
@@ -235,6 +244,11 @@ mod tests {
             let certified = certify(&position, &Budget::unlimited()).unwrap();
             let solved = solve(&position, &Budget::unlimited()).unwrap();
             assert_eq!(certified.margin, solved.margin);
+            let leaves = (certified.certificate.nodes.iter())
+                .filter(|node| **node == Node::Endgame)
+                .count();
+            let inner = certified.certificate.nodes.len() - leaves;
+            assert_eq!(inner > 0, position.placed() == 7, "{inner} inner nodes");
             let verified = verify(&certified.certificate).unwrap();
             assert_eq!(verified.results.len(), 1);
             let result = &verified.results[0];
