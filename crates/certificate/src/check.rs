@@ -53,10 +53,20 @@ impl<'a> From<&'a Result<Verified, Invalid>> for Report<'a> {
 
 /// Reads and checks the certificate at `path`: the verdict (valid, or the first thing
 /// wrong), or why the file is no certificate at all (it cannot be read, it is not zstd,
-/// its header is not a certificate's).
-pub fn check_file(path: &Path) -> Result<Result<Verified, Invalid>, String> {
+/// its header is not a certificate's) or not one of `game` (`None`: any game's).
+pub fn check_file(path: &Path, game: Option<Kind>) -> Result<Result<Verified, Invalid>, String> {
     match Certificate::load(path) {
-        Ok(certificate) => Ok(verify(&certificate)),
+        Ok(certificate) => match game {
+            Some(game) if game != certificate.kind => Err(format!(
+                "{}: a certificate of {}, not of {}: check it with `crosscap {} verify` or \
+                 `crosscap-verify`",
+                path.display(),
+                certificate.kind.name(),
+                game.name(),
+                certificate.kind.name()
+            )),
+            _ => Ok(verify(&certificate)),
+        },
         Err(CertificateError::Invalid(invalid)) => Ok(Err(invalid)),
         Err(CertificateError::Unreadable(why)) => Err(format!("{}: {why}", path.display())),
     }

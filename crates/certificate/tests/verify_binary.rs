@@ -119,3 +119,27 @@ fn the_checker_depends_on_no_game_crate() {
         ]
     );
 }
+
+#[test]
+fn help_says_what_is_checked_and_the_exit_statuses() {
+    let run = verify(&["--help"]);
+    assert!(run.status.success());
+    let help = text(&run.stdout);
+    let endgames = format!(
+        "endgames of at most {} empty cells",
+        crosscap_certificate::MAX_ENDGAME
+    );
+    for said in [
+        "usage: crosscap-verify [--json] FILE",
+        "links no solver",
+        "projective-hex: winning strategies",
+        "euler-getter: two strategies that prove the exact margin",
+        endgames.as_str(),
+        "V - E + F",
+        "0 valid",
+        "1 invalid",
+        "2 no certificate",
+    ] {
+        assert!(help.contains(said), "{said:?} missing from:\n{help}");
+    }
+}

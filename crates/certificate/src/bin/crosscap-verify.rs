@@ -7,9 +7,31 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crosscap_certificate::{Report, check_file};
+use crosscap_certificate::{MAX_ENDGAME, Report, check_file};
 
 const USAGE: &str = "usage: crosscap-verify [--json] FILE";
+
+/// What `--help` prints: what is checked, and the exit statuses.
+fn help() -> String {
+    format!(
+        "\
+Checks a certificate written by `crosscap GAME solve --certificate FILE`, with a checker
+that links no solver: it re-derives the board from its spec, replays every position from
+the claims, and checks every move and turn itself.
+  projective-hex: winning strategies; every reply of the loser's is answered, down to a
+    move that closes a loop or a loop held by bridges, loops found by its own search.
+  euler-getter: two strategies that prove the exact margin; every reply is answered, down
+    to endgames of at most {MAX_ENDGAME} empty cells that it searches line by line, scoring full
+    boards by its own V - E + F.
+
+usage: crosscap-verify [--json] FILE
+  FILE    the certificate, zstd-compressed (.cert.zst) or plain text
+  --json  the verdict as JSON
+
+Exit status: 0 valid (prints what it proves), 1 invalid (one line on stderr: the node
+that failed and why), 2 no certificate, unreadable, or bad usage."
+    )
+}
 
 fn main() -> ExitCode {
     let mut json = false;
@@ -18,9 +40,7 @@ fn main() -> ExitCode {
         match arg.to_str() {
             Some("--json") => json = true,
             Some("-h" | "--help") => {
-                println!(
-                    "Checks a Crosscap certificate (a solved game's winning strategy)\n\n{USAGE}"
-                );
+                println!("{}", help());
                 return ExitCode::SUCCESS;
             }
             Some(flag) if flag.starts_with('-') => {
@@ -34,7 +54,7 @@ fn main() -> ExitCode {
         eprintln!("error: expected one FILE; {USAGE}");
         return ExitCode::from(2);
     };
-    let checked = match check_file(file) {
+    let checked = match check_file(file, None) {
         Ok(checked) => checked,
         Err(why) => {
             eprintln!("error: {why}");

@@ -97,8 +97,12 @@ pub fn merge(
 /// `GAME verify FILE`: checks a certificate with the checker alone (no solver) and prints
 /// what it proves; invalid: one line on stderr and [`Answer::Invalid`]; no certificate at
 /// all: an error.
-pub fn verify_file(file: &std::path::Path, out: &Output) -> anyhow::Result<Answer> {
-    let checked = crosscap_certificate::check_file(file).map_err(anyhow::Error::msg)?;
+pub fn verify_file(
+    file: &std::path::Path,
+    game: crosscap_certificate::Kind,
+    out: &Output,
+) -> anyhow::Result<Answer> {
+    let checked = crosscap_certificate::check_file(file, Some(game)).map_err(anyhow::Error::msg)?;
     if let Err(invalid) = &checked {
         eprintln!("invalid certificate: {invalid}");
     }

@@ -44,7 +44,7 @@ pub enum ProjectiveHexCommand {
     },
     /// Checks a certificate written by `solve --certificate` with a checker of its own (no
     /// solver): exit 0 and the claims it proves when valid, 1 and the node that failed
-    /// when not, 2 when the file is no certificate.
+    /// when not, 2 when the file is no certificate or one of another game.
     Verify {
         /// The certificate, zstd-compressed (`.cert.zst`) or plain text.
         file: PathBuf,
@@ -100,7 +100,9 @@ pub fn commands(command: Command) -> Command {
 pub fn run(matches: &ArgMatches, out: &Output) -> Option<anyhow::Result<Answer>> {
     if let Some(answer) = super::own(matches, out, |command, out| match command {
         ProjectiveHexCommand::Winner { game } => winner(&game.setup, out),
-        ProjectiveHexCommand::Verify { file } => super::verify_file(&file, out),
+        ProjectiveHexCommand::Verify { file } => {
+            super::verify_file(&file, crosscap_certificate::Kind::ProjectiveHex, out)
+        }
     }) {
         return Some(answer);
     }

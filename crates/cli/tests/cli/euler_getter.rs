@@ -530,3 +530,23 @@ fn a_certificate_needs_the_plain_rules_and_its_budget() {
     short.unknown_json("nodes");
     assert!(!file.exists());
 }
+
+/// Each game's `verify` checks its own certificates: given the other game's, it says which
+/// game's the file is and where to check it, in one line with exit 2.
+#[test]
+fn verify_refuses_the_other_games_certificate_in_one_line() {
+    let hex = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../certificates/projective-hex-taylor-2.cert.zst");
+    let run = crosscap(&["euler-getter", "verify", hex.to_str().unwrap()]);
+    run.assert_user_error(
+        "a certificate of projective-hex, not of euler-getter: check it with \
+         `crosscap projective-hex verify`",
+    );
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    let euler = "crosscap-certificate 1\ngame euler-getter\nboard goldberg:1\n\
+                 claim ...... X 1 0\nclaim ...... O -1 1\nnodes 2\ne\ne\n";
+    assert_eq!(verify_text(euler, "eg-whole.cert").code, 0);
+    let run = crate::verify_text("projective-hex", euler, "eg-as-hex.cert");
+    run.assert_user_error("a certificate of euler-getter, not of projective-hex");
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+}
