@@ -143,3 +143,19 @@ fn help_says_what_is_checked_and_the_exit_statuses() {
         assert!(help.contains(said), "{said:?} missing from:\n{help}");
     }
 }
+
+/// The stored Euler Getter certificate of the empty goldberg:2: about a minute of CPU and
+/// more on a busy machine, so run on request (`cargo test -p crosscap-certificate --
+/// --ignored`).
+#[test]
+#[ignore = "about a minute of CPU"]
+fn the_stored_goldberg_2_euler_getter_certificate_proves_o_wins_by_1() {
+    let file = certificate("euler-getter-goldberg-2.cert.zst");
+    let run = verify(&["--json", file.to_str().unwrap()]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    let result = &report["results"][0];
+    assert_eq!(result["winner"], "O", "{report}");
+    assert_eq!(result["margin"], 1, "{report}");
+    assert_eq!(result["position"], ".".repeat(21), "{report}");
+}
