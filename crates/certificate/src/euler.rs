@@ -132,6 +132,7 @@ pub(crate) fn verify(certificate: &Certificate) -> Result<Verified, Invalid> {
             .arrive(claim.root as usize, &claim.stones, goal)
             .map_err(|why| fail(format!("node {}: {why}", claim.root)))?;
     }
+    let complex = Complex::of(board);
     let mut stones = vec![None; board.cell_count()];
     for index in (0..certificate.nodes.len()).rev() {
         let Some(goal) = reached.load(index, &mut stones) else {
@@ -199,7 +200,7 @@ pub(crate) fn verify(certificate: &Certificate) -> Result<Verified, Invalid> {
                         ),
                     ));
                 }
-                if !endgame_holds(board, &mut stones, goal) {
+                if !endgame_holds(&complex, &mut stones, goal) {
                     return Err(fail(
                         index,
                         format!(
@@ -234,13 +235,13 @@ pub(crate) fn verify(certificate: &Certificate) -> Result<Verified, Invalid> {
 /// Whether `goal.player` ends at least `goal.at_least` above the other from `stones`, an
 /// endgame of at most [`MAX_ENDGAME`] empty cells, whatever the other does: a search of
 /// every line of play of its own (where the player moves one move must keep the goal,
-/// where the other moves every reply must) down to full boards scored by [`margin`]. Each
-/// position of the endgame is settled once: the memo is indexed by the empty cells'
-/// contents, a base-3 digit a cell (at most 3^12 entries).
-fn endgame_holds(board: &Board, stones: &mut [Option<Player>], goal: Goal) -> bool {
+/// where the other moves every reply must) down to full boards scored by
+/// [`Complex::margin`]. Each position of the endgame is settled once: the memo is indexed
+/// by the empty cells' contents, a base-3 digit a cell (at most 3^12 entries).
+fn endgame_holds(complex: &Complex, stones: &mut [Option<Player>], goal: Goal) -> bool {
     let empty: Vec<usize> = (0..stones.len()).filter(|&c| stones[c].is_none()).collect();
     let mut search = Endgame {
-        board,
+        complex,
         goal,
         powers: (0..empty.len() as u32).map(|i| 3usize.pow(i)).collect(),
         memo: vec![Settled::Unknown; 3usize.pow(empty.len() as u32)],
@@ -271,7 +272,7 @@ impl From<bool> for Settled {
 
 /// One endgame leaf's search: its empty cells, the place value of each in the memo's index.
 struct Endgame<'a> {
-    board: &'a Board,
+    complex: &'a Complex,
     goal: Goal,
     empty: Vec<usize>,
     powers: Vec<usize>,
@@ -299,7 +300,7 @@ impl Endgame<'_> {
         }
         if left == 0 {
             let holds =
-                margin(self.board, stones, self.goal.player) >= i64::from(self.goal.at_least);
+                self.complex.margin(stones, self.goal.player) >= i64::from(self.goal.at_least);
             self.memo[index] = holds.into();
             return holds;
         }
@@ -330,24 +331,59 @@ impl Endgame<'_> {
     }
 }
 
-/// `player`'s Euler characteristic minus the other's on a full board, each `V - E + F` of
-/// the closure of the player's cells: its cells, and every vertex and edge a cell of its
-/// touches (a vertex or an edge on the border of the two is in both).
-fn margin(board: &Board, stones: &[Option<Player>], player: Player) -> i64 {
-    // +1 when only the player's cells touch it, -1 when only the other's, 0 when both.
-    let share = |cells: &[usize]| {
-        let mine = cells.iter().any(|&c| stones[c] == Some(player));
-        let theirs = cells.iter().any(|&c| stones[c] != Some(player));
-        i64::from(mine) - i64::from(theirs)
-    };
-    let vertices: i64 = (0..board.vertex_count())
-        .map(|v| share(board.vertex_cells(v)))
-        .sum();
-    let edges: i64 = (0..board.edge_count())
-        .map(|e| share(&board.edge_cells(e)))
-        .sum();
-    let faces: i64 = (0..board.cell_count()).map(|c| share(&[c])).sum();
-    vertices - edges + faces
+/// The board's complex as the scoring reads it: the cells around each vertex, around each
+/// edge, and each cell alone, one after another, each with its sign in `V - E + F`.
+struct Complex {
+    cells: Vec<usize>,
+    /// Where each one's cells end in `cells`, and its sign.
+    simplices: Vec<(usize, i64)>,
+}
+
+impl Complex {
+    /// From the board the topology crate re-derives from the spec.
+    fn of(board: &Board) -> Complex {
+        let mut complex = Complex {
+            cells: Vec::new(),
+            simplices: Vec::new(),
+        };
+        let mut add = |cells: &[usize], sign: i64| {
+            complex.cells.extend_from_slice(cells);
+            complex.simplices.push((complex.cells.len(), sign));
+        };
+        for vertex in 0..board.vertex_count() {
+            add(board.vertex_cells(vertex), 1);
+        }
+        for edge in 0..board.edge_count() {
+            add(&board.edge_cells(edge), -1);
+        }
+        for cell in 0..board.cell_count() {
+            add(&[cell], 1);
+        }
+        complex
+    }
+
+    /// `player`'s Euler characteristic minus the other's on a full board, each `V - E + F`
+    /// of the closure of the player's cells: its cells, and every vertex and edge a cell of
+    /// its touches. A vertex, edge or cell counts its sign for `player` when only
+    /// `player`'s cells touch it, minus it when only the other's do, nothing when both do
+    /// (it is then in both closures).
+    fn margin(&self, stones: &[Option<Player>], player: Player) -> i64 {
+        let mut start = 0;
+        let mut margin = 0;
+        for &(end, sign) in &self.simplices {
+            let (mut mine, mut theirs) = (false, false);
+            for &cell in &self.cells[start..end] {
+                if stones[cell] == Some(player) {
+                    mine = true;
+                } else {
+                    theirs = true;
+                }
+            }
+            margin += sign * (i64::from(mine) - i64::from(theirs));
+            start = end;
+        }
+        margin
+    }
 }
 
 #[cfg(test)]
@@ -368,7 +404,7 @@ mod tests {
         let mover = to_move(stones);
         let empty: Vec<usize> = (0..stones.len()).filter(|&c| stones[c].is_none()).collect();
         let value = if empty.is_empty() {
-            margin(board, stones, Player::X)
+            Complex::of(board).margin(stones, Player::X)
         } else {
             let values = empty.iter().map(|&cell| {
                 stones[cell] = Some(mover);
@@ -539,6 +575,7 @@ mod tests {
     #[test]
     fn the_endgame_search_holds_exactly_the_minimax_margin() {
         let board = Board::from_spec("goldberg:2").unwrap();
+        let complex = Complex::of(&board);
         let mut rng = crosscap_engine::Rng::new(7);
         for round in 0..8 {
             let mut stones = vec![None; board.cell_count()];
@@ -555,8 +592,8 @@ mod tests {
                     player,
                     at_least: at_least as i32,
                 };
-                assert!(endgame_holds(&board, &mut stones, goal(at_least)));
-                assert!(!endgame_holds(&board, &mut stones, goal(at_least + 2)));
+                assert!(endgame_holds(&complex, &mut stones, goal(at_least)));
+                assert!(!endgame_holds(&complex, &mut stones, goal(at_least + 2)));
             }
         }
     }
