@@ -41,6 +41,10 @@ pub struct BitSolver {
     history: [u32; MAX_CELLS],
     /// The board's symmetries other than the identity, as cell permutations.
     pub(super) symmetries: Vec<[u8; MAX_CELLS]>,
+    /// The H-search's tables, reused from node to node.
+    hsearch: std::cell::RefCell<vc::HSearch>,
+    /// Positions with at most this many empty cells run the H-search (none by default).
+    vc_max_empty: Option<u32>,
 }
 
 /// A move being searched, with what is known of the position it leads to (from the
@@ -108,12 +112,22 @@ impl BitSolver {
             nodes: 0,
             aborted: false,
             history: [0; MAX_CELLS],
+            hsearch: Default::default(),
+            vc_max_empty: None,
         })
     }
 
     /// Nodes searched since the solver was made.
     pub fn nodes(&self) -> u64 {
         self.nodes + self.meter.nodes()
+    }
+
+    /// Runs the H-search of virtual connections (module `vc`) at every node with at most
+    /// `max_empty` empty cells, `None` never. Off by default: on every opening of taylor:3
+    /// it saves at most a fifth of the nodes and costs 1.2 to 14 times the CPU time
+    /// (BENCHMARKS.md, session 14); an incremental H-search is what would pay.
+    pub fn set_virtual_connections(&mut self, max_empty: Option<u32>) {
+        self.vc_max_empty = max_empty;
     }
 
     /// The budget of the next calls.
@@ -436,7 +450,31 @@ impl BitSolver {
         } else {
             them.answers
         };
-        let forced_proof = threat_loops | them.keys_proof;
+        let mut forced_proof = threat_loops | them.keys_proof;
+        // Virtual connections: a loop the opponent holds loses, one the mover threatens
+        // wins, and the opponent's threats must all be answered inside their carriers.
+        if self
+            .vc_max_empty
+            .is_some_and(|most| empty.count_ones() <= most)
+        {
+            let mut hsearch = self.hsearch.borrow_mut();
+            let their_loops = hsearch.loops(sides, theirs, empty);
+            if let Some(carrier) = their_loops.held {
+                return Settled::Decided(Numbers::lost(theirs | carrier));
+            }
+            if mover_survey {
+                let my_loops = hsearch.loops(sides, mine, empty);
+                if let Some(&carrier) = my_loops.held.iter().chain(my_loops.semi()).next() {
+                    return Settled::Decided(Numbers::won(mine | carrier));
+                }
+            }
+            for &carrier in their_loops.semi() {
+                if forced & !carrier != 0 {
+                    forced &= carrier;
+                    forced_proof |= theirs | carrier;
+                }
+            }
+        }
         if forced == 0 {
             return Settled::Decided(Numbers::lost(forced_proof));
         }

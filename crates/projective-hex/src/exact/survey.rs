@@ -7,7 +7,7 @@ impl Sides {
     /// A player's groups: each group's stones and the empty cells next to it, by the class
     /// of the route from the group's first stone (`stones` have no global loop, so every
     /// stone's class is well defined).
-    fn groups(&self, stones: u64, empty: u64) -> Groups {
+    pub(super) fn groups(&self, stones: u64, empty: u64) -> Groups {
         let mut groups = Groups {
             count: 0,
             stones: [0; MAX_CELLS],
@@ -265,11 +265,11 @@ fn lowest_two(cells: u64) -> u64 {
 }
 
 /// A player's groups of stones (see [`Sides::groups`]).
-struct Groups {
+pub(super) struct Groups {
     pub(super) count: usize,
     pub(super) stones: [u64; MAX_CELLS],
     /// The empty cells next to each group, by the class of the route from its first stone.
-    reach: [[u64; 2]; MAX_CELLS],
+    pub(super) reach: [[u64; 2]; MAX_CELLS],
 }
 
 /// Groups joined by bridges into trees: a union-find with each group's class relative to

@@ -61,8 +61,8 @@ fn unfinished_position(start: &ProjectiveHex, empty: usize, rng: &mut Rng) -> Pr
     }
 }
 
-/// The solver and its pruning (closing cells, threats, bridges, mustplay) against
-/// plain minimax on random positions with up to 9 empty cells.
+/// The solver and its pruning (closing cells, threats, bridges, mustplay, virtual
+/// connections or not) against plain minimax on random positions with up to 9 empty cells.
 #[test]
 fn solver_agrees_with_brute_force_on_small_positions() {
     let mut rng = Rng::new(5);
@@ -71,14 +71,19 @@ fn solver_agrees_with_brute_force_on_small_positions() {
         let geometry: Arc<Geometry> = start.geometry().clone();
         for _ in 0..40 {
             let game = unfinished_position(&start, 3 + rng.below(7), &mut rng);
-            let mut solver = BitSolver::new(&geometry, Budget::unlimited()).unwrap();
             let (mine, theirs) = masks(&game);
-            assert_eq!(
-                solver.mover_wins(mine, theirs).unwrap(),
-                brute_force_wins(&game),
-                "{spec} {:?}",
-                game.stones()
-            );
+            let wins = brute_force_wins(&game);
+            // Without and with virtual connections.
+            for vc_max_empty in [None, Some(14)] {
+                let mut solver = BitSolver::new(&geometry, Budget::unlimited()).unwrap();
+                solver.set_virtual_connections(vc_max_empty);
+                assert_eq!(
+                    solver.mover_wins(mine, theirs).unwrap(),
+                    wins,
+                    "{spec} {:?}, virtual connections {vc_max_empty:?}",
+                    game.stones()
+                );
+            }
         }
     }
 }
@@ -141,6 +146,9 @@ fn proof_sets_hold_in_every_position_that_keeps_them() {
             let game = unfinished_position(&start, 4 + rng.below(6), &mut rng);
             let (mine, theirs) = masks(&game);
             let mut solver = BitSolver::new(start.geometry(), Budget::unlimited()).unwrap();
+            // Every other position with virtual connections, whose proofs take in the
+            // carriers.
+            solver.set_virtual_connections((rng.below(2) == 1).then_some(14));
             let solved = solver.solve(mine, theirs).unwrap();
             let mut kept = positions_keeping_proof(&sides, (mine, theirs), solved, 10, &mut rng);
             kept.push(hardest_position_keeping_proof(
@@ -489,4 +497,132 @@ fn budget_is_respected() {
     let game = ProjectiveHex::on_board("goldberg:2", Opening::Standard).unwrap();
     let mut solver = BitSolver::new(game.geometry(), Budget::nodes(100)).unwrap();
     assert!(solver.mover_wins(0, 0).is_err());
+}
+
+/// Whether `owner` makes a loop when both players move only inside `carrier`, the owner
+/// first when `owner_to_move`: what a virtual connection's carrier claims, checked by
+/// plain minimax.
+fn wins_inside_carrier(
+    sides: &Sides,
+    owner: u64,
+    carrier: u64,
+    owner_to_move: bool,
+    memo: &mut HashMap<(u64, u64, bool), bool>,
+) -> bool {
+    if sides.has_loop(owner, &mut [0; MAX_CELLS]) {
+        return true;
+    }
+    if carrier == 0 {
+        return false;
+    }
+    if let Some(&wins) = memo.get(&(owner, carrier, owner_to_move)) {
+        return wins;
+    }
+    let mut cells = (0..sides.cells)
+        .filter(|&c| carrier >> c & 1 != 0)
+        .map(|c| 1u64 << c);
+    let wins = if owner_to_move {
+        cells.any(|bit| wins_inside_carrier(sides, owner | bit, carrier & !bit, false, memo))
+    } else {
+        cells.all(|bit| wins_inside_carrier(sides, owner, carrier & !bit, true, memo))
+    };
+    memo.insert((owner, carrier, owner_to_move), wins);
+    wins
+}
+
+/// The H-search's claims against plain minimax on random positions of 8 to 14 empty
+/// cells (all of them on the small boards), for each player: a held loop is won inside its
+/// carrier with the other player to move, a semi loop with its owner to move, and (up to
+/// 11 empty cells) every move of the other player outside the semi loops' carriers
+/// loses.
+#[test]
+fn virtual_connection_claims_hold_against_brute_force() {
+    let mut rng = Rng::new(37);
+    let mut hsearch = vc::HSearch::default();
+    let mut seen = Vec::new();
+    for spec in ["taylor:2", "taylor:3", "goldberg:1", "goldberg:2"] {
+        let start = ProjectiveHex::on_board(spec, Opening::Standard).unwrap();
+        let sides = Sides::new(start.geometry());
+        let (mut carrier_memo, mut memo) = (HashMap::new(), HashMap::new());
+        let (mut held, mut semi, mut narrowed) = (0, 0, 0);
+        for _ in 0..60 {
+            let empty_cells = (8 + rng.below(7)).min(sides.cells - 2);
+            let game = unfinished_position(&start, empty_cells, &mut rng);
+            let (a, b) = masks(&game);
+            for (owner, other) in [(a, b), (b, a)] {
+                let empty = sides.full() & !(owner | other);
+                let loops = hsearch.loops(&sides, owner, empty);
+                let position = format!("{spec}: owner {owner:#x}, other {other:#x}");
+                if let Some(carrier) = loops.held {
+                    held += 1;
+                    assert_eq!(carrier & !empty, 0, "{position}");
+                    assert!(
+                        wins_inside_carrier(&sides, owner, carrier, false, &mut carrier_memo),
+                        "{position}: held loop {carrier:#x}"
+                    );
+                    continue;
+                }
+                let mut answers = empty;
+                for &carrier in loops.semi() {
+                    semi += 1;
+                    assert_eq!(carrier & !empty, 0, "{position}");
+                    assert!(
+                        wins_inside_carrier(&sides, owner, carrier, true, &mut carrier_memo),
+                        "{position}: semi loop {carrier:#x}"
+                    );
+                    answers &= carrier;
+                }
+                if empty.count_ones() > 11 || answers == empty {
+                    continue;
+                }
+                narrowed += 1;
+                let mut outside = empty & !answers;
+                while outside != 0 {
+                    let cell = outside & outside.wrapping_neg();
+                    outside &= outside - 1;
+                    let closes = sides.has_loop(other | cell, &mut [0; MAX_CELLS]);
+                    assert!(
+                        !closes && memo_brute_force(&sides, owner, other | cell, &mut memo),
+                        "{position}, answers {answers:#x}, move {cell:#x}"
+                    );
+                }
+            }
+        }
+        seen.push((spec, held, semi, narrowed));
+    }
+    // The small boards, nearly empty, rarely hold a loop.
+    for (spec, held, semi, narrowed) in &seen {
+        let large = ["taylor:3", "goldberg:2"].contains(spec);
+        assert!(
+            (*held > 10 || !large) && *semi > 10 && *narrowed > 5,
+            "too few checks: {seen:?}"
+        );
+    }
+}
+
+/// Proofs of the solver with virtual connections hold in the hardest position that keeps
+/// them, on random positions of 10 to 13 empty cells (more than the general proof test
+/// takes, so that held loops and the opponent's semi loops decide more of the search).
+#[test]
+fn virtual_connection_proofs_hold_in_the_hardest_position() {
+    let mut rng = Rng::new(41);
+    for spec in ["taylor:3", "goldberg:2"] {
+        let start = ProjectiveHex::on_board(spec, Opening::Standard).unwrap();
+        let sides = Sides::new(start.geometry());
+        let mut memo = HashMap::new();
+        for _ in 0..40 {
+            let game = unfinished_position(&start, 10 + rng.below(4), &mut rng);
+            let (mine, theirs) = masks(&game);
+            let mut solver = BitSolver::new(start.geometry(), Budget::unlimited()).unwrap();
+            solver.set_virtual_connections(Some(13));
+            let solved = solver.solve(mine, theirs).unwrap();
+            let (m, t) = hardest_position_keeping_proof(&sides, (mine, theirs), solved);
+            assert_eq!(
+                memo_brute_force(&sides, m, t, &mut memo),
+                solved.mover_wins,
+                "{spec}: position {mine:#x} {theirs:#x}, proof {:#x}",
+                solved.proof
+            );
+        }
+    }
 }
