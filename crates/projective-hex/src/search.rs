@@ -369,6 +369,14 @@ impl PlayoutPolicy<Playing> for EndgameFill {
         }
     }
 
+    /// The swap 0, a stone on cell `c` c + 1: the search's AMAF table is indexed by it.
+    fn move_slot(&self, mv: &Move) -> Option<usize> {
+        Some(match *mv {
+            Move::Swap => 0,
+            Move::Cell(cell) => cell as usize + 1,
+        })
+    }
+
     fn solve_leaf(&mut self, game: &Playing) -> Option<Player> {
         match self.group_verdict(&game.0) {
             Some(GroupVerdict::Won) => return Some(game.0.to_move()),
@@ -1116,6 +1124,22 @@ mod tests {
 
     fn neighbours(game: &ProjectiveHex, cell: usize) -> Vec<usize> {
         game.geometry().sides(cell).map(|(n, _)| n).collect()
+    }
+
+    /// The AMAF table's slots number the swap and every cell of a board apart, densely.
+    #[test]
+    fn move_slots_number_every_move_apart() {
+        let game = ProjectiveHex::on_board("taylor:4", Opening::Swap).unwrap();
+        let policy = EndgameFill::default();
+        let moves: Vec<Move> = std::iter::once(Move::Swap)
+            .chain((0..game.stones().len() as u32).map(Move::Cell))
+            .collect();
+        let slots: std::collections::HashSet<usize> = moves
+            .iter()
+            .map(|mv| policy.move_slot(mv).unwrap())
+            .collect();
+        assert_eq!(slots.len(), moves.len());
+        assert!(slots.iter().all(|&slot| slot < moves.len()));
     }
 
     /// Every bridge through every cell of taylor:4 against the definition, brute force:
