@@ -16,6 +16,7 @@ use crosscap_engine::{Agent, Exhausted, Game, Level, Meter, Outcome, Player, Rng
 use serde::Serialize;
 
 use crate::exact::{BitSolver, GroupVerdict, SharedTable, masks};
+use crate::patterns::embedded_priors;
 use crate::rules::{Geometry, Move, Opening, ProjectiveHex};
 
 /// Projective Hex as the searches see it: the same positions, but the moves are cut to a
@@ -209,6 +210,10 @@ pub struct Knowledge {
     /// board): a move that makes two closing threats is the only child, and when the
     /// opponent has such moves the children are the cells of every one's carrier.
     pub threat_lookahead: bool,
+    /// The priors of new tree moves are the self-play patterns' play rates
+    /// ([`crate::patterns::embedded_priors`]) instead of [`move_prior`]'s hand-made
+    /// ranking; priors act only with [`MctsConfig::prior_visits`] above 0.
+    pub patterns: bool,
 }
 
 /// The knowledge the Projective Hex players use: the bridge replies, which won 39 of 40
@@ -222,6 +227,7 @@ pub fn knowledge() -> Knowledge {
         bridge_save: true,
         group_survey: false,
         threat_lookahead: false,
+        patterns: false,
     }
 }
 
@@ -364,6 +370,9 @@ impl PlayoutPolicy<Playing> for EndgameFill {
 
     fn prior(&mut self, game: &Playing, mv: &Move) -> Option<f64> {
         match *mv {
+            Move::Cell(cell) if self.knowledge.patterns => {
+                Some(embedded_priors().of(&game.0, cell as usize))
+            }
             Move::Cell(cell) => Some(move_prior(&game.0, cell as usize)),
             Move::Swap => None,
         }
@@ -486,15 +495,48 @@ pub fn agent(level: Level, seed: u64) -> Box<dyn Agent<ProjectiveHex>> {
             rng: Rng::new(seed),
         }),
         mcts => {
-            let (config, knowledge) = if mcts.is_plain() {
-                (baseline_mcts_config(), Knowledge::default())
-            } else {
-                (mcts_config(), knowledge())
-            };
-            let limit = mcts.search_limit().unwrap_or(SearchLimit::Iterations(1));
-            Named::boxed(mcts, mcts_agent_with(limit, config, knowledge, seed))
+            let (config, knowledge) = level_search(mcts);
+            level_agent(mcts, config, knowledge, seed)
         }
     }
+}
+
+/// The tuning and knowledge of an MCTS level: the players' or, for `plain:LEVEL`, none.
+fn level_search(level: Level) -> (MctsConfig, Knowledge) {
+    if level.is_plain() {
+        (baseline_mcts_config(), Knowledge::default())
+    } else {
+        (mcts_config(), knowledge())
+    }
+}
+
+fn level_agent(
+    level: Level,
+    config: MctsConfig,
+    knowledge: Knowledge,
+    seed: u64,
+) -> Box<dyn Agent<ProjectiveHex>> {
+    let limit = level.search_limit().unwrap_or(SearchLimit::Iterations(1));
+    Named::boxed(level, mcts_agent_with(limit, config, knowledge, seed))
+}
+
+/// The player of `level` that self-play for the patterns uses ([`crate::patterns::learn`]):
+/// [`agent`]'s, but an MCTS level without priors, so that the patterns learnt never
+/// depend on the patterns the player was built with.
+pub fn pattern_learner(level: Level, seed: u64) -> Box<dyn Agent<ProjectiveHex>> {
+    if level.search_limit().is_none() {
+        return agent(level, seed);
+    }
+    let (config, knowledge) = level_search(level);
+    let config = MctsConfig {
+        prior_visits: 0.0,
+        ..config
+    };
+    let knowledge = Knowledge {
+        patterns: false,
+        ..knowledge
+    };
+    level_agent(level, config, knowledge, seed)
 }
 
 /// The `perfect` level: one of the winning moves at random (seeded); when checking every
