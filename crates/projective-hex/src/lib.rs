@@ -33,6 +33,7 @@
 pub mod exact;
 pub mod host;
 pub mod loops;
+pub mod patterns;
 pub mod rules;
 pub mod search;
 

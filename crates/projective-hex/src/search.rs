@@ -16,6 +16,7 @@ use crosscap_engine::{Agent, Exhausted, Game, Level, Meter, Outcome, Player, Rng
 use serde::Serialize;
 
 use crate::exact::{BitSolver, GroupVerdict, SharedTable, masks};
+use crate::patterns::embedded_priors;
 use crate::rules::{Geometry, Move, Opening, ProjectiveHex};
 
 /// Projective Hex as the searches see it: the same positions, but the moves are cut to a
@@ -209,6 +210,10 @@ pub struct Knowledge {
     /// board): a move that makes two closing threats is the only child, and when the
     /// opponent has such moves the children are the cells of every one's carrier.
     pub threat_lookahead: bool,
+    /// The priors of new tree moves are the self-play patterns' play rates
+    /// ([`crate::patterns::embedded_priors`]) instead of [`move_prior`]'s hand-made
+    /// ranking; priors act only with [`MctsConfig::prior_visits`] above 0.
+    pub patterns: bool,
 }
 
 /// The knowledge the Projective Hex players use: the bridge replies, which won 39 of 40
@@ -216,12 +221,14 @@ pub struct Knowledge {
 /// (BENCHMARKS.md). The tree's knowledge stays off: against `plain:expert` at 100 ms a
 /// move, the survey won 74 of 100 on taylor:4 as without it, and the lookahead, 1.6
 /// times slower an iteration, won 66 of 100 on taylor:5 where the search without it won
-/// 81.
+/// 81. The self-play patterns as priors (10 virtual visits) won 84 and 85 of 100 on
+/// taylor:5 and goldberg:4 where the search without them won 79 and 85: within the noise.
 pub fn knowledge() -> Knowledge {
     Knowledge {
         bridge_save: true,
         group_survey: false,
         threat_lookahead: false,
+        patterns: false,
     }
 }
 
@@ -364,9 +371,20 @@ impl PlayoutPolicy<Playing> for EndgameFill {
 
     fn prior(&mut self, game: &Playing, mv: &Move) -> Option<f64> {
         match *mv {
+            Move::Cell(cell) if self.knowledge.patterns => {
+                Some(embedded_priors().of(&game.0, cell as usize))
+            }
             Move::Cell(cell) => Some(move_prior(&game.0, cell as usize)),
             Move::Swap => None,
         }
+    }
+
+    /// The swap 0, a stone on cell `c` c + 1: the search's AMAF table is indexed by it.
+    fn move_slot(&self, mv: &Move) -> Option<usize> {
+        Some(match *mv {
+            Move::Swap => 0,
+            Move::Cell(cell) => cell as usize + 1,
+        })
     }
 
     fn solve_leaf(&mut self, game: &Playing) -> Option<Player> {
@@ -478,15 +496,48 @@ pub fn agent(level: Level, seed: u64) -> Box<dyn Agent<ProjectiveHex>> {
             rng: Rng::new(seed),
         }),
         mcts => {
-            let (config, knowledge) = if mcts.is_plain() {
-                (baseline_mcts_config(), Knowledge::default())
-            } else {
-                (mcts_config(), knowledge())
-            };
-            let limit = mcts.search_limit().unwrap_or(SearchLimit::Iterations(1));
-            Named::boxed(mcts, mcts_agent_with(limit, config, knowledge, seed))
+            let (config, knowledge) = level_search(mcts);
+            level_agent(mcts, config, knowledge, seed)
         }
     }
+}
+
+/// The tuning and knowledge of an MCTS level: the players' or, for `plain:LEVEL`, none.
+fn level_search(level: Level) -> (MctsConfig, Knowledge) {
+    if level.is_plain() {
+        (baseline_mcts_config(), Knowledge::default())
+    } else {
+        (mcts_config(), knowledge())
+    }
+}
+
+fn level_agent(
+    level: Level,
+    config: MctsConfig,
+    knowledge: Knowledge,
+    seed: u64,
+) -> Box<dyn Agent<ProjectiveHex>> {
+    let limit = level.search_limit().unwrap_or(SearchLimit::Iterations(1));
+    Named::boxed(level, mcts_agent_with(limit, config, knowledge, seed))
+}
+
+/// The player of `level` that self-play for the patterns uses ([`crate::patterns::learn`]):
+/// [`agent`]'s, but an MCTS level without priors, so that the patterns learnt never
+/// depend on the patterns the player was built with.
+pub fn pattern_learner(level: Level, seed: u64) -> Box<dyn Agent<ProjectiveHex>> {
+    if level.search_limit().is_none() {
+        return agent(level, seed);
+    }
+    let (config, knowledge) = level_search(level);
+    let config = MctsConfig {
+        prior_visits: 0.0,
+        ..config
+    };
+    let knowledge = Knowledge {
+        patterns: false,
+        ..knowledge
+    };
+    level_agent(level, config, knowledge, seed)
 }
 
 /// The `perfect` level: one of the winning moves at random (seeded); when checking every
@@ -1116,6 +1167,22 @@ mod tests {
 
     fn neighbours(game: &ProjectiveHex, cell: usize) -> Vec<usize> {
         game.geometry().sides(cell).map(|(n, _)| n).collect()
+    }
+
+    /// The AMAF table's slots number the swap and every cell of a board apart, densely.
+    #[test]
+    fn move_slots_number_every_move_apart() {
+        let game = ProjectiveHex::on_board("taylor:4", Opening::Swap).unwrap();
+        let policy = EndgameFill::default();
+        let moves: Vec<Move> = std::iter::once(Move::Swap)
+            .chain((0..game.stones().len() as u32).map(Move::Cell))
+            .collect();
+        let slots: std::collections::HashSet<usize> = moves
+            .iter()
+            .map(|mv| policy.move_slot(mv).unwrap())
+            .collect();
+        assert_eq!(slots.len(), moves.len());
+        assert!(slots.iter().all(|&slot| slot < moves.len()));
     }
 
     /// Every bridge through every cell of taylor:4 against the definition, brute force:

@@ -1,15 +1,19 @@
 //! `crosscap projective-hex`: its own commands, `winner` (who has a global loop), `verify`
 //! (a certificate, by the checker alone), `solve --all-openings` (every first move of the
-//! empty board) and `solve --certificate` (the winning strategy written out).
+//! empty board), `solve --certificate` (the winning strategy written out) and `patterns`
+//! (move patterns counted in seeded self-play).
 
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
+use anyhow::Context;
 use clap::{ArgMatches, Args, Command, FromArgMatches, Subcommand};
 use crosscap_certificate::ClaimSummary;
-use crosscap_engine::Player;
 use crosscap_engine::catalog::{GameDescriptor, Setup, Status};
+use crosscap_engine::{Level, Player};
 use crosscap_projective_hex::exact::{CertifyError, certify, certify_openings};
+use crosscap_projective_hex::patterns::{Pattern, PatternCount, is_reproducible, learn};
+use crosscap_projective_hex::search::pattern_learner;
 use crosscap_projective_hex::{
     DESCRIPTOR, NotAtStart, OpeningJobs, Openings, ProjectiveHex, ReplyValue, loop_winner,
     setup_game,
@@ -22,7 +26,7 @@ use crate::jobs::{
     JobBudget, JobResult, JobRun, Joined, Shard, SolveOf, budgets_text, default_shard_file,
     emit_shard,
 };
-use crate::limits::{BudgetArgs, setup_limits};
+use crate::limits::{BudgetArgs, parse_games, parse_level, setup_limits};
 use crate::output::{Answer, Output, Table, TableFormat, status_text};
 
 /// Projective Hex's setup flags.
@@ -49,6 +53,37 @@ pub enum ProjectiveHexCommand {
         /// The certificate, zstd-compressed (`.cert.zst`) or plain text.
         file: PathBuf,
     },
+    /// Learns move patterns from seeded self-play: for each cell's ring of neighbours
+    /// (empty, own, opponent's, opponent's last stone; one class per rotation and
+    /// reflection), how often a move of it was available, played, and played by the
+    /// winner. The same seed and level give the same counts.
+    Patterns(PatternsArgs),
+}
+
+/// The flags of `patterns`.
+#[derive(Args, Debug)]
+pub struct PatternsArgs {
+    /// The board the games are played on.
+    #[arg(long, default_value = "taylor:5")]
+    board: String,
+    /// Self-play games, 1 to 1000000.
+    #[arg(long, default_value = "20", value_parser = parse_games)]
+    games: usize,
+    /// Both sides' level, with a budget in iterations or playouts (mcts:N, plain:mcts:N,
+    /// flatmc:N, random) so that the games are reproducible; MCTS levels play without
+    /// priors, so the patterns never depend on the patterns built in.
+    #[arg(long, default_value = "mcts:300", value_parser = parse_level)]
+    level: Level,
+    /// Seed of the games.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Also write the counts to FILE in the format the players read (the command in
+    /// its header).
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Table format for text output.
+    #[arg(long, value_enum, default_value_t = TableFormat::Text)]
+    format: TableFormat,
 }
 
 /// The flags Projective Hex adds to `solve`.
@@ -103,6 +138,7 @@ pub fn run(matches: &ArgMatches, out: &Output) -> Option<anyhow::Result<Answer>>
         ProjectiveHexCommand::Verify { file } => {
             super::verify_file(&file, crosscap_certificate::Kind::ProjectiveHex, out)
         }
+        ProjectiveHexCommand::Patterns(args) => patterns(&args, out),
     }) {
         return Some(answer);
     }
@@ -371,5 +407,116 @@ fn write_certificate(
             .iter()
             .map(|claim| format!("  {claim}\n"))
             .collect()
+    })
+}
+
+/// One pattern's row of `patterns`.
+#[derive(Serialize)]
+struct PatternRow {
+    pattern: Pattern,
+    degree: usize,
+    #[serde(flatten)]
+    count: PatternCount,
+    play_rate: f64,
+    win_rate: Option<f64>,
+}
+
+/// `patterns`' answer.
+#[derive(Serialize)]
+struct LearntPatterns {
+    board: String,
+    games: usize,
+    level: String,
+    seed: u64,
+    available: u64,
+    played: u64,
+    /// Most played first (by play rate).
+    patterns: Vec<PatternRow>,
+    file: Option<PathBuf>,
+    millis: f64,
+}
+
+fn patterns(args: &PatternsArgs, out: &Output) -> anyhow::Result<Answer> {
+    if !is_reproducible(args.level) {
+        anyhow::bail!(
+            "--level {} is timed; patterns need a level with a budget in iterations or \
+             playouts (mcts:N, plain:mcts:N, flatmc:N, random) so that the games are \
+             reproducible",
+            args.level
+        );
+    }
+    let clock = Instant::now();
+    let table = learn(&args.board, args.games as u64, args.seed, &|seed| {
+        pattern_learner(args.level, seed)
+    })?;
+    if let Some(file) = &args.out {
+        let header = format!(
+            "Projective Hex move patterns learnt from self-play (issue #21), made by:\n\
+             crosscap projective-hex patterns --board {} --games {} --level {} --seed {} --out {}",
+            args.board,
+            args.games,
+            args.level,
+            args.seed,
+            file.display()
+        );
+        std::fs::write(file, table.to_text(&header))
+            .with_context(|| format!("cannot write {}", file.display()))?;
+    }
+    let (available, played) = table.totals();
+    let rate = |part: u64, whole: u64| (whole > 0).then(|| part as f64 / whole as f64);
+    let mut rows: Vec<PatternRow> = table
+        .counts
+        .iter()
+        .map(|(pattern, count)| PatternRow {
+            pattern: *pattern,
+            degree: pattern.degree(),
+            count: *count,
+            play_rate: rate(count.played, count.available).unwrap_or(0.0),
+            win_rate: rate(count.wins, count.played),
+        })
+        .collect();
+    rows.sort_by(|a, b| {
+        (b.play_rate.total_cmp(&a.play_rate)).then(b.count.available.cmp(&a.count.available))
+    });
+    let answer = LearntPatterns {
+        board: args.board.clone(),
+        games: args.games,
+        level: args.level.to_string(),
+        seed: args.seed,
+        available,
+        played,
+        patterns: rows,
+        file: args.out.clone(),
+        millis: clock.elapsed().as_secs_f64() * 1000.0,
+    };
+    let mut shown = Table::new(&["pattern", "available", "played", "play rate", "win rate"]);
+    for row in &answer.patterns {
+        shown.push(vec![
+            row.pattern.to_string(),
+            row.count.available.to_string(),
+            row.count.played.to_string(),
+            format!("{:.4}", row.play_rate),
+            row.win_rate.map_or("-".into(), |r| format!("{r:.3}")),
+        ]);
+    }
+    out.emit(&answer, || {
+        let mut text = shown.render(args.format);
+        if args.format == TableFormat::Text {
+            text += &format!(
+                "{} games on {} at {}, seed {}: {} moves played of {} available, {} patterns \
+                 (. empty, x the mover's stone, o the opponent's, * the opponent's last)\n",
+                answer.games,
+                answer.board,
+                answer.level,
+                answer.seed,
+                answer.played,
+                answer.available,
+                answer.patterns.len()
+            );
+            if let Some(file) = &answer.file {
+                text += &format!("written to {}\n", file.display());
+            }
+        }
+        text
     })
 }

@@ -481,3 +481,61 @@ fn a_certificate_cut_short_by_its_budget_is_not_written() {
     run.unknown_json("nodes");
     assert!(!file.exists());
 }
+
+/// `patterns` with a tiny budget: the same seed writes the same file, which lists the
+/// patterns the JSON shows, and the counts add up; a timed level and a bad board are
+/// refused.
+#[test]
+fn patterns_are_learnt_reproducibly_from_seeded_self_play() {
+    let file = scratch("patterns.txt");
+    let path = file.to_str().unwrap();
+    let args = [
+        "--json",
+        "projective-hex",
+        "patterns",
+        "--board",
+        "taylor:3",
+        "--games",
+        "2",
+        "--level",
+        "mcts:20",
+        "--seed",
+        "5",
+        "--out",
+        path,
+    ];
+    let v = crosscap(&args).json();
+    let first = std::fs::read_to_string(&file).unwrap();
+    crosscap(&args).json();
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), first);
+    assert!(
+        first.contains("--games 2 --level mcts:20 --seed 5"),
+        "{first}"
+    );
+    let rows = v["patterns"].as_array().unwrap();
+    let sum = |key: &str| rows.iter().map(|r| r[key].as_u64().unwrap()).sum::<u64>();
+    assert_eq!(sum("available"), v["available"].as_u64().unwrap());
+    assert_eq!(sum("played"), v["played"].as_u64().unwrap());
+    assert!(v["played"].as_u64().unwrap() > 0);
+    let listed = first.lines().filter(|l| !l.starts_with('#')).count();
+    assert_eq!(listed, rows.len());
+    std::fs::remove_file(&file).unwrap();
+
+    let text = crosscap(&[
+        "projective-hex",
+        "patterns",
+        "--board",
+        "taylor:2",
+        "--games",
+        "1",
+        "--level",
+        "mcts:5",
+        "--format",
+        "markdown",
+    ]);
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    assert!(text.stdout.starts_with("| pattern |"), "{}", text.stdout);
+    crosscap(&["projective-hex", "patterns", "--level", "expert"]).assert_user_error("timed");
+    crosscap(&["projective-hex", "patterns", "--board", "taylor:0"]).assert_user_error("taylor");
+    crosscap(&["projective-hex", "patterns", "--games", "0"]).assert_user_error("games");
+}
