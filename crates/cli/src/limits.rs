@@ -165,8 +165,8 @@ pub fn parse_think_ms(text: &str) -> Result<Duration, String> {
 /// The longest a ladder may run, in minutes (a day).
 const MAX_LADDER_MINUTES: f64 = 1440.0;
 
-/// A ladder's wall-time bound in minutes, fractions allowed (a short bound is how the
-/// cut-off is tested).
+/// The wall-time bound of `ladder` and `projective-hex patterns` in minutes, fractions
+/// allowed (a short bound is how the cut-off is tested).
 pub fn parse_max_minutes(text: &str) -> Result<Duration, String> {
     match text.trim().parse::<f64>() {
         Ok(minutes) if minutes > 0.0 && minutes <= MAX_LADDER_MINUTES => {

@@ -177,14 +177,14 @@ struct LadderReport {
     pairs: Vec<ArenaReport>,
 }
 
-/// Raises `cancel` after `limit` unless dropped first: the ladder's bound on its wall
-/// time.
-struct Deadline {
+/// Raises `cancel` after `limit` unless dropped first: the bound on the wall time of
+/// commands that play many games (`ladder`, `projective-hex patterns`).
+pub(crate) struct Deadline {
     _done: std::sync::mpsc::Sender<()>,
 }
 
 impl Deadline {
-    fn after(limit: Duration, cancel: Cancel) -> Deadline {
+    pub(crate) fn after(limit: Duration, cancel: Cancel) -> Deadline {
         let (done, wait) = std::sync::mpsc::channel();
         std::thread::spawn(move || {
             if let Err(RecvTimeoutError::Timeout) = wait.recv_timeout(limit) {

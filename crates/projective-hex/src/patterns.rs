@@ -10,7 +10,7 @@ use std::fmt;
 use std::str::FromStr;
 use std::sync::LazyLock;
 
-use crosscap_engine::{Agent, Budget, Game, Level, Player, Rng};
+use crosscap_engine::{Agent, Budget, Cancel, Game, Level, Player, Rng};
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -289,31 +289,51 @@ pub fn is_reproducible(level: Level) -> bool {
     matches!(level, Level::Random | Level::FlatMc(_)) || level.mcts_iterations().is_some()
 }
 
+/// What [`learn`] counted: the patterns of the games that were played to the end.
+#[derive(Debug)]
+pub struct Learnt {
+    pub table: PatternTable,
+    /// Games played to the end: all that were asked for unless `stop` was raised.
+    pub games: u64,
+}
+
 /// Counts the patterns of `games` seeded self-play games on `board` (standard opening),
 /// both sides played by `player(seed)`: in each position where the search would choose
 /// (not over, more than one of the focused game's moves), every such move counts as
-/// available and the one played, when it is one of them, as played, and as won when its player won. The games
-/// run in parallel; the counts do not depend on the order.
+/// available and the one played, when it is one of them, as played, and as won when its
+/// player won. The games run in parallel; the counts do not depend on the order. Once
+/// `stop` is raised no game starts and a game under way is dropped, so every game counted
+/// is the one its seed plays; `on_game_done` is called after each counted game.
 pub fn learn(
     board: &str,
     games: u64,
     seed: u64,
     player: &(dyn Fn(u64) -> Box<dyn Agent<ProjectiveHex>> + Sync),
-) -> Result<PatternTable, crate::HexError> {
+    stop: &Cancel,
+    on_game_done: &(dyn Fn() + Sync),
+) -> Result<Learnt, crate::HexError> {
     let start = ProjectiveHex::on_board(board, Opening::Standard)?;
     let tables: Vec<PatternTable> = (0..games)
         .into_par_iter()
-        .map(|g| {
+        .filter_map(|g| {
+            if stop.is_cancelled() {
+                return None;
+            }
             let mut seeds = Rng::new(seed.wrapping_add(g));
             let (x_seed, o_seed) = (seeds.next_u64(), seeds.next_u64());
-            self_play(start.clone(), player(x_seed), player(o_seed))
+            let table = self_play(start.clone(), player(x_seed), player(o_seed), stop)?;
+            on_game_done();
+            Some(table)
         })
         .collect();
     let mut table = PatternTable::default();
     for one in &tables {
         table.add(one);
     }
-    Ok(table)
+    Ok(Learnt {
+        table,
+        games: tables.len() as u64,
+    })
 }
 
 /// One game's counts (see [`learn`]).
@@ -321,15 +341,18 @@ fn self_play(
     mut game: ProjectiveHex,
     mut x: Box<dyn Agent<ProjectiveHex>>,
     mut o: Box<dyn Agent<ProjectiveHex>>,
-) -> PatternTable {
+    stop: &Cancel,
+) -> Option<PatternTable> {
+    let budget = Budget::unlimited().with_cancel(stop.clone());
     let mut table = PatternTable::default();
     let mut played: Vec<(Pattern, Player)> = Vec::new();
     while game.outcome().is_none() {
         let mover = game.to_move();
         let agent = if mover == Player::X { &mut x } else { &mut o };
-        let Some(mv) = agent.choose(&game, &Budget::unlimited()) else {
-            break;
-        };
+        let mv = agent.choose(&game, &budget)?;
+        if stop.is_cancelled() {
+            return None;
+        }
         let choices = focused_moves(&game, false);
         if choices.len() > 1
             && !game.in_opening()
@@ -356,7 +379,7 @@ fn self_play(
             table.counts.entry(pattern).or_default().wins += 1;
         }
     }
-    table
+    Some(table)
 }
 
 #[cfg(test)]
@@ -401,10 +424,34 @@ mod tests {
     }
 
     fn tiny_learn(seed: u64) -> PatternTable {
-        learn("taylor:3", 3, seed, &|s| {
-            pattern_learner(Level::Mcts(30), s)
-        })
+        learn(
+            "taylor:3",
+            3,
+            seed,
+            &|s| pattern_learner(Level::Mcts(30), s),
+            &Cancel::new(),
+            &|| {},
+        )
         .unwrap()
+        .table
+    }
+
+    /// A raised stop counts no game, so a cut-short run never mixes in a half game.
+    #[test]
+    fn a_raised_stop_counts_no_game() {
+        let stop = Cancel::new();
+        stop.cancel();
+        let learnt = learn(
+            "taylor:3",
+            3,
+            1,
+            &|s| pattern_learner(Level::Mcts(30), s),
+            &stop,
+            &|| {},
+        )
+        .unwrap();
+        assert_eq!(learnt.games, 0);
+        assert_eq!(learnt.table, PatternTable::default());
     }
 
     /// On a small board the counts add up: each position where the search chooses adds

@@ -10,7 +10,7 @@ use anyhow::Context;
 use clap::{ArgMatches, Args, Command, FromArgMatches, Subcommand};
 use crosscap_certificate::ClaimSummary;
 use crosscap_engine::catalog::{GameDescriptor, Setup, Status};
-use crosscap_engine::{Level, Player};
+use crosscap_engine::{Cancel, Exhausted, Level, Player};
 use crosscap_projective_hex::exact::{CertifyError, certify, certify_openings};
 use crosscap_projective_hex::patterns::{Pattern, PatternCount, is_reproducible, learn};
 use crosscap_projective_hex::search::pattern_learner;
@@ -26,8 +26,9 @@ use crate::jobs::{
     JobBudget, JobResult, JobRun, Joined, Shard, SolveOf, budgets_text, default_shard_file,
     emit_shard,
 };
-use crate::limits::{BudgetArgs, parse_games, parse_level, setup_limits};
-use crate::output::{Answer, Output, Table, TableFormat, status_text};
+use crate::limits::{BudgetArgs, parse_games, parse_level, parse_max_minutes, setup_limits};
+use crate::output::{Answer, Output, Table, TableFormat, progress_bar, status_text};
+use crate::terminal::Deadline;
 
 /// Projective Hex's setup flags.
 #[derive(Clone, Debug)]
@@ -81,6 +82,11 @@ pub struct PatternsArgs {
     /// its header).
     #[arg(long, value_name = "FILE")]
     out: Option<PathBuf>,
+    /// Stop after this many minutes (above 0, at most 1440, fractions allowed): games
+    /// under way are dropped, the finished ones are shown, no file is written, exit
+    /// status 3.
+    #[arg(long, default_value = "60", value_parser = parse_max_minutes)]
+    max_minutes: Duration,
     /// Table format for text output.
     #[arg(long, value_enum, default_value_t = TableFormat::Text)]
     format: TableFormat,
@@ -425,7 +431,12 @@ struct PatternRow {
 #[derive(Serialize)]
 struct LearntPatterns {
     board: String,
-    games: usize,
+    /// Games played to the end and counted.
+    games: u64,
+    /// `solved` when every game asked for was played, else `unknown` with the time as the
+    /// reason.
+    #[serde(flatten)]
+    status: Status,
     level: String,
     seed: u64,
     available: u64,
@@ -446,10 +457,35 @@ fn patterns(args: &PatternsArgs, out: &Output) -> anyhow::Result<Answer> {
         );
     }
     let clock = Instant::now();
-    let table = learn(&args.board, args.games as u64, args.seed, &|seed| {
-        pattern_learner(args.level, seed)
-    })?;
-    if let Some(file) = &args.out {
+    let stop = Cancel::new();
+    let _deadline = Deadline::after(args.max_minutes, stop.clone());
+    let bar = progress_bar(args.games as u64, "games");
+    let learnt = learn(
+        &args.board,
+        args.games as u64,
+        args.seed,
+        &|seed| pattern_learner(args.level, seed),
+        &stop,
+        &|| bar.inc(1),
+    )?;
+    bar.finish_and_clear();
+    let table = learnt.table;
+    let status = if learnt.games < args.games as u64 {
+        eprintln!(
+            "the {} minutes of --max-minutes ran out after {} of {} games: patterns of those, \
+             no file written",
+            args.max_minutes.as_secs_f64() / 60.0,
+            learnt.games,
+            args.games
+        );
+        Status::Unknown {
+            reason: Exhausted::Time,
+        }
+    } else {
+        Status::Solved
+    };
+    let written = args.out.as_ref().filter(|_| status == Status::Solved);
+    if let Some(file) = written {
         let header = format!(
             "Projective Hex move patterns learnt from self-play (issue #21), made by:\n\
              crosscap projective-hex patterns --board {} --games {} --level {} --seed {} --out {}",
@@ -480,13 +516,14 @@ fn patterns(args: &PatternsArgs, out: &Output) -> anyhow::Result<Answer> {
     });
     let answer = LearntPatterns {
         board: args.board.clone(),
-        games: args.games,
+        games: learnt.games,
+        status,
         level: args.level.to_string(),
         seed: args.seed,
         available,
         played,
         patterns: rows,
-        file: args.out.clone(),
+        file: written.cloned(),
         millis: clock.elapsed().as_secs_f64() * 1000.0,
     };
     let mut shown = Table::new(&["pattern", "available", "played", "play rate", "win rate"]);
@@ -499,7 +536,7 @@ fn patterns(args: &PatternsArgs, out: &Output) -> anyhow::Result<Answer> {
             row.win_rate.map_or("-".into(), |r| format!("{r:.3}")),
         ]);
     }
-    out.emit(&answer, || {
+    out.emit_status(&answer, status, || {
         let mut text = shown.render(args.format);
         if args.format == TableFormat::Text {
             text += &format!(

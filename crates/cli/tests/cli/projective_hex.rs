@@ -539,3 +539,30 @@ fn patterns_are_learnt_reproducibly_from_seeded_self_play() {
     crosscap(&["projective-hex", "patterns", "--board", "taylor:0"]).assert_user_error("taylor");
     crosscap(&["projective-hex", "patterns", "--games", "0"]).assert_user_error("games");
 }
+
+/// `--max-minutes` bounds the self-play: cut short, it shows the finished games' patterns,
+/// writes no file (its header would name games that were not played) and exits 3.
+#[test]
+fn patterns_cut_short_write_no_file_and_exit_3() {
+    let file = scratch("patterns-cut.txt");
+    let run = crosscap(&[
+        "--json",
+        "projective-hex",
+        "patterns",
+        "--board",
+        "taylor:5",
+        "--games",
+        "100000",
+        "--level",
+        "mcts:2000",
+        "--max-minutes",
+        "0.005",
+        "--out",
+        file.to_str().unwrap(),
+    ]);
+    assert!(run.stderr.contains("ran out after"), "{}", run.stderr);
+    let v = run.unknown_json("time");
+    assert!(v["games"].as_u64().unwrap() < 100000, "{v}");
+    assert!(v["file"].is_null(), "{v}");
+    assert!(!file.exists());
+}
