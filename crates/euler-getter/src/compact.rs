@@ -11,7 +11,7 @@ use crosscap_topology::Symmetries;
 
 use crate::complex::Complex;
 use crate::game::{EulerGetter, Move, Rule, SwapRule};
-use crate::position::Stones;
+use crate::position::{Stones, counted_new_vertices_and_edges};
 use crate::region::RegionCounts;
 
 /// Most cells of a board a [`CompactPosition`] holds (one bit each).
@@ -97,9 +97,14 @@ impl CompactBoard {
                 self.toggle(&mut hashes, cell, colour);
             }
         }
+        let majorities = stones.map(|bits| match &self.vertex_masks {
+            Some(masks) => cells_of(bits).fold(Majorities::default(), |m, cell| m.add(masks[cell])),
+            None => Majorities::default(),
+        });
         CompactPosition {
             board: self,
             stones,
+            majorities,
             counts: Player::BOTH.map(|colour| game.counts(game.owner_of(colour))),
             rule: game.rule(),
             swap_rule: game.swap_rule(),
@@ -138,6 +143,8 @@ pub struct CompactPosition<'a> {
     /// By colour (colour `X` is the first player's).
     stones: [u128; 2],
     counts: [RegionCounts; 2],
+    /// Per colour, its majorities (none on boards without vertex masks).
+    majorities: [Majorities; 2],
     rule: Rule,
     swap_rule: SwapRule,
     swapped: bool,
@@ -188,8 +195,7 @@ impl CompactPosition<'_> {
         }
         let mut claims = [left / 2; 2];
         claims[self.colour_to_move().index()] = left.div_ceil(2);
-        let held =
-            cells_of(self.stones[0]).fold(Majorities::default(), |m, cell| m.add(masks[cell]));
+        let held = self.majorities[0];
         let (mut touched, mut reachable) = (0u128, 0u128);
         for cell in cells_of(empty) {
             reachable |= touched & masks[cell];
@@ -314,6 +320,20 @@ impl Stones for CompactPosition<'_> {
             Player::O
         }
     }
+
+    /// With vertex masks, from the colour's majorities: the cell's vertices that none of the
+    /// colour's cells touches yet are new, and so are the majorities at those it touches
+    /// once; on a board of plain polygons `V - E = -M / 2` ([`CompactPosition::margin_range`]),
+    /// so the new edges are the new vertices plus half the new majorities.
+    fn new_vertices_and_edges(&self, cell: usize, colour: Player) -> (i64, i64) {
+        let Some(masks) = &self.board.vertex_masks else {
+            return counted_new_vertices_and_edges(self, cell, colour);
+        };
+        let held = self.majorities[colour.index()];
+        let vertices = i64::from((masks[cell] & !held.ones).count_ones());
+        let majorities = i64::from((masks[cell] & held.ones & !held.twos).count_ones());
+        (vertices, vertices + majorities / 2)
+    }
 }
 
 impl Game for CompactPosition<'_> {
@@ -349,6 +369,9 @@ impl Game for CompactPosition<'_> {
         counts.edges += edges;
         counts.faces += 1;
         self.stones[colour.index()] |= 1 << cell;
+        if let Some(masks) = &self.board.vertex_masks {
+            self.majorities[colour.index()] = self.majorities[colour.index()].add(masks[cell]);
+        }
         self.board.toggle(&mut self.hashes, cell, colour.index());
     }
 

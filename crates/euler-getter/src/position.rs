@@ -44,21 +44,7 @@ pub(crate) trait Stones {
 
     /// The vertices and edges the empty `cell` would add to `colour`'s region.
     fn new_vertices_and_edges(&self, cell: usize, colour: Player) -> (i64, i64) {
-        let own = Some(colour);
-        let mut edges = 0;
-        for &other in self.complex().edge_others(cell) {
-            if other as usize == cell || self.stone(other as usize) != own {
-                edges += 1;
-            }
-        }
-        let mut vertices = 0;
-        for &[a, b] in self.complex().vertex_others(cell) {
-            let owned = |o: u32| o as usize != cell && self.stone(o as usize) == own;
-            if !owned(a) && !owned(b) {
-                vertices += 1;
-            }
-        }
-        (vertices, edges)
+        counted_new_vertices_and_edges(self, cell, colour)
     }
 
     /// The most `colour`'s characteristic can grow when it claims the empty `cell`, at
@@ -271,4 +257,27 @@ pub(crate) trait Stones {
             Rule::Reverse => (-most, -least),
         })
     }
+}
+
+/// [`Stones::new_vertices_and_edges`] by looking at the cell's neighbours, for any board.
+pub(crate) fn counted_new_vertices_and_edges<S: Stones + ?Sized>(
+    stones: &S,
+    cell: usize,
+    colour: Player,
+) -> (i64, i64) {
+    let own = Some(colour);
+    let mut edges = 0;
+    for &other in stones.complex().edge_others(cell) {
+        if other as usize == cell || stones.stone(other as usize) != own {
+            edges += 1;
+        }
+    }
+    let mut vertices = 0;
+    for &[a, b] in stones.complex().vertex_others(cell) {
+        let owned = |o: u32| o as usize != cell && stones.stone(o as usize) == own;
+        if !owned(a) && !owned(b) {
+            vertices += 1;
+        }
+    }
+    (vertices, edges)
 }
