@@ -17,6 +17,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
 use crate::analysis::plural;
+use crate::compact::CompactBoard;
 use crate::game::{EulerGetter, Move, Rule, SwapRule};
 use crate::region::{RegionCounts, loop_cycles};
 use crate::{EulerGetterError, new_game, player};
@@ -341,11 +342,29 @@ fn solve_with(
     budget: &Budget,
 ) -> Result<Solution, Cut> {
     let order = symmetries.len();
-    let searched = game.clone().with_symmetries(symmetries);
+    match CompactBoard::new(game.complex().clone(), Some(&symmetries)) {
+        Some(board) => search(&board.position(game), game.rule(), order, budget),
+        None => search(
+            &game.clone().with_symmetries(symmetries),
+            game.rule(),
+            order,
+            budget,
+        ),
+    }
+}
+
+/// [`solve_with`]'s search of `searched`, a [`CompactPosition`](crate::compact::CompactPosition)
+/// where the board is small enough for one, else the [`EulerGetter`] itself.
+fn search<G: Game<Move = Move>>(
+    searched: &G,
+    rule: Rule,
+    symmetries: usize,
+    budget: &Budget,
+) -> Result<Solution, Cut> {
     let started = Instant::now();
     let mut solver = Solver::new(budget.clone());
     // The whole solve's spending, not the last call's, in an answer cut short.
-    let spent = |solver: &Solver<EulerGetter>, error: SolveError| {
+    let spent = |solver: &Solver<G>, error: SolveError| {
         let SolveError::Unknown { reason, .. } = error;
         SolveError::Unknown {
             nodes: solver.nodes(),
@@ -356,7 +375,7 @@ fn solve_with(
     // The engine's values are what X maximises: under the reverse rule chi O - chi X.
     let tested = margin_by_tests(2, |m| {
         solver.set_budget(budget.less(solver.nodes(), started.elapsed()));
-        solver.at_least(&searched, m)
+        solver.at_least(searched, m)
     });
     let x_value = tested.map_err(|(error, bounds)| Cut {
         error: spent(&solver, error),
@@ -366,7 +385,7 @@ fn solve_with(
     let winner = Player::X.winner_by(x_value);
     let value = x_value * searched.to_move().sign();
     solver.set_budget(budget.less(solver.nodes(), started.elapsed()));
-    let best_moves = solver.best_moves(&searched, value).map_err(|error| Cut {
+    let best_moves = solver.best_moves(searched, value).map_err(|error| Cut {
         error: spent(&solver, error),
         winner,
         bounds: MarginBounds {
@@ -376,14 +395,14 @@ fn solve_with(
     })?;
     Ok(Solution {
         winner,
-        margin: match game.rule() {
+        margin: match rule {
             Rule::Normal => x_value,
             Rule::Reverse => -x_value,
         },
         value,
         best_moves,
         nodes: solver.nodes(),
-        symmetries: order,
+        symmetries,
     })
 }
 

@@ -40,10 +40,12 @@
 //! ```
 
 pub mod analysis;
+pub mod compact;
 pub mod complex;
 pub mod game;
 pub mod host;
 pub mod player;
+mod position;
 pub mod proof;
 pub mod region;
 

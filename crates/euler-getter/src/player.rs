@@ -12,6 +12,7 @@ use crosscap_engine::{Agent, Game, Level, Meter, Outcome, Player, Rng};
 use crosscap_topology::Symmetries;
 
 use crate::game::{EulerGetter, Move};
+use crate::position::Stones;
 
 /// The search settings: random playouts scored by win or loss, RAVE (a stone's value on
 /// a surface hardly depends on when it is played), little UCT exploration on top of

@@ -300,12 +300,12 @@ fn a_winner_proven_before_the_margin_is_reported_unknown() {
         }
         crosscap(&args)
     };
-    let cut = solve(true, "17").unknown_json("nodes");
+    let cut = solve(true, "14").unknown_json("nodes");
     assert_eq!(cut["winner"], "X", "{cut}");
     assert!(cut["value"].is_null(), "{cut}");
     assert_eq!(cut["margin_at_least"], 1, "{cut}");
     assert!(cut.get("margin_at_most").is_none(), "{cut}");
-    let margin_known = solve(true, "18").unknown_json("nodes");
+    let margin_known = solve(true, "15").unknown_json("nodes");
     assert_eq!(
         (
             &margin_known["margin_at_least"],
@@ -314,7 +314,7 @@ fn a_winner_proven_before_the_margin_is_reported_unknown() {
         (&Value::from(1), &Value::from(1)),
         "{margin_known}"
     );
-    let text = solve(false, "17");
+    let text = solve(false, "14");
     assert_eq!(text.code, 3);
     assert!(
         text.stdout.contains("X to move wins with perfect play")

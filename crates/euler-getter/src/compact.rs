@@ -1,0 +1,548 @@
+//! The exact solver's position: [`CompactPosition`], a `Copy` value of two bitsets of cells
+//! and the incremental counts, so that the search copies a position without allocating
+//! (an [`EulerGetter`] holds four vectors). It plays by the same rules through the shared
+//! arithmetic of [`Stones`], and the tests below check it against [`EulerGetter`] move by
+//! move: the same legal moves, counts, hashes, outcomes, order and bounds.
+
+use std::sync::Arc;
+
+use crosscap_engine::{Game, Outcome, Player};
+use crosscap_topology::Symmetries;
+
+use crate::complex::Complex;
+use crate::game::{EulerGetter, Move, Rule, SwapRule};
+use crate::position::{Stones, counted_new_vertices_and_edges};
+use crate::region::RegionCounts;
+
+/// Most cells of a board a [`CompactPosition`] holds (one bit each).
+pub const COMPACT_MAX_CELLS: usize = 128;
+
+/// Most empty cells of a position whose exact margin range ([`CompactPosition::margin_range`])
+/// is worked out: it enumerates the ways to share the empty cells out, at most 70 with 8.
+/// With 10 or 12 the goldberg:2 solve visits as many nodes (3.48 M) in more time.
+const RANGE_MAX_EMPTY: usize = 8;
+
+/// Most symmetries whose images' hashes a [`CompactPosition`] keeps; a board with a larger
+/// group is searched with plain hashes (goldberg:2 and goldberg:3 have 60).
+const MAX_SYMMETRIES: usize = 64;
+
+/// What every [`CompactPosition`] of one board shares: the board and, per cell and
+/// colour, the Zobrist key of the cell's image under each symmetry (the identity first).
+pub struct CompactBoard {
+    complex: Arc<Complex>,
+    all_cells: u128,
+    /// `image_keys[cell * symmetries + map][colour]`.
+    image_keys: Vec<[u64; 2]>,
+    symmetries: usize,
+    /// Per cell, its vertices as bits, on boards of plain polygons with at most 128
+    /// vertices (where [`CompactPosition::margin_range`] applies), and their number.
+    vertex_masks: Option<Vec<u128>>,
+    vertices: i64,
+}
+
+impl CompactBoard {
+    /// The tables for `complex` with positions hashed up to `symmetries` (none: plainly);
+    /// `None` on boards of more than [`COMPACT_MAX_CELLS`] cells.
+    pub fn new(complex: Arc<Complex>, symmetries: Option<&Symmetries>) -> Option<CompactBoard> {
+        let cells = complex.cell_count();
+        if cells > COMPACT_MAX_CELLS {
+            return None;
+        }
+        let identity: Vec<usize> = (0..cells).collect();
+        let maps: Vec<&[usize]> = match symmetries {
+            Some(group) if group.len() <= MAX_SYMMETRIES => {
+                group.maps().iter().map(Vec::as_slice).collect()
+            }
+            _ => vec![&identity],
+        };
+        let zobrist = |cell: usize, colour: usize| complex.zobrist(cell, colour);
+        let image_keys = (0..cells)
+            .flat_map(|cell| {
+                maps.iter()
+                    .map(move |map| [0, 1].map(|colour| zobrist(map[cell], colour)))
+            })
+            .collect();
+        let board = complex.board();
+        let vertex_masks = (complex.rings_exact() && board.vertex_count() <= 128).then(|| {
+            (0..cells)
+                .map(|cell| {
+                    let vertices = board.cell_vertices(cell).iter();
+                    vertices.fold(0u128, |mask, &v| mask | 1 << v)
+                })
+                .collect()
+        });
+        Some(CompactBoard {
+            vertex_masks,
+            vertices: board.vertex_count() as i64,
+            all_cells: u128::MAX
+                .checked_shr((COMPACT_MAX_CELLS - cells) as u32)
+                .unwrap_or(0),
+            image_keys,
+            symmetries: maps.len(),
+            complex: complex.clone(),
+        })
+    }
+
+    /// `game` as a compact position on this board (which must be `game`'s).
+    pub fn position(&self, game: &EulerGetter) -> CompactPosition<'_> {
+        let mut stones = [0u128; 2];
+        for (cell, stone) in game.stones().iter().enumerate() {
+            if let Some(colour) = stone {
+                stones[colour.index()] |= 1 << cell;
+            }
+        }
+        let mut hashes = [0u64; MAX_SYMMETRIES];
+        for (colour, &bits) in stones.iter().enumerate() {
+            for cell in cells_of(bits) {
+                self.toggle(&mut hashes, cell, colour);
+            }
+        }
+        let majorities = stones.map(|bits| match &self.vertex_masks {
+            Some(masks) => cells_of(bits).fold(Majorities::default(), |m, cell| m.add(masks[cell])),
+            None => Majorities::default(),
+        });
+        CompactPosition {
+            board: self,
+            stones,
+            majorities,
+            counts: Player::BOTH.map(|colour| game.counts(game.owner_of(colour))),
+            rule: game.rule(),
+            swap_rule: game.swap_rule(),
+            swapped: game.swapped(),
+            hashes,
+        }
+    }
+
+    /// Adds or removes a `colour` stone on `cell` in the hashes of every image.
+    fn toggle(&self, hashes: &mut [u64; MAX_SYMMETRIES], cell: usize, colour: usize) {
+        let keys = &self.image_keys[cell * self.symmetries..(cell + 1) * self.symmetries];
+        for (hash, key) in hashes.iter_mut().zip(keys) {
+            *hash ^= key[colour];
+        }
+    }
+}
+
+/// The cells of a bitset, lowest first.
+fn cells_of(mut bits: u128) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (bits != 0).then(|| {
+            let cell = bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            cell
+        })
+    })
+}
+
+/// An Euler Getter position for the exact solver, on a board of at most
+/// [`COMPACT_MAX_CELLS`] cells: stones by colour as bitsets, each colour's V, E and F, and
+/// the Zobrist hash of each symmetric image. Same moves, hash and outcome as the
+/// [`EulerGetter`] it was made from (see [`CompactBoard::position`]).
+#[derive(Clone, Copy)]
+pub struct CompactPosition<'a> {
+    board: &'a CompactBoard,
+    /// By colour (colour `X` is the first player's).
+    stones: [u128; 2],
+    counts: [RegionCounts; 2],
+    /// Per colour, its majorities (none on boards without vertex masks).
+    majorities: [Majorities; 2],
+    rule: Rule,
+    swap_rule: SwapRule,
+    swapped: bool,
+    /// Per symmetry of the board, the hash of the position's image (the identity first).
+    hashes: [u64; MAX_SYMMETRIES],
+}
+
+impl CompactPosition<'_> {
+    fn empty_bits(&self) -> u128 {
+        self.board.all_cells & !(self.stones[0] | self.stones[1])
+    }
+
+    fn placed(&self) -> usize {
+        (self.stones[0] | self.stones[1]).count_ones() as usize
+    }
+
+    fn owner_of(&self, colour: Player) -> Player {
+        if self.swapped {
+            colour.opponent()
+        } else {
+            colour
+        }
+    }
+
+    fn swap_available(&self) -> bool {
+        !self.swapped && self.swap_rule.0 == Some(self.placed() as u8) && self.empty_bits() != 0
+    }
+
+    /// The least and the most final margin of X's player over every continuation, exactly
+    /// (the best bounds that ignore the order of play), on boards with vertex masks and with
+    /// at most [`RANGE_MAX_EMPTY`] empty cells; `None` otherwise.
+    ///
+    /// Why: without a swap to come, the continuations end in every way of sharing the empty
+    /// cells out, the colour to move taking the larger half. On a board of plain polygons a
+    /// colour's `chi = F - M / 2`, where `M` counts its majorities, the vertices where it
+    /// holds two or three of the three cells (see [`Stones::chi_ceilings`]); on a full
+    /// board each vertex is the majority of exactly one colour, so `M_X + M_O = V` and
+    /// colour X's margin is `F_X - F_O + V / 2 - M_X`, with `F_X` and `F_O` fixed by the
+    /// share. So the range is that of `M_X` over the shares, which
+    /// [`majority_range`] enumerates. A vertex can still become X's majority only if X
+    /// holds one of its cells and an empty cell touches it, or two empty cells touch it.
+    fn margin_range(&self) -> Option<(i32, i32)> {
+        let masks = self.board.vertex_masks.as_deref()?;
+        let empty = self.empty_bits();
+        let left = empty.count_ones();
+        if left as usize > RANGE_MAX_EMPTY {
+            return None;
+        }
+        let mut claims = [left / 2; 2];
+        claims[self.colour_to_move().index()] = left.div_ceil(2);
+        let held = self.majorities[0];
+        let (mut touched, mut reachable) = (0u128, 0u128);
+        for cell in cells_of(empty) {
+            reachable |= touched & masks[cell];
+            touched |= masks[cell];
+        }
+        reachable |= held.ones & touched;
+        let mut range = (u32::MAX, 0);
+        majority_range(masks, empty, claims[0], held, reachable, &mut range);
+        let faces = |colour: usize| self.counts[colour].faces + i64::from(claims[colour]);
+        let fixed = faces(0) - faces(1) + self.board.vertices / 2;
+        let (least, most) = (
+            (fixed - i64::from(range.1)) as i32,
+            (fixed - i64::from(range.0)) as i32,
+        );
+        // Colour X's margin, as X's player's under the rule.
+        Some(match (self.rule, self.swapped) {
+            (Rule::Normal, false) | (Rule::Reverse, true) => (least, most),
+            (Rule::Normal, true) | (Rule::Reverse, false) => (-most, -least),
+        })
+    }
+
+    fn swap_pending(&self) -> bool {
+        self.swap_rule
+            .0
+            .is_some_and(|after| !self.swapped && self.placed() <= after as usize)
+    }
+}
+
+/// Vertices as bits, counted up to two: `ones` where a colour holds at least one of the
+/// three cells, `twos` where it holds at least two (its majorities).
+#[derive(Clone, Copy, Default)]
+struct Majorities {
+    ones: u128,
+    twos: u128,
+}
+
+impl Majorities {
+    fn add(self, cell_vertices: u128) -> Majorities {
+        Majorities {
+            ones: self.ones | cell_vertices,
+            twos: self.twos | (self.ones & cell_vertices),
+        }
+    }
+
+    fn count(&self) -> u32 {
+        self.twos.count_ones()
+    }
+}
+
+/// The fewest and the most majorities over every way to give `claims` of the cells in
+/// `empty` to the colour counted in `held` (the rest to the other colour), widening
+/// `range`. A branch stops when it can neither lower the least (its count only grows) nor
+/// raise the most (it cannot gain more than `reachable`: the vertices that the colour
+/// holds once or that two empty cells touch, see [`CompactPosition::margin_range`]).
+fn majority_range(
+    masks: &[u128],
+    empty: u128,
+    claims: u32,
+    held: Majorities,
+    reachable: u128,
+    range: &mut (u32, u32),
+) {
+    let left = empty.count_ones();
+    if claims == 0 || claims == left {
+        let filled = match claims {
+            0 => held,
+            _ => cells_of(empty).fold(held, |m, cell| m.add(masks[cell])),
+        };
+        range.0 = range.0.min(filled.count());
+        range.1 = range.1.max(filled.count());
+        return;
+    }
+    let most_here = (held.twos | reachable).count_ones();
+    if held.count() >= range.0 && most_here <= range.1 {
+        return;
+    }
+    let cell = empty.trailing_zeros() as usize;
+    let rest = empty & (empty - 1);
+    majority_range(
+        masks,
+        rest,
+        claims - 1,
+        held.add(masks[cell]),
+        reachable,
+        range,
+    );
+    majority_range(masks, rest, claims, held, reachable, range);
+}
+
+impl Stones for CompactPosition<'_> {
+    fn complex(&self) -> &Complex {
+        &self.board.complex
+    }
+
+    fn stone(&self, cell: usize) -> Option<Player> {
+        let bit = 1u128 << cell;
+        if self.stones[0] & bit != 0 {
+            Some(Player::X)
+        } else if self.stones[1] & bit != 0 {
+            Some(Player::O)
+        } else {
+            None
+        }
+    }
+
+    fn empty_cells(&self) -> impl Iterator<Item = usize> + '_ {
+        cells_of(self.empty_bits())
+    }
+
+    fn empty_count(&self) -> usize {
+        self.empty_bits().count_ones() as usize
+    }
+
+    fn colour_counts(&self, colour: Player) -> RegionCounts {
+        self.counts[colour.index()]
+    }
+
+    fn colour_to_move(&self) -> Player {
+        if self.placed().is_multiple_of(2) {
+            Player::X
+        } else {
+            Player::O
+        }
+    }
+
+    /// With vertex masks, from the colour's majorities: the cell's vertices that none of the
+    /// colour's cells touches yet are new, and so are the majorities at those it touches
+    /// once; on a board of plain polygons `V - E = -M / 2` ([`CompactPosition::margin_range`]),
+    /// so the new edges are the new vertices plus half the new majorities.
+    fn new_vertices_and_edges(&self, cell: usize, colour: Player) -> (i64, i64) {
+        let Some(masks) = &self.board.vertex_masks else {
+            return counted_new_vertices_and_edges(self, cell, colour);
+        };
+        let held = self.majorities[colour.index()];
+        let vertices = i64::from((masks[cell] & !held.ones).count_ones());
+        let majorities = i64::from((masks[cell] & held.ones & !held.twos).count_ones());
+        (vertices, vertices + majorities / 2)
+    }
+}
+
+impl Game for CompactPosition<'_> {
+    type Move = Move;
+
+    fn to_move(&self) -> Player {
+        self.owner_of(self.colour_to_move())
+    }
+
+    fn legal_moves(&self) -> Vec<Move> {
+        let mut moves: Vec<Move> = self
+            .empty_cells()
+            .map(|cell| Move::Place(cell as u16))
+            .collect();
+        if self.swap_available() {
+            moves.push(Move::Swap);
+        }
+        moves
+    }
+
+    fn play(&mut self, mv: &Move) {
+        let cell = match *mv {
+            Move::Place(cell) => cell as usize,
+            Move::Swap => {
+                self.swapped = true;
+                return;
+            }
+        };
+        let colour = self.colour_to_move();
+        let (vertices, edges) = self.new_vertices_and_edges(cell, colour);
+        let counts = &mut self.counts[colour.index()];
+        counts.vertices += vertices;
+        counts.edges += edges;
+        counts.faces += 1;
+        self.stones[colour.index()] |= 1 << cell;
+        if let Some(masks) = &self.board.vertex_masks {
+            self.majorities[colour.index()] = self.majorities[colour.index()].add(masks[cell]);
+        }
+        self.board.toggle(&mut self.hashes, cell, colour.index());
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        (self.empty_bits() == 0).then(|| {
+            let [x, o] = self.counts.map(|c| c.chi());
+            let x_colour_margin = (x - o) as i32;
+            let margin = match (self.rule, self.swapped) {
+                (Rule::Normal, false) | (Rule::Reverse, true) => x_colour_margin,
+                (Rule::Normal, true) | (Rule::Reverse, false) => -x_colour_margin,
+            };
+            Outcome::scored(margin, Player::X.winner_by(margin))
+        })
+    }
+
+    fn position_hash(&self) -> u64 {
+        let canonical = self.hashes[..self.board.symmetries]
+            .iter()
+            .copied()
+            .min()
+            .expect("the identity is a symmetry");
+        crate::game::with_swap_key(canonical, self.swapped)
+    }
+
+    fn order_moves(&self, moves: &mut [Move]) {
+        self.order_cells(moves);
+    }
+
+    const CHILDREN_LOOKED_UP_FIRST: bool = EulerGetter::CHILDREN_LOOKED_UP_FIRST;
+
+    fn margin_bounds(&self) -> Option<(i32, i32)> {
+        if self.swap_pending() {
+            return None;
+        }
+        match self.board.vertex_masks {
+            Some(_) => self.margin_range(),
+            None => self.margin_bounds_for(self.owner_of(Player::X), self.rule),
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::game::tests::reachable_margins;
+    use crate::load_board;
+    use crosscap_engine::Rng;
+    use crosscap_engine::solver::{Budget, Solver};
+
+    /// Boards of every family with at most 128 cells (n3.json: a surface of
+    /// characteristic -1; hemi-prism-8.json: cells that are not plain polygons).
+    fn boards() -> Vec<String> {
+        let file = |name: &str| format!("file:{}/boards/{name}", env!("CARGO_MANIFEST_DIR"));
+        let mut boards: Vec<String> = ["goldberg:1", "goldberg:2", "taylor:2", "taylor:3"]
+            .map(String::from)
+            .to_vec();
+        boards.extend([file("n3.json"), file("hemi-prism-8.json")]);
+        boards
+    }
+
+    fn assert_same(game: &EulerGetter, compact: &CompactPosition, context: &str) {
+        assert_eq!(compact.legal_moves(), game.legal_moves(), "{context}");
+        assert_eq!(compact.to_move(), game.to_move(), "{context}");
+        assert_eq!(compact.outcome(), game.outcome(), "{context}");
+        assert_eq!(compact.position_hash(), game.position_hash(), "{context}");
+        // The exact range lies within the game's bounds.
+        match (compact.margin_bounds(), game.margin_bounds()) {
+            (Some(exact), Some(bounds)) => {
+                assert!(bounds.0 <= exact.0 && exact.1 <= bounds.1, "{context}");
+            }
+            (exact, bounds) => assert_eq!(exact, bounds, "{context}"),
+        }
+        for colour in Player::BOTH {
+            assert_eq!(
+                compact.colour_counts(colour),
+                game.colour_counts(colour),
+                "{context}"
+            );
+        }
+        let (mut fast, mut plain) = (compact.legal_moves(), game.legal_moves());
+        compact.order_moves(&mut fast);
+        game.order_moves(&mut plain);
+        assert_eq!(fast, plain, "{context}");
+    }
+
+    #[test]
+    fn compact_positions_play_like_the_game_move_by_move() {
+        for spec in &boards() {
+            let complex = load_board(spec).unwrap();
+            let symmetries = complex.board().symmetries();
+            for seed in 0..12u64 {
+                let swap = SwapRule([None, Some(1), Some(3)][seed as usize % 3]);
+                let rule = [Rule::Normal, Rule::Reverse][seed as usize / 3 % 2];
+                let hashed = seed % 4 < 2;
+                let mut game = EulerGetter::new(complex.clone(), rule, swap);
+                if hashed {
+                    game = game.with_symmetries(Arc::new(symmetries.clone()));
+                }
+                let board = CompactBoard::new(complex.clone(), hashed.then_some(&symmetries))
+                    .expect("a small board");
+                let mut compact = board.position(&game);
+                let mut rng = Rng::new(seed);
+                loop {
+                    let context = format!("{spec} seed {seed} after {}", game.placed());
+                    assert_same(&game, &compact, &context);
+                    assert_same(&game, &board.position(&game), &context);
+                    let Some(mv) = game.random_move(&mut rng) else {
+                        break;
+                    };
+                    game.play(&mv);
+                    compact.play(&mv);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_margin_range_is_exactly_that_of_every_continuation() {
+        let mut decided = 0;
+        for spec in &boards()[..5] {
+            let complex = load_board(spec).unwrap();
+            let board = CompactBoard::new(complex.clone(), None).unwrap();
+            for seed in 0..24u64 {
+                let empties = 1 + seed as usize % RANGE_MAX_EMPTY.min(complex.cell_count());
+                let rule = [Rule::Normal, Rule::Reverse][seed as usize % 3 / 2];
+                let swap = SwapRule([None, Some(1)][seed as usize % 2]);
+                let mut game = EulerGetter::new(complex.clone(), rule, swap);
+                let mut rng = Rng::new(seed);
+                while game.placed() + empties < complex.cell_count() {
+                    let mv = game.random_move(&mut rng).unwrap();
+                    game.play(&mv);
+                }
+                let compact = board.position(&game);
+                let Some(range) = compact.margin_bounds() else {
+                    assert!(compact.swap_pending(), "{spec} seed {seed}");
+                    continue;
+                };
+                assert_eq!(range, reachable_margins(&compact), "{spec} seed {seed}");
+                decided += usize::from(range.0 > 0 || range.1 < 0);
+            }
+        }
+        assert!(decided > 10, "the range decides some endgames: {decided}");
+    }
+
+    #[test]
+    fn compact_solves_agree_with_the_game_and_large_boards_have_none() {
+        for spec in ["goldberg:2", "taylor:3"] {
+            let complex = load_board(spec).unwrap();
+            let symmetries = Arc::new(complex.board().symmetries());
+            let board = CompactBoard::new(complex.clone(), Some(&symmetries)).unwrap();
+            for seed in 0..4 {
+                let mut game = EulerGetter::new(complex.clone(), Rule::Normal, SwapRule(None))
+                    .with_symmetries(symmetries.clone());
+                let mut rng = Rng::new(seed);
+                while game.placed() + 9 < complex.cell_count() {
+                    let mv = game.random_move(&mut rng).unwrap();
+                    game.play(&mv);
+                }
+                let plain = Solver::new(Budget::unlimited()).solve(&game).unwrap();
+                let fast = Solver::new(Budget::unlimited())
+                    .solve(&board.position(&game))
+                    .unwrap();
+                assert_eq!(
+                    (fast.value, fast.best_moves),
+                    (plain.value, plain.best_moves),
+                    "{spec} seed {seed}"
+                );
+            }
+        }
+        let large = load_board("goldberg:6").unwrap();
+        assert!(large.cell_count() > COMPACT_MAX_CELLS);
+        assert!(CompactBoard::new(large, None).is_none());
+    }
+}
