@@ -1380,4 +1380,35 @@ mod tests {
         let stats = mcts.search(&nim(&[1, 2, 3]), &Budget::unlimited());
         assert!(stats.iter().all(|s| s.proven_winner == Some(Player::O)));
     }
+
+    /// The exploitation value each node keeps for the selection equals the value computed
+    /// afresh from its statistics after a search, with and without RAVE, the solver and
+    /// priors: no change of the statistics leaves it stale.
+    #[test]
+    fn the_kept_exploitation_values_match_the_statistics() {
+        let game = nim(&[3, 4, 5, 6]);
+        let with_priors = MctsConfig {
+            rave_equivalence: 300.0,
+            prior_visits: 10.0,
+            ..MctsConfig::default()
+        };
+        for config in configs().into_iter().chain([with_priors]) {
+            let config = MctsConfig {
+                reuse_tree: true,
+                ..config
+            };
+            let policy = FavourOne {
+                favourite: game.legal_moves()[0],
+                asked: 0,
+            };
+            let mut mcts = Mcts::with_policy(SearchLimit::Iterations(2_000), config, policy, 4);
+            mcts.search(&game, &Budget::unlimited());
+            let (_, tree) = mcts.kept.as_ref().expect("the tree is kept");
+            assert!(tree.nodes.len() > 100, "{config:?}");
+            for node in &tree.nodes {
+                let fresh = node.exploitation(config.rave_equivalence);
+                assert_eq!(node.exploitation.to_bits(), fresh.to_bits(), "{config:?}");
+            }
+        }
+    }
 }
