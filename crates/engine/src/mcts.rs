@@ -226,6 +226,10 @@ struct Node<M> {
     reward: f64,
     amaf_visits: f64,
     amaf_reward: f64,
+    /// The selection's value of this move before its exploration term
+    /// ([`Node::exploitation`]), kept up to date whenever the statistics change: the
+    /// selection reads it for every child, far more often than the statistics change.
+    exploitation: f64,
     /// The winner with perfect play from here, once proven (MCTS-solver).
     proven: Option<Player>,
 }
@@ -246,7 +250,28 @@ impl<M> Node<M> {
             reward: 0.0,
             amaf_visits: 0.0,
             amaf_reward: 0.0,
+            exploitation: 1.0,
             proven: None,
+        }
+    }
+
+    /// The move's value without exploration, for RAVE equivalence `k`: its mean reward,
+    /// blended with its all-moves-as-first mean under RAVE. An unvisited move (only RAVE
+    /// leaves children unvisited) is ranked by its AMAF mean, an optimistic 1 without one.
+    fn exploitation(&self, k: f64) -> f64 {
+        if self.visits == 0.0 {
+            return if self.amaf_visits > 0.0 {
+                self.amaf_reward / self.amaf_visits
+            } else {
+                1.0
+            };
+        }
+        let mean = self.reward / self.visits;
+        if k > 0.0 && self.amaf_visits > 0.0 {
+            let beta = (k / (3.0 * self.visits + k)).sqrt();
+            (1.0 - beta) * mean + beta * self.amaf_reward / self.amaf_visits
+        } else {
+            mean
         }
     }
 }
@@ -356,8 +381,10 @@ impl<G: Game, P: PlayoutPolicy<G> + Clone> Mcts<G, P> {
                 break;
             };
             for &n in &path {
-                nodes[n].visits += 1.0;
-                nodes[n].reward += self.config.reward(&outcome, nodes[n].mover);
+                let node = &mut nodes[n];
+                node.visits += 1.0;
+                node.reward += self.config.reward(&outcome, node.mover);
+                node.exploitation = node.exploitation(self.config.rave_equivalence);
             }
             if self.config.rave() {
                 self.update_amaf(nodes, &path, &record, &outcome, &mut first_played);
@@ -547,6 +574,7 @@ impl<G: Game, P: PlayoutPolicy<G> + Clone> Mcts<G, P> {
                         if let Some(value) = prior {
                             child.amaf_visits = self.config.prior_visits;
                             child.amaf_reward = self.config.prior_visits * value;
+                            child.exploitation = child.exploitation(self.config.rave_equivalence);
                         }
                     }
                 }
@@ -600,6 +628,7 @@ impl<G: Game, P: PlayoutPolicy<G> + Clone> Mcts<G, P> {
                 {
                     child.amaf_visits += 1.0;
                     child.amaf_reward += rewards[child.mover.index()];
+                    child.exploitation = child.exploitation(self.config.rave_equivalence);
                 }
             }
         }
@@ -612,27 +641,14 @@ impl<G: Game, P: PlayoutPolicy<G> + Clone> Mcts<G, P> {
         let parent = &nodes[node];
         let log_parent = parent.visits.max(1.0).ln();
         let c = self.config.exploration;
-        let k = self.config.rave_equivalence;
+        // An unvisited child explores as if visited once: one term for all of them.
+        let unvisited_exploration = c * log_parent.sqrt();
         let lost = |n: &Node<G::Move>| self.config.prove && n.proven == Some(n.mover.opponent());
         let value = |n: &Node<G::Move>| {
             if n.visits == 0.0 {
-                // Only RAVE leaves children unvisited: rank them by their AMAF mean (an
-                // optimistic 1 without one), exploring as if visited once.
-                let prior = if n.amaf_visits > 0.0 {
-                    n.amaf_reward / n.amaf_visits
-                } else {
-                    1.0
-                };
-                return prior + c * log_parent.sqrt();
+                return n.exploitation + unvisited_exploration;
             }
-            let mean = n.reward / n.visits;
-            let blended = if k > 0.0 && n.amaf_visits > 0.0 {
-                let beta = (k / (3.0 * n.visits + k)).sqrt();
-                (1.0 - beta) * mean + beta * n.amaf_reward / n.amaf_visits
-            } else {
-                mean
-            };
-            blended + c * (log_parent / n.visits).sqrt()
+            n.exploitation + c * (log_parent / n.visits).sqrt()
         };
         let best = |skip_lost: bool| {
             parent
@@ -1363,5 +1379,36 @@ mod tests {
         );
         let stats = mcts.search(&nim(&[1, 2, 3]), &Budget::unlimited());
         assert!(stats.iter().all(|s| s.proven_winner == Some(Player::O)));
+    }
+
+    /// The exploitation value each node keeps for the selection equals the value computed
+    /// afresh from its statistics after a search, with and without RAVE, the solver and
+    /// priors: no change of the statistics leaves it stale.
+    #[test]
+    fn the_kept_exploitation_values_match_the_statistics() {
+        let game = nim(&[3, 4, 5, 6]);
+        let with_priors = MctsConfig {
+            rave_equivalence: 300.0,
+            prior_visits: 10.0,
+            ..MctsConfig::default()
+        };
+        for config in configs().into_iter().chain([with_priors]) {
+            let config = MctsConfig {
+                reuse_tree: true,
+                ..config
+            };
+            let policy = FavourOne {
+                favourite: game.legal_moves()[0],
+                asked: 0,
+            };
+            let mut mcts = Mcts::with_policy(SearchLimit::Iterations(2_000), config, policy, 4);
+            mcts.search(&game, &Budget::unlimited());
+            let (_, tree) = mcts.kept.as_ref().expect("the tree is kept");
+            assert!(tree.nodes.len() > 100, "{config:?}");
+            for node in &tree.nodes {
+                let fresh = node.exploitation(config.rave_equivalence);
+                assert_eq!(node.exploitation.to_bits(), fresh.to_bits(), "{config:?}");
+            }
+        }
     }
 }
