@@ -107,6 +107,11 @@ const MAX_SIDES: usize = 16;
 /// and looking for them costs more than they save).
 const SYMMETRIC_STONES: u32 = 3;
 
+/// The most empty cells of a position at which the H-search of virtual connections runs
+/// when it is asked for ([`BitSolver::set_virtual_connections`]), the gate measured best
+/// in nodes on taylor:3 (BENCHMARKS.md).
+pub const VIRTUAL_CONNECTIONS_MAX_EMPTY: u32 = 14;
+
 /// Proof and disproof numbers at or above this are infinite.
 const INFINITE: u32 = 1 << 30;
 

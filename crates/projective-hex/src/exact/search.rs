@@ -123,9 +123,10 @@ impl BitSolver {
     }
 
     /// Runs the H-search of virtual connections (module `vc`) at every node with at most
-    /// `max_empty` empty cells, `None` never. Off by default: on every opening of taylor:3
+    /// `max_empty` empty cells, `None` never (the CLI's `--virtual-connections` gives
+    /// [`VIRTUAL_CONNECTIONS_MAX_EMPTY`]). Off by default: on every opening of taylor:3
     /// it saves at most a fifth of the nodes and costs 1.2 to 14 times the CPU time
-    /// (BENCHMARKS.md, session 14); an incremental H-search is what would pay.
+    /// (BENCHMARKS.md, session 14).
     pub fn set_virtual_connections(&mut self, max_empty: Option<u32>) {
         self.vc_max_empty = max_empty;
     }
