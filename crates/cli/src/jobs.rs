@@ -98,6 +98,10 @@ pub struct JobBudget {
     pub max_nodes: Option<u64>,
     /// Bytes.
     pub max_memory: Option<usize>,
+    /// Whether the solvers ran the H-search of virtual connections (its flag changes the
+    /// nodes, not the answers; absent from files written before it was recorded).
+    #[serde(default)]
+    pub virtual_connections: bool,
 }
 
 impl From<&Budget> for JobBudget {
@@ -106,11 +110,13 @@ impl From<&Budget> for JobBudget {
             max_seconds: budget.max_time.map(|time| time.as_secs_f64()),
             max_nodes: budget.max_nodes,
             max_memory: budget.max_memory,
+            virtual_connections: false,
         }
     }
 }
 
-/// The flags that give the budget: `--max-seconds 60 --max-memory 512MiB`.
+/// The flags that give the budget: `--max-seconds 60 --max-memory 512MiB`, and the
+/// H-search's.
 impl fmt::Display for JobBudget {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let mut flags = Vec::new();
@@ -127,9 +133,13 @@ impl fmt::Display for JobBudget {
             ));
         }
         match flags.is_empty() {
-            true => f.write_str("no limit"),
-            false => f.write_str(&flags.join(" ")),
+            true => f.write_str("no limit")?,
+            false => f.write_str(&flags.join(" "))?,
         }
+        if self.virtual_connections {
+            f.write_str(" with --virtual-connections")?;
+        }
+        Ok(())
     }
 }
 
@@ -358,7 +368,7 @@ pub fn emit_shard(
     of: SolveOf,
     shard: Shard,
     results: Vec<JobResult>,
-    budget: &Budget,
+    budget: JobBudget,
     millis: f64,
     file: &Path,
     out: &Output,
@@ -369,7 +379,7 @@ pub fn emit_shard(
         status: Status::of_parts(results.iter().map(|r| r.status)),
         nodes: results.iter().map(|r| r.nodes).sum(),
         millis,
-        budget: Some(JobBudget::from(budget)),
+        budget: Some(budget),
         results,
     };
     std::fs::write(file, serde_json::to_string_pretty(&shard_file)?)

@@ -14,10 +14,11 @@ use crate::rules::{Move, Opening, ProjectiveHex};
 use crate::search::{Analyser, agent};
 use crate::{HexError, new_game};
 
-/// Projective Hex as the hosts offer it.
-pub struct HexHost;
+/// Projective Hex as the hosts offer it; `VIRTUAL_CONNECTIONS` makes `solve` run the
+/// bitmask solver's H-search of virtual connections ([`Analyser::set_virtual_connections`]).
+pub struct HexHost<const VIRTUAL_CONNECTIONS: bool = false>;
 
-impl Hosting for HexHost {
+impl<const VIRTUAL_CONNECTIONS: bool> Hosting for HexHost<VIRTUAL_CONNECTIONS> {
     type Game = ProjectiveHex;
     type View = HexView;
     const NAME: &'static str = "projective-hex";
@@ -39,7 +40,9 @@ impl Hosting for HexHost {
     /// move loses).
     fn analyse(game: &ProjectiveHex, budget: &Budget) -> Result<catalog::Analysis<Move>, Unsolved> {
         let mover = game.to_move();
-        let analysis = Analyser::new(budget.clone()).analyse(game)?;
+        let mut analyser = Analyser::new(budget.clone());
+        analyser.set_virtual_connections(VIRTUAL_CONNECTIONS);
+        let analysis = analyser.analyse(game)?;
         let (winner, value) = match analysis.winner {
             Some(w) if w == mover => (Winner::Player(w), 1),
             Some(w) => (Winner::Player(w), -1),

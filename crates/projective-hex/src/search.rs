@@ -15,7 +15,7 @@ use crosscap_engine::solver::{Budget, SolveError, Solver};
 use crosscap_engine::{Agent, Exhausted, Game, Level, Meter, Outcome, Player, Rng};
 use serde::Serialize;
 
-use crate::exact::{BitSolver, GroupVerdict, SharedTable, masks};
+use crate::exact::{BitSolver, GroupVerdict, SharedTable, VIRTUAL_CONNECTIONS_MAX_EMPTY, masks};
 use crate::patterns::embedded_priors;
 use crate::rules::{Geometry, Move, Opening, ProjectiveHex};
 
@@ -622,6 +622,8 @@ pub struct Analyser {
     budget: Budget,
     /// The bitmask solver and the board it was made for (built on first use).
     exact: Option<(Arc<Geometry>, BitSolver)>,
+    /// Whether the bitmask solver runs its H-search of virtual connections.
+    virtual_connections: bool,
 }
 
 impl Analyser {
@@ -630,17 +632,35 @@ impl Analyser {
             solver: Solver::new(budget.clone()),
             budget,
             exact: None,
+            virtual_connections: false,
         }
     }
 
     /// An analyser whose bitmask solver for `geometry` stores its positions in `table`
     /// (when there is one), shared with the analysers of other threads.
-    fn sharing(budget: Budget, geometry: &Arc<Geometry>, table: Option<&SharedTable>) -> Self {
-        Analyser {
+    fn sharing(
+        budget: Budget,
+        geometry: &Arc<Geometry>,
+        table: Option<&SharedTable>,
+        virtual_connections: bool,
+    ) -> Self {
+        let mut analyser = Analyser {
             exact: table
                 .and_then(|table| BitSolver::sharing(geometry, budget.clone(), table))
                 .map(|s| (geometry.clone(), s)),
             ..Analyser::new(budget)
+        };
+        analyser.set_virtual_connections(virtual_connections);
+        analyser
+    }
+
+    /// Runs the bitmask solver's H-search of virtual connections at positions of at most
+    /// [`VIRTUAL_CONNECTIONS_MAX_EMPTY`] empty cells (off by default: fewer nodes, each
+    /// dearer; BENCHMARKS.md). The answers are the same either way.
+    pub fn set_virtual_connections(&mut self, on: bool) {
+        self.virtual_connections = on;
+        if let Some((_, exact)) = &mut self.exact {
+            exact.set_virtual_connections(on.then_some(VIRTUAL_CONNECTIONS_MAX_EMPTY));
         }
     }
 
@@ -654,6 +674,7 @@ impl Analyser {
         {
             self.exact =
                 BitSolver::new(geometry, self.budget.clone()).map(|s| (geometry.clone(), s));
+            self.set_virtual_connections(self.virtual_connections);
         }
         self.exact.as_mut().map(|(_, s)| s)
     }
@@ -902,6 +923,8 @@ pub struct OpeningJobs {
     openings: Vec<ProjectiveHex>,
     classes: Vec<MoveClasses>,
     jobs: Vec<ReplyJob>,
+    /// Whether the jobs' solvers run the H-search of virtual connections.
+    virtual_connections: bool,
 }
 
 impl OpeningJobs {
@@ -940,7 +963,14 @@ impl OpeningJobs {
             openings,
             classes,
             jobs,
+            virtual_connections: false,
         })
+    }
+
+    /// Solves the jobs with the H-search of virtual connections
+    /// ([`Analyser::set_virtual_connections`]): the same values, other node counts.
+    pub fn set_virtual_connections(&mut self, on: bool) {
+        self.virtual_connections = on;
     }
 
     pub fn len(&self) -> usize {
@@ -993,7 +1023,12 @@ impl OpeningJobs {
         let next = AtomicUsize::new(0);
         let values: Mutex<Vec<Option<ReplyValue>>> = Mutex::new(vec![None; which.len()]);
         let worker = || {
-            let mut analyser = Analyser::sharing(budget.clone(), geometry, table.as_ref());
+            let mut analyser = Analyser::sharing(
+                budget.clone(),
+                geometry,
+                table.as_ref(),
+                self.virtual_connections,
+            );
             loop {
                 let index = next.fetch_add(1, Ordering::Relaxed);
                 let Some(&job) = which.get(index) else { break };

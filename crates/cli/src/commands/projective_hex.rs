@@ -10,18 +10,19 @@ use anyhow::Context;
 use clap::{ArgMatches, Args, Command, FromArgMatches, Subcommand};
 use crosscap_certificate::ClaimSummary;
 use crosscap_engine::catalog::{GameDescriptor, Setup, Status};
+use crosscap_engine::session::{GameMatch, Match};
 use crosscap_engine::{Cancel, Exhausted, Level, Player};
 use crosscap_projective_hex::exact::{CertifyError, certify, certify_openings};
 use crosscap_projective_hex::patterns::{Pattern, PatternCount, is_reproducible, learn};
 use crosscap_projective_hex::search::pattern_learner;
 use crosscap_projective_hex::{
-    DESCRIPTOR, NotAtStart, OpeningJobs, Openings, ProjectiveHex, ReplyValue, loop_winner,
+    DESCRIPTOR, HexHost, NotAtStart, OpeningJobs, Openings, ProjectiveHex, ReplyValue, loop_winner,
     setup_game,
 };
 use serde::Serialize;
 use serde_json::json;
 
-use crate::host::{Described, GameSetup, SetupArgs};
+use crate::host::{Described, GameSetup, SetupArgs, solved_text};
 use crate::jobs::{
     JobBudget, JobResult, JobRun, Joined, Shard, SolveOf, budgets_text, default_shard_file,
     emit_shard,
@@ -121,6 +122,11 @@ pub struct OpeningsArgs {
         conflicts_with = "certificate"
     )]
     jobs_dir: Option<PathBuf>,
+    /// Run the H-search of virtual connections (loops held or threatened through
+    /// carriers of at most 12 empty cells) at positions of at most 14 empty cells: the
+    /// same answers, fewer nodes, dearer ones (off by default; BENCHMARKS.md).
+    #[arg(long, conflicts_with = "certificate")]
+    virtual_connections: bool,
     /// Table format of the openings for text output.
     #[arg(long, value_enum, default_value_t = TableFormat::Text)]
     format: TableFormat,
@@ -153,9 +159,24 @@ pub fn run(matches: &ArgMatches, out: &Output) -> Option<anyhow::Result<Answer>>
     if let Some(file) = &openings.certificate {
         return Some(write_certificate(solve, openings.all_openings, file, out));
     }
+    if openings.all_openings {
+        return Some(solve_openings(solve, &openings, out));
+    }
     openings
-        .all_openings
-        .then(|| solve_openings(solve, &openings, out))
+        .virtual_connections
+        .then(|| solve_with_virtual_connections(solve, out))
+}
+
+/// `solve` of one position as every game's, its solver running the H-search.
+fn solve_with_virtual_connections(matches: &ArgMatches, out: &Output) -> anyhow::Result<Answer> {
+    let budget = BudgetArgs::from_arg_matches(matches)?.budget();
+    let game = GameSetup::read(matches, &DESCRIPTOR.info)
+        .with(|setup| setup_game(setup, &setup_limits()))?;
+    let mut solved = GameMatch::<HexHost<true>> { game }.solve(&budget);
+    solved
+        .extra
+        .insert("virtual_connections".to_string(), json!(true));
+    out.emit_status(&solved, solved.status, || solved_text(&solved))
 }
 
 fn winner(setup: &GameSetup, out: &Output) -> anyhow::Result<Answer> {
@@ -182,7 +203,8 @@ fn solve_openings(
     let budget = BudgetArgs::from_arg_matches(matches)?.budget();
     let start = GameSetup::read(matches, &DESCRIPTOR.info)
         .with(|setup| setup_game(setup, &setup_limits()))?;
-    let jobs = opening_jobs(&start)?;
+    let mut jobs = opening_jobs(&start)?;
+    jobs.set_virtual_connections(args.virtual_connections);
     let of = SolveOf {
         game: DESCRIPTOR.info.name.to_string(),
         solve: ALL_OPENINGS.to_string(),
@@ -202,17 +224,21 @@ fn solve_openings(
     });
     let (of, results) = run.finish()?;
     let millis = clock.elapsed().as_secs_f64() * 1000.0;
+    let ran_under = JobBudget {
+        virtual_connections: args.virtual_connections,
+        ..JobBudget::from(&budget)
+    };
     match args.shard {
         Some(shard) => {
             let file = args
                 .out
                 .clone()
                 .unwrap_or_else(|| default_shard_file(&of, shard));
-            emit_shard(of, shard, results, &budget, millis, &file, out)
+            emit_shard(of, shard, results, ran_under, millis, &file, out)
         }
         None => emit_openings(
             &jobs.answer(&reply_values(&results)?, millis)?,
-            &[Some(JobBudget::from(&budget))],
+            &[Some(ran_under)],
             args.format,
             out,
         ),
@@ -318,6 +344,8 @@ struct Answered<'a> {
     #[serde(flatten)]
     openings: &'a Openings,
     budgets: &'a [Option<JobBudget>],
+    /// Whether every job ran the H-search of virtual connections.
+    virtual_connections: bool,
 }
 
 fn emit_openings(
@@ -329,6 +357,9 @@ fn emit_openings(
     let answered = Answered {
         openings: report,
         budgets,
+        virtual_connections: budgets
+            .iter()
+            .all(|budget| budget.as_ref().is_some_and(|b| b.virtual_connections)),
     };
     let mut table = Table::new(&["opening", "sides", "cells", "winner", "O's winning replies"]);
     for row in &report.openings {

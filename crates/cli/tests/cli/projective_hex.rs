@@ -107,6 +107,58 @@ fn taylor_2_openings_a_pentagon_loses() {
     );
 }
 
+/// `--virtual-connections` runs the solver's H-search: the answers of every opening of
+/// taylor:2 and goldberg:2, and of a position of 14 empty cells (where the H-search
+/// runs), are those without it, and the JSON says which search ran.
+#[test]
+fn virtual_connections_change_no_answer() {
+    let words = |args: &[&'static str], extra: &[&'static str]| {
+        let mut words = vec!["projective-hex", "solve"];
+        words.extend_from_slice(args);
+        words.extend_from_slice(extra);
+        words
+    };
+    let solve = |args: &[&'static str], extra: &[&'static str]| {
+        crosscap(&[&["--json"], &words(args, extra)[..]].concat()).json()
+    };
+    for board in ["taylor:2", "goldberg:2"] {
+        let args = ["--board", board, "--all-openings"];
+        let plain = solve(&args, &[]);
+        let searched = solve(&args, &["--virtual-connections"]);
+        assert_eq!(plain["virtual_connections"], false, "{plain}");
+        assert_eq!(searched["virtual_connections"], true, "{searched}");
+        assert_eq!(searched["budgets"][0]["virtual_connections"], true);
+        for key in ["status", "winner", "winning_moves", "classes"] {
+            assert_eq!(searched[key], plain[key], "{board} {key}");
+        }
+        let classes = |v: &serde_json::Value| -> Vec<serde_json::Value> {
+            v["openings"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|o| serde_json::json!([o["cells"], o["winner"], o["winning_replies"]]))
+                .collect()
+        };
+        assert_eq!(classes(&searched), classes(&plain), "{board}");
+    }
+    let args = ["--position", ".XO/..XO/..OO./.XOX../XOX../X..."];
+    let plain = solve(&args, &[]);
+    let searched = solve(&args, &["--virtual-connections"]);
+    assert_eq!(searched["virtual_connections"], true, "{searched}");
+    for key in ["status", "winner", "winning_moves", "optimal_moves"] {
+        assert_eq!(searched[key], plain[key], "{key}");
+    }
+    let text = crosscap(&words(
+        &["--board", "taylor:2", "--all-openings"],
+        &["--virtual-connections"],
+    ));
+    assert!(
+        text.stdout.contains("with --virtual-connections"),
+        "{}",
+        text.stdout
+    );
+}
+
 #[test]
 fn goldberg_1_has_one_class_of_openings() {
     let v = crosscap(&[

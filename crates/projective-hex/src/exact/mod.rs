@@ -62,10 +62,17 @@
 //! stones, the winning move with the smallest proof, and a loss's proof without the
 //! refutations that an earlier one covers (all within the run-to-run noise of the node
 //! count, or worse). The H-search of module `vc` (virtual connections with Z2 labels)
-//! is kept but off by default ([`BitSolver::set_virtual_connections`]): gated to
-//! positions of at most 10 to 14 empty cells, anchored at groups or not, on second visits
-//! only or not, it saved at most a fifth of the nodes of every opening of taylor:3 and
-//! cost 1.2 to 14 times the CPU time; an incremental H-search is what would pay.
+//! is kept but off by default (`solve --virtual-connections` in the CLI,
+//! [`BitSolver::set_virtual_connections`]): gated to positions of at most 10 to 14 empty
+//! cells, anchored at groups or not, on second visits only or not, it saved at most a
+//! fifth of the nodes of every opening of taylor:3 and cost 1.2 to 14 times the CPU time.
+//! Its results are now memoised by stones and empty cells (df-pn visits a position again
+//! as its thresholds grow), and it is skipped where a closing threat leaves one move and,
+//! for the mover, where the parent ran it: at most 14 empty cells, every opening of
+//! taylor:3 in a fifth fewer nodes than without it still takes 7 to 10 times the CPU
+//! time (155 s user without memo and cuts, 93 to 123 s with them, 10 to 13 s without the
+//! H-search; BENCHMARKS.md, session 31). An incremental H-search (a position's connections from
+//! its grandparent's, updated by the two moves) is what remains to try.
 //!
 //! Why proofs compose (the winner is Z, the loser W, "P' agrees with P on S" meaning
 //! Z's stones of S are Z's in P' and its empty cells are not W's): at a leaf, Z's loop is
@@ -106,6 +113,11 @@ const MAX_SIDES: usize = 16;
 /// symmetry keeping the position maps onto each other (deeper, such symmetries are rare
 /// and looking for them costs more than they save).
 const SYMMETRIC_STONES: u32 = 3;
+
+/// The most empty cells of a position at which the H-search of virtual connections runs
+/// when it is asked for ([`BitSolver::set_virtual_connections`]), the gate measured best
+/// in nodes on taylor:3 (BENCHMARKS.md).
+pub const VIRTUAL_CONNECTIONS_MAX_EMPTY: u32 = 14;
 
 /// Proof and disproof numbers at or above this are infinite.
 const INFINITE: u32 = 1 << 30;

@@ -123,9 +123,10 @@ impl BitSolver {
     }
 
     /// Runs the H-search of virtual connections (module `vc`) at every node with at most
-    /// `max_empty` empty cells, `None` never. Off by default: on every opening of taylor:3
-    /// it saves at most a fifth of the nodes and costs 1.2 to 14 times the CPU time
-    /// (BENCHMARKS.md, session 14); an incremental H-search is what would pay.
+    /// `max_empty` empty cells, `None` never (the CLI's `--virtual-connections` gives
+    /// [`VIRTUAL_CONNECTIONS_MAX_EMPTY`]). Off by default: on every opening of taylor:3
+    /// it saves at most a fifth of the nodes and costs about 7 times the CPU time
+    /// (BENCHMARKS.md, sessions 14 and 31).
     pub fn set_virtual_connections(&mut self, max_empty: Option<u32>) {
         self.vc_max_empty = max_empty;
     }
@@ -204,7 +205,7 @@ impl BitSolver {
         // on: on a first visit those lookups, cache misses nearly all, cost more than the
         // transpositions they find (every opening of taylor:3 9.5 s → 6 s, BENCHMARKS.md).
         let first_visit = known.is_none() && !root;
-        let open = match self.settle(mine, theirs, !first_visit) {
+        let open = match self.settle(mine, theirs, !first_visit, root) {
             Settled::Decided(numbers) => {
                 self.store(mine, theirs, numbers, 1);
                 return numbers;
@@ -400,8 +401,9 @@ impl BitSolver {
     /// looked for. That is sound away from the root: the mover has no closing cell there
     /// (the parent had to take the only one), and a move that wins at once lies in every
     /// opponent's loop that the forced moves come from (on a full board exactly one
-    /// player has a loop), so the search still finds it.
-    fn settle(&self, mine: u64, theirs: u64, mover_survey: bool) -> Settled {
+    /// player has a loop), so the search still finds it. `root` is set where the
+    /// position has no parent in the search (a solve's start, a lone verdict).
+    fn settle(&self, mine: u64, theirs: u64, mover_survey: bool, root: bool) -> Settled {
         let sides = &self.sides;
         let empty = sides.full() & !(mine | theirs);
         let mut labels = [0u64; MAX_CELLS];
@@ -453,16 +455,26 @@ impl BitSolver {
         let mut forced_proof = threat_loops | them.keys_proof;
         // Virtual connections: a loop the opponent holds loses, one the mover threatens
         // wins, and the opponent's threats must all be answered inside their carriers.
-        if self
-            .vc_max_empty
-            .is_some_and(|most| empty.count_ones() <= most)
+        // The opponent's are not looked for when a closing threat leaves one move (the
+        // child looks), nor the mover's where the parent could run the H-search: there
+        // the parent's opponent was this mover, with the same stones and one more empty
+        // cell, and the parent's move went inside the carrier of each of its semi loops,
+        // so a loop of the mover not through that move would have decided the parent
+        // (both cuts: every opening of taylor:3 on one thread in 7% less CPU time, the
+        // nodes within the noise; BENCHMARKS.md).
+        if let Some(most) = self.vc_max_empty
+            && empty.count_ones() <= most
         {
             let mut hsearch = self.hsearch.borrow_mut();
-            let their_loops = hsearch.loops(sides, theirs, empty);
+            let their_loops = if forced.count_ones() <= 1 {
+                vc::Loops::NONE
+            } else {
+                hsearch.loops(sides, theirs, empty)
+            };
             if let Some(carrier) = their_loops.held {
                 return Settled::Decided(Numbers::lost(theirs | carrier));
             }
-            if mover_survey {
+            if mover_survey && (root || empty.count_ones() == most) {
                 let my_loops = hsearch.loops(sides, mine, empty);
                 if let Some(&carrier) = my_loops.held.iter().chain(my_loops.semi()).next() {
                     return Settled::Decided(Numbers::won(mine | carrier));
@@ -515,7 +527,7 @@ impl BitSolver {
     /// mustplay, inferior cells) as a verdict, for searches that want this knowledge in
     /// their own tree: one cheap call, no search and no table.
     pub fn group_verdict(&self, mine: u64, theirs: u64) -> GroupVerdict {
-        match self.settle(mine, theirs, true) {
+        match self.settle(mine, theirs, true, true) {
             Settled::Decided(numbers) if numbers.pn == 0 => GroupVerdict::Won,
             Settled::Decided(_) => GroupVerdict::Lost,
             Settled::Open(open) => GroupVerdict::Moves(open.forced),

@@ -33,7 +33,7 @@ pub(super) const MAX_SEMI_LOOPS: usize = 16;
 /// What an H-search found for one player: a held loop (the carrier of a full connection
 /// of a group to itself of class 1), else the carriers of the semi ones (each with its
 /// key inside).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(super) struct Loops {
     pub(super) held: Option<u64>,
     pub(super) semi: [u64; MAX_SEMI_LOOPS],
@@ -41,15 +41,29 @@ pub(super) struct Loops {
 }
 
 impl Loops {
+    pub(super) const NONE: Loops = Loops {
+        held: None,
+        semi: [0; MAX_SEMI_LOOPS],
+        semi_count: 0,
+    };
+
     pub(super) fn semi(&self) -> &[u64] {
         &self.semi[..self.semi_count]
     }
 }
 
+/// Index bits of the memo of H-search results (2^14 entries of under 180 bytes: under
+/// 3 MB a solver).
+const MEMO_BITS: u32 = 14;
+
 /// The tables of one H-search, kept between searches so that each one only clears the
-/// counts it uses.
+/// counts it uses, and a memo of results: df-pn visits a position again each time its
+/// thresholds grow, and a player's H-search depends only on its stones and the empty
+/// cells, so a visit again finds its result there.
 #[derive(Clone, Debug, Default)]
 pub(super) struct HSearch {
+    /// Direct-mapped: (stones, empty cells, what the H-search found), by their hash.
+    memo: Vec<Option<(u64, u64, Loops)>>,
     nodes: usize,
     /// The cell of each empty-cell node (groups come first and have none); `u8::MAX` for
     /// groups.
@@ -68,8 +82,27 @@ pub(super) struct HSearch {
 
 impl HSearch {
     /// The loops that `stones` hold or threaten with the empty cells `empty` (no loop on
-    /// the board yet).
+    /// the board yet), from the memo when they were searched before.
     pub(super) fn loops(&mut self, sides: &Sides, stones: u64, empty: u64) -> Loops {
+        if self.memo.is_empty() {
+            self.memo.resize(1 << MEMO_BITS, None);
+        }
+        let slot = ((stones.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ empty)
+            .wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+            >> (64 - MEMO_BITS)) as usize;
+        if let Some((known_stones, known_empty, loops)) = self.memo[slot]
+            && known_stones == stones
+            && known_empty == empty
+        {
+            return loops;
+        }
+        let loops = self.search(sides, stones, empty);
+        self.memo[slot] = Some((stones, empty, loops));
+        loops
+    }
+
+    /// [`HSearch::loops`] worked out afresh.
+    pub(super) fn search(&mut self, sides: &Sides, stones: u64, empty: u64) -> Loops {
         let groups = sides.groups(stones, empty);
         let groups_count = groups.count;
         self.nodes = groups_count + empty.count_ones() as usize;
