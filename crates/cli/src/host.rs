@@ -17,7 +17,7 @@ use crosscap_engine::{Level, Player};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::limits::{BudgetArgs, default_seconds, setup_limits};
+use crate::limits::{BudgetArgs, default_seconds, setup_limits, solve_budget};
 use crate::output::{Answer, Output, status_text};
 use crate::terminal::{
     ArenaArgs, ComputerArgs, LadderArgs, PlayArgs, play_in_terminal, run_arena, run_ladder,
@@ -346,7 +346,7 @@ fn start(game: &GameDescriptor, matches: &ArgMatches) -> anyhow::Result<Box<dyn 
 }
 
 fn solve(game: &GameDescriptor, matches: &ArgMatches, out: &Output) -> anyhow::Result<Answer> {
-    let budget = BudgetArgs::from_arg_matches(matches)?.budget();
+    let budget = solve_budget(matches)?;
     let solved = start(game, matches)?.solve(&budget);
     out.emit_status(&solved, solved.status, || solved_text(&solved))
 }

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use clap::{Arg, Args};
+use clap::{Arg, ArgMatches, Args, FromArgMatches};
 use crosscap_engine::agents::{MAX_FLATMC_PLAYOUTS, MAX_MCTS_ITERATIONS};
 use crosscap_engine::mcts::MAX_SEARCH_THREADS;
 use crosscap_engine::session::SetupLimits;
@@ -54,6 +54,38 @@ impl BudgetArgs {
             None => budget,
         }
     }
+}
+
+/// Threads of `solve` by default, where the game's exact solver searches in parallel: the
+/// machine's cores, at most this many (more than the cores only slows the threads down).
+pub const MOST_DEFAULT_SOLVE_THREADS: usize = 8;
+
+/// `--threads` of a `solve` whose exact solver searches on several threads sharing its
+/// table (Euler Getter's).
+#[derive(Args, Debug, Clone)]
+pub struct SolveThreadsArgs {
+    /// Threads the exact solver searches on, sharing its table (1 to 64; default: the
+    /// machine's cores, at most 8). Answers are the same on any number; node counts vary
+    /// from run to run above one, and --max-nodes is split between the threads.
+    #[arg(long, value_parser = parse_threads)]
+    threads: Option<usize>,
+}
+
+/// The budget of a `solve`: its budget flags, and its `--threads` (else the default
+/// threads) where the command has [`SolveThreadsArgs`].
+pub fn solve_budget(matches: &ArgMatches) -> anyhow::Result<Budget> {
+    let budget = BudgetArgs::from_arg_matches(matches)?.budget();
+    if matches.try_get_one::<usize>("threads").is_err() {
+        return Ok(budget);
+    }
+    let threads = SolveThreadsArgs::from_arg_matches(matches)?
+        .threads
+        .unwrap_or_else(|| {
+            std::thread::available_parallelism()
+                .map_or(1, usize::from)
+                .min(MOST_DEFAULT_SOLVE_THREADS)
+        });
+    Ok(budget.with_threads(threads))
 }
 
 /// The memory flag of commands that build tables without searching.

@@ -68,6 +68,9 @@ pub struct Budget {
     pub max_memory: Option<usize>,
     /// Raised when nobody waits for the answer any more.
     pub cancel: Option<Cancel>,
+    /// Most threads the exact solver searches on at once (`None`: one), sharing the other
+    /// limits: the nodes are split between them, the time and memory bind them all.
+    pub threads: Option<usize>,
 }
 
 impl Budget {
@@ -117,6 +120,13 @@ impl Budget {
         }
     }
 
+    pub fn with_threads(self, threads: usize) -> Budget {
+        Budget {
+            threads: Some(threads),
+            ..self
+        }
+    }
+
     /// This budget kept within `outer`: the smaller of each limit, and `outer`'s cancel
     /// flag when this budget has none.
     pub fn within(&self, outer: &Budget) -> Budget {
@@ -131,6 +141,7 @@ impl Budget {
             max_time: least(self.max_time, outer.max_time),
             max_memory: least(self.max_memory, outer.max_memory),
             cancel: self.cancel.clone().or_else(|| outer.cancel.clone()),
+            threads: least(self.threads, outer.threads),
         }
     }
 

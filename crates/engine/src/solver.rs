@@ -6,12 +6,14 @@
 //! asks "is X's margin at least m?" in a null window, and [`margin_by_tests`] finds the
 //! margin from such tests, keeping the bounds proven when a budget runs out.
 
-use std::time::Duration;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
 
 pub use crate::budget::Budget;
 use crate::budget::{Exhausted, Meter};
 use crate::game::{Game, Player};
-use crate::table::BoundedTable;
+use crate::rng::Rng;
+use crate::table::ShardedTable;
 
 /// The budget ran out before the position was solved.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -41,50 +43,115 @@ pub struct Solution<M> {
 
 const INF: i32 = i32::MAX;
 
-/// Fewest moves of a node at which [`Solver::cut_by_children`] looks up every child first.
+/// Fewest moves of a node at which [`Worker::cut_by_children`] looks up every child first.
 const CUT_BY_CHILDREN_MOVES: usize = 8;
 
-/// A reusable solver: its transposition table persists between calls, so solving many
-/// related positions (every opening, say) shares work.
-/// What the table remembers of a position: bounds on its value and the move that was
-/// best (or caused the cutoff) last time, tried first next time.
-struct Entry<M> {
-    lower: i32,
-    upper: i32,
-    best: Option<M>,
+/// Shards of the table per search thread when several share it: enough that two threads
+/// seldom wait for the same lock.
+const SHARDS_PER_THREAD: usize = 64;
+
+/// Marks of the moves being searched, when several threads search (a power of two).
+const BUSY_MARKS: usize = 1 << 15;
+
+/// What the table remembers of a position, in 6 bytes: bounds on its value and the move
+/// that was best (or caused the cutoff) last time, tried first next time, as its index in
+/// the position's ordered moves ([`Game::order_moves`] is a function of the position).
+/// Bounds beyond ±[`Entry::SATURATED`] are kept loosened to it (or to none), which is
+/// sound: a table only has to hold true bounds.
+#[derive(Clone, Copy)]
+struct Entry {
+    lower: i16,
+    upper: i16,
+    best: u16,
 }
 
+impl Entry {
+    const SATURATED: i32 = i16::MAX as i32 - 1;
+    const NO_MOVE: u16 = u16::MAX;
+
+    fn new(lower: i32, upper: i32, best: Option<usize>) -> Entry {
+        let clamp = |v: i32| v.clamp(-Self::SATURATED, Self::SATURATED) as i16;
+        Entry {
+            lower: if lower < -Self::SATURATED {
+                i16::MIN
+            } else {
+                clamp(lower)
+            },
+            upper: if upper > Self::SATURATED {
+                i16::MAX
+            } else {
+                clamp(upper)
+            },
+            best: best
+                .and_then(|i| u16::try_from(i).ok())
+                .unwrap_or(Self::NO_MOVE),
+        }
+    }
+
+    fn lower(&self) -> i32 {
+        if self.lower == i16::MIN {
+            -INF
+        } else {
+            i32::from(self.lower)
+        }
+    }
+
+    fn upper(&self) -> i32 {
+        if self.upper == i16::MAX {
+            INF
+        } else {
+            i32::from(self.upper)
+        }
+    }
+
+    fn best(&self) -> Option<usize> {
+        (self.best != Self::NO_MOVE).then_some(usize::from(self.best))
+    }
+}
+
+/// A reusable solver: its transposition table persists between calls, so solving many
+/// related positions (every opening, say) shares work. With [`Budget::threads`] above one
+/// each call searches on that many threads sharing the table: every thread runs the same
+/// search, and a thread that reaches a move another one is searching puts it off to the
+/// end of its node (simplified ABDADA), so the threads part and fill the table for each
+/// other. The first thread done answers; values and best moves are those of one thread,
+/// node counts vary from run to run.
 pub struct Solver<G: Game> {
-    table: BoundedTable<Entry<G::Move>>,
+    table: ShardedTable<Entry>,
+    busy: BusyMarks,
     budget: Budget,
-    /// Nodes of the calls before the current one.
+    /// Nodes visited since the solver was made.
     nodes: u64,
-    meter: Meter,
-    /// Bytes held along the line being searched: a position and a move list per level.
-    /// The table keeps within three quarters of the memory cap (it replaces entries to
-    /// stay there); a search whose line outgrows what the table leaves of the cap stops.
-    line_bytes: usize,
+    /// The current (or last) public call's first node and start: the budget covers it.
+    call_start: (u64, Instant),
     _game: std::marker::PhantomData<fn(G)>,
 }
 
 impl<G: Game> Solver<G> {
     pub fn new(budget: Budget) -> Self {
+        let threads = budget.threads.unwrap_or(1).max(1);
+        let shards = if threads == 1 {
+            1
+        } else {
+            threads * SHARDS_PER_THREAD
+        };
         Solver {
-            table: BoundedTable::new(budget.max_memory.map(|bytes| bytes / 4 * 3)),
-            meter: budget.meter(),
+            table: ShardedTable::new(shards, budget.max_memory.map(|bytes| bytes / 4 * 3)),
+            busy: BusyMarks::new(if threads == 1 { 0 } else { BUSY_MARKS }),
             budget,
             nodes: 0,
-            line_bytes: 0,
+            call_start: (0, Instant::now()),
             _game: std::marker::PhantomData,
         }
     }
 
     /// Nodes visited since this solver was made.
     pub fn nodes(&self) -> u64 {
-        self.nodes + self.meter.nodes()
+        self.nodes
     }
 
-    /// The budget of the next calls (the table is kept, within its first memory cap).
+    /// The budget of the next calls (the table is kept, within its first memory cap, and
+    /// so is its number of shards).
     pub fn set_budget(&mut self, budget: Budget) {
         self.budget = budget;
     }
@@ -92,17 +159,17 @@ impl<G: Game> Solver<G> {
     /// Solves `game`: its value and every optimal move. The budget covers the call.
     pub fn solve(&mut self, game: &G) -> Result<Solution<G::Move>, SolveError> {
         self.start_call();
-        let value = self.negamax(game, -INF, INF);
-        self.finished()?;
+        let value = self.run(|worker| worker.negamax(game, -INF, INF))?;
         let mover = game.to_move();
         let best_moves = self.moves_reaching(game, value)?;
+        let (nodes, elapsed) = self.call_spent();
         Ok(Solution {
             to_move: mover,
             value,
             margin: value * mover.sign(),
             best_moves,
-            nodes: self.meter.nodes(),
-            elapsed: self.meter.elapsed(),
+            nodes,
+            elapsed,
         })
     }
 
@@ -118,8 +185,8 @@ impl<G: Game> Solver<G> {
                 let mut child = game.clone();
                 child.play(&mv);
                 // A null-window test: does this move reach at least `value`?
-                let at_least = self.child_value(&child, mover, value - 1, value);
-                self.finished()?;
+                let at_least =
+                    self.run(|worker| worker.child_value(&child, mover, value - 1, value))?;
                 if at_least >= value {
                     best_moves.push(mv);
                 }
@@ -140,7 +207,10 @@ impl<G: Game> Solver<G> {
     /// With positions hashed up to symmetry it may be a move of an image of `game`: a hint
     /// to try first, not an answer.
     pub fn remembered_move(&self, game: &G) -> Option<G::Move> {
-        self.table.get(game.position_hash())?.best.clone()
+        let index = self.table.get(game.position_hash())?.best()?;
+        let mut moves = game.legal_moves();
+        game.order_moves(&mut moves);
+        moves.get(index).cloned()
     }
 
     /// Whether X's final margin ([`Outcome::margin`](crate::Outcome)) under perfect play
@@ -149,15 +219,14 @@ impl<G: Game> Solver<G> {
     /// budget covers the call.
     pub fn at_least(&mut self, game: &G, threshold: i32) -> Result<bool, SolveError> {
         self.start_call();
-        let holds = match game.to_move() {
-            Player::X => self.negamax(game, threshold - 1, threshold) >= threshold,
-            Player::O => -self.negamax(game, -threshold, 1 - threshold) >= threshold,
-        };
-        self.finished()?;
-        Ok(holds)
+        self.run(|worker| match game.to_move() {
+            Player::X => worker.negamax(game, threshold - 1, threshold) >= threshold,
+            Player::O => -worker.negamax(game, -threshold, 1 - threshold) >= threshold,
+        })
     }
 
     /// The exact value of every legal move, from the mover's point of view, best first.
+    /// The budget covers the call.
     pub fn move_values(&mut self, game: &G) -> Result<Vec<(G::Move, i32)>, SolveError> {
         self.start_call();
         let mover = game.to_move();
@@ -165,8 +234,7 @@ impl<G: Game> Solver<G> {
         for mv in game.legal_moves() {
             let mut child = game.clone();
             child.play(&mv);
-            let v = self.child_value(&child, mover, -INF, INF);
-            self.finished()?;
+            let v = self.run(|worker| worker.child_value(&child, mover, -INF, INF))?;
             values.push((mv, v));
         }
         values.sort_by_key(|(_, v)| -v);
@@ -179,41 +247,142 @@ impl<G: Game> Solver<G> {
     /// a later [`Solver::value`] or [`Solver::solve`] of the same position.
     pub fn sign(&mut self, game: &G) -> Result<i32, SolveError> {
         self.start_call();
-        let v = self.negamax(game, -1, 1);
-        self.finished()?;
-        Ok(v.signum())
+        Ok(self.run(|worker| worker.negamax(game, -1, 1))?.signum())
     }
 
     /// The minimax value of `game` for the player to move.
     pub fn value(&mut self, game: &G) -> Result<i32, SolveError> {
         self.start_call();
-        let v = self.negamax(game, -INF, INF);
-        self.finished()?;
-        Ok(v)
+        self.run(|worker| worker.negamax(game, -INF, INF))
     }
 
-    /// A fresh meter for a public call.
+    /// A public call starts now: the budget covers what it spends from here.
     fn start_call(&mut self) {
-        self.nodes += self.meter.nodes();
-        self.meter = self.budget.meter();
-        self.line_bytes = 0;
+        self.call_start = (self.nodes, Instant::now());
     }
 
-    /// `Unknown` when the budget ran out during this call.
-    fn finished(&self) -> Result<(), SolveError> {
-        match self.meter.exhausted() {
-            Some(_) => Err(self.meter.unknown()),
-            None => Ok(()),
+    /// Nodes and time of the current call so far.
+    fn call_spent(&self) -> (u64, Duration) {
+        (self.nodes - self.call_start.0, self.call_start.1.elapsed())
+    }
+
+    /// One search of the current call: `search` under what is left of its budget, on
+    /// [`Budget::threads`] threads sharing the table (their share of the node cap each, the
+    /// time, memory and cancel flag binding them all). The first thread to finish answers and stops the others; when the budget
+    /// runs out on one, they all stop and the call is `Unknown`.
+    fn run<T: Send>(&mut self, search: impl Fn(&mut Worker) -> T + Sync) -> Result<T, SolveError> {
+        let threads = self.budget.threads.unwrap_or(1).max(1);
+        let stop = AtomicBool::new(false);
+        let (spent, elapsed) = self.call_spent();
+        let left = self.budget.less(spent, elapsed);
+        let budget = Budget {
+            max_nodes: left.max_nodes.map(|n| n.div_ceil(threads as u64)),
+            ..left
+        };
+        let one = || {
+            let mut worker = Worker {
+                table: &self.table,
+                busy: &self.busy,
+                stop: &stop,
+                meter: budget.meter(),
+                line_bytes: 0,
+                line_share: threads,
+            };
+            let value = search(&mut worker);
+            let answered = !worker.stopped();
+            stop.store(true, Ordering::Relaxed);
+            (answered.then_some(value), worker.meter)
+        };
+        let ends: Vec<(Option<T>, Meter)> = if threads == 1 {
+            vec![one()]
+        } else {
+            std::thread::scope(|scope| {
+                let handles: Vec<_> = (0..threads).map(|_| scope.spawn(one)).collect();
+                handles
+                    .into_iter()
+                    .map(|handle| {
+                        handle
+                            .join()
+                            .unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+                    })
+                    .collect()
+            })
+        };
+        self.nodes += ends.iter().map(|(_, meter)| meter.nodes()).sum::<u64>();
+        let mut reason = None;
+        for (value, meter) in ends {
+            if let Some(value) = value {
+                return Ok(value);
+            }
+            reason = reason.or(meter.exhausted());
         }
+        let (nodes, elapsed) = self.call_spent();
+        Err(SolveError::Unknown {
+            nodes,
+            elapsed,
+            reason: reason.unwrap_or(Exhausted::Cancelled),
+        })
+    }
+}
+
+/// Marks of the moves the search threads are in: a move of a node is marked, by a hash of
+/// the node's key and the move's place, while a thread searches it. A lossy set of atomics
+/// (a clash makes a thread put off a move it need not have, which costs time, not truth).
+struct BusyMarks(Box<[AtomicU64]>);
+
+impl BusyMarks {
+    fn new(marks: usize) -> BusyMarks {
+        BusyMarks((0..marks).map(|_| AtomicU64::new(0)).collect())
     }
 
+    fn slot(&self, mark: u64) -> &AtomicU64 {
+        &self.0[mark as usize & (self.0.len() - 1)]
+    }
+
+    fn is_marked(&self, mark: u64) -> bool {
+        self.slot(mark).load(Ordering::Relaxed) == mark
+    }
+
+    fn mark(&self, mark: u64) {
+        self.slot(mark).store(mark, Ordering::Relaxed);
+    }
+
+    fn unmark(&self, mark: u64) {
+        let _ = self
+            .slot(mark)
+            .compare_exchange(mark, 0, Ordering::Relaxed, Ordering::Relaxed);
+    }
+}
+
+/// One thread's search in a [`Solver`] call: its meter and the line it holds, over the
+/// table (and marks) the threads share.
+struct Worker<'s> {
+    table: &'s ShardedTable<Entry>,
+    busy: &'s BusyMarks,
+    /// Raised when a thread finished or ran out: the others stop at their next node.
+    stop: &'s AtomicBool,
+    meter: Meter,
+    /// Bytes held along the line being searched: a position and a move list per level.
+    /// The table keeps within three quarters of the memory cap (it replaces entries to
+    /// stay there); a search whose lines outgrow what the table leaves of the cap stops.
+    line_bytes: usize,
+    /// Threads holding a line each: this one's line is counted that many times.
+    line_share: usize,
+}
+
+impl Worker<'_> {
     fn stopped(&self) -> bool {
-        self.meter.exhausted().is_some()
+        self.meter.exhausted().is_some() || self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Whether several threads share the search (then moves others are in are put off).
+    fn shared(&self) -> bool {
+        !self.busy.0.is_empty()
     }
 
     /// The value of `child` for `mover`, searched in `mover`'s window `(alpha, beta)`;
     /// handles games where the same player may move twice.
-    fn child_value(&mut self, child: &G, mover: Player, alpha: i32, beta: i32) -> i32 {
+    fn child_value<G: Game>(&mut self, child: &G, mover: Player, alpha: i32, beta: i32) -> i32 {
         if child.to_move() == mover {
             self.negamax(child, alpha, beta)
         } else {
@@ -226,7 +395,12 @@ impl<G: Game> Solver<G> {
     /// bound the table holds. Only in games that ask for it ([`Game::CHILDREN_LOOKED_UP_FIRST`])
     /// and at nodes of at least [`CUT_BY_CHILDREN_MOVES`] moves,
     /// whose subtrees are dear enough to repay a copy and a table probe per move.
-    fn cut_by_children(&self, game: &G, moves: &[G::Move], beta: i32) -> Option<(i32, G::Move)> {
+    fn cut_by_children<G: Game>(
+        &self,
+        game: &G,
+        moves: &[G::Move],
+        beta: i32,
+    ) -> Option<(i32, usize)> {
         if !G::CHILDREN_LOOKED_UP_FIRST || moves.len() < CUT_BY_CHILDREN_MOVES {
             return None;
         }
@@ -241,22 +415,22 @@ impl<G: Game> Solver<G> {
                 (child.position_hash(), child.to_move() == mover)
             })
             .collect();
-        moves
-            .iter()
-            .zip(children)
-            .find_map(|(mv, (key, same_mover))| {
+        children
+            .into_iter()
+            .enumerate()
+            .find_map(|(i, (key, same_mover))| {
                 let entry = self.table.get(key)?;
                 let least = if same_mover {
-                    entry.lower
+                    entry.lower()
                 } else {
-                    -entry.upper
+                    -entry.upper()
                 };
-                (least >= beta).then(|| (least, mv.clone()))
+                (least >= beta).then_some((least, i))
             })
     }
 
-    fn negamax(&mut self, game: &G, mut alpha: i32, mut beta: i32) -> i32 {
-        if self.meter.tick() {
+    fn negamax<G: Game>(&mut self, game: &G, mut alpha: i32, mut beta: i32) -> i32 {
+        if self.meter.tick() || self.stop.load(Ordering::Relaxed) {
             return 0;
         }
         let nodes_before = self.meter.nodes();
@@ -266,7 +440,7 @@ impl<G: Game> Solver<G> {
         }
         let key = game.position_hash();
         let (lower, upper, remembered) = match self.table.get(key) {
-            Some(e) => (e.lower, e.upper, e.best.clone()),
+            Some(e) => (e.lower(), e.upper(), e.best()),
             None => (-INF, INF, None),
         };
         if lower >= beta || lower == upper {
@@ -296,32 +470,43 @@ impl<G: Game> Solver<G> {
         let mut moves = game.legal_moves();
         let level_bytes = game.memory_bytes() + moves.len() * std::mem::size_of::<G::Move>();
         self.line_bytes += level_bytes;
-        if self.meter.over_memory(self.table.bytes() + self.line_bytes) {
+        if self
+            .meter
+            .over_memory(self.table.bytes() + self.line_bytes * self.line_share)
+        {
             return 0;
         }
         game.order_moves(&mut moves);
-        if let Some(first) = remembered
-            && let Some(i) = moves.iter().position(|m| *m == first)
-        {
-            moves[..=i].rotate_right(1);
-        }
         let (mut best, mut best_move) = match self.cut_by_children(game, &moves, beta) {
-            Some((least, mv)) => (least, Some(mv)),
+            Some((least, i)) => (least, Some(i)),
             None => (-INF, None),
         };
-        for mv in &moves {
-            if best >= beta {
-                break;
+        // The moves by their places in `moves` (which the table's entries name), the
+        // remembered one first; with threads sharing the search, a move another thread is
+        // in is put off to the end (never the first: each thread starts on the best guess).
+        let first = remembered.filter(|&i| i < moves.len());
+        let mut order: Vec<usize> = first
+            .into_iter()
+            .chain((0..moves.len()).filter(|&i| Some(i) != first))
+            .collect();
+        let mut next = 0;
+        while next < order.len() && best < beta {
+            let i = order[next];
+            let busy = self.shared()
+                && next > 0
+                && next < moves.len()
+                && self.busy.is_marked(Rng::derive(key, i as u64));
+            next += 1;
+            if busy {
+                order.push(i);
+                continue;
             }
-            let mut child = game.clone();
-            child.play(mv);
-            let v = self.child_value(&child, mover, alpha.max(best), beta);
+            let v = self.search_move(game, key, &moves, i, alpha.max(best), beta);
             if self.stopped() {
                 return 0;
             }
             if v > best {
-                best = v;
-                best_move = Some(mv.clone());
+                (best, best_move) = (v, Some(i));
             }
         }
         self.line_bytes -= level_bytes;
@@ -335,13 +520,33 @@ impl<G: Game> Solver<G> {
         self.table.insert(
             key,
             self.meter.nodes() - nodes_before,
-            Entry {
-                lower,
-                upper,
-                best: best_move,
-            },
+            Entry::new(lower, upper, best_move),
         );
         best
+    }
+
+    /// The value for the mover of playing `moves[i]` in `game` (whose key is `key`), in
+    /// the window `(alpha, beta)`, with the move marked meanwhile when threads share the
+    /// search.
+    fn search_move<G: Game>(
+        &mut self,
+        game: &G,
+        key: u64,
+        moves: &[G::Move],
+        i: usize,
+        alpha: i32,
+        beta: i32,
+    ) -> i32 {
+        let mut child = game.clone();
+        child.play(&moves[i]);
+        if !self.shared() {
+            return self.child_value(&child, game.to_move(), alpha, beta);
+        }
+        let mark = Rng::derive(key, i as u64);
+        self.busy.mark(mark);
+        let v = self.child_value(&child, game.to_move(), alpha, beta);
+        self.busy.unmark(mark);
+        v
     }
 }
 
@@ -523,9 +728,12 @@ mod tests {
         const CHILDREN_LOOKED_UP_FIRST: bool = true;
 
         fn margin_bounds(&self) -> Option<(i32, i32)> {
+            if !self.bounded {
+                return None;
+            }
             let leaves = self.leaves();
             let (least, most) = (*leaves.iter().min()?, *leaves.iter().max()?);
-            self.bounded.then_some((least - 1, most + 1))
+            Some((least - 1, most + 1))
         }
     }
 
@@ -554,6 +762,65 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Two threads sharing the table answer as one does: the tests, the margin, the
+    /// value and the best moves, on the random trees (with and without the children's
+    /// look-up and bounds) and on Nim.
+    #[test]
+    fn threads_agree_with_one_thread() {
+        let two = || Budget::unlimited().with_threads(2);
+        for seed in 0..12 {
+            for bounded in [false, true] {
+                for (height, branching) in [(5, 3), (4, 8), (6, 4)] {
+                    let tree = Tree::new(height, branching, seed, bounded);
+                    let one = solve(&tree, Budget::unlimited()).unwrap();
+                    let mut parallel = Solver::new(two());
+                    for m in -5..=5 {
+                        let holds = Solver::new(Budget::unlimited()).at_least(&tree, m).unwrap();
+                        assert_eq!(parallel.at_least(&tree, m).unwrap(), holds, "seed {seed}");
+                    }
+                    let margin = margin_by_tests(1, |m| parallel.at_least(&tree, m)).unwrap();
+                    assert_eq!(margin, one.margin, "seed {seed}");
+                    let both = Solver::new(two()).solve(&tree).unwrap();
+                    assert_eq!((both.value, both.best_moves), (one.value, one.best_moves));
+                }
+            }
+        }
+        for heaps in [vec![1, 2, 3], vec![2, 3, 4, 5], vec![3, 3, 5, 6]] {
+            let game = crate::NormalPlay::new(crate::nim::Nim::new(heaps));
+            let one = Solver::new(Budget::unlimited()).move_values(&game).unwrap();
+            let both = Solver::new(two()).move_values(&game).unwrap();
+            assert_eq!(both, one);
+        }
+    }
+
+    /// A tree far too big to solve: every limit stops both threads, and the call says
+    /// which ran out.
+    #[test]
+    fn a_budget_binds_on_every_thread() {
+        let huge = Tree::new(20, 8, 1, false);
+        let two = Budget::unlimited().with_threads(2);
+        let reason = |budget: Budget| {
+            let SolveError::Unknown { reason, nodes, .. } =
+                Solver::new(budget).at_least(&huge, 0).unwrap_err();
+            (reason, nodes)
+        };
+        let (by_nodes, nodes) = reason(two.clone().with_nodes(10_000));
+        assert_eq!(by_nodes, Exhausted::Nodes);
+        assert!(nodes <= 10_002, "{nodes} nodes for a cap of 10,000");
+        let by_time = reason(two.clone().with_time(Duration::from_millis(30))).0;
+        assert_eq!(by_time, Exhausted::Time);
+        let cancel = crate::Cancel::new();
+        let by_cancel = std::thread::scope(|scope| {
+            let raised = cancel.clone();
+            scope.spawn(move || {
+                std::thread::sleep(Duration::from_millis(30));
+                raised.cancel();
+            });
+            reason(two.with_cancel(cancel.clone())).0
+        });
+        assert_eq!(by_cancel, Exhausted::Cancelled);
     }
 
     #[test]

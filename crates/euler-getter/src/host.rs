@@ -43,13 +43,16 @@ impl Hosting for EulerHost {
         game.complex().board().format_position(&game.owners())
     }
 
-    /// [`solve`]: the minimax margin (`margin`, chi X - chi O) and the order of the
-    /// symmetry group its hashing divides out (`symmetries`, also when the search runs
-    /// out). A search cut short says what it proved: the winner, and the margin's bounds
+    /// [`solve`]: the minimax margin (`margin`, chi X - chi O), the order of the
+    /// symmetry group its hashing divides out (`symmetries`) and the threads it searched
+    /// on (`threads`), the last two also when the search runs out. A search cut short says what it proved: the winner, and the margin's bounds
     /// (`margin_at_least`, `margin_at_most`); the status stays `unknown`.
     fn analyse(game: &EulerGetter, budget: &Budget) -> Result<catalog::Analysis<Move>, Unsolved> {
         let symmetries = Arc::new(game.complex().board().symmetries());
-        let order = Map::from_iter([("symmetries".to_string(), json!(symmetries.len()))]);
+        let order = Map::from_iter([
+            ("symmetries".to_string(), json!(symmetries.len())),
+            ("threads".to_string(), json!(budget.threads.unwrap_or(1))),
+        ]);
         let solution = solve_with(game, symmetries, budget).map_err(|cut| {
             let mut extra = order.clone();
             extra.extend(cut.margin_keys(game.rule()));
@@ -576,6 +579,33 @@ mod tests {
                 );
                 assert_eq!(solved.best_moves, expected.best_moves, "{spec} seed {seed}");
             }
+        }
+    }
+
+    /// Two threads sharing the table solve as one does: the winner, margin, value and every
+    /// best move, on the empty goldberg:1 and on endgames of goldberg:1 and goldberg:2 under
+    /// both rules (node counts may differ).
+    #[test]
+    fn two_threads_solve_as_one() {
+        let limits = SetupLimits::default();
+        let empty = new_game("goldberg:1", Rule::Normal, SwapRule(None), None, &limits).unwrap();
+        let endgames = (0..6).flat_map(|seed| {
+            let rule = [Rule::Normal, Rule::Reverse][seed as usize % 2];
+            ["goldberg:1", "goldberg:2"]
+                .map(|spec| random_position(spec, rule, SwapRule(None), 13, seed))
+        });
+        for game in std::iter::once(empty).chain(endgames) {
+            let one = solve(&game, &Budget::unlimited()).unwrap();
+            let two = solve(&game, &Budget::unlimited().with_threads(2)).unwrap();
+            assert_eq!(
+                Solution {
+                    nodes: one.nodes,
+                    ..two
+                },
+                one,
+                "{}",
+                EulerHost::position(&game)
+            );
         }
     }
 

@@ -12,7 +12,7 @@ use crosscap_euler_getter::{DESCRIPTOR, Rule, SwapRule, score, setup_game, surve
 use serde::Serialize;
 
 use crate::host::{Described, GameSetup, SetupArgs};
-use crate::limits::{BudgetArgs, default_seconds, setup_limits};
+use crate::limits::{BudgetArgs, SolveThreadsArgs, default_seconds, setup_limits, solve_budget};
 use crate::output::{Answer, Output, Table, TableFormat, progress_bar};
 
 /// Euler Getter's setup flags.
@@ -71,10 +71,11 @@ pub struct CertificateArgs {
     certificate: Option<PathBuf>,
 }
 
-/// The game's subcommands, and `--certificate` on `solve`.
+/// The game's subcommands, and `--certificate` and `--threads` on `solve`.
 pub fn commands(command: Command) -> Command {
-    EulerGetterCommand::augment_subcommands(command)
-        .mut_subcommand("solve", CertificateArgs::augment_args)
+    EulerGetterCommand::augment_subcommands(command).mut_subcommand("solve", |solve| {
+        SolveThreadsArgs::augment_args(CertificateArgs::augment_args(solve))
+    })
 }
 
 /// Runs the game's own commands, and `solve --certificate`; `matches` are the game's.
@@ -96,7 +97,7 @@ struct Margin {
 }
 
 fn write_certificate(matches: &ArgMatches, file: &Path, out: &Output) -> anyhow::Result<Answer> {
-    let budget = BudgetArgs::from_arg_matches(matches)?.budget();
+    let budget = solve_budget(matches)?;
     let start = GameSetup::read(matches, &DESCRIPTOR.info)
         .with(|setup| setup_game(setup, &setup_limits()))?;
     let board = start.complex().board().spec().to_string();

@@ -110,6 +110,24 @@ fn small_boards_are_solved() {
     let v = eg_json(&["solve", "--board", "taylor:2", "--swap", "none"]);
     assert!(v["winner"] == "X" || v["winner"] == "O", "{v}");
     assert_eq!(v["margin"].as_i64().unwrap() % 2, 1, "margins are odd: {v}");
+    // Two threads sharing the table give the same answer as one.
+    let solve = |threads: &str| {
+        let args = [
+            "solve",
+            "--board",
+            "taylor:2",
+            "--swap",
+            "none",
+            "--threads",
+            threads,
+        ];
+        eg_json(&args)
+    };
+    let (one, two) = (solve("1"), solve("2"));
+    assert_eq!((&one["threads"], &two["threads"]), (&1.into(), &2.into()));
+    for key in ["winner", "margin", "optimal_moves"] {
+        assert_eq!(one[key], two[key], "{key}: {one} {two}");
+    }
 }
 
 #[test]
@@ -254,6 +272,10 @@ fn a_budget_that_runs_out_is_an_unknown_answer() {
         "none",
         "--max-nodes",
         "1000",
+        // On one thread the cap is spent whole (on two, each stops at its half or when
+        // the other does).
+        "--threads",
+        "1",
     ])
     .unknown_json("nodes");
     assert!(solve["nodes"].as_u64().unwrap() > 1000, "{solve}");
@@ -293,8 +315,9 @@ fn a_budget_that_runs_out_is_an_unknown_answer() {
 #[test]
 fn a_winner_proven_before_the_margin_is_reported_unknown() {
     let solve = |json: bool, max_nodes: &str| {
+        // One thread: node caps this small answer the same way every run.
         let mut args = vec!["euler-getter", "solve", "--board", "goldberg:1"];
-        args.extend(["--swap", "none", "--max-nodes", max_nodes]);
+        args.extend(["--swap", "none", "--threads", "1", "--max-nodes", max_nodes]);
         if json {
             args.insert(0, "--json");
         }
