@@ -144,7 +144,8 @@ pub struct MctsConfig {
     pub prove: bool,
     /// Keep the tree between searches: a search from a position the last search's tree
     /// reaches within two moves (the agent's own move and the reply) starts from that
-    /// subtree and its statistics. Single-threaded searches only.
+    /// subtree and its statistics. With more than one thread, each of the searches keeps
+    /// its own tree (and its random stream) and continues its own subtree.
     pub reuse_tree: bool,
     /// With `prove`: ask the playout policy's exact solver about every new node
     /// ([`PlayoutPolicy::solve_leaf`]) and mark it proven when it answers.
@@ -152,8 +153,8 @@ pub struct MctsConfig {
     /// Searches run at once, each on a thread of its own with its share of the iterations
     /// and the memory and a seed of its own, their root statistics added up (root
     /// parallelism). 1: one search. Iteration budgets reproduce exactly with any count.
-    /// A kept tree ([`MctsConfig::reuse_tree`]) is not used with more than one.
-    /// [`with_search_threads`] sets it for the searches a host builds.
+    /// With [`MctsConfig::reuse_tree`] the searches are kept between moves, each with its
+    /// own tree. [`with_search_threads`] sets it for the searches a host builds.
     pub threads: usize,
     /// With RAVE: all-moves-as-first visits that a new child starts with, at the value of
     /// the playout policy's [`PlayoutPolicy::prior`] (0: none). Unvisited moves are then
@@ -297,6 +298,9 @@ pub struct Mcts<G: Game, P: PlayoutPolicy<G> = RandomPlayout> {
     tree_bytes: usize,
     /// The last search's root and tree, kept with `reuse_tree`.
     kept: Option<(G, Tree<G::Move>)>,
+    /// The searches of the last parallel search, kept with `reuse_tree` (each with its own
+    /// tree and random stream), so that the next parallel search continues them.
+    workers: Vec<Mcts<G, P>>,
     _game: std::marker::PhantomData<fn(G)>,
 }
 
@@ -318,6 +322,7 @@ impl<G: Game, P: PlayoutPolicy<G> + Clone> Mcts<G, P> {
             rng: Rng::new(seed),
             tree_bytes: 0,
             kept: None,
+            workers: Vec::new(),
             _game: std::marker::PhantomData,
         }
     }
@@ -330,6 +335,7 @@ impl<G: Game, P: PlayoutPolicy<G> + Clone> Mcts<G, P> {
         if self.config.threads > 1 {
             return self.search_in_parallel(root, budget);
         }
+        self.workers.clear();
         let budget = match self.limit {
             SearchLimit::Iterations(n) => budget.within(&Budget::nodes(n.max(1))),
             SearchLimit::Time(t) => budget.within(&Budget::time(t)),
@@ -453,7 +459,9 @@ fn root_stats<M: Clone>(tree: &Tree<M>, mover: Player) -> Vec<MoveStats<M>> {
 impl<G: Game, P: PlayoutPolicy<G> + Clone> Mcts<G, P> {
     /// Root parallelism: `threads` searches with a share of the iterations and memory each
     /// and seeds derived from this searcher's, on threads of their own; a move's visits and
-    /// rewards are added up over them, a proof found by any of them holds.
+    /// rewards are added up over them, a proof found by any of them holds. With
+    /// `reuse_tree` the searches (their seeds drawn once) are kept for the next call, each
+    /// continuing from its own kept tree; without it every call starts new ones.
     fn search_in_parallel(&mut self, root: &G, budget: &Budget) -> Vec<MoveStats<G::Move>> {
         let threads = self.config.threads;
         let share = |n: u64| n.div_ceil(threads as u64).max(1);
@@ -466,28 +474,34 @@ impl<G: Game, P: PlayoutPolicy<G> + Clone> Mcts<G, P> {
             max_memory: budget.max_memory.map(|bytes| bytes / threads),
             ..budget.clone()
         };
-        let seed = self.rng.next_u64();
-        // One thread each, even inside a host's `with_search_threads`.
-        let searchers: Vec<Mcts<G, P>> = with_search_threads(1, || {
-            (0..threads)
-                .map(|k| {
-                    Mcts::with_policy(
-                        limit,
-                        MctsConfig {
-                            threads: 1,
-                            ..self.config
-                        },
-                        self.policy.clone(),
-                        Rng::derive(seed, k as u64),
-                    )
-                })
-                .collect()
-        });
+        let config = MctsConfig {
+            threads: 1,
+            ..self.config
+        };
+        let mut searchers = std::mem::take(&mut self.workers);
+        if !config.reuse_tree || searchers.len() != threads {
+            let seed = self.rng.next_u64();
+            // One thread each, even inside a host's `with_search_threads`.
+            searchers = with_search_threads(1, || {
+                (0..threads)
+                    .map(|k| {
+                        Mcts::with_policy(
+                            limit,
+                            config,
+                            self.policy.clone(),
+                            Rng::derive(seed, k as u64),
+                        )
+                    })
+                    .collect()
+            });
+        }
         let results: Vec<(Vec<MoveStats<G::Move>>, usize)> = std::thread::scope(|scope| {
             let handles: Vec<_> = searchers
-                .into_iter()
-                .map(|mut searcher| {
+                .iter_mut()
+                .map(|searcher| {
                     let budget = &budget;
+                    searcher.limit = limit;
+                    searcher.config = config;
                     scope.spawn(move || (searcher.search(root, budget), searcher.tree_bytes))
                 })
                 .collect();
@@ -496,6 +510,9 @@ impl<G: Game, P: PlayoutPolicy<G> + Clone> Mcts<G, P> {
                 .map(|h| h.join().expect("a search thread does not panic"))
                 .collect()
         });
+        if config.reuse_tree {
+            self.workers = searchers;
+        }
         self.tree_bytes = results.iter().map(|(_, bytes)| bytes).sum();
         let mut merged: Vec<MoveStats<G::Move>> = Vec::new();
         for (stats, _) in results {
@@ -1033,30 +1050,109 @@ mod tests {
         );
     }
 
+    /// Plays `mv` and the reply a small search likes best: the reply a searcher's tree
+    /// likely looked at most, so that its subtree is there for the next search.
+    fn play_and_reply(game: &mut NormalPlay<Nim>, mv: &<NormalPlay<Nim> as Game>::Move) {
+        game.play(mv);
+        let reply = Mcts::new(SearchLimit::Iterations(500), MctsConfig::default(), 1)
+            .search(game, &Budget::unlimited())[0]
+            .mv;
+        game.play(&reply);
+    }
+
     #[test]
     fn a_kept_tree_carries_its_statistics_to_the_next_move() {
-        for reuse_tree in [false, true] {
+        for (reuse_tree, threads) in [(false, 1), (true, 1), (false, 2), (true, 2)] {
             let config = MctsConfig {
                 reuse_tree,
+                threads,
                 ..MctsConfig::default()
             };
             let mut mcts = Mcts::new(SearchLimit::Iterations(3_000), config, 4);
             let mut game = nim(&[3, 4, 5]);
             let first = mcts.search(&game, &Budget::unlimited());
-            game.play(&first[0].mv);
-            // The reply the tree looked at most, so that its subtree is there.
-            let reply = Mcts::new(SearchLimit::Iterations(500), MctsConfig::default(), 1)
-                .search(&game, &Budget::unlimited())[0]
-                .mv;
-            game.play(&reply);
-            mcts.limit = SearchLimit::Iterations(1);
+            play_and_reply(&mut game, &first[0].mv);
+            // One iteration on each thread.
+            mcts.limit = SearchLimit::Iterations(threads as u64);
             let next = mcts.search(&game, &Budget::unlimited());
             let visits: u64 = next.iter().map(|s| s.visits).sum();
-            assert_eq!(visits > 1, reuse_tree, "visits {visits}");
+            assert_eq!(visits > threads as u64, reuse_tree, "{config:?}: {visits}");
             // The same position again (no move played): the whole tree is kept.
             let again = mcts.search(&game, &Budget::unlimited());
             let more: u64 = again.iter().map(|s| s.visits).sum();
-            assert_eq!(more, if reuse_tree { visits + 1 } else { 1 });
+            let kept = if reuse_tree { visits } else { 0 };
+            assert_eq!(more, kept + threads as u64, "{config:?}");
+        }
+    }
+
+    /// The searches of several threads are kept with the tree and only then: each keeps its
+    /// own tree within its share of the memory.
+    #[test]
+    fn parallel_searches_are_kept_with_the_tree_only() {
+        let game = nim(&[30; 20]);
+        let cap = 512 * 1024;
+        for reuse_tree in [false, true] {
+            let config = MctsConfig {
+                reuse_tree,
+                threads: 2,
+                ..MctsConfig::default()
+            };
+            let mut mcts = Mcts::new(SearchLimit::Iterations(3_000), config, 9);
+            mcts.search(&game, &Budget::unlimited().with_memory(cap));
+            assert!(
+                mcts.kept.is_none(),
+                "the parallel search keeps no tree itself"
+            );
+            assert_eq!(mcts.workers.len(), if reuse_tree { 2 } else { 0 });
+            for worker in &mcts.workers {
+                let (_, tree) = worker.kept.as_ref().expect("each search keeps its tree");
+                assert!(
+                    tree.bytes > cap / 4,
+                    "the tree fills its share: {}",
+                    tree.bytes
+                );
+                assert!(tree.bytes <= cap / 2, "within its share: {}", tree.bytes);
+            }
+            // Back to one thread: the kept searches go.
+            mcts.config.threads = 1;
+            mcts.search(&game, &Budget::unlimited());
+            assert!(mcts.workers.is_empty());
+        }
+    }
+
+    /// A seeded search with a kept tree plays the same moves on every run, on one thread
+    /// or two, over several moves.
+    #[test]
+    fn kept_trees_reproduce_over_moves() {
+        for threads in [1, 2] {
+            let config = MctsConfig {
+                reuse_tree: true,
+                rave_equivalence: 300.0,
+                prove: true,
+                threads,
+                ..MctsConfig::default()
+            };
+            let play_three_moves = || {
+                let mut mcts = Mcts::new(SearchLimit::Iterations(2_000), config, 7);
+                let mut game = nim(&[6, 7, 8, 9, 10]);
+                let mut searches = Vec::new();
+                for _ in 0..3 {
+                    let stats = mcts.search(&game, &Budget::unlimited());
+                    play_and_reply(&mut game, &stats[0].mv);
+                    searches.push(stats);
+                }
+                searches
+            };
+            let (first, again) = (play_three_moves(), play_three_moves());
+            let visits: u64 = first[1].iter().map(|s| s.visits).sum();
+            assert!(
+                visits > 2_000,
+                "{threads} threads: the tree was kept ({visits})"
+            );
+            assert_eq!(
+                first, again,
+                "{threads} threads: a seed gives the same searches"
+            );
         }
     }
 
