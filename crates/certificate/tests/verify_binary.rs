@@ -129,8 +129,13 @@ fn help_says_what_is_checked_and_the_exit_statuses() {
         "endgames of at most {} empty cells",
         crosscap_certificate::MAX_ENDGAME
     );
+    let carriers = format!(
+        "a carrier of at most {}\n    empty cells",
+        crosscap_certificate::MAX_CARRIER
+    );
     for said in [
         "usage: crosscap-verify [--json] FILE",
+        carriers.as_str(),
         "links no solver",
         "projective-hex: winning strategies",
         "euler-getter: two strategies that prove the exact margin",
