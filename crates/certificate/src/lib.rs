@@ -134,7 +134,7 @@ const CARRIER_VERSION: u32 = 2;
 /// The games certificates are written for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
-    /// Who wins: claims are [`Claim`]s, leaves closing moves and held loops.
+    /// Who wins: claims are [`Claim`]s, leaves closing moves, held loops and carriers.
     ProjectiveHex,
     /// By how much: claims are [`ScoreClaim`]s, leaves endgames.
     EulerGetter,
