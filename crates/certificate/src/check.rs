@@ -380,6 +380,8 @@ struct Loops<'a> {
 }
 
 impl Ending for Loops<'_> {
+    const ENDS_EARLY: bool = true;
+
     fn after_move(&self, stones: &[Option<Player>], cell: usize, mover: Player) -> Option<bool> {
         let closes = self.search.borrow_mut().through(self.board, stones, cell);
         closes.then_some(mover == self.winner)

@@ -15,6 +15,9 @@ const MAX_EMPTY: usize = if MAX_CARRIER > MAX_ENDGAME {
 
 /// How the lines of play of a leaf end, and whether the claim holds there.
 pub(crate) trait Ending {
+    /// Whether a move can end the game before the board is full (else the search does not
+    /// look for such ends first).
+    const ENDS_EARLY: bool;
     /// After `mover` took `cell`: whether that ended the game, and then whether the claim
     /// holds (`None`: play goes on).
     fn after_move(&self, stones: &[Option<Player>], cell: usize, mover: Player) -> Option<bool>;
@@ -103,7 +106,8 @@ impl<E: Ending> Search<'_, E> {
         // move that ends the game as the mover wants settles the position (as a closing
         // cell does in Projective Hex).
         let mut ended = [None; MAX_EMPTY];
-        for (slot, end) in ended.iter_mut().enumerate().take(self.empty.len()) {
+        let early = if E::ENDS_EARLY { self.empty.len() } else { 0 };
+        for (slot, end) in ended.iter_mut().enumerate().take(early) {
             let cell = self.empty[slot];
             if stones[cell].is_some() {
                 continue;
@@ -128,7 +132,12 @@ impl<E: Ending> Search<'_, E> {
                 continue;
             }
             stones[cell] = Some(mover);
-            let after = match ended[slot] {
+            let end = if E::ENDS_EARLY {
+                ended[slot]
+            } else {
+                self.ending.after_move(stones, cell, mover)
+            };
+            let after = match end {
                 Some(ended) => ended,
                 None => {
                     let next = index + digit * self.powers[slot];

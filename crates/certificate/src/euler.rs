@@ -250,6 +250,8 @@ struct Scored<'a> {
 }
 
 impl Ending for Scored<'_> {
+    const ENDS_EARLY: bool = false;
+
     fn after_move(&self, _: &[Option<Player>], _: usize, _: Player) -> Option<bool> {
         None
     }
