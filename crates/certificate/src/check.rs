@@ -1,6 +1,7 @@
 //! The checker: every node's position recomputed from its claim by the moves along the
 //! way, every move's legality and turn, every loop found by a search of its own.
 
+use std::cell::RefCell;
 use std::fmt;
 use std::path::Path;
 
@@ -8,6 +9,7 @@ use crosscap_engine::Player;
 use crosscap_topology::Board;
 use serde::Serialize;
 
+use crate::endgame::{self, Ending};
 use crate::euler::{ResultSummary, ScoreSummary};
 use crate::{Certificate, CertificateError, ClaimSummary, Invalid, Kind, Node, counts, to_move};
 
@@ -111,7 +113,8 @@ pub fn verify(certificate: &Certificate) -> Result<Verified, Invalid> {
         line: node_line(node),
         reason,
     };
-    // The argument of held loops (see the crate documentation) needs the projective plane.
+    // The arguments of held loops and carriers (see the crate documentation) need the
+    // projective plane.
     let projective = !board.is_orientable() && board.euler_characteristic() == 1;
     let mut reached = Reached::new(certificate.nodes.len(), board.cell_count());
     for (index, claim) in certificate.claims.iter().enumerate() {
@@ -178,14 +181,18 @@ pub fn verify(certificate: &Certificate) -> Result<Verified, Invalid> {
                         .map_err(|why| fail(index, format!("its next node {next}: {why}")))?,
                 }
             }
-            Node::Held { first, count } => {
+            Node::Held { first, count } | Node::Carrier { first, count } => {
+                let (leaf, check): (&str, LeafCheck) = match certificate.nodes[index] {
+                    Node::Held { .. } => ("a held loop", held),
+                    _ => ("a carrier", carrier),
+                };
                 if !projective {
                     return Err(fail(
                         index,
-                        "a held loop on a board that is not a projective plane".to_string(),
+                        format!("{leaf} on a board that is not a projective plane"),
                     ));
                 }
-                held(board, &mut stones, winner, certificate.list(first, count))
+                check(board, &mut stones, winner, certificate.list(first, count))
                     .map_err(|why| fail(index, why))?;
             }
             Node::Replies { first, count } => {
@@ -248,6 +255,10 @@ pub fn verify(certificate: &Certificate) -> Result<Verified, Invalid> {
     })
 }
 
+/// The check of a leaf that holds cells: the board, the node's position, the winner, the
+/// cells; the reason it fails.
+type LeafCheck = fn(&Board, &mut [Option<Player>], Player, &[u32]) -> Result<(), String>;
+
 /// Checks a held loop: `cells` are pairs of distinct empty cells, and the winner's stones
 /// with one cell of each pair, whichever, hold a loop.
 fn held(
@@ -263,15 +274,7 @@ fn held(
             crate::MAX_BRIDGES
         ));
     }
-    for (index, &cell) in cells.iter().enumerate() {
-        let name = board.cell_name(cell as usize);
-        if stones[cell as usize].is_some() {
-            return Err(format!("the held loop's cell {name} is taken"));
-        }
-        if cells[..index].contains(&cell) {
-            return Err(format!("the held loop names {name} twice"));
-        }
-    }
+    distinct_empty(board, stones, cells, "the held loop")?;
     for choice in 0..1u32 << bridges {
         let chosen: Vec<usize> = (0..bridges)
             .map(|b| cells[2 * b + (choice >> b & 1) as usize] as usize)
@@ -296,34 +299,172 @@ fn held(
     Ok(())
 }
 
-/// Whether the stones of `cell`'s colour connected to it hold a closed chain of non-zero
-/// Z2 homology class (a global loop). A breadth-first search labels each reached cell
-/// with the class of its path from `cell`; a side between two reached cells whose labels
-/// differ by other than the side's class closes such a chain.
-pub(crate) fn has_loop_through(board: &Board, stones: &[Option<Player>], cell: usize) -> bool {
-    let colour = stones[cell];
-    let mut label: Vec<Option<u64>> = vec![None; stones.len()];
-    label[cell] = Some(0);
-    let mut queue = std::collections::VecDeque::from([cell]);
-    while let Some(at) = queue.pop_front() {
-        let here = label[at].expect("queued cells are labelled");
-        for side in board.sides(at) {
-            let next = side.neighbor;
-            if stones[next] != colour {
-                continue;
-            }
-            let through = here ^ side.class;
-            match label[next] {
-                None => {
-                    label[next] = Some(through);
-                    queue.push_back(next);
-                }
-                Some(known) if known != through => return true,
-                Some(_) => {}
-            }
+/// Checks that a leaf's `cells` are empty and named once each; `leaf` names it in the
+/// reason otherwise.
+fn distinct_empty(
+    board: &Board,
+    stones: &[Option<Player>],
+    cells: &[u32],
+    leaf: &str,
+) -> Result<(), String> {
+    for (index, &cell) in cells.iter().enumerate() {
+        let name = board.cell_name(cell as usize);
+        if stones[cell as usize].is_some() {
+            return Err(format!("{leaf}'s cell {name} is taken"));
+        }
+        if cells[..index].contains(&cell) {
+            return Err(format!("{leaf} names {name} twice"));
         }
     }
-    false
+    Ok(())
+}
+
+/// Checks a carrier leaf: `cells` are at most [`crate::MAX_CARRIER`] distinct empty cells,
+/// and with every other empty cell the loser's, the winner closes a loop on every line of
+/// play inside them from the position's player to move (see the crate documentation).
+pub(crate) fn carrier(
+    board: &Board,
+    stones: &mut [Option<Player>],
+    winner: Player,
+    cells: &[u32],
+) -> Result<(), String> {
+    if cells.len() > crate::MAX_CARRIER {
+        return Err(format!(
+            "a carrier of {} cells: at most {}",
+            cells.len(),
+            crate::MAX_CARRIER
+        ));
+    }
+    distinct_empty(board, stones, cells, "the carrier")?;
+    let mover = to_move(stones);
+    let loser = winner.opponent();
+    let given: Vec<usize> = (0..stones.len())
+        .filter(|&c| stones[c].is_none() && !cells.contains(&(c as u32)))
+        .collect();
+    for &cell in &given {
+        stones[cell] = Some(loser);
+    }
+    let names = || {
+        let names: Vec<&str> = cells.iter().map(|&c| board.cell_name(c as usize)).collect();
+        names.join(" ")
+    };
+    if let Some(&cell) = given.iter().find(|&&c| has_loop_through(board, stones, c)) {
+        return Err(format!(
+            "with every empty cell outside the carrier {} {loser}'s, {loser} has a loop \
+             through {}",
+            names(),
+            board.cell_name(cell)
+        ));
+    }
+    let loops = Loops {
+        board,
+        winner,
+        search: RefCell::default(),
+    };
+    if !endgame::holds(&loops, stones, winner, mover) {
+        return Err(format!(
+            "{loser} stops {winner}'s loop inside the carrier {} (every other empty cell \
+             {loser}'s, {mover} to move)",
+            names()
+        ));
+    }
+    Ok(())
+}
+
+/// Projective Hex's lines of play end with a loop, which wins for the player who closes
+/// it; a full board without one (impossible on a projective plane) is no win.
+struct Loops<'a> {
+    board: &'a Board,
+    winner: Player,
+    search: RefCell<LoopSearch>,
+}
+
+impl Ending for Loops<'_> {
+    const ENDS_EARLY: bool = true;
+
+    fn after_move(&self, stones: &[Option<Player>], cell: usize, mover: Player) -> Option<bool> {
+        let closes = self.search.borrow_mut().through(self.board, stones, cell);
+        closes.then_some(mover == self.winner)
+    }
+
+    fn at_full(&self, _: &[Option<Player>]) -> bool {
+        false
+    }
+}
+
+/// Whether the stones of `cell`'s colour connected to it hold a closed chain of non-zero
+/// Z2 homology class (a global loop); see [`LoopSearch::through`].
+pub(crate) fn has_loop_through(board: &Board, stones: &[Option<Player>], cell: usize) -> bool {
+    LoopSearch::default().through(board, stones, cell)
+}
+
+/// The buffers of the loop search, kept from one search to the next: a carrier's check
+/// runs it after every move of every line, and allocating them each time took most of
+/// its time.
+#[derive(Default)]
+pub(crate) struct LoopSearch {
+    /// Each reached cell's label (none: not reached).
+    label: Vec<Option<u64>>,
+    /// The reached cells in the order reached; the search reads it as its queue.
+    reached: Vec<usize>,
+}
+
+impl LoopSearch {
+    /// Whether the stones of `cell`'s colour connected to it hold a global loop. A
+    /// breadth-first search labels each reached cell with the class of its path from
+    /// `cell`; a side between two reached cells whose labels differ by other than the
+    /// side's class closes such a chain.
+    pub(crate) fn through(
+        &mut self,
+        board: &Board,
+        stones: &[Option<Player>],
+        cell: usize,
+    ) -> bool {
+        let colour = stones[cell];
+        // A loop through `cell` leaves it by two of its sides: with fewer than two to
+        // cells of its colour there is none (most moves of a carrier's search).
+        let sides = board.sides(cell);
+        if sides
+            .iter()
+            .filter(|s| stones[s.neighbor] == colour)
+            .count()
+            < 2
+        {
+            return false;
+        }
+        self.label.resize(stones.len(), None);
+        self.reached.clear();
+        self.label[cell] = Some(0);
+        self.reached.push(cell);
+        let mut next_in_queue = 0;
+        let mut found = false;
+        'search: while let Some(&at) = self.reached.get(next_in_queue) {
+            next_in_queue += 1;
+            let here = self.label[at].expect("queued cells are labelled");
+            for side in board.sides(at) {
+                let next = side.neighbor;
+                if stones[next] != colour {
+                    continue;
+                }
+                let through = here ^ side.class;
+                match self.label[next] {
+                    None => {
+                        self.label[next] = Some(through);
+                        self.reached.push(next);
+                    }
+                    Some(known) if known != through => {
+                        found = true;
+                        break 'search;
+                    }
+                    Some(_) => {}
+                }
+            }
+        }
+        for &cell in &self.reached {
+            self.label[cell] = None;
+        }
+        found
+    }
 }
 
 /// The position and goal (the winner, or a score claimed) each node was reached with, two

@@ -10,6 +10,7 @@ use crosscap_topology::Board;
 use serde::Serialize;
 
 use crate::check::{Reached, Verified};
+use crate::endgame::{self, Ending};
 use crate::{Certificate, Invalid, MAX_ENDGAME, Node, ScoreClaim, Start, counts, to_move};
 
 /// What a strategy is to reach: `player`'s characteristic at least `at_least` above the
@@ -212,10 +213,11 @@ pub(crate) fn verify(certificate: &Certificate) -> Result<Verified, Invalid> {
                     ));
                 }
             }
-            Node::Held { .. } => {
+            Node::Held { .. } | Node::Carrier { .. } => {
                 return Err(fail(
                     index,
-                    "a held loop is no leaf of an euler-getter certificate".to_string(),
+                    "a held loop or a carrier is no leaf of an euler-getter certificate"
+                        .to_string(),
                 ));
             }
         }
@@ -233,101 +235,29 @@ pub(crate) fn verify(certificate: &Certificate) -> Result<Verified, Invalid> {
 }
 
 /// Whether `goal.player` ends at least `goal.at_least` above the other from `stones`, an
-/// endgame of at most [`MAX_ENDGAME`] empty cells, whatever the other does: a search of
-/// every line of play of its own (where the player moves one move must keep the goal,
-/// where the other moves every reply must) down to full boards scored by
-/// [`Complex::margin`]. Each position of the endgame is settled once: the memo is indexed
-/// by the empty cells' contents, a base-3 digit a cell (at most 3^12 entries).
+/// endgame of at most [`MAX_ENDGAME`] empty cells, whatever the other does: the search of
+/// every line of play ([`endgame::holds`]) down to full boards scored by
+/// [`Complex::margin`].
 fn endgame_holds(complex: &Complex, stones: &mut [Option<Player>], goal: Goal) -> bool {
-    let empty: Vec<usize> = (0..stones.len()).filter(|&c| stones[c].is_none()).collect();
-    let mut search = Endgame {
-        complex,
-        goal,
-        powers: (0..empty.len() as u32).map(|i| 3usize.pow(i)).collect(),
-        memo: vec![Settled::Unknown; 3usize.pow(empty.len() as u32)],
-        decisive: vec![0; empty.len() + 1],
-        empty,
-    };
-    let left = search.empty.len();
-    search.holds(stones, 0, left, to_move(stones))
+    let mover = to_move(stones);
+    endgame::holds(&Scored { complex, goal }, stones, goal.player, mover)
 }
 
-/// What the endgame search knows of a position.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Settled {
-    Unknown,
-    Holds,
-    Fails,
-}
-
-impl From<bool> for Settled {
-    fn from(holds: bool) -> Settled {
-        if holds {
-            Settled::Holds
-        } else {
-            Settled::Fails
-        }
-    }
-}
-
-/// One endgame leaf's search: its empty cells, the place value of each in the memo's index.
-struct Endgame<'a> {
+/// Euler Getter's endgames end only on full boards, which the complex scores.
+struct Scored<'a> {
     complex: &'a Complex,
     goal: Goal,
-    empty: Vec<usize>,
-    powers: Vec<usize>,
-    memo: Vec<Settled>,
-    /// By the number of empty cells left, the slot of the last move that settled a
-    /// position (kept the goal, or broke it), tried first next time: the order of the moves
-    /// changes only how soon the search settles, never what.
-    decisive: Vec<usize>,
 }
 
-impl Endgame<'_> {
-    /// Whether the goal holds from `stones` (`index`: the empty cells' contents, `1` X and
-    /// `2` O, in base 3; `left` of them empty) with `mover` to move.
-    fn holds(
-        &mut self,
-        stones: &mut [Option<Player>],
-        index: usize,
-        left: usize,
-        mover: Player,
-    ) -> bool {
-        match self.memo[index] {
-            Settled::Holds => return true,
-            Settled::Fails => return false,
-            Settled::Unknown => {}
-        }
-        if left == 0 {
-            let holds =
-                self.complex.margin(stones, self.goal.player) >= i64::from(self.goal.at_least);
-            self.memo[index] = holds.into();
-            return holds;
-        }
-        let mut holds = mover != self.goal.player;
-        let digit = match mover {
-            Player::X => 1,
-            Player::O => 2,
-        };
-        let first = self.decisive[left];
-        let slots = std::iter::once(first).chain((0..self.empty.len()).filter(|&s| s != first));
-        for slot in slots {
-            let cell = self.empty[slot];
-            if stones[cell].is_some() {
-                continue;
-            }
-            stones[cell] = Some(mover);
-            let next = index + digit * self.powers[slot];
-            let after = self.holds(stones, next, left - 1, mover.opponent());
-            stones[cell] = None;
-            if after == (mover == self.goal.player) {
-                holds = after;
-                self.decisive[left] = slot;
-                break;
-            }
-        }
-        self.memo[index] = holds.into();
-        holds
+impl Ending for Scored<'_> {
+    const ENDS_EARLY: bool = false;
+
+    fn after_move(&self, _: &[Option<Player>], _: usize, _: Player) -> Option<bool> {
+        None
+    }
+
+    fn at_full(&self, stones: &[Option<Player>]) -> bool {
+        self.complex.margin(stones, self.goal.player) >= i64::from(self.goal.at_least)
     }
 }
 

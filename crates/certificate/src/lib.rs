@@ -22,7 +22,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! # The format (version 1)
+//! # The format (versions 1 and 2)
 //!
 //! A text file, zstd-compressed when written by [`Certificate::save`] (the reader takes the
 //! plain text too, so `zstd -d` gives a file a person can read and check again). The
@@ -48,11 +48,32 @@
 //!   meet only at cells), while the winner's loop to come avoids every loser's stone. So
 //!   the checker accepts `h` only on a board that is a projective plane.
 //!
+//! - `c A B C ...` (version 2): a leaf, whoever is to move: a *carrier*, at most
+//!   [`MAX_CARRIER`] empty cells inside which the winner wins. The checker gives every
+//!   other empty cell to the loser (who must not have a loop then), and searches every
+//!   line of play inside the carrier from the node's player to move (one winner's move
+//!   must win where the winner moves, every reply where the loser does; a memo indexed by
+//!   the carrier's contents, at most 3^12 positions), requiring that the winner closes a
+//!   loop on every line. Why that proves the win in the real game, on a projective plane
+//!   only (the checker refuses `c` elsewhere): there a full board holds exactly one
+//!   player's loop (two loops of cells share a cell, as above, and some loop there always
+//!   is) and loops never disappear, so the game is decided by who owns the loop once the
+//!   board is full, and an extra stone never hurts its owner. In the real game the winner
+//!   plays the searched strategy; a loser's move outside the carrier takes a cell the
+//!   check already gave the loser, so it changes nothing the search did not assume, and
+//!   the winner answers it anywhere (the extra stone cannot hurt; should the strategy
+//!   later ask for that cell, any other will do). So a win in the restricted game is a
+//!   win in the real one. The solver writes a carrier where its proof set (the cells its
+//!   argument uses) holds few empty cells; the check does not trust that proof set, it
+//!   searches the carrier itself, so a wrong one makes the certificate invalid, never a
+//!   false proof.
+//!
 //! A node refers only to nodes above it, so the graph has no cycle; a position reached
 //! along several paths (a transposition) is one node, and every path must reach it with the
-//! same stones. Leaves are a winner's move that closes a loop and a held loop; the loops
-//! the checker finds itself: a chain of one player's cells, each next to the last, whose Z2
-//! homology class is not zero.
+//! same stones. Leaves are a winner's move that closes a loop, a held loop and a carrier;
+//! the loops the checker finds itself: a chain of one player's cells, each next to the
+//! last, whose Z2 homology class is not zero. Version 2 is version 1 with carrier leaves:
+//! a certificate without them is written as version 1, and the reader takes both.
 //!
 //! # Euler Getter (`game euler-getter`)
 //!
@@ -82,6 +103,7 @@
 //! claims need no surface condition either: each is about the two counts alone.
 
 mod check;
+mod endgame;
 mod euler;
 
 use std::fmt;
@@ -99,14 +121,20 @@ pub use euler::{ResultSummary, ScoreSummary};
 /// The most empty cells of an Euler Getter endgame leaf, which the checker settles by its
 /// own search of every line of play (at most 3^12 positions a leaf).
 pub const MAX_ENDGAME: usize = 12;
+/// The most empty cells of a Projective Hex carrier leaf, inside which the checker
+/// searches every line of play (at most 3^12 positions a leaf).
+pub const MAX_CARRIER: usize = 12;
 /// The most bridges of a held loop (the checker tries 2^bridges choices).
 pub const MAX_BRIDGES: usize = 16;
-/// The first line of every certificate: the format and its version.
-const MAGIC: &str = "crosscap-certificate 1";
+/// The first line of every certificate, before its version: the format's name.
+const MAGIC: &str = "crosscap-certificate";
+/// The version of certificates without carrier leaves, and of those with them.
+const VERSION: u32 = 1;
+const CARRIER_VERSION: u32 = 2;
 /// The games certificates are written for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
-    /// Who wins: claims are [`Claim`]s, leaves closing moves and held loops.
+    /// Who wins: claims are [`Claim`]s, leaves closing moves, held loops and carriers.
     ProjectiveHex,
     /// By how much: claims are [`ScoreClaim`]s, leaves endgames.
     EulerGetter,
@@ -137,8 +165,8 @@ pub struct Certificate {
     /// Euler Getter's claims.
     pub scores: Vec<ScoreClaim>,
     pub nodes: Vec<Node>,
-    /// The targets of the loser's replies and the cells of held loops, which
-    /// [`Node::Replies`] and [`Node::Held`] index into.
+    /// The targets of the loser's replies and the cells of held loops and carriers, which
+    /// [`Node::Replies`], [`Node::Held`] and [`Node::Carrier`] index into.
     pub lists: Vec<u32>,
 }
 
@@ -218,6 +246,9 @@ pub enum Node {
     /// A leaf: a loop held by bridges, `lists[first..first + count]` the bridges' cells,
     /// two by two.
     Held { first: u32, count: u32 },
+    /// A leaf: the winner wins inside the carrier, the empty cells
+    /// `lists[first..first + count]` (at most [`MAX_CARRIER`]), the loser given the others.
+    Carrier { first: u32, count: u32 },
     /// An Euler Getter leaf: an endgame of at most [`MAX_ENDGAME`] empty cells, which the
     /// checker searches and scores itself.
     Endgame,
@@ -294,6 +325,11 @@ impl Certificate {
         self.push_list(cells, |first, count| Node::Held { first, count })
     }
 
+    /// Adds a carrier leaf, its empty cells; returns it.
+    pub fn push_carrier(&mut self, cells: &[u32]) -> u32 {
+        self.push_list(cells, |first, count| Node::Carrier { first, count })
+    }
+
     /// Adds a node whose list is `items`, made by `node` from the list's place.
     fn push_list(&mut self, items: &[u32], node: fn(u32, u32) -> Node) -> u32 {
         let first = self.lists.len() as u32;
@@ -306,7 +342,7 @@ impl Certificate {
         (self.nodes.len() - 1) as u32
     }
 
-    /// The nodes after each of a loser's replies, or a held loop's cells.
+    /// The nodes after each of a loser's replies, or a held loop's or a carrier's cells.
     pub fn list(&self, first: u32, count: u32) -> &[u32] {
         &self.lists[first as usize..(first + count) as usize]
     }
@@ -347,9 +383,14 @@ impl Certificate {
     /// Writes the certificate as text (see the crate documentation).
     pub fn write_text(&self, out: &mut impl Write) -> std::io::Result<()> {
         let board = &self.board;
+        let carriers = self
+            .nodes
+            .iter()
+            .any(|node| matches!(node, Node::Carrier { .. }));
+        let version = if carriers { CARRIER_VERSION } else { VERSION };
         writeln!(
             out,
-            "{MAGIC}\ngame {}\nboard {}",
+            "{MAGIC} {version}\ngame {}\nboard {}",
             self.kind.name(),
             board.spec()
         )?;
@@ -390,8 +431,12 @@ impl Certificate {
                     }
                     out.write_all(b"\n")?;
                 }
-                Node::Held { first, count } => {
-                    out.write_all(b"h")?;
+                Node::Held { first, count } | Node::Carrier { first, count } => {
+                    let key: &[u8] = match node {
+                        Node::Held { .. } => b"h",
+                        _ => b"c",
+                    };
+                    out.write_all(key)?;
                     for &cell in self.list(first, count) {
                         write!(out, " {}", board.cell_name(cell as usize))?;
                     }
@@ -469,6 +514,8 @@ struct Reader<R> {
     input: R,
     line: String,
     number: usize,
+    /// The format's version, from the first line.
+    version: u32,
 }
 
 impl<R: BufRead> Reader<R> {
@@ -477,6 +524,7 @@ impl<R: BufRead> Reader<R> {
             input,
             line: String::new(),
             number: 0,
+            version: VERSION,
         }
     }
 
@@ -516,9 +564,18 @@ impl<R: BufRead> Reader<R> {
     }
 
     fn certificate(mut self) -> Result<Certificate, CertificateError> {
-        if self.next()? != MAGIC {
-            return Err(self.unreadable(&format!("not a certificate: expected `{MAGIC}`")));
-        }
+        let first = self.next()?.to_string();
+        self.version = first
+            .strip_prefix(MAGIC)
+            .and_then(|rest| rest.strip_prefix(' '))
+            .and_then(|version| version.parse().ok())
+            .filter(|version| (VERSION..=CARRIER_VERSION).contains(version))
+            .ok_or_else(|| {
+                self.unreadable(&format!(
+                    "not a certificate: expected `{MAGIC} {VERSION}` or `{MAGIC} \
+                     {CARRIER_VERSION}`"
+                ))
+            })?;
         let game = self.keyed("game")?;
         let kind = [Kind::ProjectiveHex, Kind::EulerGetter]
             .into_iter()
@@ -684,7 +741,10 @@ impl<R: BufRead> Reader<R> {
                 let targets = words.map(target).collect::<Result<Vec<u32>, _>>()?;
                 certificate.push_replies(&targets);
             }
-            "h" if certificate.kind == Kind::ProjectiveHex => {
+            "h" | "c"
+                if certificate.kind == Kind::ProjectiveHex
+                    && (kind == "h" || self.version >= CARRIER_VERSION) =>
+            {
                 let cells = words
                     .map(|name| {
                         certificate
@@ -699,15 +759,23 @@ impl<R: BufRead> Reader<R> {
                             })
                     })
                     .collect::<Result<Vec<u32>, _>>()?;
-                certificate.push_held(&cells);
+                if kind == "h" {
+                    certificate.push_held(&cells);
+                } else {
+                    certificate.push_carrier(&cells);
+                }
             }
             "e" if certificate.kind == Kind::EulerGetter && words.next().is_none() => {
                 certificate.push_endgame();
             }
             _ => {
                 return Err(self.unreadable(match certificate.kind {
+                    Kind::ProjectiveHex if self.version >= CARRIER_VERSION => {
+                        "a node is `m CELL [BACK]`, `r BACK ...`, `h CELL ...` or `c CELL ...`"
+                    }
                     Kind::ProjectiveHex => {
-                        "a node is `m CELL [BACK]`, `r BACK ...` or `h CELL ...`"
+                        "a node is `m CELL [BACK]`, `r BACK ...` or `h CELL ...` (carriers \
+                         `c CELL ...` need version 2)"
                     }
                     Kind::EulerGetter => "a node is `m CELL BACK`, `r BACK ...` or `e`",
                 }));

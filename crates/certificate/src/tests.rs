@@ -33,12 +33,41 @@ fn minimax(
     winner
 }
 
-/// Writes the minimax strategy of `winner` from `stones` into `certificate`.
+/// The empty cells left when the loser is given every empty cell, one after another, that
+/// leaves the winner winning (by minimax, with `to_move` to move): a carrier in which each
+/// cell is needed (the loser's stones only help the loser, so a cell the winner could not
+/// spare then cannot be spared later either). Each minimax runs with a memo of its own:
+/// with the loser's extra stones the counts no longer tell who moves.
+fn minimal_carrier(
+    board: &Board,
+    stones: &[Option<Player>],
+    to_move: Player,
+    winner: Player,
+) -> Vec<u32> {
+    let mut given = stones.to_vec();
+    for cell in 0..given.len() {
+        if given[cell].is_some() {
+            continue;
+        }
+        given[cell] = Some(winner.opponent());
+        let spared = !check::has_loop_through(board, &given, cell)
+            && minimax(board, &mut given, to_move, &mut HashMap::new()) == winner;
+        if !spared {
+            given[cell] = None;
+        }
+    }
+    (0..given.len() as u32)
+        .filter(|&c| given[c as usize].is_none())
+        .collect()
+}
+
+/// Writes the minimax strategy of `winner` from `stones` into `certificate`, with a
+/// minimal carrier as the leaf of every position of at most `carriers` empty cells.
 fn strategy(
     certificate: &mut Certificate,
     stones: &mut Vec<Option<Player>>,
-    to_move: Player,
-    winner: Player,
+    (to_move, winner): (Player, Player),
+    carriers: usize,
     memo: &mut HashMap<Vec<Option<Player>>, Player>,
     written: &mut HashMap<Vec<Option<Player>>, u32>,
 ) -> u32 {
@@ -47,7 +76,10 @@ fn strategy(
     }
     let board = certificate.board.clone();
     let empty: Vec<usize> = (0..stones.len()).filter(|&c| stones[c].is_none()).collect();
-    let node = if to_move == winner {
+    let node = if empty.len() <= carriers {
+        let cells = minimal_carrier(&board, stones, to_move, winner);
+        certificate.push_carrier(&cells)
+    } else if to_move == winner {
         let mut chosen = None;
         for &cell in &empty {
             stones[cell] = Some(winner);
@@ -57,8 +89,8 @@ fn strategy(
                 let next = strategy(
                     certificate,
                     stones,
-                    winner.opponent(),
-                    winner,
+                    (winner.opponent(), winner),
+                    carriers,
                     memo,
                     written,
                 );
@@ -75,7 +107,14 @@ fn strategy(
         let mut targets = Vec::new();
         for &cell in &empty {
             stones[cell] = Some(to_move);
-            targets.push(strategy(certificate, stones, winner, winner, memo, written));
+            targets.push(strategy(
+                certificate,
+                stones,
+                (winner, winner),
+                carriers,
+                memo,
+                written,
+            ));
             stones[cell] = None;
         }
         certificate.push_replies(&targets)
@@ -86,6 +125,12 @@ fn strategy(
 
 /// A certificate of the winner of each position after one move on `spec`.
 fn openings_certificate(spec: &str) -> Certificate {
+    carrier_certificate(spec, 0)
+}
+
+/// [`openings_certificate`] with minimal carriers as the leaves of positions of at most
+/// `carriers` empty cells.
+fn carrier_certificate(spec: &str, carriers: usize) -> Certificate {
     let board = Board::from_spec(spec).unwrap();
     let mut certificate = Certificate::new(board.clone());
     let (mut memo, mut written) = (HashMap::new(), HashMap::new());
@@ -96,8 +141,8 @@ fn openings_certificate(spec: &str) -> Certificate {
         let root = strategy(
             &mut certificate,
             &mut stones,
-            Player::O,
-            winner,
+            (Player::O, winner),
+            carriers,
             &mut memo,
             &mut written,
         );
@@ -239,6 +284,9 @@ fn text_that_is_no_certificate_is_unreadable() {
         "crosscap-certificate 1\ngame projective-hex\nboard goldberg:1\nnodes 0\n",
         "crosscap-certificate 1\ngame projective-hex\nboard goldberg:1\nclaim X..... X 0\nnodes 2\nm 1\n",
         "crosscap-certificate 1\ngame projective-hex\nboard goldberg:1\nclaim X..... X 0\nnodes 1\nq\n",
+        "crosscap-certificate 1\ngame projective-hex\nboard goldberg:1\nclaim X..... O 0\nnodes 1\nc 2 3\n",
+        "crosscap-certificate 3\ngame projective-hex\nboard goldberg:1\nclaim X..... O 0\nnodes 1\nc 2 3\n",
+        "crosscap-certificate 2\ngame euler-getter\nboard goldberg:1\nclaim X..... O 1 0\nnodes 1\nc 2 3\n",
     ] {
         assert!(
             matches!(
@@ -248,4 +296,188 @@ fn text_that_is_no_certificate_is_unreadable() {
             "{text:?}"
         );
     }
+}
+
+/// The carriers of a strategy's leaves.
+fn carriers(certificate: &Certificate) -> Vec<usize> {
+    (0..certificate.nodes.len())
+        .filter(|&i| matches!(certificate.nodes[i], Node::Carrier { .. }))
+        .collect()
+}
+
+#[test]
+fn minimal_carrier_leaves_verify_after_a_round_trip() {
+    for (spec, below) in [
+        ("goldberg:1", 4),
+        ("taylor:2", 8),
+        ("taylor:2", MAX_CARRIER),
+    ] {
+        let certificate = carrier_certificate(spec, below);
+        assert!(!carriers(&certificate).is_empty(), "{spec}");
+        let mut text = Vec::new();
+        certificate.write_text(&mut text).unwrap();
+        assert!(text.starts_with(b"crosscap-certificate 2\n"));
+        let verified = verify(&Certificate::read(text.as_slice()).unwrap()).unwrap();
+        assert_eq!(
+            verified.claims.len(),
+            certificate.board.cell_count(),
+            "{spec}"
+        );
+        // The same winners as the strategies written out move by move.
+        let plain = verify(&openings_certificate(spec)).unwrap();
+        let winners = |v: &Verified| v.claims.iter().map(|c| c.winner).collect::<Vec<_>>();
+        assert_eq!(winners(&verified), winners(&plain), "{spec}");
+    }
+}
+
+/// Random goldberg:2 positions of 12 empty cells, proved with carriers from 9 empty cells
+/// down, where the loser is given cells outside them.
+#[test]
+fn carrier_leaves_verify_on_goldberg_2_positions() {
+    let board = Board::from_spec("goldberg:2").unwrap();
+    let mut rng = crosscap_engine::Rng::new(31);
+    let mut given_away = 0;
+    for _ in 0..6 {
+        let Some(stones) = random_position(&board, 9, &mut rng) else {
+            continue;
+        };
+        let mut certificate = Certificate::new(board.clone());
+        let mut memo = HashMap::new();
+        let mover = to_move(&stones);
+        let winner = minimax(&board, &mut stones.clone(), mover, &mut memo);
+        let root = strategy(
+            &mut certificate,
+            &mut stones.clone(),
+            (mover, winner),
+            9,
+            &mut memo,
+            &mut HashMap::new(),
+        );
+        certificate.claims.push(Claim {
+            stones,
+            winner,
+            root,
+        });
+        let verified = verify(&round_trip(&certificate).unwrap()).unwrap();
+        assert_eq!(verified.claims[0].winner, winner);
+        given_away += carriers(&certificate)
+            .iter()
+            .filter(|&&i| matches!(certificate.nodes[i], Node::Carrier { count, .. } if count < 9))
+            .count();
+    }
+    assert!(given_away > 0, "no carrier left out a cell");
+}
+
+/// A position of `stones` random moves with no loop, or `None` when one was closed.
+fn random_position(
+    board: &Board,
+    stones: usize,
+    rng: &mut crosscap_engine::Rng,
+) -> Option<Vec<Option<Player>>> {
+    let mut position = vec![None; board.cell_count()];
+    for _ in 0..stones {
+        let empty: Vec<usize> = (0..position.len())
+            .filter(|&c| position[c].is_none())
+            .collect();
+        let cell = empty[rng.below(empty.len())];
+        position[cell] = Some(to_move(&position));
+        if check::has_loop_through(board, &position, cell) {
+            return None;
+        }
+    }
+    Some(position)
+}
+
+#[test]
+fn a_carrier_without_a_cell_it_needs_is_refused_with_its_node() {
+    let certificate = carrier_certificate("taylor:2", 8);
+    let (&leaf, count) = carriers(&certificate)
+        .iter()
+        .filter_map(|i| match certificate.nodes[*i] {
+            Node::Carrier { count, .. } if count > 1 => Some((i, count)),
+            _ => None,
+        })
+        .next()
+        .unwrap();
+    let mut damaged = certificate.clone();
+    let Node::Carrier { first, .. } = certificate.nodes[leaf] else {
+        unreachable!()
+    };
+    damaged.nodes[leaf] = Node::Carrier {
+        first,
+        count: count - 1,
+    };
+    let why = invalid(&damaged);
+    assert_eq!(why.node, Some(leaf), "{why}");
+    assert!(
+        why.reason.contains("inside the carrier") || why.reason.contains("has a loop"),
+        "{why}"
+    );
+}
+
+#[test]
+fn a_carrier_of_13_cells_or_a_taken_cell_is_refused() {
+    let board = Board::from_spec("goldberg:2").unwrap();
+    let mut stones = vec![None; board.cell_count()];
+    stones[0] = Some(Player::X);
+    let mut too_many = Certificate::new(board.clone());
+    let cells: Vec<u32> = (1..=MAX_CARRIER as u32 + 1).collect();
+    too_many.push_carrier(&cells);
+    too_many.claims.push(Claim {
+        stones: stones.clone(),
+        winner: Player::X,
+        root: 0,
+    });
+    let why = invalid(&too_many);
+    assert_eq!(why.node, Some(0));
+    assert_eq!(why.reason, "a carrier of 13 cells: at most 12");
+    let mut taken = too_many;
+    taken.lists = vec![0, 1];
+    taken.nodes[0] = Node::Carrier { first: 0, count: 2 };
+    assert!(invalid(&taken).reason.contains("cell 1 is taken"));
+}
+
+/// The carrier check against plain minimax on random positions of taylor:2 and goldberg:2
+/// with random carriers: it accepts exactly when the loser, given every empty cell outside
+/// the carrier, has no loop and the claimed winner wins the rest by minimax.
+#[test]
+fn the_carrier_check_agrees_with_minimax() {
+    let mut rng = crosscap_engine::Rng::new(5);
+    let (mut accepted, mut refused) = (0, 0);
+    for (spec, stones) in [("taylor:2", 2), ("taylor:2", 4), ("goldberg:2", 11)] {
+        let board = Board::from_spec(spec).unwrap();
+        for _ in 0..40 {
+            let Some(position) = random_position(&board, stones, &mut rng) else {
+                continue;
+            };
+            let empty: Vec<u32> = (0..position.len() as u32)
+                .filter(|&c| position[c as usize].is_none())
+                .collect();
+            let cells: Vec<u32> = empty
+                .iter()
+                .copied()
+                .filter(|_| rng.below(4) != 0)
+                .take(MAX_CARRIER)
+                .collect();
+            let mover = to_move(&position);
+            for winner in [Player::X, Player::O] {
+                let mut given = position.clone();
+                let mut loser_loop = false;
+                for &cell in empty.iter().filter(|c| !cells.contains(c)) {
+                    given[cell as usize] = Some(winner.opponent());
+                    loser_loop |= check::has_loop_through(&board, &given, cell as usize);
+                }
+                let expected = !loser_loop
+                    && minimax(&board, &mut given, mover, &mut HashMap::new()) == winner;
+                let checked = check::carrier(&board, &mut position.clone(), winner, &cells);
+                assert_eq!(checked.is_ok(), expected, "{spec} {position:?} {cells:?}");
+                if expected {
+                    accepted += 1;
+                } else {
+                    refused += 1;
+                }
+            }
+        }
+    }
+    assert!(accepted > 10 && refused > 10, "{accepted} {refused}");
 }

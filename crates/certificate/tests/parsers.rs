@@ -8,6 +8,8 @@ const CERTIFICATES: &[&str] = &[
     "crosscap-certificate 1\ngame projective-hex\nboard goldberg:1\nclaim XO.X.. O 3\nnodes 4\nm 5\nm 3\nr 2 1\nm 6 1\n",
     "crosscap-certificate 1\ngame projective-hex\nboard goldberg:1\nclaim XOXO.. X 0\nnodes 1\nm 5\n",
     "crosscap-certificate 1\ngame projective-hex\nboard taylor:2\nclaim X........... O 0\nnodes 1\nh b2 b3 c2 c3\n",
+    "crosscap-certificate 2\ngame projective-hex\nboard goldberg:1\nclaim XO.X.. O 0\nnodes 1\nc 3 5 6\n",
+    "crosscap-certificate 2\ngame projective-hex\nboard taylor:2\nclaim X........... O 0\nclaim ..X......... X 1\nclaim ...X........ X 2\nclaim ............ X 3\nnodes 4\nc a2 b1 b2 b3 c1 c2 c3 c4 d1 d2 d3\nc a1 a2 b2 b3 c1 c2 c3 c4 d1 d2 d3\nc a1 a2 b1 b3 c1 c2 c3 c4 d1 d2 d3\nm b1 2\n",
     "crosscap-certificate 1\ngame euler-getter\nboard goldberg:1\nclaim XOXOX. O -5 1\nclaim XOXOX. X -5 3\nnodes 4\ne\nm 6 1\ne\nr 1\n",
     "crosscap-certificate 1\ngame euler-getter\nboard goldberg:1\nclaim XOXO.. X 9 2\nnodes 3\ne\nr 1\nm 5 1\n",
     "crosscap-certificate 1\ngame euler-getter\nboard goldberg:1\nclaim ...... X 1 0\nclaim ...... O -1 1\nnodes 2\ne\ne\n",
@@ -36,11 +38,21 @@ proptest! {
 /// 12 empty cells of goldberg:2, a claim no game can break).
 #[test]
 fn the_euler_getter_seeds_verify_as_meant() {
-    let proved = verify(&Certificate::read(CERTIFICATES[3].as_bytes()).unwrap()).unwrap();
+    let proved = verify(&Certificate::read(CERTIFICATES[5].as_bytes()).unwrap()).unwrap();
     assert_eq!(proved.scores.len(), 2);
-    let refused = verify(&Certificate::read(CERTIFICATES[4].as_bytes()).unwrap());
+    let refused = verify(&Certificate::read(CERTIFICATES[6].as_bytes()).unwrap());
     assert!(refused.is_err(), "{refused:?}");
-    let whole = verify(&Certificate::read(CERTIFICATES[5].as_bytes()).unwrap()).unwrap();
+    let whole = verify(&Certificate::read(CERTIFICATES[7].as_bytes()).unwrap()).unwrap();
     assert_eq!(whole.results[0].margin, 1);
-    verify(&Certificate::read(CERTIFICATES[6].as_bytes()).unwrap()).unwrap();
+    verify(&Certificate::read(CERTIFICATES[8].as_bytes()).unwrap()).unwrap();
+}
+
+/// The carrier seeds prove their claims: O wins the hemi-dodecahedron's last three cells,
+/// and taylor:2's openings are each one carrier of every empty cell.
+#[test]
+fn the_carrier_seeds_verify() {
+    for seed in &CERTIFICATES[3..5] {
+        let proved = verify(&Certificate::read(seed.as_bytes()).unwrap()).unwrap();
+        assert!(!proved.claims.is_empty());
+    }
 }

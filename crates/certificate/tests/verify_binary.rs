@@ -129,8 +129,13 @@ fn help_says_what_is_checked_and_the_exit_statuses() {
         "endgames of at most {} empty cells",
         crosscap_certificate::MAX_ENDGAME
     );
+    let carriers = format!(
+        "a carrier of at most {}\n    empty cells",
+        crosscap_certificate::MAX_CARRIER
+    );
     for said in [
         "usage: crosscap-verify [--json] FILE",
+        carriers.as_str(),
         "links no solver",
         "projective-hex: winning strategies",
         "euler-getter: two strategies that prove the exact margin",
@@ -158,4 +163,28 @@ fn the_stored_goldberg_2_euler_getter_certificate_proves_o_wins_by_1() {
     assert_eq!(result["winner"], "O", "{report}");
     assert_eq!(result["margin"], 1, "{report}");
     assert_eq!(result["position"], ".".repeat(21), "{report}");
+}
+
+/// The stored Projective Hex certificate of taylor:3, carrier leaves and all: every
+/// opening class wins for X, and so does the empty board. About 80 s of CPU (three
+/// minutes on a busy machine), so run on request (`cargo test -p crosscap-certificate
+/// --release -- --ignored`).
+#[test]
+#[ignore = "about 80 s of CPU"]
+fn the_stored_taylor_3_certificate_proves_every_opening_wins() {
+    let file = certificate("projective-hex-taylor-3.cert.zst");
+    let run = verify(&["--json", file.to_str().unwrap()]);
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+    let claims = report["claims"].as_array().unwrap();
+    let openings: Vec<&str> = claims
+        .iter()
+        .filter_map(|claim| claim["x"][0].as_str())
+        .collect();
+    assert_eq!(openings, ["a1", "a2", "b1", "b2", "c2", "c3"], "{report}");
+    assert!(
+        claims.iter().all(|claim| claim["winner"] == "X"),
+        "{report}"
+    );
+    assert_eq!(claims.last().unwrap()["position"], ".".repeat(27));
 }

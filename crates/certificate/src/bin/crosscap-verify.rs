@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crosscap_certificate::{MAX_ENDGAME, Report, check_file};
+use crosscap_certificate::{MAX_CARRIER, MAX_ENDGAME, Report, check_file};
 
 const USAGE: &str = "usage: crosscap-verify [--json] FILE";
 
@@ -19,7 +19,9 @@ Checks a certificate written by `crosscap GAME solve --certificate FILE`, with a
 that links no solver: it re-derives the board from its spec, replays every position from
 the claims, and checks every move and turn itself.
   projective-hex: winning strategies; every reply of the loser's is answered, down to a
-    move that closes a loop or a loop held by bridges, loops found by its own search.
+    move that closes a loop, a loop held by bridges, or a carrier of at most {MAX_CARRIER}
+    empty cells inside which it searches every line of play, loops found by its own
+    search.
   euler-getter: two strategies that prove the exact margin; every reply is answered, down
     to endgames of at most {MAX_ENDGAME} empty cells that it searches line by line, scoring full
     boards by its own V - E + F.

@@ -1,12 +1,15 @@
 //! Proof extraction: the winning strategy of solved positions written out as a
 //! certificate (crate `crosscap-certificate`), which its checker verifies without this
-//! solver. The solver's own arguments (held loops, keys, proof sets, mustplay) stay out of
-//! the certificate: at the winner's turn it holds one move, at the loser's every reply, down
-//! to a move that closes a loop.
+//! solver. The solver's own arguments (keys, proof sets, mustplay) stay out of the
+//! certificate: at the winner's turn it holds one move, at the loser's every reply, down to
+//! a move that closes a loop, a loop held by bridges, or a carrier: where the winner's
+//! proof set holds at most [`CARRIER_CELLS`] empty cells, those cells, inside which the
+//! checker searches every line of play itself (so a proof set the solver got wrong makes
+//! the certificate invalid, never a false proof).
 
 use std::collections::HashMap;
 
-use crosscap_certificate::{Certificate, Claim, MAX_BRIDGES};
+use crosscap_certificate::{Certificate, Claim, MAX_BRIDGES, MAX_CARRIER};
 use crosscap_engine::{Exhausted, Player};
 
 use super::*;
@@ -44,6 +47,16 @@ pub struct Certified {
 /// stored once. `budget` bounds the whole: the solver's time and nodes, its table's memory
 /// and, apart from it, the certificate's.
 pub fn certify(starts: &[ProjectiveHex], budget: &Budget) -> Result<Certified, CertifyError> {
+    certify_with_carriers(starts, budget, CARRIER_CELLS)
+}
+
+/// [`certify`] with carrier leaves of at most `carrier_cells` empty cells (0: none, every
+/// line written out down to a closing move or a held loop).
+fn certify_with_carriers(
+    starts: &[ProjectiveHex],
+    budget: &Budget,
+    carrier_cells: usize,
+) -> Result<Certified, CertifyError> {
     let Some(first) = starts.first() else {
         return Err(CertifyError::Over);
     };
@@ -55,6 +68,7 @@ pub fn certify(starts: &[ProjectiveHex], budget: &Budget) -> Result<Certified, C
         known: HashMap::new(),
         meter: budget.meter(),
         budget: budget.clone(),
+        carrier_cells,
     };
     for start in starts {
         if start.winner().is_some() {
@@ -133,10 +147,19 @@ struct Prover {
     /// The extraction's own count (a node written is a tick) and its clock.
     meter: Meter,
     budget: Budget,
+    /// The most empty cells of a carrier leaf.
+    carrier_cells: usize,
 }
 
 /// The most pairings of a held loop's cells tried before it is written out move by move.
 const PAIRING_TRIES: u32 = 64;
+
+/// The most empty cells of a carrier leaf written: the checker's search of a carrier of
+/// `k` cells visits up to 3^k positions. On every opening of taylor:3, 12 (the most the
+/// checker takes) wrote 1.2 MB that took 155 s of CPU to check, 10 wrote 2.0 MB checked
+/// in 76 s, 8 wrote 3.7 MB checked in 61 s (BENCHMARKS.md).
+const CARRIER_CELLS: usize = 10;
+const _: () = assert!(CARRIER_CELLS <= MAX_CARRIER);
 
 /// Bytes a node costs the certificate and the map of known positions, roughly.
 const NODE_BYTES: usize = 64;
@@ -190,19 +213,19 @@ impl Prover {
         let survey = self.solver.sides.survey(mine, empty, false);
         let node = if let Some(bridges) = self.bridges(mine, survey.held & empty) {
             self.certificate.push_held(&bridges)
+        } else if winner_to_move && survey.closing != 0 {
+            self.certificate
+                .push_move(survey.closing.trailing_zeros() as usize, None)
+        } else if let Some(carrier) = self.carrier(mine, theirs, empty, winner_to_move)? {
+            self.certificate.push_carrier(&carrier)
         } else if winner_to_move {
-            if survey.closing != 0 {
-                self.certificate
-                    .push_move(survey.closing.trailing_zeros() as usize, None)
-            } else {
-                // A key makes a held loop; otherwise the solver chooses.
-                let cell = match survey.key {
-                    0 => self.winning_move(mine, theirs, empty)?,
-                    key => key.trailing_zeros() as usize,
-                };
-                let next = self.node(mine | 1 << cell, theirs, winner, false)?;
-                self.certificate.push_move(cell, Some(next))
-            }
+            // A key makes a held loop; otherwise the solver chooses.
+            let cell = match survey.key {
+                0 => self.winning_move(mine, theirs, empty)?,
+                key => key.trailing_zeros() as usize,
+            };
+            let next = self.node(mine | 1 << cell, theirs, winner, false)?;
+            self.certificate.push_move(cell, Some(next))
         } else {
             let mut targets = Vec::with_capacity(empty.count_ones() as usize);
             let mut rest = empty;
@@ -215,6 +238,34 @@ impl Prover {
         };
         self.known.insert((mine, theirs, winner), node);
         Ok(node)
+    }
+
+    /// The empty cells of the winner's proof set when there are at most [`CARRIER_CELLS`]
+    /// of them: the winner (holding `mine`) wins inside them with the loser given every
+    /// other empty cell, the carrier leaf.
+    fn carrier(
+        &mut self,
+        mine: u64,
+        theirs: u64,
+        empty: u64,
+        winner_to_move: bool,
+    ) -> Result<Option<Vec<u32>>, CertifyError> {
+        let solved = if winner_to_move {
+            self.solve(mine, theirs)?
+        } else {
+            self.solve(theirs, mine)?
+        };
+        if solved.mover_wins != winner_to_move {
+            return Err(CertifyError::NoWinningMove);
+        }
+        let cells = solved.proof & empty;
+        Ok(
+            (cells.count_ones() as usize <= self.carrier_cells).then(|| {
+                (0..MAX_CELLS as u32)
+                    .filter(|&c| cells >> c & 1 != 0)
+                    .collect()
+            }),
+        )
     }
 
     /// The loop that `mine` holds with the empty cells `cells` (a held loop of the survey),
@@ -321,15 +372,19 @@ impl Prover {
 
 #[cfg(test)]
 mod tests {
+    use crosscap_certificate::Node;
     use crosscap_engine::Rng;
 
     use super::*;
 
     /// Certificates of random positions verify, and claim the winner that plain minimax
-    /// finds on the real game.
+    /// finds on the real game: written out move by move, with small carriers, and with
+    /// the usual ones (on goldberg:1 and taylor:2 mostly one carrier of every empty cell;
+    /// on goldberg:2, 9 empty cells, carriers that give the loser the rest).
     #[test]
     fn certificates_of_random_positions_verify_and_name_the_minimax_winner() {
         let mut rng = Rng::new(23);
+        let mut carriers = [0; 3];
         for spec in ["goldberg:1", "taylor:2", "goldberg:2"] {
             let start = ProjectiveHex::on_board(spec, Opening::Standard).unwrap();
             // Few enough empty cells for plain minimax.
@@ -347,16 +402,57 @@ mod tests {
                 if game.winner().is_some() {
                     continue;
                 }
-                let certified = certify(std::slice::from_ref(&game), &Budget::unlimited()).unwrap();
-                let verified = crosscap_certificate::verify(&certified.certificate).unwrap();
                 let minimax_winner = if super::super::tests::brute_force_wins(&game) {
                     game.to_move()
                 } else {
                     game.to_move().opponent()
                 };
-                assert_eq!(verified.claims[0].winner, minimax_winner, "{spec}");
+                for (written, carrier_cells) in carriers.iter_mut().zip([0, 4, CARRIER_CELLS]) {
+                    let certified = certify_with_carriers(
+                        std::slice::from_ref(&game),
+                        &Budget::unlimited(),
+                        carrier_cells,
+                    )
+                    .unwrap();
+                    let certificate = &certified.certificate;
+                    let verified = crosscap_certificate::verify(certificate).unwrap();
+                    assert_eq!(verified.claims[0].winner, minimax_winner, "{spec}");
+                    *written += certificate
+                        .nodes
+                        .iter()
+                        .filter(|node| matches!(node, Node::Carrier { .. }))
+                        .count();
+                }
             }
         }
+        assert_eq!(carriers[0], 0);
+        assert!(carriers[1] > 0 && carriers[2] > 0, "{carriers:?}");
+    }
+
+    /// goldberg:2's openings: carriers make the certificate far smaller, and it proves
+    /// the same claims.
+    #[test]
+    fn carriers_shorten_goldberg_2_certificates() {
+        let start = ProjectiveHex::on_board("goldberg:2", Opening::Standard).unwrap();
+        let mut opening = start.clone();
+        opening.play(&crate::Move::Cell(1));
+        let written = |carrier_cells| {
+            let certified = certify_with_carriers(
+                std::slice::from_ref(&opening),
+                &Budget::unlimited(),
+                carrier_cells,
+            )
+            .unwrap();
+            let verified = crosscap_certificate::verify(&certified.certificate).unwrap();
+            (certified.certificate.nodes.len(), verified.claims[0].winner)
+        };
+        let (plain, winner) = written(0);
+        let (carried, same) = written(CARRIER_CELLS);
+        assert_eq!(winner, same);
+        assert!(
+            carried * 5 < plain,
+            "{carried} positions, {plain} without carriers"
+        );
     }
 
     #[test]
