@@ -146,6 +146,15 @@ pub trait Game: Clone + Send + Sync {
         None
     }
 
+    /// [`Game::margin_bounds`] for a search that only asks whether the margin is at most
+    /// `low` or at least `high` (X's point of view): a game whose bounds cost a search of
+    /// their own may stop it and answer `None` as soon as it knows they answer neither
+    /// (least below `high`, most above `low`, least below most). The default works them
+    /// out in full.
+    fn margin_bounds_deciding(&self, _low: i32, _high: i32) -> Option<(i32, i32)> {
+        self.margin_bounds()
+    }
+
     /// Whether the exact solver may play every move of a node and look its child up in the
     /// table before searching any (an enhanced transposition cutoff). It pays where a move
     /// is cheap to play and subtrees are dear; off by default, since a game whose moves

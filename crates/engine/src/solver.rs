@@ -453,8 +453,13 @@ impl Worker<'_> {
         beta = beta.min(upper);
         // Bounds that already answer the window cut the node: fail-soft, the bound itself
         // is returned (every continuation keeps it). They are read after the table, which
-        // answers many positions for less than the bounds cost to work out.
-        if let Some((least, most)) = game.margin_bounds() {
+        // answers many positions for less than the bounds cost to work out, and asked only
+        // whether they decide the window (X's view of it), which the game may settle early.
+        let (low, high) = match mover {
+            Player::X => (alpha, beta),
+            Player::O => (-beta, -alpha),
+        };
+        if let Some((least, most)) = game.margin_bounds_deciding(low, high) {
             let (least, most) = match mover {
                 Player::X => (least, most),
                 Player::O => (-most, -least),

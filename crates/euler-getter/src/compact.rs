@@ -186,7 +186,12 @@ impl CompactPosition<'_> {
     /// share. So the range is that of `M_X` over the shares, which
     /// [`majority_range`] enumerates. A vertex can still become X's majority only if X
     /// holds one of its cells and an empty cell touches it, or two empty cells touch it.
-    fn margin_range(&self) -> Option<(i32, i32)> {
+    ///
+    /// With a `window` `(low, high)` the enumeration stops, and the answer is `None`, as
+    /// soon as the range is known to reach below `high` and above `low` (a search asking
+    /// only whether the margin is at most `low` or at least `high`): at 8 empty cells the
+    /// range nearly never decides, and two shares usually show it.
+    fn margin_range(&self, window: Option<(i32, i32)>) -> Option<(i32, i32)> {
         let masks = self.board.vertex_masks.as_deref()?;
         let empty = self.empty_bits();
         let left = empty.count_ones();
@@ -202,18 +207,42 @@ impl CompactPosition<'_> {
             touched |= masks[cell];
         }
         reachable |= held.ones & touched;
-        let mut range = (u32::MAX, 0);
-        majority_range(masks, empty, claims[0], held, reachable, &mut range);
         let faces = |colour: usize| self.counts[colour].faces + i64::from(claims[colour]);
         let fixed = faces(0) - faces(1) + self.board.vertices / 2;
+        // Colour X's margin is `fixed - M`, X's player's that or its opposite by the rule.
+        let colour_x_is_x = matches!(
+            (self.rule, self.swapped),
+            (Rule::Normal, false) | (Rule::Reverse, true)
+        );
+        // The window in majorities: a range of `M` reaching below `below` and above `above`
+        // has margins below `high` and above `low`.
+        let undecided = window.map_or(Undecided::NEVER, |(low, high)| {
+            let (low, high) = (i64::from(low), i64::from(high));
+            match colour_x_is_x {
+                true => Undecided {
+                    below: fixed - low,
+                    above: fixed - high,
+                },
+                false => Undecided {
+                    below: fixed + high,
+                    above: fixed + low,
+                },
+            }
+        });
+        let mut range = (u32::MAX, 0);
+        majority_range(
+            masks, empty, claims[0], held, reachable, undecided, &mut range,
+        );
+        if undecided.reached(range) {
+            return None;
+        }
         let (least, most) = (
             (fixed - i64::from(range.1)) as i32,
             (fixed - i64::from(range.0)) as i32,
         );
-        // Colour X's margin, as X's player's under the rule.
-        Some(match (self.rule, self.swapped) {
-            (Rule::Normal, false) | (Rule::Reverse, true) => (least, most),
-            (Rule::Normal, true) | (Rule::Reverse, false) => (-most, -least),
+        Some(match colour_x_is_x {
+            true => (least, most),
+            false => (-most, -least),
         })
     }
 
@@ -245,19 +274,44 @@ impl Majorities {
     }
 }
 
+/// When [`majority_range`] may stop: once its range of majorities reaches below `below`
+/// and above `above` (and is more than one value), the bounds it gives answer nothing.
+#[derive(Clone, Copy)]
+struct Undecided {
+    below: i64,
+    above: i64,
+}
+
+impl Undecided {
+    /// The whole range is wanted.
+    const NEVER: Undecided = Undecided {
+        below: i64::MIN,
+        above: i64::MAX,
+    };
+
+    fn reached(&self, range: (u32, u32)) -> bool {
+        range.0 < range.1 && i64::from(range.0) < self.below && i64::from(range.1) > self.above
+    }
+}
+
 /// The fewest and the most majorities over every way to give `claims` of the cells in
 /// `empty` to the colour counted in `held` (the rest to the other colour), widening
 /// `range`. A branch stops when it can neither lower the least (its count only grows) nor
 /// raise the most (it cannot gain more than `reachable`: the vertices that the colour
-/// holds once or that two empty cells touch, see [`CompactPosition::margin_range`]).
+/// holds once or that two empty cells touch, see [`CompactPosition::margin_range`]). It
+/// stops when `undecided` is reached.
 fn majority_range(
     masks: &[u128],
     empty: u128,
     claims: u32,
     held: Majorities,
     reachable: u128,
+    undecided: Undecided,
     range: &mut (u32, u32),
 ) {
+    if undecided.reached(*range) {
+        return;
+    }
     let left = empty.count_ones();
     if claims == 0 || claims == left {
         let filled = match claims {
@@ -280,9 +334,10 @@ fn majority_range(
         claims - 1,
         held.add(masks[cell]),
         reachable,
+        undecided,
         range,
     );
-    majority_range(masks, rest, claims, held, reachable, range);
+    majority_range(masks, rest, claims, held, reachable, undecided, range);
 }
 
 impl Stones for CompactPosition<'_> {
@@ -407,8 +462,15 @@ impl Game for CompactPosition<'_> {
             return None;
         }
         match self.board.vertex_masks {
-            Some(_) => self.margin_range(),
+            Some(_) => self.margin_range(None),
             None => self.margin_bounds_for(self.owner_of(Player::X), self.rule),
+        }
+    }
+
+    fn margin_bounds_deciding(&self, low: i32, high: i32) -> Option<(i32, i32)> {
+        match self.board.vertex_masks {
+            Some(_) if !self.swap_pending() => self.margin_range(Some((low, high))),
+            _ => self.margin_bounds(),
         }
     }
 }
@@ -514,6 +576,50 @@ mod tests {
             }
         }
         assert!(decided > 10, "the range decides some endgames: {decided}");
+    }
+
+    /// The range asked about a window is the full range, or `None` only where the full
+    /// range decides neither side of the window and is not exact.
+    #[test]
+    fn a_range_asked_about_a_window_stops_only_where_it_decides_nothing() {
+        let (mut stopped, mut kept) = (0, 0);
+        for spec in ["goldberg:2", "taylor:3"] {
+            let complex = load_board(spec).unwrap();
+            let board = CompactBoard::new(complex.clone(), None).unwrap();
+            for seed in 0..40u64 {
+                let empties = 3 + seed as usize % (RANGE_MAX_EMPTY - 2);
+                let rule = [Rule::Normal, Rule::Reverse][seed as usize % 2];
+                let mut game = EulerGetter::new(complex.clone(), rule, SwapRule(None));
+                if seed % 3 == 0 {
+                    game = EulerGetter::new(complex.clone(), rule, SwapRule(Some(1)));
+                    game.play(&game.random_move(&mut Rng::new(seed)).unwrap());
+                    game.play(&Move::Swap);
+                }
+                let mut rng = Rng::new(seed);
+                while game.placed() + empties < complex.cell_count() {
+                    game.play(&game.random_move(&mut rng).unwrap());
+                }
+                let compact = board.position(&game);
+                let (least, most) = compact.margin_bounds().unwrap();
+                for low in least - 3..=most + 1 {
+                    let high = low + 1 + (seed % 3) as i32;
+                    match compact.margin_bounds_deciding(low, high) {
+                        Some(range) => {
+                            assert_eq!(range, (least, most), "{spec} seed {seed}");
+                            kept += 1;
+                        }
+                        None => {
+                            assert!(least < high && most > low && least < most);
+                            stopped += 1;
+                        }
+                    }
+                }
+            }
+        }
+        assert!(
+            stopped > 50 && kept > 50,
+            "both happen: {stopped} and {kept}"
+        );
     }
 
     #[test]
