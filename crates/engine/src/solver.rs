@@ -405,8 +405,9 @@ impl Worker<'_> {
             return None;
         }
         let mover = game.to_move();
-        // The children's hashes first, then the probes in a tight loop: the probes are
-        // cache misses (most of this function's time), which the processor then overlaps.
+        // The children's hashes first, then the probes in a tight loop under one lock (on
+        // one thread): the probes are cache misses (most of this function's time), which
+        // the processor then overlaps.
         let children: Vec<(u64, bool)> = moves
             .iter()
             .map(|mv| {
@@ -415,12 +416,9 @@ impl Worker<'_> {
                 (child.position_hash(), child.to_move() == mover)
             })
             .collect();
-        children
-            .into_iter()
-            .enumerate()
-            .find_map(|(i, (key, same_mover))| {
-                let entry = self.table.get(key)?;
-                let least = if same_mover {
+        self.table
+            .find_first(children.iter().map(|&(key, _)| key), |i, entry| {
+                let least = if children[i].1 {
                     entry.lower()
                 } else {
                     -entry.upper()

@@ -205,6 +205,23 @@ impl<V: Clone> ShardedTable<V> {
         self.shard(key).get(key).cloned()
     }
 
+    /// The first answer `wanted` gives, in order, for the keys held of `keys` (their
+    /// place and value). A table of one shard is locked once for them all: a lock between
+    /// two probes orders them, where without one the processor waits for their cache
+    /// misses together (they were most of a solve's time).
+    pub fn find_first<T>(
+        &self,
+        keys: impl IntoIterator<Item = u64>,
+        mut wanted: impl FnMut(usize, &V) -> Option<T>,
+    ) -> Option<T> {
+        let mut keys = keys.into_iter().enumerate();
+        if let [only] = &self.shards[..] {
+            let shard = Self::locked(only);
+            return keys.find_map(|(i, key)| wanted(i, shard.get(key)?));
+        }
+        keys.find_map(|(i, key)| wanted(i, &self.get(key)?))
+    }
+
     /// Stores `value` for `key`, which cost `work` to find.
     pub fn insert(&self, key: u64, work: u64, value: V) {
         let mut shard = self.shard(key);
@@ -304,6 +321,13 @@ mod tests {
             .filter(|&key| table.get(hashed(key)) == Some(key))
             .count();
         assert!(kept >= 19_800, "{kept} of 20,000 kept");
+        for table in [&table, &ShardedTable::new(1, Some(cap))] {
+            table.insert(hashed(7), 1, 7);
+            table.insert(hashed(9), 1, 9);
+            let keys = [hashed(1 << 40), hashed(7), hashed(9)];
+            let found = table.find_first(keys, |i, &v| (v > 8).then_some((i, v)));
+            assert_eq!(found, Some((2, 9)), "the first held key that is wanted");
+        }
         assert!(table.bytes() <= cap);
         let small = ShardedTable::new(8, Some(64 * 1024));
         for key in 0..100_000u64 {
