@@ -9,14 +9,177 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
-use crosscap_engine::catalog::Status;
+use crosscap_engine::catalog::{Setup, Status};
+use crosscap_engine::jobs::{JobValue, ValueCount};
+use crosscap_engine::solver::MarginBounds;
 use crosscap_engine::{Budget, Player};
 use indicatif::ProgressBar;
 use serde::{Deserialize, Serialize};
 
 use crate::output::{Answer, Output, Table, TableFormat, progress_bar, status_text};
+
+/// The kind of solve every first move's is, in the files.
+pub const ALL_OPENINGS: &str = "all-openings";
+
+/// A solve split into jobs as a game's library offers it (the all-openings solves of
+/// Projective Hex and Euler Getter): [`run_jobs`] runs, records, shards and resumes its
+/// jobs, [`joined_values`] takes their values back from shard files, and the game puts
+/// them together.
+pub trait SplitSolve: Sync {
+    type Answer;
+    fn len(&self) -> usize;
+    /// The job's name in the files, e.g. `a1 b2`.
+    fn id(&self, job: usize) -> String;
+    /// Who wins after the job's move, given its value.
+    fn winner(&self, job: usize, value: i32) -> Option<Player>;
+    /// Solves the jobs numbered `which`, each under `budget`, calling `done` as each
+    /// finishes; the values in the order of `which`.
+    fn solve(
+        &self,
+        which: &[usize],
+        budget: &Budget,
+        done: &(dyn Fn(usize, &JobValue) + Sync),
+    ) -> Vec<JobValue>;
+    /// The answer made of every job's value, `millis` the time the solve took.
+    fn answer(&self, values: &[JobValue], millis: f64) -> Result<Self::Answer, ValueCount>;
+}
+
+/// Where a split solve's jobs go: the shard to solve (all jobs when `None`) and its
+/// result file, and the job directory of finished jobs.
+pub struct Split<'a> {
+    pub shard: Option<Shard>,
+    pub out: Option<&'a Path>,
+    pub dir: Option<&'a Path>,
+}
+
+/// Runs the jobs of `split` less those its job directory holds, each under `budget`
+/// (`ran_under` in the files); then writes and prints the shard's file, or gives the
+/// whole answer with the budget to `emit`. `clock` started with the command.
+#[allow(clippy::too_many_arguments)]
+pub fn run_jobs<S: SplitSolve>(
+    jobs: &S,
+    of: SolveOf,
+    budget: &Budget,
+    ran_under: JobBudget,
+    split: &Split,
+    clock: Instant,
+    out: &Output,
+    emit: impl FnOnce(&S::Answer, &[Option<JobBudget>]) -> anyhow::Result<Answer>,
+) -> anyhow::Result<Answer> {
+    let run = JobRun::start(of, split.shard, split.dir, &|job| jobs.id(job))?;
+    if run.reused() > 0 {
+        eprintln!("{} jobs already solved in the job directory", run.reused());
+    }
+    let todo = run.todo();
+    jobs.solve(&todo, budget, &|job, value| {
+        run.finished(job_result(jobs, job, value));
+    });
+    let (of, results) = run.finish()?;
+    let millis = clock.elapsed().as_secs_f64() * 1000.0;
+    match split.shard {
+        Some(shard) => {
+            let file = split
+                .out
+                .map_or_else(|| default_shard_file(&of, shard), Path::to_path_buf);
+            emit_shard(of, shard, results, ran_under, millis, &file, out)
+        }
+        None => emit(
+            &jobs.answer(&job_values(&results)?, millis)?,
+            &[Some(ran_under)],
+        ),
+    }
+}
+
+/// A job's value as the files keep it.
+fn job_result<S: SplitSolve>(jobs: &S, job: usize, value: &JobValue) -> JobResult {
+    JobResult {
+        job,
+        id: jobs.id(job),
+        status: match value.value {
+            Ok(_) => Status::Solved,
+            Err(reason) => Status::Unknown { reason },
+        },
+        winner: value.value.ok().and_then(|v| jobs.winner(job, v)),
+        value: value.value.ok(),
+        value_at_least: value.bounds.least,
+        value_at_most: value.bounds.most,
+        nodes: value.nodes,
+        millis: value.elapsed.as_secs_f64() * 1000.0,
+    }
+}
+
+/// The jobs' values back from their results (every job, by number).
+fn job_values(results: &[JobResult]) -> anyhow::Result<Vec<JobValue>> {
+    results
+        .iter()
+        .map(|result| {
+            let value = match (result.status, result.value) {
+                (Status::Solved, Some(value)) => Ok(value),
+                (Status::Unknown { reason }, _) => Err(reason),
+                (Status::Solved, None) => {
+                    bail!(
+                        "job {} ({}) is solved without a value",
+                        result.job,
+                        result.id
+                    )
+                }
+            };
+            Ok(JobValue {
+                value,
+                bounds: MarginBounds {
+                    least: result.value_at_least,
+                    most: result.value_at_most,
+                },
+                nodes: result.nodes,
+                elapsed: Duration::try_from_secs_f64(result.millis / 1000.0).map_err(|_| {
+                    anyhow::anyhow!(
+                        "job {} has no time in milliseconds: {}",
+                        result.job,
+                        result.millis
+                    )
+                })?,
+            })
+        })
+        .collect()
+}
+
+/// The answer of joined shard files of an all-openings solve, from the jobs `jobs_of`
+/// makes of the setup the files name (the start of the solve); files of another kind of
+/// solve, or whose jobs this version makes otherwise, are refused.
+pub fn merged_answer<S: SplitSolve>(
+    joined: &Joined,
+    jobs_of: impl FnOnce(&Setup) -> anyhow::Result<S>,
+) -> anyhow::Result<S::Answer> {
+    let of = &joined.of;
+    if of.solve != ALL_OPENINGS {
+        bail!("{} has no sharded solve `{}`", of.game, of.solve);
+    }
+    let jobs = jobs_of(&Setup {
+        board: &of.board,
+        options: &of.options,
+    })?;
+    if jobs.len() != of.jobs {
+        bail!(
+            "the files say {} has {} jobs, this crosscap makes {}: shards of another version?",
+            of.board,
+            of.jobs,
+            jobs.len()
+        );
+    }
+    if let Some(result) = joined.results.iter().find(|r| r.id != jobs.id(r.job)) {
+        bail!(
+            "job {} is `{}` in the files, `{}` on {} here: shards of another version?",
+            result.job,
+            result.id,
+            jobs.id(result.job),
+            of.board
+        );
+    }
+    Ok(jobs.answer(&job_values(&joined.results)?, joined.millis)?)
+}
 
 /// Shard I of N: the jobs whose number is I-1 modulo N (round robin, so that every shard
 /// gets jobs of every class and hard classes spread over the shards).
@@ -84,9 +247,15 @@ pub struct JobResult {
     pub status: Status,
     /// Who wins after the job's move, when it is solved (`null` for a draw).
     pub winner: Option<Player>,
-    /// The move's value for the player who made it (1 a win, -1 a loss, 0 a draw), when
-    /// it is solved.
+    /// The move's value for the player who made it (1 a win, -1 a loss, 0 a draw; a scored
+    /// game's margin in its rule's terms), when it is solved.
     pub value: Option<i32>,
+    /// What a job cut short proved of its value: bounds, each when known (absent for
+    /// games whose searches prove none before the value).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value_at_least: Option<i32>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub value_at_most: Option<i32>,
     pub nodes: u64,
     pub millis: f64,
 }

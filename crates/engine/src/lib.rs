@@ -35,6 +35,7 @@ pub mod catalog;
 pub mod game;
 pub mod impartial;
 pub mod impartial_notation;
+pub mod jobs;
 pub mod ladder;
 pub mod mcts;
 pub mod nim;

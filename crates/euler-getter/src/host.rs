@@ -303,7 +303,17 @@ pub struct Solution {
 /// assert_eq!((solution.winner, solution.margin), (Some(Player::X), 1));
 /// ```
 pub fn solve(game: &EulerGetter, budget: &Budget) -> Result<Solution, SolveError> {
-    solve_with(game, Arc::new(game.complex().board().symmetries()), budget).map_err(|cut| cut.error)
+    solve_keeping_bounds(game, budget).map_err(|(error, _)| error)
+}
+
+/// [`solve`], and when the budget runs out what was proven before: bounds on X's value
+/// (`chi X - chi O`, negated under the reverse rule).
+pub fn solve_keeping_bounds(
+    game: &EulerGetter,
+    budget: &Budget,
+) -> Result<Solution, (SolveError, MarginBounds)> {
+    solve_with(game, Arc::new(game.complex().board().symmetries()), budget)
+        .map_err(|cut| (cut.error, cut.bounds))
 }
 
 /// A solve cut short, with what it proved before: the winner, and bounds on X's value

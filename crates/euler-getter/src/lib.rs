@@ -44,6 +44,7 @@ pub mod compact;
 pub mod complex;
 pub mod game;
 pub mod host;
+pub mod openings;
 pub mod player;
 mod position;
 pub mod proof;

@@ -4,15 +4,15 @@
 //! exact analysis built on the engine's solver.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crosscap_engine::agents::{FlatMonteCarlo, Named, RandomAgent};
 use crosscap_engine::catalog::Status;
+use crosscap_engine::jobs::{GroupValue, JobValue, ValueCount, solve_jobs};
 use crosscap_engine::mcts::{Mcts, MctsConfig, PlayoutPolicy, SearchLimit};
-use crosscap_engine::solver::{Budget, SolveError, Solver};
-use crosscap_engine::{Agent, Exhausted, Game, Level, Meter, Outcome, Player, Rng};
+use crosscap_engine::solver::{Budget, MarginBounds, SolveError, Solver};
+use crosscap_engine::{Agent, Game, Level, Meter, Outcome, Player, Rng};
 use serde::Serialize;
 
 use crate::exact::{BitSolver, GroupVerdict, SharedTable, VIRTUAL_CONNECTIONS_MAX_EMPTY, masks};
@@ -853,15 +853,6 @@ pub struct Openings {
 #[error("every opening is analysed from the empty board under the standard opening")]
 pub struct NotAtStart;
 
-/// [`OpeningJobs::answer`] was given another number of values than there are jobs (from
-/// result files of another board or version, say).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
-#[error("{given} job values for the {jobs} jobs of the all-openings solve: one per job is needed")]
-pub struct ValueCount {
-    pub given: usize,
-    pub jobs: usize,
-}
-
 /// The classes of a position's moves that the symmetries keeping the position map onto
 /// each other: such moves have one value. Empty in the opening phase, whose colour choice
 /// the board's symmetries know nothing of.
@@ -900,15 +891,6 @@ impl MoveClasses {
 struct ReplyJob {
     opening: usize,
     reply: Move,
-}
-
-/// What a job of [`OpeningJobs`] found: the reply's value for the player who made it (1 a
-/// win, -1 a loss, 0 a draw), or the limit that ran out first.
-#[derive(Clone, Debug, PartialEq)]
-pub struct ReplyValue {
-    pub value: Result<i32, Exhausted>,
-    pub nodes: u64,
-    pub elapsed: Duration,
 }
 
 /// The solve of every first move of the empty board, split into jobs: one per reply to
@@ -992,7 +974,7 @@ impl OpeningJobs {
         )
     }
 
-    /// The player who makes the job's reply (whose value [`ReplyValue::value`] is).
+    /// The player who makes the job's reply (whose value [`JobValue::value`] is).
     fn replier(&self, job: usize) -> Player {
         self.openings[self.jobs[job].opening].to_move()
     }
@@ -1002,71 +984,57 @@ impl OpeningJobs {
         winner_by_value(self.replier(job), value)
     }
 
-    /// Solves the jobs numbered `which` on the threads of the rayon pool, each thread
-    /// taking the next job left with an analyser of its own, all of them storing positions
-    /// in one shared table (so each finds what the others solved, and the nodes counted
-    /// vary a little from run to run; the answers do not). The budget applies to each job.
-    /// `done` is called with each job and its value as soon as it is solved or cut short.
-    /// The values come in the order of `which`.
+    /// Solves the jobs numbered `which` on the threads of the rayon pool
+    /// ([`solve_jobs`]), each thread with an analyser of its own, all of them storing
+    /// positions in one shared table (so each finds what the others solved, and the nodes
+    /// counted vary a little from run to run; the answers do not). The budget applies to
+    /// each job. `done` is called with each job and its value as soon as it is solved or
+    /// cut short. The values come in the order of `which`.
     pub fn solve(
         &self,
         which: &[usize],
         budget: &Budget,
-        done: &(dyn Fn(usize, &ReplyValue) + Sync),
-    ) -> Vec<ReplyValue> {
+        done: &(dyn Fn(usize, &JobValue) + Sync),
+    ) -> Vec<JobValue> {
         let Some(&first) = which.first() else {
             return Vec::new();
         };
         // One table for every thread: each finds the positions the others solved.
         let geometry = self.openings[self.jobs[first].opening].geometry();
         let table = SharedTable::for_board(geometry, budget.max_memory);
-        let next = AtomicUsize::new(0);
-        let values: Mutex<Vec<Option<ReplyValue>>> = Mutex::new(vec![None; which.len()]);
-        let worker = || {
-            let mut analyser = Analyser::sharing(
+        let new_worker = || {
+            Analyser::sharing(
                 budget.clone(),
                 geometry,
                 table.as_ref(),
                 self.virtual_connections,
-            );
-            loop {
-                let index = next.fetch_add(1, Ordering::Relaxed);
-                let Some(&job) = which.get(index) else { break };
-                let ReplyJob { opening, reply } = &self.jobs[job];
-                let (start, nodes_before) = (Instant::now(), analyser.nodes());
-                let value = analyser.move_value(&self.openings[*opening], reply, budget.clone());
-                let value = ReplyValue {
-                    value: value.map_err(|SolveError::Unknown { reason, .. }| reason),
-                    nodes: analyser.nodes() - nodes_before,
-                    elapsed: start.elapsed(),
-                };
-                done(job, &value);
-                values.lock().expect("no panics")[index] = Some(value);
+            )
+        };
+        let solve = |analyser: &mut Analyser, job: usize| {
+            let ReplyJob { opening, reply } = &self.jobs[job];
+            let (start, nodes_before) = (Instant::now(), analyser.nodes());
+            let value = analyser.move_value(&self.openings[*opening], reply, budget.clone());
+            JobValue {
+                value: value.map_err(|SolveError::Unknown { reason, .. }| reason),
+                bounds: MarginBounds::default(),
+                nodes: analyser.nodes() - nodes_before,
+                elapsed: start.elapsed(),
             }
         };
-        rayon::scope(|scope| {
-            for _ in 0..rayon::current_num_threads().min(which.len()) {
-                scope.spawn(|_| worker());
-            }
-        });
-        values
-            .into_inner()
-            .expect("no panics")
-            .into_iter()
-            .map(|value| value.expect("every job is done"))
-            .collect()
+        solve_jobs(
+            which,
+            rayon::current_num_threads(),
+            &new_worker,
+            &solve,
+            done,
+        )
     }
 
     /// The answer made of every job's value (`values[j]` for job `j`), `millis` the time
     /// the solve took. A class one of whose replies ran out of budget is unknown. Values of
     /// another number than the jobs' are refused.
-    pub fn answer(&self, values: &[ReplyValue], millis: f64) -> Result<Openings, ValueCount> {
-        if values.len() != self.jobs.len() {
-            return Err(ValueCount {
-                given: values.len(),
-                jobs: self.jobs.len(),
-            });
-        }
+    pub fn answer(&self, values: &[JobValue], millis: f64) -> Result<Openings, ValueCount> {
+        ValueCount::check(values, self.jobs.len())?;
         let openings: Vec<OpeningResult> = (0..self.openings.len())
             .map(|opening| self.opening_result(opening, values))
             .collect();
@@ -1094,7 +1062,7 @@ impl OpeningJobs {
     }
 
     /// One class of first moves, from the values of its replies.
-    fn opening_result(&self, opening: usize, values: &[ReplyValue]) -> OpeningResult {
+    fn opening_result(&self, opening: usize, values: &[JobValue]) -> OpeningResult {
         let game = &self.openings[opening];
         let orbit = &self.orbits[opening];
         let cells = orbit
@@ -1113,23 +1081,19 @@ impl OpeningJobs {
                 status: Status::Solved,
             };
         };
-        let mine: Vec<(&ReplyJob, &ReplyValue)> = self
+        let (mine, values): (Vec<&ReplyJob>, Vec<&JobValue>) = self
             .jobs
             .iter()
             .zip(values)
             .filter(|(job, _)| job.opening == opening)
-            .collect();
-        let nodes = mine.iter().map(|(_, v)| v.nodes).sum();
-        let millis = mine
-            .iter()
-            .map(|(_, v)| v.elapsed.as_secs_f64() * 1000.0)
-            .sum();
-        let solved: Result<Vec<(&ReplyJob, i32)>, Exhausted> = mine
-            .iter()
-            .map(|(job, v)| v.value.map(|value| (*job, value)))
-            .collect();
-        let solved = match solved {
-            Ok(solved) => solved,
+            .unzip();
+        let GroupValue {
+            values,
+            nodes,
+            millis,
+        } = GroupValue::of(values);
+        let solved: Vec<(&ReplyJob, i32)> = match values {
+            Ok(values) => mine.into_iter().zip(values).collect(),
             Err(reason) => {
                 return OpeningResult {
                     cells,

@@ -54,7 +54,7 @@ pub const OWN: [OwnCommands; 6] = [
         game: "euler-getter",
         add: euler_getter::commands,
         run: euler_getter::run,
-        merge: None,
+        merge: Some(euler_getter::merge),
     },
     OwnCommands {
         game: "edge-nim",

@@ -9,23 +9,23 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use clap::{ArgMatches, Args, Command, FromArgMatches, Subcommand};
 use crosscap_certificate::ClaimSummary;
-use crosscap_engine::catalog::{GameDescriptor, Setup, Status};
+use crosscap_engine::catalog::{GameDescriptor, Status};
+use crosscap_engine::jobs::{JobValue, ValueCount};
 use crosscap_engine::session::{GameMatch, Match};
 use crosscap_engine::{Cancel, Exhausted, Level, Player};
 use crosscap_projective_hex::exact::{CertifyError, certify, certify_openings};
 use crosscap_projective_hex::patterns::{Pattern, PatternCount, is_reproducible, learn};
 use crosscap_projective_hex::search::pattern_learner;
 use crosscap_projective_hex::{
-    DESCRIPTOR, HexHost, NotAtStart, OpeningJobs, Openings, ProjectiveHex, ReplyValue, loop_winner,
-    setup_game,
+    DESCRIPTOR, HexHost, NotAtStart, OpeningJobs, Openings, ProjectiveHex, loop_winner, setup_game,
 };
 use serde::Serialize;
 use serde_json::json;
 
 use crate::host::{Described, GameSetup, SetupArgs, solved_text};
 use crate::jobs::{
-    JobBudget, JobResult, JobRun, Joined, Shard, SolveOf, budgets_text, default_shard_file,
-    emit_shard,
+    ALL_OPENINGS, JobBudget, Joined, Shard, SolveOf, Split, SplitSolve, budgets_text,
+    merged_answer, run_jobs,
 };
 use crate::limits::{BudgetArgs, parse_games, parse_level, parse_max_minutes, setup_limits};
 use crate::output::{Answer, Output, Table, TableFormat, progress_bar, status_text};
@@ -192,7 +192,37 @@ fn player_text(player: Option<Player>) -> String {
     player.map_or("nobody".to_string(), |p| p.to_string())
 }
 
-/// The all-openings solve as jobs of the CLI's [`JobRun`]: all of them, or a shard's,
+/// Projective Hex's all-openings jobs (a first move and a reply each) as the CLI runs them.
+impl SplitSolve for OpeningJobs {
+    type Answer = Openings;
+
+    fn len(&self) -> usize {
+        OpeningJobs::len(self)
+    }
+
+    fn id(&self, job: usize) -> String {
+        OpeningJobs::id(self, job)
+    }
+
+    fn winner(&self, job: usize, value: i32) -> Option<Player> {
+        OpeningJobs::winner(self, job, value)
+    }
+
+    fn solve(
+        &self,
+        which: &[usize],
+        budget: &crosscap_engine::Budget,
+        done: &(dyn Fn(usize, &JobValue) + Sync),
+    ) -> Vec<JobValue> {
+        OpeningJobs::solve(self, which, budget, done)
+    }
+
+    fn answer(&self, values: &[JobValue], millis: f64) -> Result<Openings, ValueCount> {
+        OpeningJobs::answer(self, values, millis)
+    }
+}
+
+/// The all-openings solve as jobs of the CLI's [`run_jobs`]: all of them, or a shard's,
 /// less those the job directory holds.
 fn solve_openings(
     matches: &ArgMatches,
@@ -212,41 +242,26 @@ fn solve_openings(
         options: json!({ "opening": "standard" }),
         jobs: jobs.len(),
     };
-    let run = JobRun::start(of, args.shard, args.jobs_dir.as_deref(), &|job| {
-        jobs.id(job)
-    })?;
-    if run.reused() > 0 {
-        eprintln!("{} jobs already solved in the job directory", run.reused());
-    }
-    let todo = run.todo();
-    jobs.solve(&todo, &budget, &|job, value| {
-        run.finished(job_result(&jobs, job, value));
-    });
-    let (of, results) = run.finish()?;
-    let millis = clock.elapsed().as_secs_f64() * 1000.0;
     let ran_under = JobBudget {
         virtual_connections: args.virtual_connections,
         ..JobBudget::from(&budget)
     };
-    match args.shard {
-        Some(shard) => {
-            let file = args
-                .out
-                .clone()
-                .unwrap_or_else(|| default_shard_file(&of, shard));
-            emit_shard(of, shard, results, ran_under, millis, &file, out)
-        }
-        None => emit_openings(
-            &jobs.answer(&reply_values(&results)?, millis)?,
-            &[Some(ran_under)],
-            args.format,
-            out,
-        ),
-    }
+    let split = Split {
+        shard: args.shard,
+        out: args.out.as_deref(),
+        dir: args.jobs_dir.as_deref(),
+    };
+    run_jobs(
+        &jobs,
+        of,
+        &budget,
+        ran_under,
+        &split,
+        clock,
+        out,
+        |answer, budgets| emit_openings(answer, budgets, args.format, out),
+    )
 }
-
-/// The kind of solve the all-openings jobs are, in their files.
-const ALL_OPENINGS: &str = "all-openings";
 
 fn opening_jobs(start: &ProjectiveHex) -> anyhow::Result<OpeningJobs> {
     OpeningJobs::of(start).map_err(|NotAtStart| {
@@ -254,86 +269,11 @@ fn opening_jobs(start: &ProjectiveHex) -> anyhow::Result<OpeningJobs> {
     })
 }
 
-/// A job's value as the files keep it.
-fn job_result(jobs: &OpeningJobs, job: usize, value: &ReplyValue) -> JobResult {
-    JobResult {
-        job,
-        id: jobs.id(job),
-        status: match value.value {
-            Ok(_) => Status::Solved,
-            Err(reason) => Status::Unknown { reason },
-        },
-        winner: value.value.ok().and_then(|v| jobs.winner(job, v)),
-        value: value.value.ok(),
-        nodes: value.nodes,
-        millis: value.elapsed.as_secs_f64() * 1000.0,
-    }
-}
-
-/// The jobs' values back from their results (every job, by number).
-fn reply_values(results: &[JobResult]) -> anyhow::Result<Vec<ReplyValue>> {
-    results
-        .iter()
-        .map(|result| {
-            let value = match (result.status, result.value) {
-                (Status::Solved, Some(value)) => Ok(value),
-                (Status::Unknown { reason }, _) => Err(reason),
-                (Status::Solved, None) => {
-                    anyhow::bail!(
-                        "job {} ({}) is solved without a value",
-                        result.job,
-                        result.id
-                    )
-                }
-            };
-            Ok(ReplyValue {
-                value,
-                nodes: result.nodes,
-                elapsed: Duration::try_from_secs_f64(result.millis / 1000.0).map_err(|_| {
-                    anyhow::anyhow!(
-                        "job {} has no time in milliseconds: {}",
-                        result.job,
-                        result.millis
-                    )
-                })?,
-            })
-        })
-        .collect()
-}
-
 /// `crosscap merge` of all-openings shards: the answer the solve gives unsharded.
 pub fn merge(joined: Joined, format: TableFormat, out: &Output) -> anyhow::Result<Answer> {
-    let of = &joined.of;
-    if of.solve != ALL_OPENINGS {
-        anyhow::bail!("{} has no sharded solve `{}`", of.game, of.solve);
-    }
-    let start = setup_game(
-        &Setup {
-            board: &of.board,
-            options: &of.options,
-        },
-        &setup_limits(),
-    )?;
-    let jobs = opening_jobs(&start)?;
-    if jobs.len() != of.jobs {
-        anyhow::bail!(
-            "the files say {} has {} jobs, this crosscap makes {}: shards of another version?",
-            of.board,
-            of.jobs,
-            jobs.len()
-        );
-    }
-    if let Some(result) = joined.results.iter().find(|r| r.id != jobs.id(r.job)) {
-        anyhow::bail!(
-            "job {} is `{}` in the files, `{}` on {} here: shards of another version?",
-            result.job,
-            result.id,
-            jobs.id(result.job),
-            of.board
-        );
-    }
-    let values = reply_values(&joined.results)?;
-    let answer = jobs.answer(&values, joined.millis)?;
+    let answer = merged_answer(&joined, |setup| {
+        opening_jobs(&setup_game(setup, &setup_limits())?)
+    })?;
     emit_openings(&answer, &joined.budgets, format, out)
 }
 

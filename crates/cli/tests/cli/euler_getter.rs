@@ -573,3 +573,173 @@ fn verify_refuses_the_other_games_certificate_in_one_line() {
     run.assert_user_error("a certificate of euler-getter, not of projective-hex");
     assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
 }
+
+/// The name of each cell of `board` (of `cells` cells), in cell order: the one cell of
+/// X's region when X holds only it.
+fn names_in_cell_order(board: &str, cells: usize) -> Vec<String> {
+    (0..cells)
+        .map(|cell| {
+            let mut position = vec!['.'; cells];
+            position[cell] = 'X';
+            let position: String = position.into_iter().collect();
+            let v = eg_json(&["score", "--board", board, "--position", &position]);
+            v["regions"]["X"]["pieces"][0]["cells"][0]
+                .as_str()
+                .unwrap()
+                .to_string()
+        })
+        .collect()
+}
+
+fn all_openings(board: &str, extra: &[&str]) -> crate::Run {
+    let mut args = vec![
+        "--json",
+        "euler-getter",
+        "solve",
+        "--board",
+        board,
+        "--all-openings",
+        "--swap",
+        "none",
+        "--threads",
+        "1",
+    ];
+    args.extend_from_slice(extra);
+    crosscap(&args)
+}
+
+/// Every class of first moves of taylor:2 has the margin that `solve --position` gives
+/// the position after each of its cells, under both rules; the classes cover every cell
+/// once, and the board's margin is the best class's.
+#[test]
+fn each_opening_class_has_the_margin_of_its_position() {
+    let board = "taylor:2";
+    for rule in ["normal", "reverse"] {
+        let v = all_openings(board, &["--rule", rule]).json();
+        assert_eq!(v["status"], "solved", "{v}");
+        let cells = v["cells"].as_u64().unwrap() as usize;
+        let names = names_in_cell_order(board, cells);
+        let mut covered = Vec::new();
+        for class in v["openings"].as_array().unwrap() {
+            assert_eq!(class["status"], "solved", "{class}");
+            for name in class["cells"].as_array().unwrap() {
+                let cell = names.iter().position(|n| n == name).unwrap();
+                let mut position = vec!['.'; cells];
+                position[cell] = 'X';
+                let position: String = position.into_iter().collect();
+                let solved = eg_json(&[
+                    "solve",
+                    "--board",
+                    board,
+                    "--swap",
+                    "none",
+                    "--rule",
+                    rule,
+                    "--position",
+                    &position,
+                    "--threads",
+                    "1",
+                ]);
+                assert_eq!(
+                    (&solved["margin"], &solved["winner"]),
+                    (&class["margin"], &class["winner"]),
+                    "{rule} {name}"
+                );
+                covered.push(cell);
+            }
+        }
+        covered.sort_unstable();
+        assert_eq!(covered, (0..cells).collect::<Vec<_>>(), "{rule}");
+        let empty = eg_json(&[
+            "solve",
+            "--board",
+            board,
+            "--swap",
+            "none",
+            "--rule",
+            rule,
+            "--threads",
+            "1",
+        ]);
+        assert_eq!(
+            (&v["margin"], &v["winner"]),
+            (&empty["margin"], &empty["winner"]),
+            "{rule}"
+        );
+    }
+}
+
+/// A node budget below what some classes need and above what others do leaves those
+/// unknown (no margin, exit 3) and solves the others with their exact margins.
+#[test]
+fn classes_out_of_budget_are_unknown_and_the_others_solved() {
+    let board = "taylor:2";
+    let whole = all_openings(board, &[]).json();
+    let nodes: Vec<u64> = whole["openings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|class| class["nodes"].as_u64().unwrap())
+        .collect();
+    let (least, most) = (*nodes.iter().min().unwrap(), *nodes.iter().max().unwrap());
+    assert!(least < most, "the classes need different nodes: {nodes:?}");
+    let budget = least.to_string();
+    let cut = all_openings(board, &["--max-nodes", &budget]).unknown_json("nodes");
+    let (mut solved, mut unknown) = (0, 0);
+    for (class, exact) in cut["openings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(whole["openings"].as_array().unwrap())
+    {
+        match class["status"].as_str().unwrap() {
+            "solved" => {
+                assert_eq!(class["margin"], exact["margin"], "{class}");
+                solved += 1;
+            }
+            _ => {
+                assert_eq!(class["reason"], "nodes", "{class}");
+                assert!(class["margin"].is_null(), "{class}");
+                unknown += 1;
+            }
+        }
+    }
+    assert!(solved > 0 && unknown > 0, "{cut}");
+    assert!(cut["margin"].is_null(), "{cut}");
+}
+
+/// Two shards of the all-openings solve, merged, give the classes of the unsharded
+/// solve; a job directory makes a rerun solve nothing again.
+#[test]
+fn all_openings_shards_merge_and_resume() {
+    let dir = scratch("eg-shards");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    let whole = all_openings("taylor:2", &[]).json();
+    for (shard, file) in [("1/2", "one.json"), ("2/2", "two.json")] {
+        all_openings("taylor:2", &["--shard", shard, "--out", &path(file)]).json();
+    }
+    let merged = crosscap(&["--json", "merge", &path("one.json"), &path("two.json")]).json();
+    let verdict = |v: &Value| {
+        let classes: Vec<(Value, Value, Value)> = v["openings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| (c["cells"].clone(), c["margin"].clone(), c["status"].clone()))
+            .collect();
+        (classes, v["margin"].clone(), v["best_moves"].clone())
+    };
+    assert_eq!(verdict(&merged), verdict(&whole));
+    let jobs = path("jobs");
+    let first = all_openings("taylor:2", &["--jobs", &jobs]).json();
+    let again = all_openings("taylor:2", &["--jobs", &jobs]);
+    assert!(again.stderr.contains("already solved"), "{}", again.stderr);
+    let again = again.json();
+    assert_eq!(verdict(&again), verdict(&first));
+    assert_eq!(
+        again["nodes"], first["nodes"],
+        "the recorded nodes, none new"
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}

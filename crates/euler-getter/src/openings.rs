@@ -1,0 +1,337 @@
+//! Every first move of an empty board solved, one class of symmetric cells at a time:
+//! the classes are the orbits of the board's symmetries (those the solver's hashing
+//! divides out), each class is one job of the engine's [`jobs`](crosscap_engine::jobs)
+//! with a budget of its own, so a class that runs out is reported unknown and the others
+//! are still solved, and hosts can shard and resume the jobs.
+
+use std::time::Instant;
+
+use crosscap_engine::catalog::Status;
+use crosscap_engine::jobs::{GroupValue, JobValue, ValueCount, solve_jobs};
+use crosscap_engine::solver::MarginBounds;
+use crosscap_engine::{Budget, Game, Player, SolveError};
+use serde::Serialize;
+
+use crate::game::{EulerGetter, Move, Rule};
+use crate::host::solve_keeping_bounds;
+
+/// One class of first moves (cells the board's symmetries map onto each other).
+#[derive(Clone, Debug, Serialize)]
+pub struct OpeningResult {
+    /// The cells of the class, the first one solved.
+    pub cells: Vec<String>,
+    /// The sides of the cells: 5 for a pentagon.
+    pub sides: usize,
+    /// Who wins after the first move with best play, when solved or proven before the
+    /// budget ran out.
+    pub winner: Option<Player>,
+    /// `chi X - chi O` after the first move with best play, when solved.
+    pub margin: Option<i32>,
+    /// What a class cut short proved of `chi X - chi O`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub margin_at_least: Option<i32>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub margin_at_most: Option<i32>,
+    pub nodes: u64,
+    pub millis: f64,
+    /// Solved, or unknown with the limit that ran out (the class then has no winner).
+    #[serde(flatten)]
+    pub status: Status,
+}
+
+/// Every first move of a board: one class of symmetric cells a row.
+#[derive(Clone, Debug, Serialize)]
+pub struct Openings {
+    pub board: String,
+    pub cells: usize,
+    /// `normal` or `reverse`.
+    pub rule: String,
+    /// `solved` when every class is.
+    #[serde(flatten)]
+    pub status: Status,
+    /// The board's winner: X when some first move is proved to win, O when every class
+    /// is solved and none does; `None` otherwise.
+    pub winner: Option<Player>,
+    /// `chi X - chi O` after X's best first move, when every class is solved.
+    pub margin: Option<i32>,
+    /// The first moves proved to win, every cell of each winning class.
+    pub winning_moves: Vec<String>,
+    /// The first moves reaching the best margin, when every class is solved.
+    pub best_moves: Vec<String>,
+    pub classes: usize,
+    pub openings: Vec<OpeningResult>,
+    /// Nodes of every class, and the wall time.
+    pub nodes: u64,
+    pub millis: f64,
+}
+
+/// Every opening is solved from the empty board without swap: with a swap the second
+/// player's answer is not a move of the board.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("every opening is solved from the empty board with --swap none")]
+pub struct NotAtStart;
+
+/// The solve of every first move of the empty board, split into jobs: one per class of
+/// cells the board's symmetries map onto each other, in the order of the classes' least
+/// cells. The jobs depend only on the board, so that shards of them can be solved on
+/// other machines or resumed later (by the CLI) and put together by
+/// [`OpeningJobs::answer`].
+pub struct OpeningJobs {
+    start: EulerGetter,
+    orbits: Vec<Vec<usize>>,
+    /// The position after the first cell of each orbit.
+    openings: Vec<EulerGetter>,
+}
+
+impl OpeningJobs {
+    /// The jobs of `start`, which must be an empty board without swap.
+    pub fn of(start: &EulerGetter) -> Result<OpeningJobs, NotAtStart> {
+        if start.placed() > 0 || start.swap_rule().0.is_some() {
+            return Err(NotAtStart);
+        }
+        let orbits = start.complex().board().symmetries().cell_orbits();
+        let openings = orbits
+            .iter()
+            .map(|orbit| {
+                let mut game = start.clone();
+                game.play(&Move::Place(orbit[0] as u16));
+                game
+            })
+            .collect();
+        Ok(OpeningJobs {
+            start: start.clone(),
+            orbits,
+            openings,
+        })
+    }
+
+    pub fn len(&self) -> usize {
+        self.openings.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.openings.is_empty()
+    }
+
+    /// The job's name: the first cell of its class.
+    pub fn id(&self, job: usize) -> String {
+        self.start
+            .complex()
+            .board()
+            .cell_name(self.orbits[job][0])
+            .to_string()
+    }
+
+    /// Who wins after the job's first move, given its value for X.
+    pub fn winner(&self, value: i32) -> Option<Player> {
+        Player::X.winner_by(value)
+    }
+
+    /// Solves the jobs numbered `which` one after another, each with the whole budget
+    /// and its threads (one class's search on every thread, sharing its table, so that
+    /// `--max-memory` bounds the one table alive). Each value is X's, in the rule's terms
+    /// (the margin `chi X - chi O` under the normal rule). `done` is called with each job
+    /// and its value as soon as it is solved or cut short; the values come in the order
+    /// of `which`.
+    pub fn solve(
+        &self,
+        which: &[usize],
+        budget: &Budget,
+        done: &(dyn Fn(usize, &JobValue) + Sync),
+    ) -> Vec<JobValue> {
+        let solve_one = |(): &mut (), job: usize| {
+            let clock = Instant::now();
+            let opening = &self.openings[job];
+            match solve_keeping_bounds(opening, budget) {
+                Ok(solution) => JobValue {
+                    value: Ok(solution.value * opening.to_move().sign()),
+                    bounds: MarginBounds::default(),
+                    nodes: solution.nodes,
+                    elapsed: clock.elapsed(),
+                },
+                // The margin proven, the optimal moves after it not: the class is solved.
+                Err((SolveError::Unknown { nodes, reason, .. }, bounds)) => {
+                    let proven = bounds.least.filter(|&least| bounds.most == Some(least));
+                    JobValue {
+                        value: proven.ok_or(reason),
+                        bounds: proven.map_or(bounds, |_| MarginBounds::default()),
+                        nodes,
+                        elapsed: clock.elapsed(),
+                    }
+                }
+            }
+        };
+        solve_jobs(which, 1, &|| (), &solve_one, done)
+    }
+
+    /// The answer made of every job's value (`values[j]` for job `j`), `millis` the time
+    /// the solve took. Values of another number than the jobs' are refused.
+    pub fn answer(&self, values: &[JobValue], millis: f64) -> Result<Openings, ValueCount> {
+        ValueCount::check(values, self.len())?;
+        let board = self.start.complex().board();
+        let margin_of = |x_value: i32| match self.start.rule() {
+            Rule::Normal => x_value,
+            Rule::Reverse => -x_value,
+        };
+        let names = |orbit: &[usize]| -> Vec<String> {
+            orbit
+                .iter()
+                .map(|&c| board.cell_name(c).to_string())
+                .collect()
+        };
+        let openings: Vec<OpeningResult> = self
+            .orbits
+            .iter()
+            .zip(values)
+            .map(|(orbit, value)| {
+                let group = GroupValue::of([value]);
+                let x_value = group.values.as_ref().ok().map(|values| values[0]);
+                let bounds = x_value.map_or(value.bounds, |v| MarginBounds {
+                    least: Some(v),
+                    most: Some(v),
+                });
+                // Bounds on X's value are bounds on chi X - chi O, swapped under reverse.
+                let (least, most) = match self.start.rule() {
+                    Rule::Normal => (bounds.least, bounds.most),
+                    Rule::Reverse => (bounds.most.map(|m| -m), bounds.least.map(|m| -m)),
+                };
+                let proven = |bound: Option<i32>| bound.filter(|_| x_value.is_none());
+                OpeningResult {
+                    cells: names(orbit),
+                    sides: board.sides(orbit[0]).len(),
+                    winner: bounds.winner().flatten(),
+                    margin: x_value.map(margin_of),
+                    margin_at_least: proven(least),
+                    margin_at_most: proven(most),
+                    nodes: group.nodes,
+                    millis: group.millis,
+                    status: match group.values {
+                        Ok(_) => Status::Solved,
+                        Err(reason) => Status::Unknown { reason },
+                    },
+                }
+            })
+            .collect();
+        let status = Status::of_parts(openings.iter().map(|o| o.status));
+        let best = match status {
+            Status::Solved => values.iter().filter_map(|v| v.value.ok()).max(),
+            Status::Unknown { .. } => None,
+        };
+        let winning_moves: Vec<String> = self
+            .orbits
+            .iter()
+            .zip(&openings)
+            .filter(|(_, o)| o.winner == Some(Player::X))
+            .flat_map(|(orbit, _)| names(orbit))
+            .collect();
+        let best_moves = match best {
+            Some(best) => self
+                .orbits
+                .iter()
+                .zip(values)
+                .filter(|(_, v)| v.value == Ok(best))
+                .flat_map(|(orbit, _)| names(orbit))
+                .collect(),
+            None => Vec::new(),
+        };
+        Ok(Openings {
+            board: board.spec().to_string(),
+            cells: board.cell_count(),
+            rule: self.start.rule().to_string(),
+            status,
+            winner: match (winning_moves.is_empty(), status) {
+                (false, _) => Some(Player::X),
+                (true, Status::Solved) => Some(Player::O),
+                (true, Status::Unknown { .. }) => None,
+            },
+            margin: best.map(margin_of),
+            winning_moves,
+            best_moves,
+            classes: openings.len(),
+            nodes: openings.iter().map(|o| o.nodes).sum(),
+            millis,
+            openings,
+        })
+    }
+}
+
+/// Solves every first move of the empty board, one class of symmetric cells at a time,
+/// the budget applying to each class: every job of [`OpeningJobs`] solved at once.
+pub fn all_openings(start: &EulerGetter, budget: &Budget) -> Result<Openings, NotAtStart> {
+    let clock = Instant::now();
+    let jobs = OpeningJobs::of(start)?;
+    let every: Vec<usize> = (0..jobs.len()).collect();
+    let values = jobs.solve(&every, budget, &|_, _| {});
+    Ok(jobs
+        .answer(&values, clock.elapsed().as_secs_f64() * 1000.0)
+        .expect("the solve gives one value per job"))
+}
+
+#[cfg(test)]
+mod tests {
+    use crosscap_engine::session::SetupLimits;
+
+    use super::*;
+    use crate::game::SwapRule;
+    use crate::{new_game, solve};
+
+    fn empty(spec: &str, rule: Rule, swap: SwapRule) -> EulerGetter {
+        new_game(spec, rule, swap, None, &SetupLimits::default()).unwrap()
+    }
+
+    /// Each class's margin is the solve of its first move's position, every cell of the
+    /// class has that margin (brute force over the orbit), the classes cover every cell
+    /// once, and the board's margin is the empty board's solve; under both rules.
+    #[test]
+    fn each_class_has_the_margin_of_its_opening() {
+        for rule in [Rule::Normal, Rule::Reverse] {
+            let start = empty("goldberg:1", rule, SwapRule(None));
+            let openings = all_openings(&start, &Budget::unlimited()).unwrap();
+            assert_eq!(openings.status, Status::Solved);
+            let board = start.complex().board();
+            let mut covered = 0;
+            for class in &openings.openings {
+                for name in &class.cells {
+                    let cell = (0..board.cell_count())
+                        .find(|&c| board.cell_name(c) == name)
+                        .unwrap();
+                    let mut game = start.clone();
+                    game.play(&Move::Place(cell as u16));
+                    let solved = solve(&game, &Budget::unlimited()).unwrap();
+                    assert_eq!(
+                        (Some(solved.margin), solved.winner),
+                        (class.margin, class.winner),
+                        "{rule} {name}"
+                    );
+                    covered += 1;
+                }
+            }
+            assert_eq!(covered, board.cell_count());
+            let whole = solve(&start, &Budget::unlimited()).unwrap();
+            assert_eq!(
+                (openings.margin, openings.winner),
+                (Some(whole.margin), whole.winner),
+                "{rule}"
+            );
+        }
+    }
+
+    /// A budget too small for any class leaves every class unknown with its reason, and
+    /// no winner or margin; a swap rule or a stone on the board is refused.
+    #[test]
+    fn classes_cut_short_are_unknown_and_other_starts_refused() {
+        let start = empty("goldberg:2", Rule::Normal, SwapRule(None));
+        let openings = all_openings(&start, &Budget::nodes(1)).unwrap();
+        assert!(openings.openings.iter().all(|o| o.status
+            == Status::Unknown {
+                reason: crosscap_engine::Exhausted::Nodes
+            }
+            && o.margin.is_none()));
+        assert_eq!((openings.winner, openings.margin), (None, None));
+        let swap = empty("goldberg:1", Rule::Normal, SwapRule(Some(3)));
+        assert_eq!(OpeningJobs::of(&swap).err(), Some(NotAtStart));
+        let mut played = empty("goldberg:1", Rule::Normal, SwapRule(None));
+        played.play(&Move::Place(0));
+        assert_eq!(OpeningJobs::of(&played).err(), Some(NotAtStart));
+    }
+}
