@@ -74,6 +74,15 @@
 //! H-search; BENCHMARKS.md, session 31). An incremental H-search (a position's connections from
 //! its grandparent's, updated by the two moves) is what remains to try.
 //!
+//! Counted exactly on one thread (BENCHMARKS.md, session 32), every opening of taylor:3
+//! spends 73% of its nodes on first visits that only count a position's moves, and the
+//! proof DAG's winner's positions have about nine moves each, so under a million nodes
+//! needs the winner's move chosen without looking at each. Widening as Benzene does
+//! (only the first moves in move order searched: 3 to 11 times the nodes), moves not
+//! searched yet starting above (1, 1), first-visit numbers from the opponent's threats,
+//! another move order, a larger table and the H-search near the top of the tree all gave
+//! more nodes.
+//!
 //! Why proofs compose (the winner is Z, the loser W, "P' agrees with P on S" meaning
 //! Z's stones of S are Z's in P' and its empty cells are not W's): at a leaf, Z's loop is
 //! the proof; if Z wins by moving to `c`, the child's proof plus `c`; if W loses, every W
