@@ -11,6 +11,7 @@ use serde::Serialize;
 
 use crate::endgame::{self, Ending};
 use crate::euler::{ResultSummary, ScoreSummary};
+use crate::loops::{CarrierLoops, has_loop_through};
 use crate::{Certificate, CertificateError, ClaimSummary, Invalid, Kind, Node, counts, to_move};
 
 /// What a valid certificate proved.
@@ -338,28 +339,28 @@ pub(crate) fn carrier(
     distinct_empty(board, stones, cells, "the carrier")?;
     let mover = to_move(stones);
     let loser = winner.opponent();
-    let given: Vec<usize> = (0..stones.len())
-        .filter(|&c| stones[c].is_none() && !cells.contains(&(c as u32)))
-        .collect();
-    for &cell in &given {
-        stones[cell] = Some(loser);
+    let carrier: Vec<usize> = cells.iter().map(|&cell| cell as usize).collect();
+    for (cell, stone) in stones.iter_mut().enumerate() {
+        if stone.is_none() && !carrier.contains(&cell) {
+            *stone = Some(loser);
+        }
     }
     let names = || {
-        let names: Vec<&str> = cells.iter().map(|&c| board.cell_name(c as usize)).collect();
+        let names: Vec<&str> = carrier.iter().map(|&c| board.cell_name(c)).collect();
         names.join(" ")
     };
-    if let Some(&cell) = given.iter().find(|&&c| has_loop_through(board, stones, c)) {
-        return Err(format!(
-            "with every empty cell outside the carrier {} {loser}'s, {loser} has a loop \
+    let search = CarrierLoops::new(board, stones, &carrier).map_err(|cell| {
+        format!(
+            "with every empty cell outside the carrier {} {loser}'s, {} has a loop \
              through {}",
             names(),
+            stones[cell].expect("a loop's cell holds a stone"),
             board.cell_name(cell)
-        ));
-    }
+        )
+    })?;
     let loops = Loops {
-        board,
         winner,
-        search: RefCell::default(),
+        search: RefCell::new(search),
     };
     if !endgame::holds(&loops, stones, winner, mover) {
         return Err(format!(
@@ -373,97 +374,21 @@ pub(crate) fn carrier(
 
 /// Projective Hex's lines of play end with a loop, which wins for the player who closes
 /// it; a full board without one (impossible on a projective plane) is no win.
-struct Loops<'a> {
-    board: &'a Board,
+struct Loops {
     winner: Player,
-    search: RefCell<LoopSearch>,
+    search: RefCell<CarrierLoops>,
 }
 
-impl Ending for Loops<'_> {
+impl Ending for Loops {
     const ENDS_EARLY: bool = true;
 
     fn after_move(&self, stones: &[Option<Player>], cell: usize, mover: Player) -> Option<bool> {
-        let closes = self.search.borrow_mut().through(self.board, stones, cell);
+        let closes = self.search.borrow_mut().through(stones, cell);
         closes.then_some(mover == self.winner)
     }
 
     fn at_full(&self, _: &[Option<Player>]) -> bool {
         false
-    }
-}
-
-/// Whether the stones of `cell`'s colour connected to it hold a closed chain of non-zero
-/// Z2 homology class (a global loop); see [`LoopSearch::through`].
-pub(crate) fn has_loop_through(board: &Board, stones: &[Option<Player>], cell: usize) -> bool {
-    LoopSearch::default().through(board, stones, cell)
-}
-
-/// The buffers of the loop search, kept from one search to the next: a carrier's check
-/// runs it after every move of every line, and allocating them each time took most of
-/// its time.
-#[derive(Default)]
-pub(crate) struct LoopSearch {
-    /// Each reached cell's label (none: not reached).
-    label: Vec<Option<u64>>,
-    /// The reached cells in the order reached; the search reads it as its queue.
-    reached: Vec<usize>,
-}
-
-impl LoopSearch {
-    /// Whether the stones of `cell`'s colour connected to it hold a global loop. A
-    /// breadth-first search labels each reached cell with the class of its path from
-    /// `cell`; a side between two reached cells whose labels differ by other than the
-    /// side's class closes such a chain.
-    pub(crate) fn through(
-        &mut self,
-        board: &Board,
-        stones: &[Option<Player>],
-        cell: usize,
-    ) -> bool {
-        let colour = stones[cell];
-        // A loop through `cell` leaves it by two of its sides: with fewer than two to
-        // cells of its colour there is none (most moves of a carrier's search).
-        let sides = board.sides(cell);
-        if sides
-            .iter()
-            .filter(|s| stones[s.neighbor] == colour)
-            .count()
-            < 2
-        {
-            return false;
-        }
-        self.label.resize(stones.len(), None);
-        self.reached.clear();
-        self.label[cell] = Some(0);
-        self.reached.push(cell);
-        let mut next_in_queue = 0;
-        let mut found = false;
-        'search: while let Some(&at) = self.reached.get(next_in_queue) {
-            next_in_queue += 1;
-            let here = self.label[at].expect("queued cells are labelled");
-            for side in board.sides(at) {
-                let next = side.neighbor;
-                if stones[next] != colour {
-                    continue;
-                }
-                let through = here ^ side.class;
-                match self.label[next] {
-                    None => {
-                        self.label[next] = Some(through);
-                        self.reached.push(next);
-                    }
-                    Some(known) if known != through => {
-                        found = true;
-                        break 'search;
-                    }
-                    Some(_) => {}
-                }
-            }
-        }
-        for &cell in &self.reached {
-            self.label[cell] = None;
-        }
-        found
     }
 }
 

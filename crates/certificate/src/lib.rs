@@ -105,6 +105,7 @@
 mod check;
 mod endgame;
 mod euler;
+mod loops;
 
 use std::fmt;
 use std::io::{BufRead, BufReader, Read, Write};

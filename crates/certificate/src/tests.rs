@@ -21,7 +21,7 @@ fn minimax(
             continue;
         }
         stones[cell] = Some(to_move);
-        let wins = check::has_loop_through(board, stones, cell)
+        let wins = loops::has_loop_through(board, stones, cell)
             || minimax(board, stones, to_move.opponent(), memo) == to_move;
         stones[cell] = None;
         if wins {
@@ -50,7 +50,7 @@ fn minimal_carrier(
             continue;
         }
         given[cell] = Some(winner.opponent());
-        let spared = !check::has_loop_through(board, &given, cell)
+        let spared = !loops::has_loop_through(board, &given, cell)
             && minimax(board, &mut given, to_move, &mut HashMap::new()) == winner;
         if !spared {
             given[cell] = None;
@@ -83,7 +83,7 @@ fn strategy(
         let mut chosen = None;
         for &cell in &empty {
             stones[cell] = Some(winner);
-            if check::has_loop_through(&board, stones, cell) {
+            if loops::has_loop_through(&board, stones, cell) {
                 chosen = Some((cell, None));
             } else if minimax(&board, stones, winner.opponent(), memo) == winner {
                 let next = strategy(
@@ -381,7 +381,7 @@ fn random_position(
             .collect();
         let cell = empty[rng.below(empty.len())];
         position[cell] = Some(to_move(&position));
-        if check::has_loop_through(board, &position, cell) {
+        if loops::has_loop_through(board, &position, cell) {
             return None;
         }
     }
@@ -465,7 +465,7 @@ fn the_carrier_check_agrees_with_minimax() {
                 let mut loser_loop = false;
                 for &cell in empty.iter().filter(|c| !cells.contains(c)) {
                     given[cell as usize] = Some(winner.opponent());
-                    loser_loop |= check::has_loop_through(&board, &given, cell as usize);
+                    loser_loop |= loops::has_loop_through(&board, &given, cell as usize);
                 }
                 let expected = !loser_loop
                     && minimax(&board, &mut given, mover, &mut HashMap::new()) == winner;

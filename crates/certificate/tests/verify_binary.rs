@@ -35,7 +35,7 @@ fn the_stored_taylor_2_certificate_proves_its_claims() {
     let run = verify(&[file.to_str().unwrap()]);
     assert!(run.status.success(), "{}", text(&run.stderr));
     let out = text(&run.stdout);
-    assert!(out.starts_with("valid: 723 nodes on taylor:2"), "{out}");
+    assert!(out.starts_with("valid: 27 nodes on taylor:2"), "{out}");
     assert!(out.contains("X wins from X - / O - (X to move)"), "{out}");
 
     let run = verify(&["--json", file.to_str().unwrap()]);
@@ -166,11 +166,11 @@ fn the_stored_goldberg_2_euler_getter_certificate_proves_o_wins_by_1() {
 }
 
 /// The stored Projective Hex certificate of taylor:3, carrier leaves and all: every
-/// opening class wins for X, and so does the empty board. About 80 s of CPU (three
+/// opening class wins for X, and so does the empty board. About 40 s of CPU (two
 /// minutes on a busy machine), so run on request (`cargo test -p crosscap-certificate
 /// --release -- --ignored`).
 #[test]
-#[ignore = "about 80 s of CPU"]
+#[ignore = "about 40 s of CPU"]
 fn the_stored_taylor_3_certificate_proves_every_opening_wins() {
     let file = certificate("projective-hex-taylor-3.cert.zst");
     let run = verify(&["--json", file.to_str().unwrap()]);

@@ -8,12 +8,12 @@ use std::time::{Duration, Instant};
 
 use anyhow::Context;
 use clap::{ArgMatches, Args, Command, FromArgMatches, Subcommand};
-use crosscap_certificate::ClaimSummary;
+use crosscap_certificate::{ClaimSummary, MAX_CARRIER};
 use crosscap_engine::catalog::{GameDescriptor, Status};
 use crosscap_engine::jobs::{JobValue, ValueCount};
 use crosscap_engine::session::{GameMatch, Match};
 use crosscap_engine::{Cancel, Exhausted, Level, Player};
-use crosscap_projective_hex::exact::{CertifyError, certify, certify_openings};
+use crosscap_projective_hex::exact::{CARRIER_CELLS, CertifyError, certify, certify_openings};
 use crosscap_projective_hex::patterns::{Pattern, PatternCount, is_reproducible, learn};
 use crosscap_projective_hex::search::pattern_learner;
 use crosscap_projective_hex::{
@@ -135,6 +135,27 @@ pub struct OpeningsArgs {
     /// Written only when everything is solved within the budget.
     #[arg(long, value_name = "FILE")]
     certificate: Option<PathBuf>,
+    /// With --certificate: carrier leaves of at most K empty cells (0 to 12; 0: none, every
+    /// line written out), inside which the checker searches every line itself: larger
+    /// carriers make smaller certificates that take longer to check.
+    #[arg(
+        long,
+        value_name = "K",
+        default_value_t = CARRIER_CELLS,
+        value_parser = parse_carrier_cells,
+        requires = "certificate"
+    )]
+    carrier_cells: usize,
+}
+
+/// A carrier's most empty cells: the checker takes up to [`MAX_CARRIER`].
+fn parse_carrier_cells(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(cells) if cells <= MAX_CARRIER => Ok(cells),
+        _ => Err(format!(
+            "expected a number of cells from 0 to {MAX_CARRIER}"
+        )),
+    }
 }
 
 /// The game's subcommand with its own commands and flags.
@@ -157,7 +178,7 @@ pub fn run(matches: &ArgMatches, out: &Output) -> Option<anyhow::Result<Answer>>
     let solve = matches.subcommand_matches("solve")?;
     let openings = OpeningsArgs::from_arg_matches(solve).ok()?;
     if let Some(file) = &openings.certificate {
-        return Some(write_certificate(solve, openings.all_openings, file, out));
+        return Some(write_certificate(solve, &openings, file, out));
     }
     if openings.all_openings {
         return Some(solve_openings(solve, &openings, out));
@@ -357,7 +378,7 @@ struct Claims {
 
 fn write_certificate(
     matches: &ArgMatches,
-    all: bool,
+    openings: &OpeningsArgs,
     file: &Path,
     out: &Output,
 ) -> anyhow::Result<Answer> {
@@ -365,10 +386,11 @@ fn write_certificate(
     let start = GameSetup::read(matches, &DESCRIPTOR.info)
         .with(|setup| setup_game(setup, &setup_limits()))?;
     let board = start.board().spec().to_string();
-    let certified = if all {
-        certify_openings(&start, &budget)
+    let carrier_cells = openings.carrier_cells;
+    let certified = if openings.all_openings {
+        certify_openings(&start, &budget, carrier_cells)
     } else {
-        certify(std::slice::from_ref(&start), &budget)
+        certify(std::slice::from_ref(&start), &budget, carrier_cells)
     };
     let solved = match certified {
         Ok(certified) => {

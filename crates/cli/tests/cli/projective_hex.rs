@@ -435,9 +435,14 @@ fn arena_runs_and_reports_times() {
 /// (one per test: the tests run at once) and returns its text (the file is zstd; the
 /// tests edit the text).
 fn certificate_text(board: &str, name: &str) -> String {
+    certificate_text_with(board, name, &[])
+}
+
+/// [`certificate_text`] with the solve's extra flags `flags`, checked by `verify`.
+fn certificate_text_with(board: &str, name: &str, flags: &[&str]) -> String {
     let file = scratch(name);
     let path = file.to_str().unwrap();
-    let v = crosscap(&[
+    let mut args = vec![
         "--json",
         "projective-hex",
         "solve",
@@ -446,8 +451,9 @@ fn certificate_text(board: &str, name: &str) -> String {
         "--all-openings",
         "--certificate",
         path,
-    ])
-    .json();
+    ];
+    args.extend_from_slice(flags);
+    let v = crosscap(&args).json();
     assert_eq!(v["status"], "solved", "{v}");
     let verified = crosscap(&["--json", "projective-hex", "verify", path]).json();
     assert_eq!(verified["valid"], true, "{verified}");
@@ -469,6 +475,26 @@ fn taylor_2_certificates_prove_what_the_solver_found() {
     assert!(claims[0].starts_with("claim X........... O "), "{claims:?}");
     assert!(claims[3].starts_with("claim ............ X "), "{claims:?}");
     assert_eq!(verify_text(&text, "t2.cert").code, 0);
+}
+
+/// `--carrier-cells`: none written with 0, some with 12 (the whole position of 12 or
+/// fewer empty cells may be one), and both certificates verify with the same claims.
+#[test]
+fn the_carrier_size_is_chosen_and_both_certificates_verify() {
+    let carriers = |text: &str| text.lines().filter(|l| l.starts_with("c ")).count();
+    let claims = |text: &str| -> Vec<String> {
+        let claim = |l: &&str| l.starts_with("claim ");
+        let words = |l: &str| l.split(' ').take(3).collect::<Vec<_>>().join(" ");
+        text.lines().filter(claim).map(words).collect()
+    };
+    let none = certificate_text_with("taylor:2", "t2-k0.cert.zst", &["--carrier-cells", "0"]);
+    let large = certificate_text_with("taylor:2", "t2-k12.cert.zst", &["--carrier-cells", "12"]);
+    assert_eq!(carriers(&none), 0, "{none}");
+    assert!(none.starts_with("crosscap-certificate 1\n"), "{none}");
+    assert!(carriers(&large) > 0, "{large}");
+    assert!(large.starts_with("crosscap-certificate 2\n"), "{large}");
+    assert_eq!(claims(&none), claims(&large));
+    assert!(large.lines().count() < none.lines().count());
 }
 
 #[test]

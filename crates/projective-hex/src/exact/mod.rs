@@ -108,7 +108,7 @@ use crosscap_engine::{Budget, Meter};
 
 use crate::rules::{Geometry, ProjectiveHex};
 use geometry::Sides;
-pub use proof::{Certified, CertifyError, certify, certify_openings};
+pub use proof::{CARRIER_CELLS, Certified, CertifyError, certify, certify_openings};
 pub use search::{BitSolver, GroupVerdict, SharedTable};
 use survey::*;
 use symmetry::{image, representatives, symmetric_closure};

@@ -26,6 +26,8 @@ pub enum CertifyError {
     Opening,
     #[error("--all-openings starts from the empty board")]
     NotEmpty,
+    #[error("carriers of at most {MAX_CARRIER} cells: the checker takes no larger")]
+    CarrierCells,
     /// The budget ran out before the certificate was complete; nothing is written.
     #[error(transparent)]
     Unknown(#[from] SolveError),
@@ -44,19 +46,18 @@ pub struct Certified {
 
 /// Proves who wins each of `starts` (positions of one board under the standard opening)
 /// and writes the winning strategies into one certificate, positions shared between them
-/// stored once. `budget` bounds the whole: the solver's time and nodes, its table's memory
-/// and, apart from it, the certificate's.
-pub fn certify(starts: &[ProjectiveHex], budget: &Budget) -> Result<Certified, CertifyError> {
-    certify_with_carriers(starts, budget, CARRIER_CELLS)
-}
-
-/// [`certify`] with carrier leaves of at most `carrier_cells` empty cells (0: none, every
-/// line written out down to a closing move or a held loop).
-fn certify_with_carriers(
+/// stored once, with carrier leaves of at most `carrier_cells` empty cells (0: none, every
+/// line written out down to a closing move or a held loop; [`CARRIER_CELLS`] by default).
+/// `budget` bounds the whole: the solver's time and nodes, its table's memory and, apart
+/// from it, the certificate's.
+pub fn certify(
     starts: &[ProjectiveHex],
     budget: &Budget,
     carrier_cells: usize,
 ) -> Result<Certified, CertifyError> {
+    if carrier_cells > MAX_CARRIER {
+        return Err(CertifyError::CarrierCells);
+    }
     let Some(first) = starts.first() else {
         return Err(CertifyError::Over);
     };
@@ -101,8 +102,13 @@ fn certify_with_carriers(
 /// Proves who wins after each first move of the empty board, one per class of cells the
 /// board's symmetries map onto each other (the certificate holds no symmetry: the other
 /// cells of a class follow by the board's automorphisms, which it does not prove), and,
-/// when some first move wins for X, that X wins from the empty board by it.
-pub fn certify_openings(start: &ProjectiveHex, budget: &Budget) -> Result<Certified, CertifyError> {
+/// when some first move wins for X, that X wins from the empty board by it; carriers as
+/// in [`certify`].
+pub fn certify_openings(
+    start: &ProjectiveHex,
+    budget: &Budget,
+    carrier_cells: usize,
+) -> Result<Certified, CertifyError> {
     if start.stones().iter().any(Option::is_some) {
         return Err(CertifyError::NotEmpty);
     }
@@ -117,7 +123,7 @@ pub fn certify_openings(start: &ProjectiveHex, budget: &Budget) -> Result<Certif
             game
         })
         .collect();
-    let mut certified = certify(&openings, budget)?;
+    let mut certified = certify(&openings, budget, carrier_cells)?;
     let certificate = &mut certified.certificate;
     if let Some((opening, claim)) = openings
         .iter()
@@ -154,11 +160,12 @@ struct Prover {
 /// The most pairings of a held loop's cells tried before it is written out move by move.
 const PAIRING_TRIES: u32 = 64;
 
-/// The most empty cells of a carrier leaf written: the checker's search of a carrier of
+/// The most empty cells of a carrier leaf written unless told otherwise (`solve
+/// --carrier-cells`): the checker's search of a carrier of
 /// `k` cells visits up to 3^k positions. On every opening of taylor:3, 12 (the most the
 /// checker takes) wrote 1.2 MB that took 155 s of CPU to check, 10 wrote 2.0 MB checked
 /// in 76 s, 8 wrote 3.7 MB checked in 61 s (BENCHMARKS.md).
-const CARRIER_CELLS: usize = 10;
+pub const CARRIER_CELLS: usize = 10;
 const _: () = assert!(CARRIER_CELLS <= MAX_CARRIER);
 
 /// Bytes a node costs the certificate and the map of known positions, roughly.
@@ -408,7 +415,7 @@ mod tests {
                     game.to_move().opponent()
                 };
                 for (written, carrier_cells) in carriers.iter_mut().zip([0, 4, CARRIER_CELLS]) {
-                    let certified = certify_with_carriers(
+                    let certified = certify(
                         std::slice::from_ref(&game),
                         &Budget::unlimited(),
                         carrier_cells,
@@ -437,7 +444,7 @@ mod tests {
         let mut opening = start.clone();
         opening.play(&crate::Move::Cell(1));
         let written = |carrier_cells| {
-            let certified = certify_with_carriers(
+            let certified = certify(
                 std::slice::from_ref(&opening),
                 &Budget::unlimited(),
                 carrier_cells,
@@ -458,7 +465,7 @@ mod tests {
     #[test]
     fn every_opening_class_and_the_empty_board_are_certified() {
         let start = ProjectiveHex::on_board("taylor:2", Opening::Standard).unwrap();
-        let certified = certify_openings(&start, &Budget::unlimited()).unwrap();
+        let certified = certify_openings(&start, &Budget::unlimited(), CARRIER_CELLS).unwrap();
         let verified = crosscap_certificate::verify(&certified.certificate).unwrap();
         let winners: Vec<(Vec<String>, Player)> = verified
             .claims
@@ -478,9 +485,16 @@ mod tests {
     }
 
     #[test]
+    fn carriers_larger_than_the_checker_takes_are_refused() {
+        let start = ProjectiveHex::on_board("taylor:2", Opening::Standard).unwrap();
+        let result = certify_openings(&start, &Budget::unlimited(), MAX_CARRIER + 1);
+        assert!(matches!(result, Err(CertifyError::CarrierCells)));
+    }
+
+    #[test]
     fn a_budget_that_runs_out_gives_no_certificate() {
         let start = ProjectiveHex::on_board("goldberg:2", Opening::Standard).unwrap();
-        let result = certify_openings(&start, &Budget::nodes(500));
+        let result = certify_openings(&start, &Budget::nodes(500), CARRIER_CELLS);
         assert!(matches!(result, Err(CertifyError::Unknown(_))));
     }
 }
