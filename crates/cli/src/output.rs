@@ -139,7 +139,7 @@ pub fn part_text<T>(part: &Part<T>, what: &str, answer: impl FnOnce(&T) -> Strin
 }
 
 /// The limit that ran out, in words naming the flag that sets it.
-fn ran_out(reason: Exhausted) -> String {
+pub fn ran_out(reason: Exhausted) -> String {
     match reason {
         Exhausted::Nodes => "the node limit ran out (--max-nodes)".to_string(),
         Exhausted::Time => "the time limit ran out (--max-seconds)".to_string(),
