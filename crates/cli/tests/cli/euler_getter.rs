@@ -753,6 +753,18 @@ fn all_openings_shards_merge_and_resume() {
         (classes, v["margin"].clone(), v["best_moves"].clone())
     };
     assert_eq!(verdict(&merged), verdict(&whole));
+    // Projective Hex's H-search flag is no budget of Euler Getter's.
+    for answer in [&whole, &merged] {
+        let budget = &answer["budgets"][0];
+        assert!(budget.is_object(), "{answer}");
+        assert!(budget.get("virtual_connections").is_none(), "{answer}");
+    }
+    let shard: Value =
+        serde_json::from_str(&std::fs::read_to_string(path("one.json")).unwrap()).unwrap();
+    assert!(
+        shard["budget"].get("virtual_connections").is_none(),
+        "{shard}"
+    );
     let jobs = path("jobs");
     let first = all_openings("taylor:2", &["--jobs", &jobs]).json();
     let again = all_openings("taylor:2", &["--jobs", &jobs]);
