@@ -22,7 +22,7 @@
 //!
 //! let solved = game.solve(&Budget::time(Duration::from_secs(10)));
 //! assert_eq!(solved.status, Status::Solved);
-//! let first = solved.winning_moves[0].clone();
+//! let first = solved.moves.winning().unwrap()[0].clone();
 //! game.play(&first).unwrap();
 //! assert_eq!(game.solve(&Budget::time(Duration::from_secs(10))).outcome, Some("P"));
 //!

@@ -188,3 +188,26 @@ fn the_stored_taylor_3_certificate_proves_every_opening_wins() {
     );
     assert_eq!(claims.last().unwrap()["position"], ".".repeat(27));
 }
+
+/// A reader that has gone away (`crosscap-verify FILE | head -0`) ends the output quietly:
+/// no panic on stderr, and the verdict's exit status. The pipe's reading end is closed
+/// before the checker starts, so every write to it fails.
+#[test]
+fn a_closed_stdout_is_no_panic() {
+    let file = certificate("projective-hex-taylor-2.cert.zst");
+    for args in [
+        vec![file.to_str().unwrap()],
+        vec!["--json", file.to_str().unwrap()],
+        vec!["--help"],
+    ] {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let run = Command::new(env!("CARGO_BIN_EXE_crosscap-verify"))
+            .args(&args)
+            .stdout(writer)
+            .output()
+            .unwrap();
+        assert_eq!(run.status.code(), Some(0), "{args:?}");
+        assert_eq!(text(&run.stderr), "", "{args:?}");
+    }
+}

@@ -9,8 +9,8 @@ use std::time::Instant;
 use anyhow::{Context, bail};
 use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
 use crosscap_engine::catalog::{
-    BoardKind, Catalog, GameDescriptor, GameInfo, Setup, SetupError, Solved, Status, ValueKind,
-    Winner,
+    BoardKind, Catalog, GameDescriptor, GameInfo, Moves, Setup, SetupError, Solved, Status,
+    ValueKind, Winner,
 };
 use crosscap_engine::session::Match;
 use crosscap_engine::{Level, Player};
@@ -18,7 +18,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::limits::{BudgetArgs, default_seconds, setup_limits, solve_budget};
-use crate::output::{Answer, Output, status_text};
+use crate::output::{Answer, Output, ran_out, status_text};
 use crate::terminal::{
     ArenaArgs, ComputerArgs, LadderArgs, PlayArgs, play_in_terminal, run_arena, run_ladder,
 };
@@ -439,9 +439,17 @@ pub fn solved_text(solved: &Solved) -> String {
                     ),
                     ValueKind::Margin => format!("value {value} for {mover}\n"),
                 };
-                text += &format!("winning moves: {}\n", moves(&solved.winning_moves));
-                if solved.optimal_moves != solved.winning_moves {
-                    text += &format!("optimal moves: {}\n", moves(&solved.optimal_moves));
+                match &solved.moves {
+                    Moves::Known { winning, optimal } => {
+                        text += &format!("winning moves: {}\n", moves(winning));
+                        if optimal != winning {
+                            text += &format!("optimal moves: {}\n", moves(optimal));
+                        }
+                    }
+                    Moves::Unknown { reason } => {
+                        text +=
+                            &format!("optimal moves: not all found before {}\n", ran_out(*reason));
+                    }
                 }
             }
         }

@@ -267,10 +267,11 @@ pub struct JobBudget {
     pub max_nodes: Option<u64>,
     /// Bytes.
     pub max_memory: Option<usize>,
-    /// Whether the solvers ran the H-search of virtual connections (its flag changes the
-    /// nodes, not the answers; absent from files written before it was recorded).
-    #[serde(default)]
-    pub virtual_connections: bool,
+    /// Whether Projective Hex's solvers ran the H-search of virtual connections (its flag
+    /// changes the nodes, not the answers); `None`, and no key, for the games without one
+    /// and in files written before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub virtual_connections: Option<bool>,
 }
 
 impl From<&Budget> for JobBudget {
@@ -279,7 +280,7 @@ impl From<&Budget> for JobBudget {
             max_seconds: budget.max_time.map(|time| time.as_secs_f64()),
             max_nodes: budget.max_nodes,
             max_memory: budget.max_memory,
-            virtual_connections: false,
+            virtual_connections: None,
         }
     }
 }
@@ -305,7 +306,7 @@ impl fmt::Display for JobBudget {
             true => f.write_str("no limit")?,
             false => f.write_str(&flags.join(" "))?,
         }
-        if self.virtual_connections {
+        if self.virtual_connections == Some(true) {
             f.write_str(" with --virtual-connections")?;
         }
         Ok(())

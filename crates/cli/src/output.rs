@@ -2,7 +2,7 @@
 //! text, CSV, Markdown or LaTeX; progress bars on a terminal only.
 
 use std::cell::RefCell;
-use std::io::{IsTerminal, Write};
+use std::io::IsTerminal;
 use std::time::Instant;
 
 use crosscap_engine::Exhausted;
@@ -139,7 +139,7 @@ pub fn part_text<T>(part: &Part<T>, what: &str, answer: impl FnOnce(&T) -> Strin
 }
 
 /// The limit that ran out, in words naming the flag that sets it.
-fn ran_out(reason: Exhausted) -> String {
+pub fn ran_out(reason: Exhausted) -> String {
     match reason {
         Exhausted::Nodes => "the node limit ran out (--max-nodes)".to_string(),
         Exhausted::Time => "the time limit ran out (--max-seconds)".to_string(),
@@ -150,11 +150,7 @@ fn ran_out(reason: Exhausted) -> String {
 
 /// Writes to stdout; a reader that closed the pipe early (`| head`) is not an error.
 pub fn write_stdout(text: &str) -> anyhow::Result<()> {
-    let mut stdout = std::io::stdout().lock();
-    let written = stdout
-        .write_all(text.as_bytes())
-        .and_then(|()| stdout.flush());
-    ignore_closed_stdout(written.map_err(Into::into))
+    Ok(crosscap_engine::text::write_stdout(text)?)
 }
 
 /// Output that stopped because its reader went away (stdout closed: `| head`) ended

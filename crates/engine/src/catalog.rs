@@ -323,13 +323,78 @@ pub struct Analysis<M> {
     pub winner: Winner,
     pub value: i64,
     pub value_kind: ValueKind,
-    /// The moves that keep the win for the player to move (none from a lost position).
-    pub winning_moves: Vec<M>,
-    /// The moves that reach the value (a larger margin is better even in a lost game).
-    pub optimal_moves: Vec<M>,
+    pub moves: Moves<M>,
     pub nodes: u64,
     /// Keys of the game's own (`margin`, `loop`, `predetermined`, ...).
     pub extra: Map<String, Value>,
+}
+
+/// The best moves of a solved position, or why they are not all known: a solve is
+/// solved once its winner and value are, and may run out while it finds the moves. In
+/// JSON the keys `winning_moves` and `optimal_moves`, or, when unknown,
+/// `"optimal_moves_status": "unknown"` and `optimal_moves_reason` (the limit that ran
+/// out) instead.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Moves<M> {
+    Known {
+        /// The moves that keep the win for the player to move (none from a lost position).
+        winning: Vec<M>,
+        /// The moves that reach the value (a larger margin is better even in a lost game).
+        optimal: Vec<M>,
+    },
+    /// The budget ran out after the value was proven, before every optimal move was.
+    Unknown { reason: Exhausted },
+}
+
+impl<M: Clone> Moves<M> {
+    /// The moves reaching the value, which win exactly when `mover_wins`.
+    pub fn reaching_value(mover_wins: bool, optimal: Vec<M>) -> Moves<M> {
+        Moves::Known {
+            winning: if mover_wins {
+                optimal.clone()
+            } else {
+                Vec::new()
+            },
+            optimal,
+        }
+    }
+
+    /// The same moves, each turned into another form (text, for hosts).
+    pub fn map<N>(&self, f: impl Fn(&M) -> N) -> Moves<N> {
+        match self {
+            Moves::Known { winning, optimal } => Moves::Known {
+                winning: winning.iter().map(&f).collect(),
+                optimal: optimal.iter().map(&f).collect(),
+            },
+            Moves::Unknown { reason } => Moves::Unknown { reason: *reason },
+        }
+    }
+
+    /// The winning moves, when known.
+    pub fn winning(&self) -> Option<&[M]> {
+        match self {
+            Moves::Known { winning, .. } => Some(winning),
+            Moves::Unknown { .. } => None,
+        }
+    }
+}
+
+impl<M: Serialize> Serialize for Moves<M> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::SerializeMap;
+        let mut map = s.serialize_map(Some(2))?;
+        match self {
+            Moves::Known { winning, optimal } => {
+                map.serialize_entry("winning_moves", winning)?;
+                map.serialize_entry("optimal_moves", optimal)?;
+            }
+            Moves::Unknown { reason } => {
+                map.serialize_entry("optimal_moves_status", "unknown")?;
+                map.serialize_entry("optimal_moves_reason", reason)?;
+            }
+        }
+        map.end()
+    }
 }
 
 impl<M: Clone> Analysis<M> {
@@ -347,12 +412,14 @@ impl<M: Clone> Analysis<M> {
             winner: Winner::Player(if grundy == 0 { mover.opponent() } else { mover }),
             value: i64::from(grundy),
             value_kind: ValueKind::Grundy,
-            optimal_moves: if winning_moves.is_empty() {
-                game.legal_moves()
-            } else {
-                winning_moves.clone()
+            moves: Moves::Known {
+                optimal: if winning_moves.is_empty() {
+                    game.legal_moves()
+                } else {
+                    winning_moves.clone()
+                },
+                winning: winning_moves,
             },
-            winning_moves,
             nodes: 0,
             extra,
         }
@@ -405,8 +472,8 @@ pub struct Solved {
     pub outcome: Option<&'static str>,
     pub value: Option<i64>,
     pub value_kind: ValueKind,
-    pub winning_moves: Vec<String>,
-    pub optimal_moves: Vec<String>,
+    #[serde(flatten)]
+    pub moves: Moves<String>,
     pub nodes: u64,
     pub millis: f64,
     #[serde(flatten)]
@@ -435,8 +502,10 @@ pub(crate) fn unknown(
         outcome: None,
         value: None,
         value_kind,
-        winning_moves: Vec::new(),
-        optimal_moves: Vec::new(),
+        moves: Moves::Known {
+            winning: Vec::new(),
+            optimal: Vec::new(),
+        },
         nodes,
         millis: elapsed.as_secs_f64() * 1000.0,
         extra: unsolved.extra,
@@ -488,6 +557,28 @@ mod tests {
         assert_eq!(
             unknown.err().unwrap().0,
             "unknown game \"chess\": expected one of nim"
+        );
+    }
+
+    /// Known moves keep the keys every game prints; unknown ones say so instead.
+    #[test]
+    fn moves_are_listed_or_marked_unknown() {
+        let known = Moves::reaching_value(true, vec!["a1"]);
+        assert_eq!(
+            serde_json::to_value(&known).unwrap(),
+            serde_json::json!({"winning_moves": ["a1"], "optimal_moves": ["a1"]})
+        );
+        assert_eq!(
+            Moves::reaching_value(false, vec!["a1"]).winning(),
+            Some(&[][..])
+        );
+        let unknown = Moves::<&str>::Unknown {
+            reason: Exhausted::Time,
+        };
+        assert_eq!(unknown.winning(), None);
+        assert_eq!(
+            serde_json::to_value(unknown.map(|m| m.len())).unwrap(),
+            serde_json::json!({"optimal_moves_status": "unknown", "optimal_moves_reason": "time"})
         );
     }
 

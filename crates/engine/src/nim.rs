@@ -9,7 +9,7 @@ use serde_json::{Map, Value, json};
 use crate::agents::{Agent, Level, standard_agent};
 use crate::budget::Budget;
 use crate::catalog::{
-    Analysis, BoardKind, GameDescriptor, GameInfo, Setup, SetupError, SolveBudget, Unsolved,
+    Analysis, BoardKind, GameDescriptor, GameInfo, Moves, Setup, SetupError, SolveBudget, Unsolved,
     ValueKind, Winner,
 };
 use crate::game::{MoveError, Notation};
@@ -160,12 +160,7 @@ impl Hosting for NimHost {
             }),
             value: i64::from(grundy),
             value_kind: ValueKind::Grundy,
-            winning_moves: if mover_wins {
-                solution.best_moves.clone()
-            } else {
-                Vec::new()
-            },
-            optimal_moves: solution.best_moves,
+            moves: Moves::reaching_value(mover_wins, solution.best_moves),
             nodes: solution.nodes,
             extra: Map::from_iter([("grundy".to_string(), json!(grundy))]),
         })

@@ -10,7 +10,7 @@ use std::time::Instant;
 use crate::agents::{Agent, Level};
 use crate::arena::{ArenaReport, arena, arena_equal_time};
 use crate::budget::Budget;
-use crate::catalog::{Analysis, Solved, Status, Unsolved, ValueKind, Winner, unknown};
+use crate::catalog::{Analysis, Moves, Solved, Status, Unsolved, ValueKind, Winner, unknown};
 use crate::game::{Game, MoveError, Notation, Outcome, Player};
 use crate::mcts::with_search_threads;
 
@@ -267,8 +267,10 @@ impl<H: Hosting> Match for GameMatch<H> {
                     ValueKind::Margin => i64::from(outcome.value_for(mover)),
                 },
                 value_kind: H::VALUE_KIND,
-                winning_moves: Vec::new(),
-                optimal_moves: Vec::new(),
+                moves: Moves::Known {
+                    winning: Vec::new(),
+                    optimal: Vec::new(),
+                },
                 nodes: 0,
                 extra: serde_json::Map::new(),
             }),
@@ -285,8 +287,7 @@ impl<H: Hosting> Match for GameMatch<H> {
                     .then_some(if analysis.value == 0 { "P" } else { "N" }),
                 value: Some(analysis.value),
                 value_kind: analysis.value_kind,
-                winning_moves: self.format_all(&analysis.winning_moves),
-                optimal_moves: self.format_all(&analysis.optimal_moves),
+                moves: analysis.moves.map(|mv| self.game.format_move(mv)),
                 nodes: analysis.nodes,
                 millis: clock.elapsed().as_secs_f64() * 1000.0,
                 extra: analysis.extra,

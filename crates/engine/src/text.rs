@@ -1,6 +1,21 @@
 //! Text from users echoed in messages: control characters (line breaks, terminal escapes)
 //! must not reach a terminal, a log line or an answer raw, and a message stays one line.
 
+/// Writes `text` to stdout and flushes it. A reader that closed the pipe early (`| head`)
+/// is not an error: the output just stops, and the program ends as it would have. Every
+/// program of the workspace prints its answers through this.
+pub fn write_stdout(text: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Err(error) if error.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        written => written,
+    }
+}
+
 /// `text` with every control character written as its Rust escape (`\u{1b}`, `\n`), other
 /// characters (quotes included) kept.
 pub fn escape_controls(text: &str) -> String {

@@ -6,12 +6,12 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use crosscap_engine::catalog::{
-    self, BoardKind, GameDescriptor, GameInfo, OptionKind, OptionSpec, Setup, SetupError,
+    self, BoardKind, GameDescriptor, GameInfo, Moves, OptionKind, OptionSpec, Setup, SetupError,
     SolveBudget, Unsolved, ValueKind, Winner,
 };
 use crosscap_engine::session::{GameMatch, Hosting, Match, SetupLimits};
 use crosscap_engine::solver::{MarginBounds, Solver, margin_by_tests};
-use crosscap_engine::{Agent, Budget, Game, Level, Player, SolveError};
+use crosscap_engine::{Agent, Budget, Exhausted, Game, Level, Player, SolveError};
 use crosscap_topology::Symmetries;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
@@ -45,8 +45,10 @@ impl Hosting for EulerHost {
 
     /// [`solve`]: the minimax margin (`margin`, chi X - chi O), the order of the
     /// symmetry group its hashing divides out (`symmetries`) and the threads it searched
-    /// on (`threads`), the last two also when the search runs out. A search cut short says what it proved: the winner, and the margin's bounds
-    /// (`margin_at_least`, `margin_at_most`); the status stays `unknown`.
+    /// on (`threads`), the last two also when the search runs out. Solved once winner and
+    /// margin are, the optimal moves then marked unknown if the budget ran out on them. A
+    /// search cut short before the margin says what it proved: the winner, and the
+    /// margin's bounds (`margin_at_least`, `margin_at_most`); the status stays `unknown`.
     fn analyse(game: &EulerGetter, budget: &Budget) -> Result<catalog::Analysis<Move>, Unsolved> {
         let symmetries = Arc::new(game.complex().board().symmetries());
         let order = Map::from_iter([
@@ -68,12 +70,10 @@ impl Hosting for EulerHost {
             winner: solution.winner.map_or(Winner::Draw, Winner::Player),
             value: i64::from(solution.value),
             value_kind: ValueKind::Margin,
-            winning_moves: if solution.value > 0 {
-                solution.best_moves.clone()
-            } else {
-                Vec::new()
+            moves: match solution.best_moves {
+                Ok(best) => Moves::reaching_value(solution.value > 0, best),
+                Err(reason) => Moves::Unknown { reason },
             },
-            optimal_moves: solution.best_moves,
             nodes: solution.nodes,
             extra,
         })
@@ -280,8 +280,9 @@ pub struct Solution {
     /// The value for the player to move: the margin the rule rewards, from the mover's
     /// side (positive: the mover wins).
     pub value: i32,
-    /// Every move reaching that value.
-    pub best_moves: Vec<Move>,
+    /// Every move reaching that value, or the limit that ran out before they were all
+    /// found: the solve is solved once winner and margin are, the moves come after.
+    pub best_moves: Result<Vec<Move>, Exhausted>,
     pub nodes: u64,
     /// The order of the board's symmetry group, which the search's hashing divides out.
     pub symmetries: usize,
@@ -306,8 +307,8 @@ pub fn solve(game: &EulerGetter, budget: &Budget) -> Result<Solution, SolveError
     solve_keeping_bounds(game, budget).map_err(|(error, _)| error)
 }
 
-/// [`solve`], and when the budget runs out what was proven before: bounds on X's value
-/// (`chi X - chi O`, negated under the reverse rule).
+/// [`solve`], and when the budget runs out before the margin is proven what was proven
+/// before: bounds on X's value (`chi X - chi O`, negated under the reverse rule).
 pub fn solve_keeping_bounds(
     game: &EulerGetter,
     budget: &Budget,
@@ -347,8 +348,9 @@ impl Cut {
 /// [`margin_by_tests`]): margins are odd on these boards (`chi X + chi O` is the
 /// surface's odd characteristic), so `m = 1` alone names the winner and `m` then climbs
 /// or falls by 2. Each test reuses the table of the tests before, and every search cuts
-/// the positions that [`EulerGetter`]'s margin bounds settle. The optimal moves come last.
-/// A budget that runs out keeps what was proven: the winner, and bounds on the margin.
+/// the positions that [`EulerGetter`]'s margin bounds settle. The optimal moves come last,
+/// with what is left of the budget: running out there still answers winner and margin.
+/// A budget that runs out before keeps what was proven: the winner, and margin bounds.
 fn solve_with(
     game: &EulerGetter,
     symmetries: Arc<Symmetries>,
@@ -398,14 +400,9 @@ fn search<G: Game<Move = Move>>(
     let winner = Player::X.winner_by(x_value);
     let value = x_value * searched.to_move().sign();
     solver.set_budget(budget.less(solver.nodes(), started.elapsed()));
-    let best_moves = solver.best_moves(searched, value).map_err(|error| Cut {
-        error: spent(&solver, error),
-        winner,
-        bounds: MarginBounds {
-            least: Some(x_value),
-            most: Some(x_value),
-        },
-    })?;
+    let best_moves = solver
+        .best_moves(searched, value)
+        .map_err(|SolveError::Unknown { reason, .. }| reason);
     Ok(Solution {
         winner,
         margin: match rule {
@@ -587,7 +584,11 @@ mod tests {
                     (margin, expected.value, Player::X.winner_by(expected.margin)),
                     "{spec} seed {seed}"
                 );
-                assert_eq!(solved.best_moves, expected.best_moves, "{spec} seed {seed}");
+                assert_eq!(
+                    solved.best_moves,
+                    Ok(expected.best_moves),
+                    "{spec} seed {seed}"
+                );
             }
         }
     }
@@ -619,23 +620,32 @@ mod tests {
         }
     }
 
-    /// A budget that runs out reports the winner and margin bounds proven so far, each
-    /// true of the exact answer, and never `solved`.
+    /// A budget that runs out before the margin is proven reports the winner and margin
+    /// bounds proven so far, each true of the exact answer, and never `solved`; one that
+    /// runs out on the optimal moves answers the exact winner and margin, the moves
+    /// unknown.
     #[test]
     fn a_solve_cut_short_keeps_what_it_proved() {
         let game = random_position("taylor:3", Rule::Reverse, SwapRule(None), 11, 3);
         let exact = solve(&game, &Budget::unlimited()).unwrap();
         let symmetries = Arc::new(game.complex().board().symmetries());
-        let mut partial = 0;
-        for max_nodes in (1..=30).map(|i| 40 * i * i) {
+        let (mut partial, mut without_moves) = (0, 0);
+        for max_nodes in (1..=80).map(|i| 500 * i) {
             match solve_with(&game, symmetries.clone(), &Budget::nodes(max_nodes)) {
-                Ok(solution) => assert_eq!(
-                    solution,
-                    Solution {
-                        nodes: solution.nodes,
-                        ..exact.clone()
-                    }
-                ),
+                Ok(solution) => {
+                    without_moves += usize::from(solution.best_moves.is_err());
+                    assert!(
+                        solution.best_moves.is_err() || solution.best_moves == exact.best_moves
+                    );
+                    assert_eq!(
+                        solution,
+                        Solution {
+                            nodes: solution.nodes,
+                            best_moves: solution.best_moves.clone(),
+                            ..exact.clone()
+                        }
+                    );
+                }
                 Err(cut) => {
                     let keys = cut.margin_keys(game.rule());
                     let least = keys.get("margin_at_least").and_then(Value::as_i64);
@@ -648,6 +658,10 @@ mod tests {
             }
         }
         assert!(partial > 0, "some budget ran out after a test was answered");
+        assert!(
+            without_moves > 0,
+            "some budget ran out on the optimal moves"
+        );
         let analysis = EulerHost::analyse(&game, &Budget::nodes(1)).unwrap_err();
         assert!(analysis.winner.is_none());
     }

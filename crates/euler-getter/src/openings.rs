@@ -142,6 +142,7 @@ impl OpeningJobs {
         let solve_one = |(): &mut (), job: usize| {
             let clock = Instant::now();
             let opening = &self.openings[job];
+            // A class is solved once its margin is, as a solve is (its moves may be unknown).
             match solve_keeping_bounds(opening, budget) {
                 Ok(solution) => JobValue {
                     value: Ok(solution.value * opening.to_move().sign()),
@@ -149,16 +150,12 @@ impl OpeningJobs {
                     nodes: solution.nodes,
                     elapsed: clock.elapsed(),
                 },
-                // The margin proven, the optimal moves after it not: the class is solved.
-                Err((SolveError::Unknown { nodes, reason, .. }, bounds)) => {
-                    let proven = bounds.least.filter(|&least| bounds.most == Some(least));
-                    JobValue {
-                        value: proven.ok_or(reason),
-                        bounds: proven.map_or(bounds, |_| MarginBounds::default()),
-                        nodes,
-                        elapsed: clock.elapsed(),
-                    }
-                }
+                Err((SolveError::Unknown { nodes, reason, .. }, bounds)) => JobValue {
+                    value: Err(reason),
+                    bounds,
+                    nodes,
+                    elapsed: clock.elapsed(),
+                },
             }
         };
         solve_jobs(which, 1, &|| (), &solve_one, done)

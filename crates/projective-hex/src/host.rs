@@ -2,7 +2,7 @@
 //! the view a page draws and the exact analysis behind `solve`.
 
 use crosscap_engine::catalog::{
-    self, BoardKind, GameDescriptor, GameInfo, OptionKind, OptionSpec, Setup, SetupError,
+    self, BoardKind, GameDescriptor, GameInfo, Moves, OptionKind, OptionSpec, Setup, SetupError,
     SolveBudget, Unsolved, ValueKind, Winner,
 };
 use crosscap_engine::session::{GameMatch, Hosting, Match, SetupLimits};
@@ -52,12 +52,7 @@ impl<const VIRTUAL_CONNECTIONS: bool> Hosting for HexHost<VIRTUAL_CONNECTIONS> {
             winner,
             value,
             value_kind: ValueKind::Margin,
-            winning_moves: if value > 0 {
-                analysis.best_moves.clone()
-            } else {
-                Vec::new()
-            },
-            optimal_moves: analysis.best_moves,
+            moves: Moves::reaching_value(value > 0, analysis.best_moves),
             nodes: analysis.nodes,
             extra: Map::new(),
         })

@@ -70,8 +70,8 @@ use std::sync::Arc;
 
 use crosscap_engine::agents::standard_agent;
 use crosscap_engine::catalog::{
-    self, BoardKind, GameDescriptor, GameInfo, OptionKind, OptionSpec, Part, Setup, SetupError,
-    SolveBudget, Unsolved, ValueKind, Winner,
+    self, BoardKind, GameDescriptor, GameInfo, Moves, OptionKind, OptionSpec, Part, Setup,
+    SetupError, SolveBudget, Unsolved, ValueKind, Winner,
 };
 use crosscap_engine::mcts::MctsConfig;
 use crosscap_engine::session::{GameMatch, Hosting, Match, SetupLimits, TooLarge};
@@ -297,12 +297,7 @@ impl Hosting for SandpileHost {
             winner,
             value,
             value_kind: ValueKind::Margin,
-            winning_moves: if value > 0 {
-                perfect.best_moves.clone()
-            } else {
-                Vec::new()
-            },
-            optimal_moves: perfect.best_moves,
+            moves: Moves::reaching_value(value > 0, perfect.best_moves),
             nodes: perfect.nodes,
             extra,
         })

@@ -20,7 +20,7 @@
 //! let setup = Setup { board: "7", options: &options };
 //! let game = (TAKE_AWAY.start)(&setup, &SetupLimits::default()).unwrap();
 //! let solved = game.solve(&Budget::time(Duration::from_secs(1)));
-//! assert_eq!((solved.value, solved.winning_moves), (Some(1), vec!["1".to_string()]));
+//! assert_eq!((solved.value, solved.moves.winning()), (Some(1), Some(&["1".to_string()][..])));
 //! ```
 
 use crosscap_engine::agents::standard_agent;

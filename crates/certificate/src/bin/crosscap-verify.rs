@@ -2,12 +2,14 @@
 //! checker alone, with no solver in it, so that trusting a proof needs no trust in the
 //! solver that wrote it. `crosscap GAME verify FILE` runs the same check. Exit statuses as
 //! `crosscap`'s: 0 valid, 1 invalid (one line on stderr naming the node and the reason),
-//! 2 no certificate or bad usage.
+//! 2 no certificate or bad usage. A reader that stops early (`| head`) ends the output
+//! quietly, as with `crosscap`.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 
 use crosscap_certificate::{MAX_CARRIER, MAX_ENDGAME, Report, check_file};
+use crosscap_engine::text::write_stdout;
 
 const USAGE: &str = "usage: crosscap-verify [--json] FILE";
 
@@ -42,8 +44,7 @@ fn main() -> ExitCode {
         match arg.to_str() {
             Some("--json") => json = true,
             Some("-h" | "--help") => {
-                println!("{}", help());
-                return ExitCode::SUCCESS;
+                return print(&format!("{}\n", help()), ExitCode::SUCCESS);
             }
             Some(flag) if flag.starts_with('-') => {
                 eprintln!("error: unknown flag {flag:?}; {USAGE}");
@@ -66,19 +67,34 @@ fn main() -> ExitCode {
     if let Err(invalid) = &checked {
         eprintln!("invalid certificate: {invalid}");
     }
-    if json {
+    let text = if json {
         match serde_json::to_string_pretty(&Report::from(&checked)) {
-            Ok(text) => println!("{text}"),
+            Ok(text) => text + "\n",
             Err(why) => {
                 eprintln!("error: {why}");
                 return ExitCode::from(2);
             }
         }
-    } else if let Ok(verified) = &checked {
-        print!("{verified}");
-    }
-    match checked {
+    } else {
+        checked
+            .as_ref()
+            .map_or_else(|_| String::new(), ToString::to_string)
+    };
+    let status = match checked {
         Ok(_) => ExitCode::SUCCESS,
         Err(_) => ExitCode::from(1),
+    };
+    print(&text, status)
+}
+
+/// Prints `text` and ends with `status`, or with 2 when stdout fails (a closed pipe is
+/// no failure).
+fn print(text: &str, status: ExitCode) -> ExitCode {
+    match write_stdout(text) {
+        Ok(()) => status,
+        Err(why) => {
+            eprintln!("error: cannot write the output: {why}");
+            ExitCode::from(2)
+        }
     }
 }

@@ -264,7 +264,7 @@ fn solve_openings(
         jobs: jobs.len(),
     };
     let ran_under = JobBudget {
-        virtual_connections: args.virtual_connections,
+        virtual_connections: Some(args.virtual_connections),
         ..JobBudget::from(&budget)
     };
     let split = Split {
@@ -318,9 +318,11 @@ fn emit_openings(
     let answered = Answered {
         openings: report,
         budgets,
-        virtual_connections: budgets
-            .iter()
-            .all(|budget| budget.as_ref().is_some_and(|b| b.virtual_connections)),
+        virtual_connections: budgets.iter().all(|budget| {
+            budget
+                .as_ref()
+                .is_some_and(|b| b.virtual_connections == Some(true))
+        }),
     };
     let mut table = Table::new(&["opening", "sides", "cells", "winner", "O's winning replies"]);
     for row in &report.openings {

@@ -89,6 +89,7 @@ fn two_shards_merge_into_the_unsharded_answer() {
         assert_eq!(verdict(&merged), verdict(&whole), "{board}");
         // Each shard records the budget of its jobs, and the merged answer states it.
         assert_eq!(first["budget"]["max_memory"], 512 << 20, "{first}");
+        assert_eq!(first["budget"]["virtual_connections"], false, "{first}");
         assert_eq!(
             merged["budgets"],
             serde_json::json!([first["budget"]]),
