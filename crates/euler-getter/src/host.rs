@@ -55,7 +55,7 @@ impl Hosting for EulerHost {
             ("symmetries".to_string(), json!(symmetries.len())),
             ("threads".to_string(), json!(budget.threads.unwrap_or(1))),
         ]);
-        let solution = solve_with(game, symmetries, budget).map_err(|cut| {
+        let solution = solve_with(game, symmetries, budget, Extent::WithMoves).map_err(|cut| {
             let mut extra = order.clone();
             extra.extend(cut.margin_keys(game.rule()));
             Unsolved {
@@ -71,8 +71,9 @@ impl Hosting for EulerHost {
             value: i64::from(solution.value),
             value_kind: ValueKind::Margin,
             moves: match solution.best_moves {
-                Ok(best) => Moves::reaching_value(solution.value > 0, best),
-                Err(reason) => Moves::Unknown { reason },
+                Some(Ok(best)) => Moves::reaching_value(solution.value > 0, best),
+                Some(Err(reason)) => Moves::Unknown { reason },
+                None => unreachable!("solve_with(.., Extent::WithMoves) looks for the moves"),
             },
             nodes: solution.nodes,
             extra,
@@ -282,7 +283,8 @@ pub struct Solution {
     pub value: i32,
     /// Every move reaching that value, or the limit that ran out before they were all
     /// found: the solve is solved once winner and margin are, the moves come after.
-    pub best_moves: Result<Vec<Move>, Exhausted>,
+    /// `None` from [`margin_keeping_bounds`], which does not look for them.
+    pub best_moves: Option<Result<Vec<Move>, Exhausted>>,
     pub nodes: u64,
     /// The order of the board's symmetry group, which the search's hashing divides out.
     pub symmetries: usize,
@@ -313,8 +315,36 @@ pub fn solve_keeping_bounds(
     game: &EulerGetter,
     budget: &Budget,
 ) -> Result<Solution, (SolveError, MarginBounds)> {
-    solve_with(game, Arc::new(game.complex().board().symmetries()), budget)
-        .map_err(|cut| (cut.error, cut.bounds))
+    solve_with(
+        game,
+        Arc::new(game.complex().board().symmetries()),
+        budget,
+        Extent::WithMoves,
+    )
+    .map_err(|cut| (cut.error, cut.bounds))
+}
+
+/// [`solve_keeping_bounds`] without the optimal moves (`best_moves` is `None`): winner and
+/// margin alone, what an opening class of `solve --all-openings` needs. The moves took
+/// 50–89% of a taylor:3 position's solve (BENCHMARKS.md, session 32).
+pub fn margin_keeping_bounds(
+    game: &EulerGetter,
+    budget: &Budget,
+) -> Result<Solution, (SolveError, MarginBounds)> {
+    solve_with(
+        game,
+        Arc::new(game.complex().board().symmetries()),
+        budget,
+        Extent::MarginOnly,
+    )
+    .map_err(|cut| (cut.error, cut.bounds))
+}
+
+/// Whether a solve looks for the optimal moves once the margin is proven.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Extent {
+    MarginOnly,
+    WithMoves,
 }
 
 /// A solve cut short, with what it proved before: the winner, and bounds on X's value
@@ -355,15 +385,17 @@ fn solve_with(
     game: &EulerGetter,
     symmetries: Arc<Symmetries>,
     budget: &Budget,
+    extent: Extent,
 ) -> Result<Solution, Cut> {
     let order = symmetries.len();
     match CompactBoard::new(game.complex().clone(), Some(&symmetries)) {
-        Some(board) => search(&board.position(game), game.rule(), order, budget),
+        Some(board) => search(&board.position(game), game.rule(), order, budget, extent),
         None => search(
             &game.clone().with_symmetries(symmetries),
             game.rule(),
             order,
             budget,
+            extent,
         ),
     }
 }
@@ -375,6 +407,7 @@ fn search<G: Game<Move = Move>>(
     rule: Rule,
     symmetries: usize,
     budget: &Budget,
+    extent: Extent,
 ) -> Result<Solution, Cut> {
     let started = Instant::now();
     let mut solver = Solver::new(budget.clone());
@@ -399,10 +432,12 @@ fn search<G: Game<Move = Move>>(
     })?;
     let winner = Player::X.winner_by(x_value);
     let value = x_value * searched.to_move().sign();
-    solver.set_budget(budget.less(solver.nodes(), started.elapsed()));
-    let best_moves = solver
-        .best_moves(searched, value)
-        .map_err(|SolveError::Unknown { reason, .. }| reason);
+    let best_moves = (extent == Extent::WithMoves).then(|| {
+        solver.set_budget(budget.less(solver.nodes(), started.elapsed()));
+        solver
+            .best_moves(searched, value)
+            .map_err(|SolveError::Unknown { reason, .. }| reason)
+    });
     Ok(Solution {
         winner,
         margin: match rule {
@@ -586,7 +621,7 @@ mod tests {
                 );
                 assert_eq!(
                     solved.best_moves,
-                    Ok(expected.best_moves),
+                    Some(Ok(expected.best_moves)),
                     "{spec} seed {seed}"
                 );
             }
@@ -631,12 +666,12 @@ mod tests {
         let symmetries = Arc::new(game.complex().board().symmetries());
         let (mut partial, mut without_moves) = (0, 0);
         for max_nodes in (1..=80).map(|i| 500 * i) {
-            match solve_with(&game, symmetries.clone(), &Budget::nodes(max_nodes)) {
+            let budget = Budget::nodes(max_nodes);
+            match solve_with(&game, symmetries.clone(), &budget, Extent::WithMoves) {
                 Ok(solution) => {
-                    without_moves += usize::from(solution.best_moves.is_err());
-                    assert!(
-                        solution.best_moves.is_err() || solution.best_moves == exact.best_moves
-                    );
+                    let moves_cut = solution.best_moves.as_ref().is_some_and(Result::is_err);
+                    without_moves += usize::from(moves_cut);
+                    assert!(moves_cut || solution.best_moves == exact.best_moves);
                     assert_eq!(
                         solution,
                         Solution {
