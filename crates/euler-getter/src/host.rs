@@ -283,7 +283,7 @@ pub struct Solution {
     pub value: i32,
     /// Every move reaching that value, or the limit that ran out before they were all
     /// found: the solve is solved once winner and margin are, the moves come after.
-    /// `None` from [`margin_keeping_bounds`], which does not look for them.
+    /// `None` from a solve of [`Extent::MarginOnly`], which does not look for them.
     pub best_moves: Option<Result<Vec<Move>, Exhausted>>,
     pub nodes: u64,
     /// The order of the board's symmetry group, which the search's hashing divides out.
@@ -306,43 +306,32 @@ pub struct Solution {
 /// assert_eq!((solution.winner, solution.margin), (Some(Player::X), 1));
 /// ```
 pub fn solve(game: &EulerGetter, budget: &Budget) -> Result<Solution, SolveError> {
-    solve_keeping_bounds(game, budget).map_err(|(error, _)| error)
+    solve_keeping_bounds(game, budget, Extent::WithMoves).map_err(|(error, _)| error)
 }
 
-/// [`solve`], and when the budget runs out before the margin is proven what was proven
-/// before: bounds on X's value (`chi X - chi O`, negated under the reverse rule).
+/// [`solve`] to the `extent` asked, and when the budget runs out before the margin is
+/// proven what was proven before: bounds on X's value (`chi X - chi O`, negated under
+/// the reverse rule).
 pub fn solve_keeping_bounds(
     game: &EulerGetter,
     budget: &Budget,
+    extent: Extent,
 ) -> Result<Solution, (SolveError, MarginBounds)> {
     solve_with(
         game,
         Arc::new(game.complex().board().symmetries()),
         budget,
-        Extent::WithMoves,
-    )
-    .map_err(|cut| (cut.error, cut.bounds))
-}
-
-/// [`solve_keeping_bounds`] without the optimal moves (`best_moves` is `None`): winner and
-/// margin alone, what an opening class of `solve --all-openings` needs. The moves took
-/// 50–89% of a taylor:3 position's solve (BENCHMARKS.md, session 32).
-pub fn margin_keeping_bounds(
-    game: &EulerGetter,
-    budget: &Budget,
-) -> Result<Solution, (SolveError, MarginBounds)> {
-    solve_with(
-        game,
-        Arc::new(game.complex().board().symmetries()),
-        budget,
-        Extent::MarginOnly,
+        extent,
     )
     .map_err(|cut| (cut.error, cut.bounds))
 }
 
 /// Whether a solve looks for the optimal moves once the margin is proven.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Extent {
+pub enum Extent {
+    /// Winner and margin alone (`best_moves` is `None`), what an opening class of
+    /// `solve --all-openings` needs: the moves took 50–89% of a taylor:3 position's solve
+    /// (BENCHMARKS.md, session 32).
     MarginOnly,
     WithMoves,
 }

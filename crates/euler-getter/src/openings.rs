@@ -13,7 +13,7 @@ use crosscap_engine::{Budget, Game, Player, SolveError};
 use serde::Serialize;
 
 use crate::game::{EulerGetter, Move, Rule};
-use crate::host::margin_keeping_bounds;
+use crate::host::{Extent, solve_keeping_bounds};
 
 /// One class of first moves (cells the board's symmetries map onto each other).
 #[derive(Clone, Debug, Serialize)]
@@ -143,7 +143,7 @@ impl OpeningJobs {
             let clock = Instant::now();
             let opening = &self.openings[job];
             // A class is solved once its margin is, as a solve is; its moves are not needed.
-            match margin_keeping_bounds(opening, budget) {
+            match solve_keeping_bounds(opening, budget, Extent::MarginOnly) {
                 Ok(solution) => JobValue {
                     value: Ok(solution.value * opening.to_move().sign()),
                     bounds: MarginBounds::default(),
