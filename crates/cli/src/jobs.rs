@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, bail};
 use crosscap_engine::catalog::{Setup, Status};
-use crosscap_engine::jobs::{JobValue, ValueCount};
+use crosscap_engine::jobs::{JobValue, SplitSolve};
 use crosscap_engine::solver::MarginBounds;
 use crosscap_engine::{Budget, Player};
 use indicatif::ProgressBar;
@@ -23,29 +23,6 @@ use crate::output::{Answer, Output, Table, TableFormat, progress_bar, status_tex
 
 /// The kind of solve every first move's is, in the files.
 pub const ALL_OPENINGS: &str = "all-openings";
-
-/// A solve split into jobs as a game's library offers it (the all-openings solves of
-/// Projective Hex and Euler Getter): [`run_jobs`] runs, records, shards and resumes its
-/// jobs, [`joined_values`] takes their values back from shard files, and the game puts
-/// them together.
-pub trait SplitSolve: Sync {
-    type Answer;
-    fn len(&self) -> usize;
-    /// The job's name in the files, e.g. `a1 b2`.
-    fn id(&self, job: usize) -> String;
-    /// Who wins after the job's move, given its value.
-    fn winner(&self, job: usize, value: i32) -> Option<Player>;
-    /// Solves the jobs numbered `which`, each under `budget`, calling `done` as each
-    /// finishes; the values in the order of `which`.
-    fn solve(
-        &self,
-        which: &[usize],
-        budget: &Budget,
-        done: &(dyn Fn(usize, &JobValue) + Sync),
-    ) -> Vec<JobValue>;
-    /// The answer made of every job's value, `millis` the time the solve took.
-    fn answer(&self, values: &[JobValue], millis: f64) -> Result<Self::Answer, ValueCount>;
-}
 
 /// Where a split solve's jobs go: the shard to solve (all jobs when `None`) and its
 /// result file, and the job directory of finished jobs.
@@ -272,6 +249,11 @@ pub struct JobBudget {
     /// and in files written before it was recorded.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub virtual_connections: Option<bool>,
+    /// The threads of each job's search where the game's solver takes `--threads` (Euler
+    /// Getter's; they change nodes and time, not values); `None`, and no key, for the
+    /// other games and in files written before it was recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub threads: Option<usize>,
 }
 
 impl From<&Budget> for JobBudget {
@@ -281,7 +263,25 @@ impl From<&Budget> for JobBudget {
             max_nodes: budget.max_nodes,
             max_memory: budget.max_memory,
             virtual_connections: None,
+            threads: budget.threads,
         }
+    }
+}
+
+impl JobBudget {
+    /// What every one of `budgets` recorded of a setting, when all recorded the same;
+    /// `None` when they differ or some file did not record it.
+    pub fn agreed<T: PartialEq>(
+        budgets: &[Option<JobBudget>],
+        setting: impl Fn(&JobBudget) -> Option<T>,
+    ) -> Option<T> {
+        let mut settings = budgets
+            .iter()
+            .map(|budget| budget.as_ref().and_then(&setting));
+        let first = settings.next()??;
+        settings
+            .all(|other| other.as_ref() == Some(&first))
+            .then_some(first)
     }
 }
 
@@ -314,17 +314,19 @@ impl fmt::Display for JobBudget {
 }
 
 /// The budgets a solve's jobs ran under, in words: one, or each of several (`unrecorded`
-/// for shard files written before budgets were recorded).
+/// for shard files written before budgets were recorded), each once (budgets that differ
+/// only in their threads read alike).
 pub fn budgets_text(budgets: &[Option<JobBudget>]) -> String {
-    budgets
-        .iter()
-        .map(|budget| {
-            budget
-                .as_ref()
-                .map_or("unrecorded".to_string(), ToString::to_string)
-        })
-        .collect::<Vec<_>>()
-        .join(", or ")
+    let mut texts: Vec<String> = Vec::new();
+    for budget in budgets {
+        let text = budget
+            .as_ref()
+            .map_or("unrecorded".to_string(), ToString::to_string);
+        if !texts.contains(&text) {
+            texts.push(text);
+        }
+    }
+    texts.join(", or ")
 }
 
 /// The result file of a shard (`--shard I/N`, written to `--out`).
@@ -725,6 +727,51 @@ mod tests {
             let _ = merge_text(&edited);
             let _ = merge_text(&GOLDBERG_1.as_bytes()[..cut.index(GOLDBERG_1.len())]);
         }
+    }
+
+    fn budget(threads: Option<usize>, virtual_connections: Option<bool>) -> Option<JobBudget> {
+        Some(JobBudget {
+            max_seconds: Some(600.0),
+            max_nodes: None,
+            max_memory: Some(512 << 20),
+            virtual_connections,
+            threads,
+        })
+    }
+
+    /// A setting is agreed only when every budget recorded the same value: files that
+    /// differ, an unrecorded budget and a budget without the setting agree on nothing.
+    #[test]
+    fn a_setting_is_agreed_only_when_every_budget_recorded_it_alike() {
+        let threads = |budgets: &[Option<JobBudget>]| JobBudget::agreed(budgets, |b| b.threads);
+        assert_eq!(threads(&[budget(Some(2), None)]), Some(2));
+        assert_eq!(
+            threads(&[budget(Some(2), None), budget(Some(2), None)]),
+            Some(2)
+        );
+        assert_eq!(
+            threads(&[budget(Some(2), None), budget(Some(1), None)]),
+            None
+        );
+        assert_eq!(threads(&[budget(Some(2), None), budget(None, None)]), None);
+        assert_eq!(threads(&[budget(Some(2), None), None]), None);
+        assert_eq!(threads(&[]), None);
+    }
+
+    /// Budgets that differ only in what their text leaves out (the threads) are named once.
+    #[test]
+    fn budgets_reading_alike_are_named_once() {
+        let text = budgets_text(&[
+            budget(Some(1), None),
+            budget(Some(2), None),
+            None,
+            budget(None, Some(true)),
+        ]);
+        assert_eq!(
+            text,
+            "--max-seconds 600 --max-memory 512MiB, or unrecorded, or --max-seconds 600 \
+             --max-memory 512MiB with --virtual-connections"
+        );
     }
 
     #[test]

@@ -6,6 +6,7 @@ mod commands;
 mod host;
 mod jobs;
 mod limits;
+mod openings;
 mod output;
 mod terminal;
 

@@ -5,10 +5,47 @@
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
-use crate::Exhausted;
 use crate::solver::MarginBounds;
+use crate::{Budget, Exhausted, Player};
+
+/// A solve split into jobs as a game offers it (every opening of a board): the jobs are
+/// numbered and named from the start alone, solved in any subset and put together from
+/// every job's value, so that a host runs, records, shards and resumes them without
+/// knowing the game.
+pub trait SplitSolve: Sync {
+    type Answer;
+    fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The job's name in the files, e.g. `a1 b2`.
+    fn id(&self, job: usize) -> String;
+    /// Who wins after the job's move, given its value.
+    fn winner(&self, job: usize, value: i32) -> Option<Player>;
+    /// Solves the jobs numbered `which`, each under `budget`, calling `done` with each job
+    /// and its value as soon as it is solved or cut short; the values in the order of
+    /// `which`.
+    fn solve(
+        &self,
+        which: &[usize],
+        budget: &Budget,
+        done: &(dyn Fn(usize, &JobValue) + Sync),
+    ) -> Vec<JobValue>;
+    /// The answer made of every job's value (`values[j]` for job `j`), `millis` the time
+    /// the solve took. Values of another number than the jobs' are refused.
+    fn answer(&self, values: &[JobValue], millis: f64) -> Result<Self::Answer, ValueCount>;
+}
+
+/// Every job of `jobs` solved at once, the budget applying to each: the whole answer.
+pub fn solve_all<S: SplitSolve>(jobs: &S, budget: &Budget) -> S::Answer {
+    let clock = Instant::now();
+    let every: Vec<usize> = (0..jobs.len()).collect();
+    let values = jobs.solve(&every, budget, &|_, _| {});
+    jobs.answer(&values, clock.elapsed().as_secs_f64() * 1000.0)
+        .expect("the solve gives one value per job")
+}
 
 /// What one job found: its value for the player who made the job's move (1 a win, -1 a
 /// loss, 0 a draw; a scored game's margin), or the limit that ran out first.

@@ -39,6 +39,7 @@ pub mod jobs;
 pub mod ladder;
 pub mod mcts;
 pub mod nim;
+pub mod openings;
 pub mod periodic;
 pub mod rng;
 pub mod sequences;

@@ -7,7 +7,8 @@
 use std::time::Instant;
 
 use crosscap_engine::catalog::Status;
-use crosscap_engine::jobs::{GroupValue, JobValue, ValueCount, solve_jobs};
+use crosscap_engine::jobs::{GroupValue, JobValue, SplitSolve, ValueCount, solve_all, solve_jobs};
+use crosscap_engine::openings::{ClassValue, OpeningClass};
 use crosscap_engine::solver::MarginBounds;
 use crosscap_engine::{Budget, Game, Player, SolveError};
 use serde::Serialize;
@@ -15,16 +16,9 @@ use serde::Serialize;
 use crate::game::{EulerGetter, Move, Rule};
 use crate::host::{Extent, solve_keeping_bounds};
 
-/// One class of first moves (cells the board's symmetries map onto each other).
+/// A class of first moves' value in Euler Getter: its margin, or what was proven of it.
 #[derive(Clone, Debug, Serialize)]
-pub struct OpeningResult {
-    /// The cells of the class, the first one solved.
-    pub cells: Vec<String>,
-    /// The sides of the cells: 5 for a pentagon.
-    pub sides: usize,
-    /// Who wins after the first move with best play, when solved or proven before the
-    /// budget ran out.
-    pub winner: Option<Player>,
+pub struct ClassMargin {
     /// `chi X - chi O` after the first move with best play, when solved.
     pub margin: Option<i32>,
     /// What a class cut short proved of `chi X - chi O`.
@@ -32,38 +26,28 @@ pub struct OpeningResult {
     pub margin_at_least: Option<i32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     pub margin_at_most: Option<i32>,
-    pub nodes: u64,
-    pub millis: f64,
-    /// Solved, or unknown with the limit that ran out (the class then has no winner).
-    #[serde(flatten)]
-    pub status: Status,
 }
 
-/// Every first move of a board: one class of symmetric cells a row.
+/// What Euler Getter says of the whole board: the rule and the best margin.
 #[derive(Clone, Debug, Serialize)]
-pub struct Openings {
-    pub board: String,
-    pub cells: usize,
+pub struct BoardMargin {
     /// `normal` or `reverse`.
     pub rule: String,
-    /// `solved` when every class is.
-    #[serde(flatten)]
-    pub status: Status,
-    /// The board's winner: X when some first move is proved to win, O when every class
-    /// is solved and none does; `None` otherwise.
-    pub winner: Option<Player>,
     /// `chi X - chi O` after X's best first move, when every class is solved.
     pub margin: Option<i32>,
-    /// The first moves proved to win, every cell of each winning class.
-    pub winning_moves: Vec<String>,
     /// The first moves reaching the best margin, when every class is solved.
     pub best_moves: Vec<String>,
-    pub classes: usize,
-    pub openings: Vec<OpeningResult>,
-    /// Nodes of every class, and the wall time.
-    pub nodes: u64,
-    pub millis: f64,
 }
+
+impl ClassValue for ClassMargin {
+    type Board = BoardMargin;
+}
+
+/// One class of first moves (cells the board's symmetries map onto each other).
+pub type OpeningResult = OpeningClass<ClassMargin>;
+
+/// Every first move of a board: one class of symmetric cells a row.
+pub type Openings = crosscap_engine::openings::Openings<ClassMargin>;
 
 /// Every opening is solved from the empty board without swap: with a swap the second
 /// player's answer is not a move of the board.
@@ -75,7 +59,7 @@ pub struct NotAtStart;
 /// cells the board's symmetries map onto each other, in the order of the classes' least
 /// cells. The jobs depend only on the board, so that shards of them can be solved on
 /// other machines or resumed later (by the CLI) and put together by
-/// [`OpeningJobs::answer`].
+/// [`SplitSolve::answer`].
 pub struct OpeningJobs {
     start: EulerGetter,
     orbits: Vec<Vec<usize>>,
@@ -105,16 +89,24 @@ impl OpeningJobs {
         })
     }
 
-    pub fn len(&self) -> usize {
+    /// `chi X - chi O` from X's value in the rule's terms (negated under the reverse rule).
+    fn margin_of(&self, x_value: i32) -> i32 {
+        match self.start.rule() {
+            Rule::Normal => x_value,
+            Rule::Reverse => -x_value,
+        }
+    }
+}
+
+impl SplitSolve for OpeningJobs {
+    type Answer = Openings;
+
+    fn len(&self) -> usize {
         self.openings.len()
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.openings.is_empty()
-    }
-
     /// The job's name: the first cell of its class.
-    pub fn id(&self, job: usize) -> String {
+    fn id(&self, job: usize) -> String {
         self.start
             .complex()
             .board()
@@ -123,7 +115,7 @@ impl OpeningJobs {
     }
 
     /// Who wins after the job's first move, given its value for X.
-    pub fn winner(&self, value: i32) -> Option<Player> {
+    fn winner(&self, _job: usize, value: i32) -> Option<Player> {
         Player::X.winner_by(value)
     }
 
@@ -133,7 +125,7 @@ impl OpeningJobs {
     /// (the margin `chi X - chi O` under the normal rule). `done` is called with each job
     /// and its value as soon as it is solved or cut short; the values come in the order
     /// of `which`.
-    pub fn solve(
+    fn solve(
         &self,
         which: &[usize],
         budget: &Budget,
@@ -161,15 +153,11 @@ impl OpeningJobs {
         solve_jobs(which, 1, &|| (), &solve_one, done)
     }
 
-    /// The answer made of every job's value (`values[j]` for job `j`), `millis` the time
-    /// the solve took. Values of another number than the jobs' are refused.
-    pub fn answer(&self, values: &[JobValue], millis: f64) -> Result<Openings, ValueCount> {
+    /// The answer made of every job's value, `millis` the time the solve took. Values of
+    /// another number than the jobs' are refused.
+    fn answer(&self, values: &[JobValue], millis: f64) -> Result<Openings, ValueCount> {
         ValueCount::check(values, self.len())?;
         let board = self.start.complex().board();
-        let margin_of = |x_value: i32| match self.start.rule() {
-            Rule::Normal => x_value,
-            Rule::Reverse => -x_value,
-        };
         let names = |orbit: &[usize]| -> Vec<String> {
             orbit
                 .iter()
@@ -197,9 +185,11 @@ impl OpeningJobs {
                     cells: names(orbit),
                     sides: board.sides(orbit[0]).len(),
                     winner: bounds.winner().flatten(),
-                    margin: x_value.map(margin_of),
-                    margin_at_least: proven(least),
-                    margin_at_most: proven(most),
+                    value: ClassMargin {
+                        margin: x_value.map(|v| self.margin_of(v)),
+                        margin_at_least: proven(least),
+                        margin_at_most: proven(most),
+                    },
                     nodes: group.nodes,
                     millis: group.millis,
                     status: match group.values {
@@ -209,59 +199,40 @@ impl OpeningJobs {
                 }
             })
             .collect();
-        let status = Status::of_parts(openings.iter().map(|o| o.status));
-        let best = match status {
-            Status::Solved => values.iter().filter_map(|v| v.value.ok()).max(),
-            Status::Unknown { .. } => None,
+        let best_margin = |_: &[OpeningResult], status: Status| {
+            let best = match status {
+                Status::Solved => values.iter().filter_map(|v| v.value.ok()).max(),
+                Status::Unknown { .. } => None,
+            };
+            BoardMargin {
+                rule: self.start.rule().to_string(),
+                margin: best.map(|best| self.margin_of(best)),
+                best_moves: match best {
+                    Some(best) => self
+                        .orbits
+                        .iter()
+                        .zip(values)
+                        .filter(|(_, v)| v.value == Ok(best))
+                        .flat_map(|(orbit, _)| names(orbit))
+                        .collect(),
+                    None => Vec::new(),
+                },
+            }
         };
-        let winning_moves: Vec<String> = self
-            .orbits
-            .iter()
-            .zip(&openings)
-            .filter(|(_, o)| o.winner == Some(Player::X))
-            .flat_map(|(orbit, _)| names(orbit))
-            .collect();
-        let best_moves = match best {
-            Some(best) => self
-                .orbits
-                .iter()
-                .zip(values)
-                .filter(|(_, v)| v.value == Ok(best))
-                .flat_map(|(orbit, _)| names(orbit))
-                .collect(),
-            None => Vec::new(),
-        };
-        Ok(Openings {
-            board: board.spec().to_string(),
-            cells: board.cell_count(),
-            rule: self.start.rule().to_string(),
-            status,
-            winner: match (winning_moves.is_empty(), status) {
-                (false, _) => Some(Player::X),
-                (true, Status::Solved) => Some(Player::O),
-                (true, Status::Unknown { .. }) => None,
-            },
-            margin: best.map(margin_of),
-            winning_moves,
-            best_moves,
-            classes: openings.len(),
-            nodes: openings.iter().map(|o| o.nodes).sum(),
-            millis,
+        Ok(Openings::of(
+            board.spec().to_string(),
+            board.cell_count(),
             openings,
-        })
+            best_margin,
+            millis,
+        ))
     }
 }
 
 /// Solves every first move of the empty board, one class of symmetric cells at a time,
 /// the budget applying to each class: every job of [`OpeningJobs`] solved at once.
 pub fn all_openings(start: &EulerGetter, budget: &Budget) -> Result<Openings, NotAtStart> {
-    let clock = Instant::now();
-    let jobs = OpeningJobs::of(start)?;
-    let every: Vec<usize> = (0..jobs.len()).collect();
-    let values = jobs.solve(&every, budget, &|_, _| {});
-    Ok(jobs
-        .answer(&values, clock.elapsed().as_secs_f64() * 1000.0)
-        .expect("the solve gives one value per job"))
+    Ok(solve_all(&OpeningJobs::of(start)?, budget))
 }
 
 #[cfg(test)]
@@ -297,7 +268,7 @@ mod tests {
                     let solved = solve(&game, &Budget::unlimited()).unwrap();
                     assert_eq!(
                         (Some(solved.margin), solved.winner),
-                        (class.margin, class.winner),
+                        (class.value.margin, class.winner),
                         "{rule} {name}"
                     );
                     covered += 1;
@@ -306,7 +277,7 @@ mod tests {
             assert_eq!(covered, board.cell_count());
             let whole = solve(&start, &Budget::unlimited()).unwrap();
             assert_eq!(
-                (openings.margin, openings.winner),
+                (openings.game.margin, openings.winner),
                 (Some(whole.margin), whole.winner),
                 "{rule}"
             );
@@ -323,8 +294,8 @@ mod tests {
             == Status::Unknown {
                 reason: crosscap_engine::Exhausted::Nodes
             }
-            && o.margin.is_none()));
-        assert_eq!((openings.winner, openings.margin), (None, None));
+            && o.value.margin.is_none()));
+        assert_eq!((openings.winner, openings.game.margin), (None, None));
         let swap = empty("goldberg:1", Rule::Normal, SwapRule(Some(3)));
         assert_eq!(OpeningJobs::of(&swap).err(), Some(NotAtStart));
         let mut played = empty("goldberg:1", Rule::Normal, SwapRule(None));

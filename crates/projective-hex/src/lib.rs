@@ -47,7 +47,7 @@ pub use host::{DESCRIPTOR, HexHost, HexView, LoopWinner, loop_winner, setup_game
 pub use rules::{GameRecord, Geometry, Move, Opening, ProjectiveHex};
 pub use search::{
     Analyser, Analysis, Focused, NotAtStart, OpeningJobs, OpeningResult, Openings, Playing,
-    Proving, agent, all_openings,
+    Proving, WinningReplies, agent, all_openings,
 };
 
 /// What can go wrong with user input.

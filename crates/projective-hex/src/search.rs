@@ -9,8 +9,9 @@ use std::time::{Duration, Instant};
 
 use crosscap_engine::agents::{FlatMonteCarlo, Named, RandomAgent};
 use crosscap_engine::catalog::Status;
-use crosscap_engine::jobs::{GroupValue, JobValue, ValueCount, solve_jobs};
+use crosscap_engine::jobs::{GroupValue, JobValue, SplitSolve, ValueCount, solve_all, solve_jobs};
 use crosscap_engine::mcts::{Mcts, MctsConfig, PlayoutPolicy, SearchLimit};
+use crosscap_engine::openings::{ClassValue, OpeningClass};
 use crosscap_engine::solver::{Budget, MarginBounds, SolveError, Solver};
 use crosscap_engine::{Agent, Game, Level, Meter, Outcome, Player, Rng};
 use serde::Serialize;
@@ -807,45 +808,22 @@ impl Analyser {
     }
 }
 
-/// One class of first moves (cells the board's symmetries map onto each other).
+/// A class of first moves' value in Projective Hex: the second player's winning replies
+/// (empty when the first move wins, or when the class is unknown).
 #[derive(Clone, Debug, Serialize)]
-pub struct OpeningResult {
-    /// The cells of the class, the first one analysed.
-    pub cells: Vec<String>,
-    /// The sides (number of neighbours through edges) of the cells: 5 for a pentagon.
-    pub sides: usize,
-    /// Who wins after the first move.
-    pub winner: Option<Player>,
-    /// The second player's winning replies (empty when the first move wins).
+pub struct WinningReplies {
     pub winning_replies: Vec<String>,
-    /// Nodes and thread time of the class's replies (those cut short included).
-    pub nodes: u64,
-    pub millis: f64,
-    /// Solved, or unknown with the limit that ran out on one of the class's replies (the
-    /// class then has no winner and no winning replies).
-    #[serde(flatten)]
-    pub status: Status,
 }
 
-/// Every first move of a board, solved: one class of symmetric cells a row.
-#[derive(Clone, Debug, Serialize)]
-pub struct Openings {
-    pub board: String,
-    pub cells: usize,
-    /// `solved` when every class is.
-    #[serde(flatten)]
-    pub status: Status,
-    /// The board's winner: X when some first move is proved to win, O when every class
-    /// is solved and none does; `None` otherwise.
-    pub winner: Option<Player>,
-    /// The first moves proved to win, every cell of each winning class.
-    pub winning_moves: Vec<String>,
-    pub classes: usize,
-    pub openings: Vec<OpeningResult>,
-    /// Nodes of every class, and the wall time.
-    pub nodes: u64,
-    pub millis: f64,
+impl ClassValue for WinningReplies {
+    type Board = ();
 }
+
+/// One class of first moves (cells the board's symmetries map onto each other).
+pub type OpeningResult = OpeningClass<WinningReplies>;
+
+/// Every first move of a board, solved: one class of symmetric cells a row.
+pub type Openings = crosscap_engine::openings::Openings<WinningReplies>;
 
 /// [`all_openings`] is for the empty board under the standard opening: the classes of
 /// first moves are the board's, and the answer is the first player's.
@@ -897,7 +875,7 @@ struct ReplyJob {
 /// one first move of each class of symmetric cells, and one per class of replies that the
 /// symmetries keeping the first move map onto each other. The jobs and their order depend
 /// only on the board, so that shards of the jobs can be solved on other machines or
-/// resumed later (by the CLI) and their values put together by [`OpeningJobs::answer`].
+/// resumed later (by the CLI) and their values put together by [`SplitSolve::answer`].
 pub struct OpeningJobs {
     start: ProjectiveHex,
     orbits: Vec<Vec<usize>>,
@@ -955,16 +933,99 @@ impl OpeningJobs {
         self.virtual_connections = on;
     }
 
-    pub fn len(&self) -> usize {
+    /// The player who makes the job's reply (whose value [`JobValue::value`] is).
+    fn replier(&self, job: usize) -> Player {
+        self.openings[self.jobs[job].opening].to_move()
+    }
+
+    /// One class of first moves, from the values of its replies.
+    fn opening_result(&self, opening: usize, values: &[JobValue]) -> OpeningResult {
+        let game = &self.openings[opening];
+        let orbit = &self.orbits[opening];
+        let cells = orbit
+            .iter()
+            .map(|&c| self.start.board().cell_name(c).to_string())
+            .collect();
+        let sides = self.start.board().sides(orbit[0]).len();
+        let Some(replier) = game.outcome().is_none().then(|| game.to_move()) else {
+            return OpeningResult {
+                cells,
+                sides,
+                winner: game.winner(),
+                value: WinningReplies {
+                    winning_replies: Vec::new(),
+                },
+                nodes: 0,
+                millis: 0.0,
+                status: Status::Solved,
+            };
+        };
+        let (mine, values): (Vec<&ReplyJob>, Vec<&JobValue>) = self
+            .jobs
+            .iter()
+            .zip(values)
+            .filter(|(job, _)| job.opening == opening)
+            .unzip();
+        let GroupValue {
+            values,
+            nodes,
+            millis,
+        } = GroupValue::of(values);
+        let solved: Vec<(&ReplyJob, i32)> = match values {
+            Ok(values) => mine.into_iter().zip(values).collect(),
+            Err(reason) => {
+                return OpeningResult {
+                    cells,
+                    sides,
+                    winner: None,
+                    value: WinningReplies {
+                        winning_replies: Vec::new(),
+                    },
+                    nodes,
+                    millis,
+                    status: Status::Unknown { reason },
+                };
+            }
+        };
+        let best = solved.iter().map(|&(_, v)| v).max().unwrap_or(-1);
+        let winner = replier.winner_by(best);
+        let value_of = |reply: &Move| {
+            let stands_for = self.classes[opening].representative(reply);
+            solved
+                .iter()
+                .find(|(job, _)| job.reply == stands_for)
+                .map(|&(_, v)| v)
+        };
+        let winning_replies = if winner == Some(replier) {
+            game.legal_moves()
+                .iter()
+                .filter(|reply| value_of(reply) == Some(best))
+                .map(|reply| crosscap_engine::Notation::format_move(game, reply))
+                .collect()
+        } else {
+            Vec::new()
+        };
+        OpeningResult {
+            cells,
+            sides,
+            winner,
+            value: WinningReplies { winning_replies },
+            nodes,
+            millis,
+            status: Status::Solved,
+        }
+    }
+}
+
+impl SplitSolve for OpeningJobs {
+    type Answer = Openings;
+
+    fn len(&self) -> usize {
         self.jobs.len()
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.jobs.is_empty()
-    }
-
     /// The job's name: its first move and the reply, e.g. `a1 b2`.
-    pub fn id(&self, job: usize) -> String {
+    fn id(&self, job: usize) -> String {
         let ReplyJob { opening, reply } = &self.jobs[job];
         let first = self.orbits[*opening][0];
         format!(
@@ -974,14 +1035,9 @@ impl OpeningJobs {
         )
     }
 
-    /// The player who makes the job's reply (whose value [`JobValue::value`] is).
-    fn replier(&self, job: usize) -> Player {
-        self.openings[self.jobs[job].opening].to_move()
-    }
-
     /// Who wins after the job's reply, given its value (`None`: a draw).
-    pub fn winner(&self, job: usize, value: i32) -> Option<Player> {
-        winner_by_value(self.replier(job), value)
+    fn winner(&self, job: usize, value: i32) -> Option<Player> {
+        self.replier(job).winner_by(value)
     }
 
     /// Solves the jobs numbered `which` on the threads of the rayon pool
@@ -990,7 +1046,7 @@ impl OpeningJobs {
     /// counted vary a little from run to run; the answers do not). The budget applies to
     /// each job. `done` is called with each job and its value as soon as it is solved or
     /// cut short. The values come in the order of `which`.
-    pub fn solve(
+    fn solve(
         &self,
         which: &[usize],
         budget: &Budget,
@@ -1030,118 +1086,21 @@ impl OpeningJobs {
         )
     }
 
-    /// The answer made of every job's value (`values[j]` for job `j`), `millis` the time
-    /// the solve took. A class one of whose replies ran out of budget is unknown. Values of
-    /// another number than the jobs' are refused.
-    pub fn answer(&self, values: &[JobValue], millis: f64) -> Result<Openings, ValueCount> {
+    /// The answer made of every job's value, `millis` the time the solve took. A class
+    /// one of whose replies ran out of budget is unknown. Values of another number than
+    /// the jobs' are refused.
+    fn answer(&self, values: &[JobValue], millis: f64) -> Result<Openings, ValueCount> {
         ValueCount::check(values, self.jobs.len())?;
         let openings: Vec<OpeningResult> = (0..self.openings.len())
             .map(|opening| self.opening_result(opening, values))
             .collect();
-        let status = Status::of_parts(openings.iter().map(|o| o.status));
-        let winning_moves: Vec<String> = openings
-            .iter()
-            .filter(|o| o.winner == Some(Player::X))
-            .flat_map(|o| o.cells.iter().cloned())
-            .collect();
-        Ok(Openings {
-            board: self.start.board().spec().to_string(),
-            cells: self.start.stones().len(),
-            status,
-            winner: match (winning_moves.is_empty(), status) {
-                (false, _) => Some(Player::X),
-                (true, Status::Solved) => Some(Player::O),
-                (true, Status::Unknown { .. }) => None,
-            },
-            winning_moves,
-            classes: openings.len(),
-            nodes: openings.iter().map(|o| o.nodes).sum(),
-            millis,
+        Ok(Openings::of(
+            self.start.board().spec().to_string(),
+            self.start.stones().len(),
             openings,
-        })
-    }
-
-    /// One class of first moves, from the values of its replies.
-    fn opening_result(&self, opening: usize, values: &[JobValue]) -> OpeningResult {
-        let game = &self.openings[opening];
-        let orbit = &self.orbits[opening];
-        let cells = orbit
-            .iter()
-            .map(|&c| self.start.board().cell_name(c).to_string())
-            .collect();
-        let sides = self.start.board().sides(orbit[0]).len();
-        let Some(replier) = game.outcome().is_none().then(|| game.to_move()) else {
-            return OpeningResult {
-                cells,
-                sides,
-                winner: game.winner(),
-                winning_replies: Vec::new(),
-                nodes: 0,
-                millis: 0.0,
-                status: Status::Solved,
-            };
-        };
-        let (mine, values): (Vec<&ReplyJob>, Vec<&JobValue>) = self
-            .jobs
-            .iter()
-            .zip(values)
-            .filter(|(job, _)| job.opening == opening)
-            .unzip();
-        let GroupValue {
-            values,
-            nodes,
+            |_, _| (),
             millis,
-        } = GroupValue::of(values);
-        let solved: Vec<(&ReplyJob, i32)> = match values {
-            Ok(values) => mine.into_iter().zip(values).collect(),
-            Err(reason) => {
-                return OpeningResult {
-                    cells,
-                    sides,
-                    winner: None,
-                    winning_replies: Vec::new(),
-                    nodes,
-                    millis,
-                    status: Status::Unknown { reason },
-                };
-            }
-        };
-        let best = solved.iter().map(|&(_, v)| v).max().unwrap_or(-1);
-        let winner = winner_by_value(replier, best);
-        let value_of = |reply: &Move| {
-            let stands_for = self.classes[opening].representative(reply);
-            solved
-                .iter()
-                .find(|(job, _)| job.reply == stands_for)
-                .map(|&(_, v)| v)
-        };
-        let winning_replies = if winner == Some(replier) {
-            game.legal_moves()
-                .iter()
-                .filter(|reply| value_of(reply) == Some(best))
-                .map(|reply| crosscap_engine::Notation::format_move(game, reply))
-                .collect()
-        } else {
-            Vec::new()
-        };
-        OpeningResult {
-            cells,
-            sides,
-            winner,
-            winning_replies,
-            nodes,
-            millis,
-            status: Status::Solved,
-        }
-    }
-}
-
-/// Who wins after `mover` made a move of `value` for them.
-fn winner_by_value(mover: Player, value: i32) -> Option<Player> {
-    match value {
-        1.. => Some(mover),
-        0 => None,
-        _ => Some(mover.opponent()),
+        ))
     }
 }
 
@@ -1151,13 +1110,7 @@ fn winner_by_value(mover: Player, value: i32) -> Option<Player> {
 /// applies to each reply; a reply that runs out leaves its class unknown and the other
 /// classes are still solved. `start` must be the empty board under the standard opening.
 pub fn all_openings(start: &ProjectiveHex, budget: &Budget) -> Result<Openings, NotAtStart> {
-    let clock = Instant::now();
-    let jobs = OpeningJobs::of(start)?;
-    let every: Vec<usize> = (0..jobs.len()).collect();
-    let values = jobs.solve(&every, budget, &|_, _| {});
-    Ok(jobs
-        .answer(&values, clock.elapsed().as_secs_f64() * 1000.0)
-        .expect("the solve gives one value per job"))
+    Ok(solve_all(&OpeningJobs::of(start)?, budget))
 }
 
 #[cfg(test)]

@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use crosscap_engine::catalog::Status;
+use crosscap_engine::jobs::SplitSolve;
 use crosscap_engine::solver::{Budget, brute_force_value};
 use crosscap_engine::{Game, Player, Rng};
 use crosscap_projective_hex::loops::{has_global_loop, shortest_global_loop};
@@ -276,7 +277,7 @@ fn openings_split_into_replies_agree_with_whole_analyses() {
             } else {
                 Vec::new()
             };
-            assert_eq!(result.winning_replies, replies, "{spec} {opening:?}");
+            assert_eq!(result.value.winning_replies, replies, "{spec} {opening:?}");
         }
     }
 }
@@ -320,8 +321,18 @@ fn opening_jobs_solved_in_parts_answer_as_all_at_once() {
         );
         for (part, all) in parts.openings.iter().zip(&whole.openings) {
             assert_eq!(
-                (&part.cells, part.winner, &part.winning_replies, part.status),
-                (&all.cells, all.winner, &all.winning_replies, all.status),
+                (
+                    &part.cells,
+                    part.winner,
+                    &part.value.winning_replies,
+                    part.status
+                ),
+                (
+                    &all.cells,
+                    all.winner,
+                    &all.value.winning_replies,
+                    all.status
+                ),
                 "{spec}"
             );
         }

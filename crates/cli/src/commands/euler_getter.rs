@@ -8,21 +8,21 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::{ArgMatches, Args, Command, FromArgMatches, Subcommand};
-use crosscap_engine::catalog::{GameDescriptor, Status};
-use crosscap_engine::jobs::{JobValue, ValueCount};
-use crosscap_engine::{Budget, Player};
-use crosscap_euler_getter::openings::{NotAtStart, OpeningJobs, Openings};
+use crosscap_engine::Player;
+use crosscap_engine::catalog::{GameDescriptor, Setup};
+use crosscap_engine::jobs::SplitSolve;
+use crosscap_euler_getter::openings::{
+    ClassMargin, NotAtStart, OpeningJobs, OpeningResult, Openings,
+};
 use crosscap_euler_getter::proof::{CertifyError, certify};
 use crosscap_euler_getter::{DESCRIPTOR, EulerGetter, Rule, SwapRule, score, setup_game, survey};
 use serde::Serialize;
 use serde_json::json;
 
 use crate::host::{Described, GameSetup, SetupArgs};
-use crate::jobs::{
-    ALL_OPENINGS, JobBudget, Joined, Shard, SolveOf, Split, SplitSolve, budgets_text,
-    merged_answer, run_jobs,
-};
+use crate::jobs::{ALL_OPENINGS, JobBudget, SolveOf};
 use crate::limits::{BudgetArgs, SolveThreadsArgs, default_seconds, setup_limits, solve_budget};
+use crate::openings::{self, AllOpenings, AllOpeningsArgs, OpeningsHelp, with_game_help};
 use crate::output::{Answer, Output, Table, TableFormat, progress_bar, status_text};
 
 /// Euler Getter's setup flags.
@@ -81,37 +81,15 @@ pub struct CertificateArgs {
     certificate: Option<PathBuf>,
 }
 
-/// The flags of `solve --all-openings`.
-#[derive(Args, Debug)]
-pub struct OpeningsArgs {
-    /// Solve every first move of the empty board instead, with --swap none: one class of
-    /// symmetric cells after another, each with the whole budget and its threads, so a
-    /// class that runs out is reported unknown and the others are still solved.
-    #[arg(long, conflicts_with = "certificate")]
-    all_openings: bool,
-    /// With --all-openings: solve shard I of N of its jobs (a class of first moves each)
-    /// and write their results to --out, for `crosscap merge` to join.
-    #[arg(long, value_name = "I/N", value_parser = Shard::parse, requires = "all_openings")]
-    shard: Option<Shard>,
-    /// The shard's result file (default: GAME-BOARD-shard-I-of-N.json here).
-    #[arg(long, value_name = "FILE", requires = "shard")]
-    out: Option<PathBuf>,
-    /// With --all-openings: record each solved class in DIR as it finishes, and skip the
-    /// classes DIR already holds (a killed solve restarts where it stopped).
-    #[arg(long = "jobs", value_name = "DIR", requires = "all_openings")]
-    jobs_dir: Option<PathBuf>,
-    /// Table format of the openings for text output.
-    #[arg(long, value_enum, default_value_t = TableFormat::Text)]
-    format: TableFormat,
-}
-
 /// The game's subcommands, and `--certificate`, `--all-openings` and `--threads` on
 /// `solve`.
 pub fn commands(command: Command) -> Command {
     EulerGetterCommand::augment_subcommands(command).mut_subcommand("solve", |solve| {
-        OpeningsArgs::augment_args(SolveThreadsArgs::augment_args(
+        let solve = AllOpeningsArgs::augment_args(SolveThreadsArgs::augment_args(
             CertificateArgs::augment_args(solve),
-        ))
+        ));
+        with_game_help::<OpeningJobs>(solve)
+            .mut_arg("all_openings", |arg| arg.conflicts_with("certificate"))
     })
 }
 
@@ -122,7 +100,7 @@ pub fn run(matches: &ArgMatches, out: &Output) -> Option<anyhow::Result<Answer>>
         return Some(answer);
     }
     let solve = matches.subcommand_matches("solve")?;
-    let openings = OpeningsArgs::from_arg_matches(solve).ok()?;
+    let openings = AllOpeningsArgs::from_arg_matches(solve).ok()?;
     if openings.all_openings {
         return Some(solve_openings(solve, &openings, out));
     }
@@ -130,34 +108,73 @@ pub fn run(matches: &ArgMatches, out: &Output) -> Option<anyhow::Result<Answer>>
     Some(write_certificate(solve, &file, out))
 }
 
-/// Euler Getter's all-openings jobs (a class of first moves each) as the CLI runs them.
-impl SplitSolve for OpeningJobs {
-    type Answer = Openings;
+/// Euler Getter's all-openings solve (a job per class of first moves) as the CLI runs and
+/// prints it.
+impl AllOpenings for OpeningJobs {
+    type Value = ClassMargin;
+    type RunKeys = Threads;
+    const HELP: OpeningsHelp = OpeningsHelp {
+        all_openings: "Solve every first move of the empty board instead, with --swap none: \
+                       one class of symmetric cells after another, each with the whole budget \
+                       and its threads, so a class that runs out is reported unknown and the \
+                       others are still solved",
+        job: "a class of first moves",
+        recorded: ["class", "classes"],
+    };
+    const COLUMNS: &'static [&'static str] = &["status", "winner", "margin", "nodes", "ms"];
+    const JOB: &'static str = "class";
 
-    fn len(&self) -> usize {
-        OpeningJobs::len(self)
+    fn of_setup(setup: &Setup) -> anyhow::Result<OpeningJobs> {
+        opening_jobs(&setup_game(setup, &setup_limits())?)
     }
 
-    fn id(&self, job: usize) -> String {
-        OpeningJobs::id(self, job)
+    fn columns(class: &OpeningResult) -> Vec<String> {
+        let ClassMargin {
+            margin,
+            margin_at_least,
+            margin_at_most,
+        } = class.value;
+        vec![
+            status_text(&class.status),
+            class
+                .winner
+                .map_or("unknown".to_string(), |w| w.to_string()),
+            margin_text(margin, margin_at_least, margin_at_most),
+            class.nodes.to_string(),
+            format!("{:.1}", class.millis),
+        ]
     }
 
-    fn winner(&self, _job: usize, value: i32) -> Option<Player> {
-        OpeningJobs::winner(self, value)
+    fn headline(report: &Openings) -> String {
+        let verdict = match (report.winner, report.game.margin) {
+            (Some(w), Some(margin)) => format!(
+                "{w} wins by {}, first moves reaching it: {}",
+                margin.abs(),
+                report.game.best_moves.join(" ")
+            ),
+            (Some(w), None) => format!(
+                "{w} wins (the margin is unknown), winning first moves: {}",
+                report.winning_moves.join(" ")
+            ),
+            (None, _) => "the winner is unknown".to_string(),
+        };
+        format!(
+            "{} ({} rule, margin chi X - chi O): {verdict}",
+            report.board, report.game.rule
+        )
     }
 
-    fn solve(
-        &self,
-        which: &[usize],
-        budget: &Budget,
-        done: &(dyn Fn(usize, &JobValue) + Sync),
-    ) -> Vec<JobValue> {
-        OpeningJobs::solve(self, which, budget, done)
+    fn run_keys(budgets: &[Option<JobBudget>]) -> Threads {
+        Threads {
+            threads: JobBudget::agreed(budgets, |b| b.threads),
+        }
     }
+}
 
-    fn answer(&self, values: &[JobValue], millis: f64) -> Result<Openings, ValueCount> {
-        OpeningJobs::answer(self, values, millis)
-    }
+/// The threads of each class's search, when every job recorded the same number.
+#[derive(Serialize)]
+pub struct Threads {
+    threads: Option<usize>,
 }
 
 fn opening_jobs(start: &EulerGetter) -> anyhow::Result<OpeningJobs> {
@@ -168,11 +185,11 @@ fn opening_jobs(start: &EulerGetter) -> anyhow::Result<OpeningJobs> {
     })
 }
 
-/// Every class of first moves as jobs of the CLI's [`run_jobs`]: all of them, or a
-/// shard's, less those the job directory holds.
+/// Every class of first moves as jobs: all of them, or a shard's, less those the job
+/// directory holds.
 fn solve_openings(
     matches: &ArgMatches,
-    args: &OpeningsArgs,
+    args: &AllOpeningsArgs,
     out: &Output,
 ) -> anyhow::Result<Answer> {
     let clock = Instant::now();
@@ -187,30 +204,8 @@ fn solve_openings(
         options: json!({ "rule": start.rule().to_string(), "swap": "none" }),
         jobs: jobs.len(),
     };
-    let split = Split {
-        shard: args.shard,
-        out: args.out.as_deref(),
-        dir: args.jobs_dir.as_deref(),
-    };
-    let threads = budget.threads.unwrap_or(1);
-    run_jobs(
-        &jobs,
-        of,
-        &budget,
-        JobBudget::from(&budget),
-        &split,
-        clock,
-        out,
-        |answer, budgets| emit_openings(answer, budgets, Some(threads), args.format, out),
-    )
-}
-
-/// `crosscap merge` of all-openings shards: the answer the solve gives unsharded.
-pub fn merge(joined: Joined, format: TableFormat, out: &Output) -> anyhow::Result<Answer> {
-    let answer = merged_answer(&joined, |setup| {
-        opening_jobs(&setup_game(setup, &setup_limits())?)
-    })?;
-    emit_openings(&answer, &joined.budgets, None, format, out)
+    let ran_under = JobBudget::from(&budget);
+    openings::solve(&jobs, of, &budget, ran_under, args, clock, out)
 }
 
 /// A class's margin, or what was proven of it: `+1`, `>= +1`, `<= -1`, `+1 to +5` or
@@ -223,81 +218,6 @@ fn margin_text(margin: Option<i32>, least: Option<i32>, most: Option<i32>) -> St
         (None, None, Some(most)) => format!("<= {most:+}"),
         (None, None, None) => "unknown".to_string(),
     }
-}
-
-/// The all-openings answer with the budget each class ran under (several when merged
-/// shards ran under different ones) and the threads of each class's search (unrecorded
-/// in merged shards).
-#[derive(Serialize)]
-struct Answered<'a> {
-    #[serde(flatten)]
-    openings: &'a Openings,
-    budgets: &'a [Option<JobBudget>],
-    threads: Option<usize>,
-}
-
-fn emit_openings(
-    report: &Openings,
-    budgets: &[Option<JobBudget>],
-    threads: Option<usize>,
-    format: TableFormat,
-    out: &Output,
-) -> anyhow::Result<Answer> {
-    let answered = Answered {
-        openings: report,
-        budgets,
-        threads,
-    };
-    let mut table = Table::new(&[
-        "opening", "sides", "cells", "status", "winner", "margin", "nodes", "ms",
-    ]);
-    for row in &report.openings {
-        table.push(vec![
-            row.cells[0].clone(),
-            row.sides.to_string(),
-            row.cells.len().to_string(),
-            status_text(&row.status),
-            row.winner.map_or("unknown".to_string(), |w| w.to_string()),
-            margin_text(row.margin, row.margin_at_least, row.margin_at_most),
-            row.nodes.to_string(),
-            format!("{:.1}", row.millis),
-        ]);
-    }
-    out.emit_status(&answered, report.status, || {
-        let mut text = table.render(format);
-        if format == TableFormat::Text {
-            let verdict = match (report.winner, report.margin) {
-                (Some(w), Some(margin)) => format!(
-                    "{w} wins by {}, first moves reaching it: {}",
-                    margin.abs(),
-                    report.best_moves.join(" ")
-                ),
-                (Some(w), None) => format!(
-                    "{w} wins (the margin is unknown), winning first moves: {}",
-                    report.winning_moves.join(" ")
-                ),
-                (None, _) => "the winner is unknown".to_string(),
-            };
-            text += &format!(
-                "{} ({} rule, margin chi X - chi O): {verdict}
-{} classes of openings, {} nodes in {:.1} ms, each class under {}
-",
-                report.board,
-                report.rule,
-                report.classes,
-                report.nodes,
-                report.millis,
-                budgets_text(budgets)
-            );
-            if let Status::Unknown { .. } = report.status {
-                text += &format!(
-                    "some classes are {} (per class)\n",
-                    status_text(&report.status)
-                );
-            }
-        }
-        text
-    })
 }
 
 /// What an Euler Getter certificate proves: the winner with perfect play and by how much

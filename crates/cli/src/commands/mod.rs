@@ -48,13 +48,13 @@ pub const OWN: [OwnCommands; 6] = [
         game: "projective-hex",
         add: projective_hex::commands,
         run: projective_hex::run,
-        merge: Some(projective_hex::merge),
+        merge: Some(crate::openings::merge::<crosscap_projective_hex::OpeningJobs>),
     },
     OwnCommands {
         game: "euler-getter",
         add: euler_getter::commands,
         run: euler_getter::run,
-        merge: Some(euler_getter::merge),
+        merge: Some(crate::openings::merge::<crosscap_euler_getter::openings::OpeningJobs>),
     },
     OwnCommands {
         game: "edge-nim",

@@ -9,26 +9,25 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use clap::{ArgMatches, Args, Command, FromArgMatches, Subcommand};
 use crosscap_certificate::{ClaimSummary, MAX_CARRIER};
-use crosscap_engine::catalog::{GameDescriptor, Status};
-use crosscap_engine::jobs::{JobValue, ValueCount};
+use crosscap_engine::catalog::{GameDescriptor, Setup, Status};
+use crosscap_engine::jobs::SplitSolve;
 use crosscap_engine::session::{GameMatch, Match};
 use crosscap_engine::{Cancel, Exhausted, Level, Player};
 use crosscap_projective_hex::exact::{CARRIER_CELLS, CertifyError, certify, certify_openings};
 use crosscap_projective_hex::patterns::{Pattern, PatternCount, is_reproducible, learn};
 use crosscap_projective_hex::search::pattern_learner;
 use crosscap_projective_hex::{
-    DESCRIPTOR, HexHost, NotAtStart, OpeningJobs, Openings, ProjectiveHex, loop_winner, setup_game,
+    DESCRIPTOR, HexHost, NotAtStart, OpeningJobs, OpeningResult, Openings, ProjectiveHex,
+    WinningReplies, loop_winner, setup_game,
 };
 use serde::Serialize;
 use serde_json::json;
 
 use crate::host::{Described, GameSetup, SetupArgs, solved_text};
-use crate::jobs::{
-    ALL_OPENINGS, JobBudget, Joined, Shard, SolveOf, Split, SplitSolve, budgets_text,
-    merged_answer, run_jobs,
-};
+use crate::jobs::{ALL_OPENINGS, JobBudget, SolveOf};
 use crate::limits::{BudgetArgs, parse_games, parse_level, parse_max_minutes, setup_limits};
-use crate::output::{Answer, Output, Table, TableFormat, progress_bar, status_text};
+use crate::openings::{self, AllOpenings, AllOpeningsArgs, OpeningsHelp, with_game_help};
+use crate::output::{Answer, Output, Table, TableFormat, progress_bar};
 use crate::terminal::Deadline;
 
 /// Projective Hex's setup flags.
@@ -93,43 +92,17 @@ pub struct PatternsArgs {
     format: TableFormat,
 }
 
-/// The flags Projective Hex adds to `solve`.
+/// The flags Projective Hex adds to `solve`: every opening, the H-search and the
+/// certificate.
 #[derive(Args, Debug)]
-pub struct OpeningsArgs {
-    /// Solve every first move of the empty board instead (one per class of symmetric
-    /// cells, the classes in parallel); the budget applies to each reply to a first move.
-    #[arg(long)]
-    all_openings: bool,
-    /// With --all-openings: solve shard I of N of its jobs (a first move and a reply
-    /// each) and write their results to --out, for `crosscap merge` to join.
-    #[arg(
-        long,
-        value_name = "I/N",
-        value_parser = Shard::parse,
-        requires = "all_openings",
-        conflicts_with = "certificate"
-    )]
-    shard: Option<Shard>,
-    /// The shard's result file (default: GAME-BOARD-shard-I-of-N.json here).
-    #[arg(long, value_name = "FILE", requires = "shard")]
-    out: Option<PathBuf>,
-    /// With --all-openings: record each solved job in DIR as it finishes, and skip the
-    /// jobs DIR already holds (a killed solve restarts where it stopped).
-    #[arg(
-        long = "jobs",
-        value_name = "DIR",
-        requires = "all_openings",
-        conflicts_with = "certificate"
-    )]
-    jobs_dir: Option<PathBuf>,
+pub struct HexSolveArgs {
+    #[command(flatten)]
+    openings: AllOpeningsArgs,
     /// Run the H-search of virtual connections (loops held or threatened through
     /// carriers of at most 12 empty cells) at positions of at most 14 empty cells: the
     /// same answers, fewer nodes, dearer ones (off by default; BENCHMARKS.md).
     #[arg(long, conflicts_with = "certificate")]
     virtual_connections: bool,
-    /// Table format of the openings for text output.
-    #[arg(long, value_enum, default_value_t = TableFormat::Text)]
-    format: TableFormat,
     /// Write the winning strategy to FILE (zstd-compressed), for `verify` to check: of the
     /// position, or with --all-openings of one first move per class and the empty board.
     /// Written only when everything is solved within the budget.
@@ -160,8 +133,9 @@ fn parse_carrier_cells(text: &str) -> Result<usize, String> {
 
 /// The game's subcommand with its own commands and flags.
 pub fn commands(command: Command) -> Command {
-    ProjectiveHexCommand::augment_subcommands(command)
-        .mut_subcommand("solve", OpeningsArgs::augment_args)
+    ProjectiveHexCommand::augment_subcommands(command).mut_subcommand("solve", |solve| {
+        with_game_help::<OpeningJobs>(HexSolveArgs::augment_args(solve))
+    })
 }
 
 /// Runs the game's own commands, and `solve --all-openings`; `matches` are the game's.
@@ -176,15 +150,14 @@ pub fn run(matches: &ArgMatches, out: &Output) -> Option<anyhow::Result<Answer>>
         return Some(answer);
     }
     let solve = matches.subcommand_matches("solve")?;
-    let openings = OpeningsArgs::from_arg_matches(solve).ok()?;
-    if let Some(file) = &openings.certificate {
-        return Some(write_certificate(solve, &openings, file, out));
+    let args = HexSolveArgs::from_arg_matches(solve).ok()?;
+    if let Some(file) = &args.certificate {
+        return Some(write_certificate(solve, &args, file, out));
     }
-    if openings.all_openings {
-        return Some(solve_openings(solve, &openings, out));
+    if args.openings.all_openings {
+        return Some(solve_openings(solve, &args, out));
     }
-    openings
-        .virtual_connections
+    args.virtual_connections
         .then(|| solve_with_virtual_connections(solve, out))
 }
 
@@ -213,41 +186,71 @@ fn player_text(player: Option<Player>) -> String {
     player.map_or("nobody".to_string(), |p| p.to_string())
 }
 
-/// Projective Hex's all-openings jobs (a first move and a reply each) as the CLI runs them.
-impl SplitSolve for OpeningJobs {
-    type Answer = Openings;
+/// Projective Hex's all-openings solve (a job per reply to a first move) as the CLI runs
+/// and prints it.
+impl AllOpenings for OpeningJobs {
+    type Value = WinningReplies;
+    type RunKeys = RanHSearch;
+    const HELP: OpeningsHelp = OpeningsHelp {
+        all_openings: "Solve every first move of the empty board instead (one per class of \
+                       symmetric cells, the classes in parallel); the budget applies to each \
+                       reply to a first move",
+        job: "a first move and a reply",
+        recorded: ["job", "jobs"],
+    };
+    const COLUMNS: &'static [&'static str] = &["winner", "O's winning replies"];
+    const JOB: &'static str = "reply";
 
-    fn len(&self) -> usize {
-        OpeningJobs::len(self)
+    fn of_setup(setup: &Setup) -> anyhow::Result<OpeningJobs> {
+        opening_jobs(&setup_game(setup, &setup_limits())?)
     }
 
-    fn id(&self, job: usize) -> String {
-        OpeningJobs::id(self, job)
+    fn columns(class: &OpeningResult) -> Vec<String> {
+        let replies = &class.value.winning_replies;
+        match class.status {
+            Status::Solved if replies.is_empty() => {
+                vec![player_text(class.winner), "none".to_string()]
+            }
+            Status::Solved => vec![player_text(class.winner), replies.join(" ")],
+            Status::Unknown { .. } => vec!["unknown".to_string(), "unknown".to_string()],
+        }
     }
 
-    fn winner(&self, job: usize, value: i32) -> Option<Player> {
-        OpeningJobs::winner(self, job, value)
+    fn headline(report: &Openings) -> String {
+        let verdict = match report.winner {
+            Some(w) => format!("{w} wins"),
+            None => "the winner is unknown".to_string(),
+        };
+        format!(
+            "{}: {verdict}; winning first moves: {}",
+            report.board,
+            match (report.winning_moves.is_empty(), report.status) {
+                (false, _) => report.winning_moves.join(" "),
+                (true, Status::Solved) => "none".to_string(),
+                (true, Status::Unknown { .. }) => "none proved".to_string(),
+            }
+        )
     }
 
-    fn solve(
-        &self,
-        which: &[usize],
-        budget: &crosscap_engine::Budget,
-        done: &(dyn Fn(usize, &JobValue) + Sync),
-    ) -> Vec<JobValue> {
-        OpeningJobs::solve(self, which, budget, done)
-    }
-
-    fn answer(&self, values: &[JobValue], millis: f64) -> Result<Openings, ValueCount> {
-        OpeningJobs::answer(self, values, millis)
+    fn run_keys(budgets: &[Option<JobBudget>]) -> RanHSearch {
+        RanHSearch {
+            virtual_connections: JobBudget::agreed(budgets, |b| b.virtual_connections)
+                == Some(true),
+        }
     }
 }
 
-/// The all-openings solve as jobs of the CLI's [`run_jobs`]: all of them, or a shard's,
-/// less those the job directory holds.
+/// Whether every job of an all-openings answer ran the H-search of virtual connections.
+#[derive(Serialize)]
+pub struct RanHSearch {
+    virtual_connections: bool,
+}
+
+/// The all-openings solve as jobs: all of them, or a shard's, less those the job
+/// directory holds.
 fn solve_openings(
     matches: &ArgMatches,
-    args: &OpeningsArgs,
+    args: &HexSolveArgs,
     out: &Output,
 ) -> anyhow::Result<Answer> {
     let clock = Instant::now();
@@ -267,108 +270,12 @@ fn solve_openings(
         virtual_connections: Some(args.virtual_connections),
         ..JobBudget::from(&budget)
     };
-    let split = Split {
-        shard: args.shard,
-        out: args.out.as_deref(),
-        dir: args.jobs_dir.as_deref(),
-    };
-    run_jobs(
-        &jobs,
-        of,
-        &budget,
-        ran_under,
-        &split,
-        clock,
-        out,
-        |answer, budgets| emit_openings(answer, budgets, args.format, out),
-    )
+    openings::solve(&jobs, of, &budget, ran_under, &args.openings, clock, out)
 }
 
 fn opening_jobs(start: &ProjectiveHex) -> anyhow::Result<OpeningJobs> {
     OpeningJobs::of(start).map_err(|NotAtStart| {
         anyhow::anyhow!("--all-openings analyses the empty board under the standard opening")
-    })
-}
-
-/// `crosscap merge` of all-openings shards: the answer the solve gives unsharded.
-pub fn merge(joined: Joined, format: TableFormat, out: &Output) -> anyhow::Result<Answer> {
-    let answer = merged_answer(&joined, |setup| {
-        opening_jobs(&setup_game(setup, &setup_limits())?)
-    })?;
-    emit_openings(&answer, &joined.budgets, format, out)
-}
-
-/// The all-openings answer with the budget its jobs ran under (several when merged shards
-/// ran under different ones).
-#[derive(Serialize)]
-struct Answered<'a> {
-    #[serde(flatten)]
-    openings: &'a Openings,
-    budgets: &'a [Option<JobBudget>],
-    /// Whether every job ran the H-search of virtual connections.
-    virtual_connections: bool,
-}
-
-fn emit_openings(
-    report: &Openings,
-    budgets: &[Option<JobBudget>],
-    format: TableFormat,
-    out: &Output,
-) -> anyhow::Result<Answer> {
-    let answered = Answered {
-        openings: report,
-        budgets,
-        virtual_connections: budgets.iter().all(|budget| {
-            budget
-                .as_ref()
-                .is_some_and(|b| b.virtual_connections == Some(true))
-        }),
-    };
-    let mut table = Table::new(&["opening", "sides", "cells", "winner", "O's winning replies"]);
-    for row in &report.openings {
-        let (winner, replies) = match row.status {
-            Status::Solved if row.winning_replies.is_empty() => {
-                (player_text(row.winner), "none".to_string())
-            }
-            Status::Solved => (player_text(row.winner), row.winning_replies.join(" ")),
-            Status::Unknown { .. } => ("unknown".to_string(), "unknown".to_string()),
-        };
-        table.push(vec![
-            row.cells[0].clone(),
-            row.sides.to_string(),
-            row.cells.len().to_string(),
-            winner,
-            replies,
-        ]);
-    }
-    out.emit_status(&answered, report.status, || {
-        let mut text = table.render(format);
-        if format == TableFormat::Text {
-            let verdict = match report.winner {
-                Some(w) => format!("{w} wins"),
-                None => "the winner is unknown".to_string(),
-            };
-            text += &format!(
-                "{}: {verdict}; winning first moves: {}\n{} classes of openings, {} nodes in {:.1} ms, each reply under {}\n",
-                report.board,
-                match (report.winning_moves.is_empty(), report.status) {
-                    (false, _) => report.winning_moves.join(" "),
-                    (true, Status::Solved) => "none".to_string(),
-                    (true, Status::Unknown { .. }) => "none proved".to_string(),
-                },
-                report.classes,
-                report.nodes,
-                report.millis,
-                budgets_text(budgets)
-            );
-            if let Status::Unknown { .. } = report.status {
-                text += &format!(
-                    "some classes are {} (per reply)\n",
-                    status_text(&report.status)
-                );
-            }
-        }
-        text
     })
 }
 
@@ -380,7 +287,7 @@ struct Claims {
 
 fn write_certificate(
     matches: &ArgMatches,
-    openings: &OpeningsArgs,
+    args: &HexSolveArgs,
     file: &Path,
     out: &Output,
 ) -> anyhow::Result<Answer> {
@@ -388,8 +295,8 @@ fn write_certificate(
     let start = GameSetup::read(matches, &DESCRIPTOR.info)
         .with(|setup| setup_game(setup, &setup_limits()))?;
     let board = start.board().spec().to_string();
-    let carrier_cells = openings.carrier_cells;
-    let certified = if openings.all_openings {
+    let carrier_cells = args.carrier_cells;
+    let certified = if args.openings.all_openings {
         certify_openings(&start, &budget, carrier_cells)
     } else {
         certify(std::slice::from_ref(&start), &budget, carrier_cells)

@@ -777,3 +777,44 @@ fn all_openings_shards_merge_and_resume() {
     );
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// Shards record the threads of their classes' searches: merged, they state them when
+/// every shard recorded the same number, and `null` beside a shard file written before
+/// threads were recorded, which still merges into the same answer.
+#[test]
+fn merged_shards_state_the_threads_they_ran_on() {
+    let dir = scratch("eg-threads");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = |name: &str| dir.join(name).to_str().unwrap().to_string();
+    for (shard, file) in [("1/2", "one.json"), ("2/2", "two.json")] {
+        let written = all_openings("taylor:2", &["--shard", shard, "--out", &path(file)]).json();
+        assert_eq!(written["budget"]["threads"], 1, "{written}");
+    }
+    let merge = |files: &[&str]| {
+        let mut args = vec!["--json", "merge"];
+        let paths: Vec<String> = files.iter().map(|f| path(f)).collect();
+        args.extend(paths.iter().map(String::as_str));
+        crosscap(&args).json()
+    };
+    let merged = merge(&["one.json", "two.json"]);
+    assert_eq!(merged["threads"], 1, "{merged}");
+    let mut old: Value =
+        serde_json::from_str(&std::fs::read_to_string(path("two.json")).unwrap()).unwrap();
+    old["budget"].as_object_mut().unwrap().remove("threads");
+    std::fs::write(path("old.json"), old.to_string()).unwrap();
+    let with_old = merge(&["one.json", "old.json"]);
+    assert!(with_old["threads"].is_null(), "{with_old}");
+    assert_eq!(with_old["budgets"].as_array().unwrap().len(), 2);
+    for key in ["margin", "best_moves", "winner"] {
+        assert_eq!(with_old[key], merged[key], "{key}");
+    }
+    let text = crosscap(&["merge", &path("one.json"), &path("old.json")]);
+    assert!(
+        text.stdout
+            .contains("each class under --max-seconds 600 --max-memory 512MiB\n"),
+        "budgets reading alike are named once: {}",
+        text.stdout
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
