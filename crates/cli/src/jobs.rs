@@ -19,7 +19,7 @@ use crosscap_engine::{Budget, Player};
 use indicatif::ProgressBar;
 use serde::{Deserialize, Serialize};
 
-use crate::output::{Answer, Output, Table, TableFormat, progress_bar, status_text};
+use crate::output::{Answer, Output, Table, TableFormat, long_steps_bar, status_text};
 
 /// The kind of solve every first move's is, in the files.
 pub const ALL_OPENINGS: &str = "all-openings";
@@ -411,7 +411,7 @@ impl JobRun {
             .filter(|&job| shard.is_none_or(|s| s.takes(job)))
             .count();
         let reused = results.len();
-        let bar = progress_bar(total as u64, "jobs");
+        let bar = long_steps_bar(total as u64, "jobs");
         bar.inc(reused as u64);
         Ok(JobRun {
             of,

@@ -3,12 +3,13 @@
 
 use std::cell::RefCell;
 use std::io::IsTerminal;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crosscap_engine::Exhausted;
 use crosscap_engine::catalog::{Part, Status};
 use crosscap_engine::text::{escape_controls, shorten_long_runs};
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::style::ProgressTracker;
+use indicatif::{FormattedDuration, ProgressBar, ProgressState, ProgressStyle};
 use serde::Serialize;
 
 /// Where a command's results go.
@@ -504,13 +505,68 @@ pub fn progress_bar(len: u64, message: &str) -> ProgressBar {
         return ProgressBar::hidden();
     }
     let bar = ProgressBar::new(len);
-    bar.set_style(
-        ProgressStyle::with_template("{msg} [{bar:40}] {pos}/{len} ({eta})")
-            .expect("the template is valid")
-            .progress_chars("=> "),
-    );
+    bar.set_style(bar_style("{msg} [{bar:40}] {pos}/{len} ({eta})"));
     bar.set_message(message.to_string());
     bar
+}
+
+fn bar_style(template: &str) -> ProgressStyle {
+    ProgressStyle::with_template(template)
+        .expect("the template is valid")
+        .progress_chars("=> ")
+}
+
+/// A [`progress_bar`] of steps that may take hours (an all-openings class): redrawn every
+/// second with the time since it last moved, which, when the steps run one after another,
+/// is the time the running step has taken (with several at once, the oldest running step
+/// has taken at least that long).
+pub fn long_steps_bar(len: u64, message: &str) -> ProgressBar {
+    let bar = progress_bar(len, message);
+    if !bar.is_hidden() {
+        bar.set_style(
+            bar_style("{msg} [{bar:40}] {pos}/{len} ({eta}), last finished {since_step} ago")
+                .with_key("since_step", SinceStep::default()),
+        );
+        bar.enable_steady_tick(Duration::from_secs(1));
+    }
+    bar
+}
+
+/// When a bar's position last changed, as its ticks see it.
+#[derive(Clone, Default)]
+struct SinceStep {
+    last: Option<(u64, Instant)>,
+}
+
+impl SinceStep {
+    fn seen(&mut self, position: u64, now: Instant) {
+        if self.last.is_none_or(|(last, _)| last != position) {
+            self.last = Some((position, now));
+        }
+    }
+
+    fn since(&self, now: Instant) -> Duration {
+        self.last
+            .map_or(Duration::ZERO, |(_, at)| now.saturating_duration_since(at))
+    }
+}
+
+impl ProgressTracker for SinceStep {
+    fn clone_box(&self) -> Box<dyn ProgressTracker> {
+        Box::new(self.clone())
+    }
+
+    fn tick(&mut self, state: &ProgressState, now: Instant) {
+        self.seen(state.pos(), now);
+    }
+
+    fn reset(&mut self, _: &ProgressState, _: Instant) {
+        self.last = None;
+    }
+
+    fn write(&self, _: &ProgressState, w: &mut dyn std::fmt::Write) {
+        let _ = write!(w, "{}", FormattedDuration(self.since(Instant::now())));
+    }
 }
 
 #[cfg(test)]
@@ -521,6 +577,20 @@ mod tests {
         let mut t = Table::new(&["g", "moves"]);
         t.push(vec!["1".into(), "c, d".into()]);
         t
+    }
+
+    /// The time since a step is counted from the first tick that saw its position.
+    #[test]
+    fn the_time_since_a_step_restarts_when_the_position_moves() {
+        let start = Instant::now();
+        let at = |seconds| start + Duration::from_secs(seconds);
+        let mut since = SinceStep::default();
+        assert_eq!(since.since(at(5)), Duration::ZERO);
+        since.seen(0, at(1));
+        since.seen(0, at(4));
+        assert_eq!(since.since(at(10)), Duration::from_secs(9));
+        since.seen(1, at(12));
+        assert_eq!(since.since(at(15)), Duration::from_secs(3));
     }
 
     #[test]
