@@ -247,6 +247,12 @@ pub struct JobBudget {
     /// Whether Projective Hex's solvers ran the H-search of virtual connections (its flag
     /// changes the nodes, not the answers); `None`, and no key, for the games without one
     /// and in files written before it was recorded.
+    ///
+    /// A merge of shards written before and after it was recorded reads the older ones as
+    /// `None` (they could not run the H-search, which came with its record): the answers
+    /// are those of every shard (the H-search changes nodes, not values), the merged
+    /// `virtual_connections` is true only when every shard ran it, and each budget is
+    /// listed with its own flags.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub virtual_connections: Option<bool>,
     /// The threads of each job's search where the game's solver takes `--threads` (Euler

@@ -216,3 +216,51 @@ fn merge_refuses_files_that_are_not_one_solve() {
     assert_eq!(joined.code, 0, "{}", joined.stderr);
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// A shard file written before the H-search's flag was recorded (no
+/// `virtual_connections` key: it could not run it) merges with one that ran the H-search:
+/// the answers are every shard's, `virtual_connections` is false (not every job ran it),
+/// and each budget is named with its own flags.
+#[test]
+fn shards_with_and_without_the_h_search_merge() {
+    let dir = scratch("h-search");
+    let whole = solve(&dir, "taylor:2", &[]).json();
+    solve(&dir, "taylor:2", &["--shard", "1/2", "--out", "old.json"]).json();
+    let searched = solve(
+        &dir,
+        "taylor:2",
+        &[
+            "--shard",
+            "2/2",
+            "--out",
+            "new.json",
+            "--virtual-connections",
+        ],
+    )
+    .json();
+    assert_eq!(searched["budget"]["virtual_connections"], true);
+    let mut old = read_json(&dir.join("old.json"));
+    old["budget"]
+        .as_object_mut()
+        .unwrap()
+        .remove("virtual_connections");
+    std::fs::write(dir.join("old.json"), old.to_string()).unwrap();
+    let merged = crosscap_in(&dir, &["--json", "merge", "old.json", "new.json"], "").json();
+    assert_eq!(merged["virtual_connections"], false, "{merged}");
+    let budgets = merged["budgets"].as_array().unwrap();
+    assert_eq!(budgets.len(), 2, "{merged}");
+    assert!(budgets[0].get("virtual_connections").is_none(), "{merged}");
+    let mut expected = verdict(&whole);
+    expected["budgets"] = merged["budgets"].clone();
+    assert_eq!(verdict(&merged), expected);
+    let text = crosscap_in(&dir, &["merge", "old.json", "new.json"], "");
+    assert!(
+        text.stdout.contains(
+            "each reply under --max-seconds 600 --max-memory 512MiB, or --max-seconds 600 \
+             --max-memory 512MiB with --virtual-connections\n"
+        ),
+        "{}",
+        text.stdout
+    );
+    std::fs::remove_dir_all(dir).unwrap();
+}
