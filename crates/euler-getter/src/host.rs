@@ -491,12 +491,6 @@ pub fn setup_game(setup: &Setup, limits: &SetupLimits) -> Result<EulerGetter, Se
     .map_err(SetupError::from_error)
 }
 
-fn layout(spec: &str) -> Result<Value, SetupError> {
-    crosscap_topology::Board::from_spec(spec)
-        .map(|board| board.drawing())
-        .map_err(SetupError::from_error)
-}
-
 /// Euler Getter in the catalog.
 pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
     info: GameInfo {
@@ -562,7 +556,7 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
                 the end the page shows each region, its pieces and their loops.</p>",
     },
     start,
-    layout: Some(layout),
+    layout: Some(crosscap_topology::Board::drawing_of),
 };
 
 #[cfg(test)]

@@ -212,12 +212,6 @@ pub fn setup_game(setup: &Setup, limits: &SetupLimits) -> Result<ProjectiveHex, 
     .map_err(SetupError::from_error)
 }
 
-fn layout(spec: &str) -> Result<Value, SetupError> {
-    crosscap_topology::Board::from_spec(spec)
-        .map(|board| board.drawing())
-        .map_err(SetupError::from_error)
-}
-
 /// Projective Hex in the catalog.
 pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
     info: GameInfo {
@@ -278,5 +272,5 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
                 between equals use the swap rule or Taylor's cut-and-choose opening.</p>",
     },
     start,
-    layout: Some(layout),
+    layout: Some(crosscap_topology::Board::drawing_of),
 };

@@ -42,6 +42,7 @@ use std::collections::HashMap;
 use std::fmt;
 
 use crosscap_engine::Player;
+use crosscap_engine::catalog::SetupError;
 use serde::Serialize;
 
 pub use complex::{Complex, Side};
@@ -320,6 +321,14 @@ impl Board {
         let mut drawing = serde_json::to_value(self.layout()).unwrap_or_default();
         drawing["names"] = self.names.iter().map(|n| serde_json::json!(n)).collect();
         drawing
+    }
+
+    /// The catalog's [`Layout`](crosscap_engine::catalog::Layout) of every game played on
+    /// a board of this model: the drawing of the board `spec` names.
+    pub fn drawing_of(spec: &str) -> Result<serde_json::Value, SetupError> {
+        Board::from_spec(spec)
+            .map(|board| board.drawing())
+            .map_err(SetupError::from_error)
     }
 
     /// Reads a position string (see [`Position`]).
