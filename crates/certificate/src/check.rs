@@ -7,6 +7,8 @@ use std::path::Path;
 
 use crosscap_engine::Player;
 use crosscap_topology::Board;
+use rayon::ThreadPoolBuilder;
+use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::endgame::{self, Ending};
@@ -56,8 +58,13 @@ impl<'a> From<&'a Result<Verified, Invalid>> for Report<'a> {
 
 /// Reads and checks the certificate at `path`: the verdict (valid, or the first thing
 /// wrong), or why the file is no certificate at all (it cannot be read, it is not zstd,
-/// its header is not a certificate's) or not one of `game` (`None`: any game's).
-pub fn check_file(path: &Path, game: Option<Kind>) -> Result<Result<Verified, Invalid>, String> {
+/// its header is not a certificate's) or not one of `game` (`None`: any game's). Leaves are
+/// checked on `threads` threads, as [`verify_on`] checks them.
+pub fn check_file(
+    path: &Path,
+    game: Option<Kind>,
+    threads: usize,
+) -> Result<Result<Verified, Invalid>, String> {
     match Certificate::load(path) {
         Ok(certificate) => match game {
             Some(game) if game != certificate.kind => Err(format!(
@@ -68,7 +75,7 @@ pub fn check_file(path: &Path, game: Option<Kind>) -> Result<Result<Verified, In
                 game.name(),
                 certificate.kind.name()
             )),
-            _ => Ok(verify(&certificate)),
+            _ => Ok(verify_on(&certificate, threads)),
         },
         Err(CertificateError::Invalid(invalid)) => Ok(Err(invalid)),
         Err(CertificateError::Unreadable(why)) => Err(format!("{}: {why}", path.display())),
@@ -96,11 +103,17 @@ impl fmt::Display for Verified {
     }
 }
 
-/// Checks `certificate` (see the crate documentation for what it claims); the first thing
-/// found wrong is the answer otherwise.
+/// Checks `certificate` (see the crate documentation for what it claims) on one thread; the
+/// first thing found wrong is the answer otherwise. [`verify_on`] with one thread.
 pub fn verify(certificate: &Certificate) -> Result<Verified, Invalid> {
+    verify_on(certificate, 1)
+}
+
+/// Checks `certificate` with its leaves checked on `threads` threads (1: one after another
+/// on this one): the verdict, and the first thing found wrong, are the same on any number.
+pub fn verify_on(certificate: &Certificate, threads: usize) -> Result<Verified, Invalid> {
     if certificate.kind == Kind::EulerGetter {
-        return crate::euler::verify(certificate);
+        return crate::euler::verify(certificate, threads);
     }
     let board = &certificate.board;
     let rules = HexRules {
@@ -116,7 +129,7 @@ pub fn verify(certificate: &Certificate) -> Result<Verified, Invalid> {
             root: claim.root,
         })
         .collect();
-    walk(certificate, &rules, &claims)?;
+    walk(certificate, &rules, &claims, threads)?;
     Ok(Verified {
         game: certificate.kind.name(),
         board: board.spec().to_string(),
@@ -126,6 +139,11 @@ pub fn verify(certificate: &Certificate) -> Result<Verified, Invalid> {
         results: Vec::new(),
         nodes: certificate.nodes.len(),
     })
+}
+
+/// The threads [`check_file`]'s callers check leaves on unless told: the machine's cores.
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
 }
 
 /// The lines before the claims: the format, the game and the board.
@@ -171,13 +189,14 @@ pub(crate) struct Strategy<'a, Goal> {
 /// to the first (every reference points up, so a node's parents are all checked before it,
 /// and each one has handed it the position it reaches it with; a node keeps the first such
 /// position and its goal, and any other must be equal), each move's legality and turn,
-/// each reply's; then the leaves, independent of one another. The answer is the first
-/// thing wrong in the order of a walk that checks each leaf where it meets it, last node
-/// first.
+/// each reply's; then the leaves, independent of one another, on `threads` threads. The
+/// answer is the first thing wrong in the order of a walk that checks each leaf where it
+/// meets it, last node first, on any number of threads.
 pub(crate) fn walk<R: Rules>(
     certificate: &Certificate,
     rules: &R,
     claims: &[Strategy<R::Goal>],
+    threads: usize,
 ) -> Result<(), Invalid> {
     let cells = certificate.board.cell_count();
     let mut reached = Reached::new(certificate.nodes.len(), cells);
@@ -210,7 +229,7 @@ pub(crate) fn walk<R: Rules>(
     let inner = inner_nodes(certificate, rules, &mut reached, &mut leaves)
         .map_err(|(node, why)| fail(node, why));
     // Every leaf met comes before the first inner node that failed, if any.
-    let leaf = leaves.iter().find_map(|&node| {
+    let leaf = first_failure(&leaves, threads, |node| {
         let mut stones = vec![None; cells];
         let goal = (reached.load(node, &mut stones)).expect("the walk met the leaf reached");
         let checked = rules.leaf(certificate, certificate.nodes[node], &mut stones, goal);
@@ -298,6 +317,23 @@ fn inner_nodes<R: Rules>(
         }
     }
     Ok(())
+}
+
+/// The first of `leaves`, in their order, whose `check` fails, and why: checked on
+/// `threads` threads (1, or a pool that cannot be made: one after another on this one),
+/// the same answer on any number.
+fn first_failure(
+    leaves: &[usize],
+    threads: usize,
+    check: impl Fn(usize) -> Option<Invalid> + Sync,
+) -> Option<Invalid> {
+    let pool = (threads > 1)
+        .then(|| ThreadPoolBuilder::new().num_threads(threads).build().ok())
+        .flatten();
+    match pool {
+        Some(pool) => pool.install(|| leaves.par_iter().find_map_first(|&leaf| check(leaf))),
+        None => leaves.iter().find_map(|&leaf| check(leaf)),
+    }
 }
 
 /// Projective Hex's rules: a move that closes a loop wins; held loops and carriers are its

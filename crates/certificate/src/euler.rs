@@ -100,9 +100,10 @@ pub(crate) fn scores(certificate: &Certificate) -> (Vec<ScoreSummary>, Vec<Resul
     (summaries, results)
 }
 
-/// Checks an Euler Getter certificate (see the crate documentation); the first thing found
-/// wrong is the answer otherwise, as in [`crate::verify`].
-pub(crate) fn verify(certificate: &Certificate) -> Result<Verified, Invalid> {
+/// Checks an Euler Getter certificate (see the crate documentation), its endgames on
+/// `threads` threads; the first thing found wrong is the answer otherwise, as in
+/// [`crate::verify_on`].
+pub(crate) fn verify(certificate: &Certificate, threads: usize) -> Result<Verified, Invalid> {
     let board = &certificate.board;
     let claims: Vec<_> = (certificate.scores.iter())
         .map(|claim| Strategy {
@@ -117,7 +118,7 @@ pub(crate) fn verify(certificate: &Certificate) -> Result<Verified, Invalid> {
     let rules = ScoreRules {
         complex: Complex::of(board),
     };
-    walk(certificate, &rules, &claims)?;
+    walk(certificate, &rules, &claims, threads)?;
     let (scores, results) = scores(certificate);
     Ok(Verified {
         game: certificate.kind.name(),
@@ -442,7 +443,7 @@ mod tests {
     fn refused(certificate: &Certificate) -> Invalid {
         let mut text = Vec::new();
         certificate.write_text(&mut text).unwrap();
-        match Certificate::read(text.as_slice()).map(|read| verify(&read)) {
+        match Certificate::read(text.as_slice()).map(|read| crate::verify(&read)) {
             Ok(Err(invalid)) | Err(CertificateError::Invalid(invalid)) => invalid,
             other => panic!("accepted or unreadable: {other:?}"),
         }
