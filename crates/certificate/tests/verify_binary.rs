@@ -16,6 +16,14 @@ fn certificate(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// The stored certificate `name` as text, for a test to change.
+fn stored_text(name: &str) -> String {
+    let stored = crosscap_certificate::Certificate::load(&certificate(name)).unwrap();
+    let mut written = Vec::new();
+    stored.write_text(&mut written).unwrap();
+    text(&written)
+}
+
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -50,12 +58,7 @@ fn the_stored_taylor_2_certificate_proves_its_claims() {
 
 #[test]
 fn a_changed_claim_is_refused_with_status_1() {
-    let stored =
-        crosscap_certificate::Certificate::load(&certificate("projective-hex-taylor-2.cert.zst"))
-            .unwrap();
-    let mut written = Vec::new();
-    stored.write_text(&mut written).unwrap();
-    let written = text(&written);
+    let written = stored_text("projective-hex-taylor-2.cert.zst");
     let claim = written.lines().find(|l| l.starts_with("claim ")).unwrap();
     let swapped = claim.replace(" O ", " X ");
     assert_ne!(swapped, claim);
@@ -73,24 +76,23 @@ fn a_changed_claim_is_refused_with_status_1() {
     assert!(report["reason"].is_string(), "{report}");
 }
 
-/// The stored taylor:2 certificate with a cell dropped from every carrier that names d3,
-/// several of which then fail: the same verdict and message (the first failure in the
+/// The stored taylor:2 certificate with d3 dropped from every carrier that ends with it,
+/// most of which then fail: the same verdict and message (the first failure in the
 /// order the check meets them, last node first) on 1 thread and on 4.
 #[test]
 fn a_damaged_certificate_gets_the_same_message_on_1_and_4_threads() {
-    let stored =
-        crosscap_certificate::Certificate::load(&certificate("projective-hex-taylor-2.cert.zst"))
-            .unwrap();
-    let mut written = Vec::new();
-    stored.write_text(&mut written).unwrap();
-    let damaged = text(&written).replace(" d3\n", "\n");
+    let damaged = stored_text("projective-hex-taylor-2.cert.zst").replace(" d3\n", "\n");
     let file = scratch("carriers-cut.cert", damaged.as_bytes());
     let runs: Vec<Output> = ["1", "4"]
         .iter()
         .map(|threads| verify(&["--threads", threads, file.to_str().unwrap()]))
         .collect();
+    // Thirteen of the cut carriers fail alone; the check meets node 23 first.
     let stderr = text(&runs[0].stderr);
-    assert!(stderr.starts_with("invalid certificate: node "), "{stderr}");
+    assert!(
+        stderr.starts_with("invalid certificate: node 23 (line 32): O stops X's loop"),
+        "{stderr}"
+    );
     for run in &runs {
         assert_eq!(run.status.code(), Some(1));
         assert_eq!(text(&run.stderr), stderr);
