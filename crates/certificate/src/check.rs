@@ -7,6 +7,8 @@ use std::path::Path;
 
 use crosscap_engine::Player;
 use crosscap_topology::Board;
+use rayon::ThreadPoolBuilder;
+use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::endgame::{self, Ending};
@@ -56,8 +58,13 @@ impl<'a> From<&'a Result<Verified, Invalid>> for Report<'a> {
 
 /// Reads and checks the certificate at `path`: the verdict (valid, or the first thing
 /// wrong), or why the file is no certificate at all (it cannot be read, it is not zstd,
-/// its header is not a certificate's) or not one of `game` (`None`: any game's).
-pub fn check_file(path: &Path, game: Option<Kind>) -> Result<Result<Verified, Invalid>, String> {
+/// its header is not a certificate's) or not one of `game` (`None`: any game's). Leaves are
+/// checked on `threads` threads, as [`verify_on`] checks them.
+pub fn check_file(
+    path: &Path,
+    game: Option<Kind>,
+    threads: usize,
+) -> Result<Result<Verified, Invalid>, String> {
     match Certificate::load(path) {
         Ok(certificate) => match game {
             Some(game) if game != certificate.kind => Err(format!(
@@ -68,7 +75,7 @@ pub fn check_file(path: &Path, game: Option<Kind>) -> Result<Result<Verified, In
                 game.name(),
                 certificate.kind.name()
             )),
-            _ => Ok(verify(&certificate)),
+            _ => Ok(verify_on(&certificate, threads)),
         },
         Err(CertificateError::Invalid(invalid)) => Ok(Err(invalid)),
         Err(CertificateError::Unreadable(why)) => Err(format!("{}: {why}", path.display())),
@@ -96,155 +103,33 @@ impl fmt::Display for Verified {
     }
 }
 
-/// Checks `certificate` (see the crate documentation for what it claims); the first thing
-/// found wrong is the answer otherwise.
-///
-/// Nodes are visited from the last to the first: every reference points up, so a node's
-/// parents are all checked before it, and each one has handed it the position it reaches
-/// it with. A node keeps the first such position and its winner; any other must be equal.
+/// Checks `certificate` (see the crate documentation for what it claims) on one thread; the
+/// first thing found wrong is the answer otherwise. [`verify_on`] with one thread.
 pub fn verify(certificate: &Certificate) -> Result<Verified, Invalid> {
+    verify_on(certificate, 1)
+}
+
+/// Checks `certificate` with its leaves checked on `threads` threads (1: one after another
+/// on this one): the verdict, and the first thing found wrong, are the same on any number.
+pub fn verify_on(certificate: &Certificate, threads: usize) -> Result<Verified, Invalid> {
     if certificate.kind == Kind::EulerGetter {
-        return crate::euler::verify(certificate);
+        return crate::euler::verify(certificate, threads);
     }
     let board = &certificate.board;
-    let header = 4; // magic, game, board and the `nodes` line.
-    let node_line = |node: usize| header + certificate.claims.len() + node + 1;
-    let fail = |node: usize, reason: String| Invalid {
-        node: Some(node),
-        line: node_line(node),
-        reason,
+    let rules = HexRules {
+        board,
+        // The arguments of held loops and carriers (see the crate documentation) need the
+        // projective plane.
+        projective: !board.is_orientable() && board.euler_characteristic() == 1,
     };
-    // The arguments of held loops and carriers (see the crate documentation) need the
-    // projective plane.
-    let projective = !board.is_orientable() && board.euler_characteristic() == 1;
-    let mut reached = Reached::new(certificate.nodes.len(), board.cell_count());
-    for (index, claim) in certificate.claims.iter().enumerate() {
-        let fail = |reason: String| Invalid {
-            node: None,
-            line: 4 + index,
-            reason,
-        };
-        let (x, o) = counts(&claim.stones);
-        if x != o && x != o + 1 {
-            return Err(fail(format!(
-                "X has {x} stones and O {o}: not a position of a game X started"
-            )));
-        }
-        if let Some(cell) = (0..board.cell_count()).find(|&cell| {
-            claim.stones[cell].is_some() && has_loop_through(board, &claim.stones, cell)
-        }) {
-            return Err(fail(format!(
-                "the game is over: {} has a loop through {}",
-                claim.stones[cell].expect("a stone"),
-                board.cell_name(cell)
-            )));
-        }
-        reached
-            .arrive(claim.root as usize, &claim.stones, claim.winner)
-            .map_err(|why| fail(format!("node {}: {why}", claim.root)))?;
-    }
-    let mut stones = vec![None; board.cell_count()];
-    for index in (0..certificate.nodes.len()).rev() {
-        let Some(winner) = reached.load(index, &mut stones) else {
-            return Err(fail(index, "no claim reaches this node".to_string()));
-        };
-        let to_move = to_move(&stones);
-        match certificate.nodes[index] {
-            Node::Move { cell, next } => {
-                if to_move != winner {
-                    return Err(fail(
-                        index,
-                        format!("{to_move}, the loser, is to move here"),
-                    ));
-                }
-                let cell = cell as usize;
-                if stones[cell].is_some() {
-                    return Err(fail(index, format!("{} is taken", board.cell_name(cell))));
-                }
-                stones[cell] = Some(winner);
-                let closes = has_loop_through(board, &stones, cell);
-                match (closes, next) {
-                    (true, None) => {}
-                    (true, Some(_)) => {
-                        return Err(fail(
-                            index,
-                            format!("{} closes a loop: the game is over", board.cell_name(cell)),
-                        ));
-                    }
-                    (false, None) => {
-                        return Err(fail(
-                            index,
-                            format!("{} does not close a loop", board.cell_name(cell)),
-                        ));
-                    }
-                    (false, Some(next)) => reached
-                        .arrive(next as usize, &stones, winner)
-                        .map_err(|why| fail(index, format!("its next node {next}: {why}")))?,
-                }
-            }
-            Node::Held { first, count } | Node::Carrier { first, count } => {
-                let (leaf, check): (&str, LeafCheck) = match certificate.nodes[index] {
-                    Node::Held { .. } => ("a held loop", held),
-                    _ => ("a carrier", carrier),
-                };
-                if !projective {
-                    return Err(fail(
-                        index,
-                        format!("{leaf} on a board that is not a projective plane"),
-                    ));
-                }
-                check(board, &mut stones, winner, certificate.list(first, count))
-                    .map_err(|why| fail(index, why))?;
-            }
-            Node::Replies { first, count } => {
-                if to_move == winner {
-                    return Err(fail(
-                        index,
-                        format!("{to_move}, the winner, is to move here"),
-                    ));
-                }
-                let empty: Vec<usize> =
-                    (0..stones.len()).filter(|&c| stones[c].is_none()).collect();
-                if empty.is_empty() {
-                    return Err(fail(
-                        index,
-                        format!("the board is full and {winner} has no loop"),
-                    ));
-                }
-                let targets = certificate.list(first, count);
-                if targets.len() != empty.len() {
-                    return Err(fail(
-                        index,
-                        format!("{} replies for {} empty cells", targets.len(), empty.len()),
-                    ));
-                }
-                for (&cell, &next) in empty.iter().zip(targets) {
-                    stones[cell] = Some(to_move);
-                    if has_loop_through(board, &stones, cell) {
-                        return Err(fail(
-                            index,
-                            format!("{to_move}'s reply {} closes a loop", board.cell_name(cell)),
-                        ));
-                    }
-                    reached
-                        .arrive(next as usize, &stones, winner)
-                        .map_err(|why| {
-                            fail(
-                                index,
-                                format!("after {}, node {next}: {why}", board.cell_name(cell)),
-                            )
-                        })?;
-                    stones[cell] = None;
-                }
-            }
-            Node::Endgame => {
-                return Err(fail(
-                    index,
-                    "an endgame is no leaf of a projective-hex certificate".to_string(),
-                ));
-            }
-        }
-    }
+    let claims: Vec<_> = (certificate.claims.iter())
+        .map(|claim| Strategy {
+            stones: &claim.stones,
+            goal: claim.winner,
+            root: claim.root,
+        })
+        .collect();
+    walk(certificate, &rules, &claims, threads)?;
     Ok(Verified {
         game: certificate.kind.name(),
         board: board.spec().to_string(),
@@ -254,6 +139,251 @@ pub fn verify(certificate: &Certificate) -> Result<Verified, Invalid> {
         results: Vec::new(),
         nodes: certificate.nodes.len(),
     })
+}
+
+/// The threads [`check_file`]'s callers check leaves on unless told: the machine's cores.
+pub fn default_threads() -> usize {
+    std::thread::available_parallelism().map_or(1, usize::from)
+}
+
+/// The lines before the claims: the format, the game and the board.
+const HEADER: usize = 3;
+
+/// What the games' checks differ in; [`walk`] does the rest.
+pub(crate) trait Rules: Sync {
+    /// What a node is reached with: the winner (Projective Hex), a score claimed (Euler
+    /// Getter).
+    type Goal: Copy + PartialEq + fmt::Display + Send + Sync;
+
+    /// The player whose strategy reaches `goal`: its moves are the certificate's `m`
+    /// nodes, the other's the `r` nodes.
+    fn player(goal: Self::Goal) -> Player;
+
+    /// Why a claim cannot start from `stones`, beyond the counts of stones [`walk`]
+    /// checks; `None` when it can.
+    fn refuse_start(&self, stones: &[Option<Player>]) -> Option<String>;
+
+    /// Whether the move just made on `cell` closes a loop, which ends the game (`None`: the
+    /// game's moves never end it before the board is full).
+    fn closes(&self, stones: &[Option<Player>], cell: usize) -> Option<bool>;
+
+    /// Checks the leaf `node` (a held loop, a carrier or an endgame) reached with `stones`
+    /// and `goal`; the reason when it fails.
+    fn leaf(
+        &self,
+        certificate: &Certificate,
+        node: Node,
+        stones: &mut [Option<Player>],
+        goal: Self::Goal,
+    ) -> Result<(), String>;
+}
+
+/// A claim as [`walk`] reads it: the start position, the goal and the strategy's first node.
+pub(crate) struct Strategy<'a, Goal> {
+    pub(crate) stones: &'a [Option<Player>],
+    pub(crate) goal: Goal,
+    pub(crate) root: u32,
+}
+
+/// Checks the strategies of `claims`: their start positions, then the nodes from the last
+/// to the first (every reference points up, so a node's parents are all checked before it,
+/// and each one has handed it the position it reaches it with; a node keeps the first such
+/// position and its goal, and any other must be equal), each move's legality and turn,
+/// each reply's; then the leaves, independent of one another, on `threads` threads. The
+/// answer is the first thing wrong in the order of a walk that checks each leaf where it
+/// meets it, last node first, on any number of threads.
+pub(crate) fn walk<R: Rules>(
+    certificate: &Certificate,
+    rules: &R,
+    claims: &[Strategy<R::Goal>],
+    threads: usize,
+) -> Result<(), Invalid> {
+    let cells = certificate.board.cell_count();
+    let mut reached = Reached::new(certificate.nodes.len(), cells);
+    for (index, &Strategy { stones, goal, root }) in claims.iter().enumerate() {
+        let fail = |reason: String| Invalid {
+            node: None,
+            line: HEADER + 1 + index,
+            reason,
+        };
+        let (x, o) = counts(stones);
+        if x != o && x != o + 1 {
+            return Err(fail(format!(
+                "X has {x} stones and O {o}: not a position of a game X started"
+            )));
+        }
+        if let Some(why) = rules.refuse_start(stones) {
+            return Err(fail(why));
+        }
+        reached
+            .arrive(root as usize, stones, goal)
+            .map_err(|why| fail(format!("node {root}: {why}")))?;
+    }
+    // The `nodes` line follows the claims.
+    let fail = |node: usize, reason: String| Invalid {
+        node: Some(node),
+        line: HEADER + claims.len() + 2 + node,
+        reason,
+    };
+    let mut leaves = Vec::new();
+    let inner = inner_nodes(certificate, rules, &mut reached, &mut leaves)
+        .map_err(|(node, why)| fail(node, why));
+    // Every leaf met comes before the first inner node that failed, if any.
+    let leaf = first_failure(&leaves, threads, |node| {
+        let mut stones = vec![None; cells];
+        let goal = (reached.load(node, &mut stones)).expect("the walk met the leaf reached");
+        let checked = rules.leaf(certificate, certificate.nodes[node], &mut stones, goal);
+        checked.err().map(|why| fail(node, why))
+    });
+    match leaf {
+        Some(failed) => Err(failed),
+        None => inner,
+    }
+}
+
+/// The walk of [`walk`] over the moves and replies, last node first, which lists the
+/// leaves it meets in `leaves` for later; the first node that fails, and why.
+fn inner_nodes<R: Rules>(
+    certificate: &Certificate,
+    rules: &R,
+    reached: &mut Reached<R::Goal>,
+    leaves: &mut Vec<usize>,
+) -> Result<(), (usize, String)> {
+    let board = &certificate.board;
+    let mut stones = vec![None; board.cell_count()];
+    for index in (0..certificate.nodes.len()).rev() {
+        let fail = |why: String| (index, why);
+        let Some(goal) = reached.load(index, &mut stones) else {
+            return Err(fail("no claim reaches this node".to_string()));
+        };
+        let (player, to_move) = (R::player(goal), to_move(&stones));
+        match certificate.nodes[index] {
+            Node::Move { cell, next } => {
+                if to_move != player {
+                    return Err(fail(format!("{to_move} is to move here, not {player}")));
+                }
+                let cell = cell as usize;
+                if stones[cell].is_some() {
+                    return Err(fail(format!("{} is taken", board.cell_name(cell))));
+                }
+                stones[cell] = Some(player);
+                let name = board.cell_name(cell);
+                match (rules.closes(&stones, cell), next) {
+                    (Some(true), None) => {}
+                    (Some(true), Some(_)) => {
+                        return Err(fail(format!("{name} closes a loop: the game is over")));
+                    }
+                    (Some(false), None) => {
+                        return Err(fail(format!("{name} does not close a loop")));
+                    }
+                    (None, None) => return Err(fail("a move without its next node".to_string())),
+                    (_, Some(next)) => reached
+                        .arrive(next as usize, &stones, goal)
+                        .map_err(|why| fail(format!("its next node {next}: {why}")))?,
+                }
+            }
+            Node::Replies { first, count } => {
+                if to_move == player {
+                    return Err(fail(format!(
+                        "{player}, whose strategy this is, is to move here"
+                    )));
+                }
+                let empty: Vec<usize> =
+                    (0..stones.len()).filter(|&c| stones[c].is_none()).collect();
+                if empty.is_empty() {
+                    return Err(fail("the board is full: no replies".to_string()));
+                }
+                let targets = certificate.list(first, count);
+                if targets.len() != empty.len() {
+                    return Err(fail(format!(
+                        "{} replies for {} empty cells",
+                        targets.len(),
+                        empty.len()
+                    )));
+                }
+                for (&cell, &next) in empty.iter().zip(targets) {
+                    let name = board.cell_name(cell);
+                    stones[cell] = Some(to_move);
+                    if rules.closes(&stones, cell) == Some(true) {
+                        return Err(fail(format!("{to_move}'s reply {name} closes a loop")));
+                    }
+                    reached
+                        .arrive(next as usize, &stones, goal)
+                        .map_err(|why| fail(format!("after {name}, node {next}: {why}")))?;
+                    stones[cell] = None;
+                }
+            }
+            Node::Held { .. } | Node::Carrier { .. } | Node::Endgame => leaves.push(index),
+        }
+    }
+    Ok(())
+}
+
+/// The first of `leaves`, in their order, whose `check` fails, and why: checked on
+/// `threads` threads (1, or a pool that cannot be made: one after another on this one),
+/// the same answer on any number.
+fn first_failure(
+    leaves: &[usize],
+    threads: usize,
+    check: impl Fn(usize) -> Option<Invalid> + Sync,
+) -> Option<Invalid> {
+    let pool = (threads > 1)
+        .then(|| ThreadPoolBuilder::new().num_threads(threads).build().ok())
+        .flatten();
+    match pool {
+        Some(pool) => pool.install(|| leaves.par_iter().find_map_first(|&leaf| check(leaf))),
+        None => leaves.iter().find_map(|&leaf| check(leaf)),
+    }
+}
+
+/// Projective Hex's rules: a move that closes a loop wins; held loops and carriers are its
+/// leaves, on a projective plane only.
+struct HexRules<'a> {
+    board: &'a Board,
+    projective: bool,
+}
+
+impl Rules for HexRules<'_> {
+    type Goal = Player;
+
+    fn player(winner: Player) -> Player {
+        winner
+    }
+
+    fn refuse_start(&self, stones: &[Option<Player>]) -> Option<String> {
+        let board = self.board;
+        let cell = (0..board.cell_count())
+            .find(|&cell| stones[cell].is_some() && has_loop_through(board, stones, cell))?;
+        Some(format!(
+            "the game is over: {} has a loop through {}",
+            stones[cell].expect("a stone"),
+            board.cell_name(cell)
+        ))
+    }
+
+    fn closes(&self, stones: &[Option<Player>], cell: usize) -> Option<bool> {
+        Some(has_loop_through(self.board, stones, cell))
+    }
+
+    fn leaf(
+        &self,
+        certificate: &Certificate,
+        node: Node,
+        stones: &mut [Option<Player>],
+        winner: Player,
+    ) -> Result<(), String> {
+        let (leaf, check, first, count): (&str, LeafCheck, _, _) = match node {
+            Node::Held { first, count } => ("a held loop", held, first, count),
+            Node::Carrier { first, count } => ("a carrier", carrier, first, count),
+            _ => {
+                return Err("an endgame is no leaf of a projective-hex certificate".to_string());
+            }
+        };
+        if !self.projective {
+            return Err(format!("{leaf} on a board that is not a projective plane"));
+        }
+        check(self.board, stones, winner, certificate.list(first, count))
+    }
 }
 
 /// The check of a leaf that holds cells: the board, the node's position, the winner, the

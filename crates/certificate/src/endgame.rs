@@ -45,8 +45,18 @@ pub(crate) fn holds(
         decisive: vec![0; empty.len() + 1],
         empty,
     };
-    let left = search.empty.len();
-    search.holds(stones, 0, left, mover)
+    let open = (1u32 << search.empty.len()) - 1;
+    search.holds(stones, 0, open, mover)
+}
+
+/// The slots of `open`'s set bits, lowest first.
+fn slots(open: u32) -> impl Iterator<Item = usize> {
+    let mut rest = open;
+    std::iter::from_fn(move || {
+        let slot = (rest != 0).then(|| rest.trailing_zeros() as usize)?;
+        rest &= rest - 1;
+        Some(slot)
+    })
 }
 
 /// What the search knows of a position.
@@ -82,12 +92,12 @@ struct Search<'a, E> {
 
 impl<E: Ending> Search<'_, E> {
     /// Whether the claim holds from `stones` (`index`: the empty cells' contents, `1` X
-    /// and `2` O, in base 3; `left` of them empty) with `mover` to move.
+    /// and `2` O, in base 3; `open`: a bit for each slot still empty) with `mover` to move.
     fn holds(
         &mut self,
         stones: &mut [Option<Player>],
         index: usize,
-        left: usize,
+        open: u32,
         mover: Player,
     ) -> bool {
         match self.memo[index] {
@@ -95,7 +105,7 @@ impl<E: Ending> Search<'_, E> {
             Settled::Fails => return false,
             Settled::Unknown => {}
         }
-        if left == 0 {
+        if open == 0 {
             let holds = self.ending.at_full(stones);
             self.memo[index] = holds.into();
             return holds;
@@ -106,16 +116,13 @@ impl<E: Ending> Search<'_, E> {
         // move that ends the game as the mover wants settles the position (as a closing
         // cell does in Projective Hex).
         let mut ended = [None; MAX_EMPTY];
-        let early = if E::ENDS_EARLY { self.empty.len() } else { 0 };
-        for (slot, end) in ended.iter_mut().enumerate().take(early) {
+        let early = if E::ENDS_EARLY { open } else { 0 };
+        for slot in slots(early) {
             let cell = self.empty[slot];
-            if stones[cell].is_some() {
-                continue;
-            }
             stones[cell] = Some(mover);
-            *end = self.ending.after_move(stones, cell, mover);
+            ended[slot] = self.ending.after_move(stones, cell, mover);
             stones[cell] = None;
-            if *end == Some(wanted) {
+            if ended[slot] == Some(wanted) {
                 self.memo[index] = wanted.into();
                 return wanted;
             }
@@ -124,13 +131,18 @@ impl<E: Ending> Search<'_, E> {
             Player::X => 1,
             Player::O => 2,
         };
+        // A move to a position already settled as the mover wants settles this one with
+        // no search (the same position reached by another order of moves).
+        let settles = |slot: usize| self.memo[index + digit * self.powers[slot]] == wanted.into();
+        if slots(open).any(settles) {
+            self.memo[index] = wanted.into();
+            return wanted;
+        }
+        let left = open.count_ones() as usize;
         let first = self.decisive[left];
-        let slots = std::iter::once(first).chain((0..self.empty.len()).filter(|&s| s != first));
-        for slot in slots {
+        let tried_first = (open >> first & 1 == 1).then_some(first);
+        for slot in tried_first.into_iter().chain(slots(open & !(1 << first))) {
             let cell = self.empty[slot];
-            if stones[cell].is_some() {
-                continue;
-            }
             stones[cell] = Some(mover);
             let end = if E::ENDS_EARLY {
                 ended[slot]
@@ -141,7 +153,7 @@ impl<E: Ending> Search<'_, E> {
                 Some(ended) => ended,
                 None => {
                     let next = index + digit * self.powers[slot];
-                    self.holds(stones, next, left - 1, mover.opponent())
+                    self.holds(stones, next, open & !(1 << slot), mover.opponent())
                 }
             };
             stones[cell] = None;

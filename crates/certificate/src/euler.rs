@@ -9,9 +9,9 @@ use crosscap_engine::Player;
 use crosscap_topology::Board;
 use serde::Serialize;
 
-use crate::check::{Reached, Verified};
+use crate::check::{Rules, Strategy, Verified, walk};
 use crate::endgame::{self, Ending};
-use crate::{Certificate, Invalid, MAX_ENDGAME, Node, ScoreClaim, Start, counts, to_move};
+use crate::{Certificate, Invalid, MAX_ENDGAME, Node, ScoreClaim, Start, to_move};
 
 /// What a strategy is to reach: `player`'s characteristic at least `at_least` above the
 /// other's at the end.
@@ -100,128 +100,25 @@ pub(crate) fn scores(certificate: &Certificate) -> (Vec<ScoreSummary>, Vec<Resul
     (summaries, results)
 }
 
-/// Checks an Euler Getter certificate (see the crate documentation); the first thing found
-/// wrong is the answer otherwise. Nodes are visited from the last to the first, as in
-/// [`crate::verify`].
-pub(crate) fn verify(certificate: &Certificate) -> Result<Verified, Invalid> {
+/// Checks an Euler Getter certificate (see the crate documentation), its endgames on
+/// `threads` threads; the first thing found wrong is the answer otherwise, as in
+/// [`crate::verify_on`].
+pub(crate) fn verify(certificate: &Certificate, threads: usize) -> Result<Verified, Invalid> {
     let board = &certificate.board;
-    let header = 4; // magic, game, board and the `nodes` line.
-    let claims = &certificate.scores;
-    let fail = |node: usize, reason: String| Invalid {
-        node: Some(node),
-        line: header + claims.len() + node + 1,
-        reason,
+    let claims: Vec<_> = (certificate.scores.iter())
+        .map(|claim| Strategy {
+            stones: &claim.stones,
+            goal: Goal {
+                player: claim.player,
+                at_least: claim.at_least,
+            },
+            root: claim.root,
+        })
+        .collect();
+    let rules = ScoreRules {
+        complex: Complex::of(board),
     };
-    let mut reached = Reached::new(certificate.nodes.len(), board.cell_count());
-    for (index, claim) in claims.iter().enumerate() {
-        let fail = |reason: String| Invalid {
-            node: None,
-            line: 4 + index,
-            reason,
-        };
-        let (x, o) = counts(&claim.stones);
-        if x != o && x != o + 1 {
-            return Err(fail(format!(
-                "X has {x} stones and O {o}: not a position of a game X started"
-            )));
-        }
-        let goal = Goal {
-            player: claim.player,
-            at_least: claim.at_least,
-        };
-        reached
-            .arrive(claim.root as usize, &claim.stones, goal)
-            .map_err(|why| fail(format!("node {}: {why}", claim.root)))?;
-    }
-    let complex = Complex::of(board);
-    let mut stones = vec![None; board.cell_count()];
-    for index in (0..certificate.nodes.len()).rev() {
-        let Some(goal) = reached.load(index, &mut stones) else {
-            return Err(fail(index, "no claim reaches this node".to_string()));
-        };
-        let (player, to_move) = (goal.player, to_move(&stones));
-        let empty: Vec<usize> = (0..stones.len()).filter(|&c| stones[c].is_none()).collect();
-        match certificate.nodes[index] {
-            Node::Move { cell, next } => {
-                if to_move != player {
-                    return Err(fail(
-                        index,
-                        format!("{to_move} is to move here, not {player}"),
-                    ));
-                }
-                let Some(next) = next else {
-                    return Err(fail(index, "a move without its next node".to_string()));
-                };
-                let cell = cell as usize;
-                if stones[cell].is_some() {
-                    return Err(fail(index, format!("{} is taken", board.cell_name(cell))));
-                }
-                stones[cell] = Some(player);
-                reached
-                    .arrive(next as usize, &stones, goal)
-                    .map_err(|why| fail(index, format!("its next node {next}: {why}")))?;
-            }
-            Node::Replies { first, count } => {
-                if to_move == player {
-                    return Err(fail(
-                        index,
-                        format!("{player}, whose strategy this is, is to move here"),
-                    ));
-                }
-                if empty.is_empty() {
-                    return Err(fail(index, "the board is full: no replies".to_string()));
-                }
-                let targets = certificate.list(first, count);
-                if targets.len() != empty.len() {
-                    return Err(fail(
-                        index,
-                        format!("{} replies for {} empty cells", targets.len(), empty.len()),
-                    ));
-                }
-                for (&cell, &next) in empty.iter().zip(targets) {
-                    stones[cell] = Some(to_move);
-                    reached
-                        .arrive(next as usize, &stones, goal)
-                        .map_err(|why| {
-                            fail(
-                                index,
-                                format!("after {}, node {next}: {why}", board.cell_name(cell)),
-                            )
-                        })?;
-                    stones[cell] = None;
-                }
-            }
-            Node::Endgame => {
-                if empty.len() > MAX_ENDGAME {
-                    return Err(fail(
-                        index,
-                        format!(
-                            "{} empty cells: an endgame has at most {MAX_ENDGAME}",
-                            empty.len()
-                        ),
-                    ));
-                }
-                if !endgame_holds(&complex, &mut stones, goal) {
-                    return Err(fail(
-                        index,
-                        format!(
-                            "{} can hold {player} below {} from here: not at least {}",
-                            player.opponent(),
-                            goal.at_least,
-                            goal.at_least
-                        ),
-                    ));
-                }
-            }
-            Node::Held { .. } | Node::Carrier { .. } => {
-                return Err(fail(
-                    index,
-                    "a held loop or a carrier is no leaf of an euler-getter certificate"
-                        .to_string(),
-                ));
-            }
-        }
-    }
+    walk(certificate, &rules, &claims, threads)?;
     let (scores, results) = scores(certificate);
     Ok(Verified {
         game: certificate.kind.name(),
@@ -232,6 +129,57 @@ pub(crate) fn verify(certificate: &Certificate) -> Result<Verified, Invalid> {
         results,
         nodes: certificate.nodes.len(),
     })
+}
+
+/// Euler Getter's rules: the game ends only on a full board; its leaves are endgames.
+struct ScoreRules {
+    complex: Complex,
+}
+
+impl Rules for ScoreRules {
+    type Goal = Goal;
+
+    fn player(goal: Goal) -> Player {
+        goal.player
+    }
+
+    fn refuse_start(&self, _: &[Option<Player>]) -> Option<String> {
+        None
+    }
+
+    fn closes(&self, _: &[Option<Player>], _: usize) -> Option<bool> {
+        None
+    }
+
+    fn leaf(
+        &self,
+        _: &Certificate,
+        node: Node,
+        stones: &mut [Option<Player>],
+        goal: Goal,
+    ) -> Result<(), String> {
+        if node != Node::Endgame {
+            return Err(
+                "a held loop or a carrier is no leaf of an euler-getter certificate".to_string(),
+            );
+        }
+        let empty = stones.iter().filter(|stone| stone.is_none()).count();
+        if empty > MAX_ENDGAME {
+            return Err(format!(
+                "{empty} empty cells: an endgame has at most {MAX_ENDGAME}"
+            ));
+        }
+        if !endgame_holds(&self.complex, stones, goal) {
+            let player = goal.player;
+            return Err(format!(
+                "{} can hold {player} below {} from here: not at least {}",
+                player.opponent(),
+                goal.at_least,
+                goal.at_least
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// Whether `goal.player` ends at least `goal.at_least` above the other from `stones`, an
@@ -495,7 +443,7 @@ mod tests {
     fn refused(certificate: &Certificate) -> Invalid {
         let mut text = Vec::new();
         certificate.write_text(&mut text).unwrap();
-        match Certificate::read(text.as_slice()).map(|read| verify(&read)) {
+        match Certificate::read(text.as_slice()).map(|read| crate::verify(&read)) {
             Ok(Err(invalid)) | Err(CertificateError::Invalid(invalid)) => invalid,
             other => panic!("accepted or unreadable: {other:?}"),
         }
@@ -536,7 +484,12 @@ mod tests {
         // A held loop is no Euler Getter leaf (nor can it be written as one).
         let mut damaged = certificate;
         damaged.nodes[0] = Node::Held { first: 0, count: 0 };
-        assert!(verify(&damaged).unwrap_err().reason.contains("no leaf"));
+        assert!(
+            crate::verify(&damaged)
+                .unwrap_err()
+                .reason
+                .contains("no leaf")
+        );
         // An endgame leaf too large: the empty goldberg:2 (21 cells).
         let board = Board::from_spec("goldberg:2").unwrap();
         let mut early = Certificate::of(Kind::EulerGetter, board.clone());

@@ -116,7 +116,7 @@ use crosscap_engine::text::escape_controls;
 use crosscap_topology::Board;
 use serde::Serialize;
 
-pub use check::{Report, Verified, check_file, verify};
+pub use check::{Report, Verified, check_file, default_threads, verify, verify_on};
 pub use euler::{ResultSummary, ScoreSummary};
 
 /// The most empty cells of an Euler Getter endgame leaf, which the checker settles by its

@@ -16,6 +16,14 @@ fn certificate(name: &str) -> PathBuf {
         .join(name)
 }
 
+/// The stored certificate `name` as text, for a test to change.
+fn stored_text(name: &str) -> String {
+    let stored = crosscap_certificate::Certificate::load(&certificate(name)).unwrap();
+    let mut written = Vec::new();
+    stored.write_text(&mut written).unwrap();
+    text(&written)
+}
+
 fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
@@ -50,12 +58,7 @@ fn the_stored_taylor_2_certificate_proves_its_claims() {
 
 #[test]
 fn a_changed_claim_is_refused_with_status_1() {
-    let stored =
-        crosscap_certificate::Certificate::load(&certificate("projective-hex-taylor-2.cert.zst"))
-            .unwrap();
-    let mut written = Vec::new();
-    stored.write_text(&mut written).unwrap();
-    let written = text(&written);
+    let written = stored_text("projective-hex-taylor-2.cert.zst");
     let claim = written.lines().find(|l| l.starts_with("claim ")).unwrap();
     let swapped = claim.replace(" O ", " X ");
     assert_ne!(swapped, claim);
@@ -73,6 +76,37 @@ fn a_changed_claim_is_refused_with_status_1() {
     assert!(report["reason"].is_string(), "{report}");
 }
 
+/// The stored taylor:2 certificate with d3 dropped from every carrier that ends with it,
+/// most of which then fail: the same verdict and message (the first failure in the
+/// order the check meets them, last node first) on 1 thread and on 4.
+#[test]
+fn a_damaged_certificate_gets_the_same_message_on_1_and_4_threads() {
+    let damaged = stored_text("projective-hex-taylor-2.cert.zst").replace(" d3\n", "\n");
+    let file = scratch("carriers-cut.cert", damaged.as_bytes());
+    let runs: Vec<Output> = ["1", "4"]
+        .iter()
+        .map(|threads| verify(&["--threads", threads, file.to_str().unwrap()]))
+        .collect();
+    // Thirteen of the cut carriers fail alone; the check meets node 23 first.
+    let stderr = text(&runs[0].stderr);
+    assert!(
+        stderr.starts_with("invalid certificate: node 23 (line 32): O stops X's loop"),
+        "{stderr}"
+    );
+    for run in &runs {
+        assert_eq!(run.status.code(), Some(1));
+        assert_eq!(text(&run.stderr), stderr);
+    }
+    let valid = verify(&[
+        "--threads",
+        "4",
+        certificate("projective-hex-taylor-2.cert.zst")
+            .to_str()
+            .unwrap(),
+    ]);
+    assert!(valid.status.success(), "{}", text(&valid.stderr));
+}
+
 #[test]
 fn what_is_no_certificate_or_no_file_exits_2() {
     let junk = scratch("junk.cert", b"not a certificate\n");
@@ -81,6 +115,10 @@ fn what_is_no_certificate_or_no_file_exits_2() {
         vec!["/no/such/file.cert.zst"],
         vec![],
         vec!["--colour", "x"],
+        vec!["--threads", "0", junk.to_str().unwrap()],
+        vec!["--threads", "65", junk.to_str().unwrap()],
+        vec!["--threads", "many", junk.to_str().unwrap()],
+        vec![junk.to_str().unwrap(), "--threads"],
     ] {
         let run = verify(&args);
         assert_eq!(run.status.code(), Some(2), "{args:?}");
@@ -91,7 +129,8 @@ fn what_is_no_certificate_or_no_file_exits_2() {
 }
 
 /// The point of the separate program: the checker shares no code with any solver. Its
-/// dependencies are the board geometry, the engine's `Player`, and reading and writing.
+/// dependencies are the board geometry, the engine's `Player`, reading and writing, and
+/// rayon, which runs the leaf checks on several threads.
 #[test]
 fn the_checker_depends_on_no_game_crate() {
     let manifest =
@@ -112,6 +151,7 @@ fn the_checker_depends_on_no_game_crate() {
         [
             "crosscap-engine",
             "crosscap-topology",
+            "rayon",
             "serde",
             "serde_json",
             "thiserror",
@@ -134,7 +174,8 @@ fn help_says_what_is_checked_and_the_exit_statuses() {
         crosscap_certificate::MAX_CARRIER
     );
     for said in [
-        "usage: crosscap-verify [--json] FILE",
+        "usage: crosscap-verify [--json] [--threads N] FILE",
+        "--threads N",
         carriers.as_str(),
         "links no solver",
         "projective-hex: winning strategies",

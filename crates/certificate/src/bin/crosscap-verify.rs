@@ -1,4 +1,4 @@
-//! `crosscap-verify [--json] FILE`: checks a certificate in a program built from the
+//! `crosscap-verify [--json] [--threads N] FILE`: checks a certificate in a program built from the
 //! checker alone, with no solver in it, so that trusting a proof needs no trust in the
 //! solver that wrote it. `crosscap GAME verify FILE` runs the same check. Exit statuses as
 //! `crosscap`'s: 0 valid, 1 invalid (one line on stderr naming the node and the reason),
@@ -8,10 +8,12 @@
 use std::path::PathBuf;
 use std::process::ExitCode;
 
-use crosscap_certificate::{MAX_CARRIER, MAX_ENDGAME, Report, check_file};
+use crosscap_certificate::{MAX_CARRIER, MAX_ENDGAME, Report, check_file, default_threads};
 use crosscap_engine::text::write_stdout;
 
-const USAGE: &str = "usage: crosscap-verify [--json] FILE";
+const USAGE: &str = "usage: crosscap-verify [--json] [--threads N] FILE";
+/// The most threads `--threads` takes.
+const MAX_THREADS: usize = 64;
 
 /// What `--help` prints: what is checked, and the exit statuses.
 fn help() -> String {
@@ -28,9 +30,11 @@ the claims, and checks every move and turn itself.
     to endgames of at most {MAX_ENDGAME} empty cells that it searches line by line, scoring full
     boards by its own V - E + F.
 
-usage: crosscap-verify [--json] FILE
-  FILE    the certificate, zstd-compressed (.cert.zst) or plain text
-  --json  the verdict as JSON
+usage: crosscap-verify [--json] [--threads N] FILE
+  FILE         the certificate, zstd-compressed (.cert.zst) or plain text
+  --json       the verdict as JSON
+  --threads N  threads the leaves are checked on, 1 to {MAX_THREADS} (default: the machine's
+               cores); the verdict and the node it names are the same on any number
 
 Exit status: 0 valid (prints what it proves), 1 invalid (one line on stderr: the node
 that failed and why), 2 no certificate, unreadable, or bad usage."
@@ -39,10 +43,28 @@ that failed and why), 2 no certificate, unreadable, or bad usage."
 
 fn main() -> ExitCode {
     let mut json = false;
+    let mut threads = None;
     let mut files = Vec::new();
-    for arg in std::env::args_os().skip(1) {
+    let mut args = std::env::args_os().skip(1);
+    while let Some(arg) = args.next() {
         match arg.to_str() {
             Some("--json") => json = true,
+            Some("--threads") => match args.next().as_ref().and_then(|n| n.to_str()) {
+                Some(number) => match parse_threads(number) {
+                    Some(number) => threads = Some(number),
+                    None => {
+                        eprintln!(
+                            "error: --threads {number:?}: expected a number of threads from 1 \
+                             to {MAX_THREADS}; {USAGE}"
+                        );
+                        return ExitCode::from(2);
+                    }
+                },
+                None => {
+                    eprintln!("error: --threads needs a number; {USAGE}");
+                    return ExitCode::from(2);
+                }
+            },
             Some("-h" | "--help") => {
                 return print(&format!("{}\n", help()), ExitCode::SUCCESS);
             }
@@ -57,7 +79,8 @@ fn main() -> ExitCode {
         eprintln!("error: expected one FILE; {USAGE}");
         return ExitCode::from(2);
     };
-    let checked = match check_file(file, None) {
+    let threads = threads.unwrap_or_else(default_threads);
+    let checked = match check_file(file, None, threads) {
         Ok(checked) => checked,
         Err(why) => {
             eprintln!("error: {why}");
@@ -85,6 +108,11 @@ fn main() -> ExitCode {
         Err(_) => ExitCode::from(1),
     };
     print(&text, status)
+}
+
+/// The number of threads `text` asks for, when it is one from 1 to [`MAX_THREADS`].
+fn parse_threads(text: &str) -> Option<usize> {
+    (text.parse().ok()).filter(|threads| (1..=MAX_THREADS).contains(threads))
 }
 
 /// Prints `text` and ends with `status`, or with 2 when stdout fails (a closed pipe is

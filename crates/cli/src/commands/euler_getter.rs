@@ -65,10 +65,7 @@ pub enum EulerGetterCommand {
     /// Checks a certificate written by `solve --certificate` with a checker of its own (no
     /// solver): exit 0 and the result it proves when valid, 1 and the node that failed
     /// when not, 2 when the file is no certificate or one of another game.
-    Verify {
-        /// The certificate, zstd-compressed (`.cert.zst`) or plain text.
-        file: PathBuf,
-    },
+    Verify(super::VerifyArgs),
 }
 
 /// The flags Euler Getter adds to `solve`.
@@ -252,8 +249,8 @@ fn write_certificate(matches: &ArgMatches, file: &Path, out: &Output) -> anyhow:
 
 fn own(cmd: EulerGetterCommand, out: &Output) -> anyhow::Result<Answer> {
     match cmd {
-        EulerGetterCommand::Verify { file } => {
-            super::verify_file(&file, crosscap_certificate::Kind::EulerGetter, out)
+        EulerGetterCommand::Verify(args) => {
+            super::verify_file(&args, crosscap_certificate::Kind::EulerGetter, out)
         }
         EulerGetterCommand::Score { game } => {
             let game = game

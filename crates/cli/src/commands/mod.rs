@@ -1,7 +1,7 @@
 //! Each game's own commands beyond the verbs every game has (research and inspection:
 //! tables, surveys, series, ...), one module a game, and the tools (board, serve).
 
-use clap::{ArgMatches, Command, FromArgMatches, Subcommand};
+use clap::{ArgMatches, Args, Command, FromArgMatches, Subcommand};
 use crosscap_certificate::Certificate;
 use crosscap_engine::Misere;
 use crosscap_engine::catalog::Status;
@@ -94,15 +94,28 @@ pub fn merge(
     }
 }
 
+/// The arguments of `GAME verify`.
+#[derive(Args, Debug)]
+pub struct VerifyArgs {
+    /// The certificate, zstd-compressed (`.cert.zst`) or plain text.
+    file: std::path::PathBuf,
+    /// Threads the leaves are checked on (1 to 64; default: the machine's cores); the
+    /// verdict, and the node an invalid certificate fails at, are the same on any number.
+    #[arg(long, value_parser = crate::limits::parse_threads)]
+    threads: Option<usize>,
+}
+
 /// `GAME verify FILE`: checks a certificate with the checker alone (no solver) and prints
 /// what it proves; invalid: one line on stderr and [`Answer::Invalid`]; no certificate at
 /// all: an error.
 pub fn verify_file(
-    file: &std::path::Path,
+    args: &VerifyArgs,
     game: crosscap_certificate::Kind,
     out: &Output,
 ) -> anyhow::Result<Answer> {
-    let checked = crosscap_certificate::check_file(file, Some(game)).map_err(anyhow::Error::msg)?;
+    let threads = (args.threads).unwrap_or_else(crosscap_certificate::default_threads);
+    let checked = crosscap_certificate::check_file(&args.file, Some(game), threads)
+        .map_err(anyhow::Error::msg)?;
     if let Err(invalid) = &checked {
         eprintln!("invalid certificate: {invalid}");
     }

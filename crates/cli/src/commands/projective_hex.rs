@@ -50,10 +50,7 @@ pub enum ProjectiveHexCommand {
     /// Checks a certificate written by `solve --certificate` with a checker of its own (no
     /// solver): exit 0 and the claims it proves when valid, 1 and the node that failed
     /// when not, 2 when the file is no certificate or one of another game.
-    Verify {
-        /// The certificate, zstd-compressed (`.cert.zst`) or plain text.
-        file: PathBuf,
-    },
+    Verify(super::VerifyArgs),
     /// Learns move patterns from seeded self-play: for each cell's ring of neighbours
     /// (empty, own, opponent's, opponent's last stone; one class per rotation and
     /// reflection), how often a move of it was available, played, and played by the
@@ -142,8 +139,8 @@ pub fn commands(command: Command) -> Command {
 pub fn run(matches: &ArgMatches, out: &Output) -> Option<anyhow::Result<Answer>> {
     if let Some(answer) = super::own(matches, out, |command, out| match command {
         ProjectiveHexCommand::Winner { game } => winner(&game.setup, out),
-        ProjectiveHexCommand::Verify { file } => {
-            super::verify_file(&file, crosscap_certificate::Kind::ProjectiveHex, out)
+        ProjectiveHexCommand::Verify(args) => {
+            super::verify_file(&args, crosscap_certificate::Kind::ProjectiveHex, out)
         }
         ProjectiveHexCommand::Patterns(args) => patterns(&args, out),
     }) {

@@ -533,6 +533,28 @@ fn a_certificate_with_a_changed_move_or_claim_is_refused() {
     );
 }
 
+/// `verify --threads N`: the stored taylor:2 certificate proves the same on 1 thread and on
+/// 2; a number of threads out of range is bad input.
+#[test]
+fn verify_checks_on_the_threads_asked_for() {
+    let stored = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../../certificates/projective-hex-taylor-2.cert.zst");
+    let file = stored.to_str().unwrap();
+    let runs: Vec<crate::Run> = ["1", "2"]
+        .iter()
+        .map(|threads| crosscap(&["projective-hex", "verify", "--threads", threads, file]))
+        .collect();
+    assert_eq!(runs[0].code, 0, "{}", runs[0].stderr);
+    assert!(
+        runs[0].stdout.starts_with("valid: 27 nodes"),
+        "{}",
+        runs[0].stdout
+    );
+    assert_eq!((runs[1].code, &runs[1].stdout), (0, &runs[0].stdout));
+    crosscap(&["projective-hex", "verify", "--threads", "0", file])
+        .assert_user_error("expected a number of threads from 1 to 64");
+}
+
 #[test]
 fn verify_refuses_what_is_no_certificate_with_status_2() {
     verify_text("not a certificate\n", "junk.cert").assert_user_error("not a certificate");
