@@ -11,7 +11,7 @@ use crosscap_topology::Symmetries;
 
 use crate::complex::Complex;
 use crate::game::{EulerGetter, Move, Rule, SwapRule};
-use crate::position::{Stones, counted_new_vertices_and_edges};
+use crate::position::{Stones, counted_new_vertices_and_edges, counted_settled_and_open_vertices};
 use crate::region::RegionCounts;
 
 /// Most cells of a board a [`CompactPosition`] holds (one bit each).
@@ -424,6 +424,18 @@ impl Stones for CompactPosition<'_> {
     /// colour's cells touches yet are new, and so are the majorities at those it touches
     /// once; on a board of plain polygons `V - E = -M / 2` ([`CompactPosition::margin_range`]),
     /// so the new edges are the new vertices plus half the new majorities.
+    /// With vertex masks, from the majorities: the cell being empty, a vertex is settled
+    /// where a colour holds two cells, and open where neither holds one.
+    fn settled_and_open_vertices(&self, cell: usize) -> (i64, i64) {
+        let Some(masks) = &self.board.vertex_masks else {
+            return counted_settled_and_open_vertices(self, cell);
+        };
+        let [x, o] = self.majorities;
+        let settled = (masks[cell] & (x.twos | o.twos)).count_ones();
+        let open = (masks[cell] & !(x.ones | o.ones)).count_ones();
+        (i64::from(settled), i64::from(open))
+    }
+
     fn new_vertices_and_edges(&self, cell: usize, colour: Player) -> (i64, i64) {
         let Some(masks) = &self.board.vertex_masks else {
             return counted_new_vertices_and_edges(self, cell, colour);

@@ -229,15 +229,14 @@ pub(crate) trait Stones {
             .iter()
             .filter(|&&o| self.stone(o as usize) == Some(colour))
             .count() as i64;
-        let (mut settled, mut open) = (0, 0);
-        for &[a, b] in self.complex().vertex_others(cell) {
-            match (self.stone(a as usize), self.stone(b as usize)) {
-                (None, None) => open += 1,
-                (Some(a), Some(b)) if a == b => settled += 1,
-                _ => {}
-            }
-        }
+        let (settled, open) = self.settled_and_open_vertices(cell);
         -(64 * self.chi_gain(cell, colour) + 8 * friends + 4 * settled - 4 * open)
+    }
+
+    /// Of the empty `cell`'s vertices, those whose two other cells hold stones of one
+    /// colour (settled) and those whose two other cells are empty (open).
+    fn settled_and_open_vertices(&self, cell: usize) -> (i64, i64) {
+        counted_settled_and_open_vertices(self, cell)
     }
 
     /// Sorts moves by [`Stones::order_key`], a swap first.
@@ -269,6 +268,22 @@ pub(crate) trait Stones {
             Rule::Reverse => (-most, -least),
         })
     }
+}
+
+/// [`Stones::settled_and_open_vertices`] by looking at the cell's neighbours, for any board.
+pub(crate) fn counted_settled_and_open_vertices<S: Stones + ?Sized>(
+    stones: &S,
+    cell: usize,
+) -> (i64, i64) {
+    let (mut settled, mut open) = (0, 0);
+    for &[a, b] in stones.complex().vertex_others(cell) {
+        match (stones.stone(a as usize), stones.stone(b as usize)) {
+            (None, None) => open += 1,
+            (Some(a), Some(b)) if a == b => settled += 1,
+            _ => {}
+        }
+    }
+    (settled, open)
 }
 
 /// [`Stones::new_vertices_and_edges`] by looking at the cell's neighbours, for any board.
