@@ -135,6 +135,14 @@ pub trait Game: Clone + Send + Sync {
     /// player to move) for transposition tables.
     fn position_hash(&self) -> u64;
 
+    /// The moves the exact solver tries: every legal move by default. A game may leave
+    /// out moves that a kept one dominates (at least as good for the mover whatever
+    /// follows), which keeps every value exact; the optimal moves are still sought among
+    /// all of [`Game::legal_moves`].
+    fn search_moves(&self) -> Vec<Self::Move> {
+        self.legal_moves()
+    }
+
     /// Move-ordering hook for the exact solver: put likely-best moves first.
     fn order_moves(&self, _moves: &mut [Self::Move]) {}
 

@@ -55,7 +55,8 @@ const BUSY_MARKS: usize = 1 << 15;
 
 /// What the table remembers of a position, in 6 bytes: bounds on its value and the move
 /// that was best (or caused the cutoff) last time, tried first next time, as its index in
-/// the position's ordered moves ([`Game::order_moves`] is a function of the position).
+/// the position's ordered search moves ([`Game::search_moves`] and [`Game::order_moves`]
+/// are functions of the position).
 /// Bounds beyond ±[`Entry::SATURATED`] are kept loosened to it (or to none), which is
 /// sound: a table only has to hold true bounds.
 #[derive(Clone, Copy)]
@@ -208,7 +209,7 @@ impl<G: Game> Solver<G> {
     /// to try first, not an answer.
     pub fn remembered_move(&self, game: &G) -> Option<G::Move> {
         let index = self.table.get(game.position_hash())?.best()?;
-        let mut moves = game.legal_moves();
+        let mut moves = game.search_moves();
         game.order_moves(&mut moves);
         moves.get(index).cloned()
     }
@@ -470,7 +471,7 @@ impl Worker<'_> {
             }
         }
 
-        let mut moves = game.legal_moves();
+        let mut moves = game.search_moves();
         let level_bytes = game.memory_bytes() + moves.len() * std::mem::size_of::<G::Move>();
         self.line_bytes += level_bytes;
         if self

@@ -11,7 +11,7 @@ use crosscap_topology::Symmetries;
 
 use crate::complex::Complex;
 use crate::game::{EulerGetter, Move, Rule, SwapRule};
-use crate::position::{Stones, counted_new_vertices_and_edges};
+use crate::position::{Stones, counted_new_vertices_and_edges, counted_settled_and_open_vertices};
 use crate::region::RegionCounts;
 
 /// Most cells of a board a [`CompactPosition`] holds (one bit each).
@@ -246,6 +246,50 @@ impl CompactPosition<'_> {
         })
     }
 
+    /// The empty cells worth searching: all but the lone ones (sharing no vertex with
+    /// another empty cell), of which only the cheapest (under the reverse rule, the
+    /// dearest). `None` without vertex masks or with a swap to come.
+    ///
+    /// Why the others are dominated: a lone cell's vertices have their two other cells
+    /// filled, so it changes no other empty cell's future and gives whoever takes it the
+    /// same majorities (see [`CompactPosition::margin_range`]), those at its vertices
+    /// between an X and an O stone, whenever it is taken: a token of fixed cost, which
+    /// each player wants to leave to the other (under the normal rule). Taking a dearer
+    /// token `t` instead of the cheapest `c` costs `d` more now and leaves a game that
+    /// differs only in holding `c` instead of `t`, a token `d` cheaper, whose value for the
+    /// opponent is at most `d` better (a strategy for one is one for the other, paying at
+    /// most `d` more or less). So `c` is at least as good.
+    fn unlone_and_cheapest_cells(&self) -> Option<u128> {
+        let masks = self.board.vertex_masks.as_deref()?;
+        if self.swap_pending() {
+            return None;
+        }
+        let empty = self.empty_bits();
+        let (mut touched, mut shared) = (0u128, 0u128);
+        for cell in cells_of(empty) {
+            shared |= touched & masks[cell];
+            touched |= masks[cell];
+        }
+        let mixed = self.majorities[0].ones & self.majorities[1].ones;
+        let mut kept = 0u128;
+        let mut cheapest: Option<(i32, usize)> = None;
+        for cell in cells_of(empty) {
+            if masks[cell] & shared != 0 {
+                kept |= 1 << cell;
+                continue;
+            }
+            let majorities = (masks[cell] & mixed).count_ones();
+            let cost = match self.rule {
+                Rule::Normal => majorities as i32,
+                Rule::Reverse => -(majorities as i32),
+            };
+            if cheapest.is_none_or(|(least, _)| cost < least) {
+                cheapest = Some((cost, cell));
+            }
+        }
+        Some(kept | cheapest.map_or(0, |(_, cell)| 1 << cell))
+    }
+
     fn swap_pending(&self) -> bool {
         self.swap_rule
             .0
@@ -380,6 +424,18 @@ impl Stones for CompactPosition<'_> {
     /// colour's cells touches yet are new, and so are the majorities at those it touches
     /// once; on a board of plain polygons `V - E = -M / 2` ([`CompactPosition::margin_range`]),
     /// so the new edges are the new vertices plus half the new majorities.
+    /// With vertex masks, from the majorities: the cell being empty, a vertex is settled
+    /// where a colour holds two cells, and open where neither holds one.
+    fn settled_and_open_vertices(&self, cell: usize) -> (i64, i64) {
+        let Some(masks) = &self.board.vertex_masks else {
+            return counted_settled_and_open_vertices(self, cell);
+        };
+        let [x, o] = self.majorities;
+        let settled = (masks[cell] & (x.twos | o.twos)).count_ones();
+        let open = (masks[cell] & !(x.ones | o.ones)).count_ones();
+        (i64::from(settled), i64::from(open))
+    }
+
     fn new_vertices_and_edges(&self, cell: usize, colour: Player) -> (i64, i64) {
         let Some(masks) = &self.board.vertex_masks else {
             return counted_new_vertices_and_edges(self, cell, colour);
@@ -449,6 +505,17 @@ impl Game for CompactPosition<'_> {
             .min()
             .expect("the identity is a symmetry");
         crate::game::with_swap_key(canonical, self.swapped)
+    }
+
+    /// Every legal move but the lone cells dearer than the cheapest
+    /// ([`CompactPosition::unlone_and_cheapest_cells`]).
+    fn search_moves(&self) -> Vec<Move> {
+        match self.unlone_and_cheapest_cells() {
+            Some(cells) => cells_of(cells)
+                .map(|cell| Move::Place(cell as u16))
+                .collect(),
+            None => self.legal_moves(),
+        }
     }
 
     fn order_moves(&self, moves: &mut [Move]) {
@@ -620,6 +687,32 @@ mod tests {
             stopped > 50 && kept > 50,
             "both happen: {stopped} and {kept}"
         );
+    }
+
+    /// Searching only the cheapest lone cell keeps every value: the solver against plain
+    /// minimax over every legal move, on random endgames under both rules.
+    #[test]
+    fn leaving_out_the_dearer_lone_cells_keeps_the_value() {
+        let mut pruned = 0;
+        for spec in ["goldberg:2", "taylor:3"] {
+            let complex = load_board(spec).unwrap();
+            let board = CompactBoard::new(complex.clone(), None).unwrap();
+            for seed in 0..30u64 {
+                let empties = 5 + seed as usize % 4;
+                let rule = [Rule::Normal, Rule::Reverse][seed as usize % 2];
+                let mut game = EulerGetter::new(complex.clone(), rule, SwapRule(None));
+                let mut rng = Rng::new(seed);
+                while game.placed() + empties < complex.cell_count() {
+                    game.play(&game.random_move(&mut rng).unwrap());
+                }
+                let compact = board.position(&game);
+                pruned += usize::from(compact.search_moves().len() < compact.legal_moves().len());
+                let value = Solver::new(Budget::unlimited()).value(&compact).unwrap();
+                let plain = crosscap_engine::solver::brute_force_value(&compact);
+                assert_eq!(value, plain, "{spec} seed {seed}");
+            }
+        }
+        assert!(pruned > 5, "lone cells were left out at {pruned} roots");
     }
 
     #[test]

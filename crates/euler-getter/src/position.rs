@@ -213,10 +213,14 @@ pub(crate) trait Stones {
     }
 
     /// The solver's order of a cell for the colour to move, lowest first: the cells that
-    /// most raise the mover's characteristic, among equals those touching more of the
-    /// mover's stones. On goldberg:2 the solver then visits 7.2 million nodes (9.1 million
-    /// with the gain alone; also counting what the cell would give the opponent makes it
-    /// worse).
+    /// most raise the mover's characteristic (add the fewest majorities to it), then the
+    /// quietest, which leave the rest of the game most as it was: those touching more of
+    /// the mover's stones, with more vertices already settled (their two other cells one
+    /// colour's) and fewer still open (their two other cells empty). Under normal play
+    /// every stone only adds majorities to its colour, so a quiet move is a tempo
+    /// move. On two taylor:3 positions of 7 stones a margin-only solve visits 3.0 M and
+    /// 7.0 M nodes instead of 10.3 M and 13.8 M with the gain and the mover's stones
+    /// alone (BENCHMARKS.md, session 33); counting the opponent's gain made it worse.
     fn order_key(&self, cell: usize) -> i64 {
         let colour = self.colour_to_move();
         let friends = self
@@ -225,7 +229,14 @@ pub(crate) trait Stones {
             .iter()
             .filter(|&&o| self.stone(o as usize) == Some(colour))
             .count() as i64;
-        -(8 * self.chi_gain(cell, colour) + friends)
+        let (settled, open) = self.settled_and_open_vertices(cell);
+        -(64 * self.chi_gain(cell, colour) + 8 * friends + 4 * settled - 4 * open)
+    }
+
+    /// Of the empty `cell`'s vertices, those whose two other cells hold stones of one
+    /// colour (settled) and those whose two other cells are empty (open).
+    fn settled_and_open_vertices(&self, cell: usize) -> (i64, i64) {
+        counted_settled_and_open_vertices(self, cell)
     }
 
     /// Sorts moves by [`Stones::order_key`], a swap first.
@@ -257,6 +268,22 @@ pub(crate) trait Stones {
             Rule::Reverse => (-most, -least),
         })
     }
+}
+
+/// [`Stones::settled_and_open_vertices`] by looking at the cell's neighbours, for any board.
+pub(crate) fn counted_settled_and_open_vertices<S: Stones + ?Sized>(
+    stones: &S,
+    cell: usize,
+) -> (i64, i64) {
+    let (mut settled, mut open) = (0, 0);
+    for &[a, b] in stones.complex().vertex_others(cell) {
+        match (stones.stone(a as usize), stones.stone(b as usize)) {
+            (None, None) => open += 1,
+            (Some(a), Some(b)) if a == b => settled += 1,
+            _ => {}
+        }
+    }
+    (settled, open)
 }
 
 /// [`Stones::new_vertices_and_edges`] by looking at the cell's neighbours, for any board.
