@@ -190,11 +190,11 @@ fn help_says_what_is_checked_and_the_exit_statuses() {
     }
 }
 
-/// The stored Euler Getter certificate of the empty goldberg:2: about a minute of CPU and
-/// more on a busy machine, so run on request (`cargo test -p crosscap-certificate --
+/// The stored Euler Getter certificate of the empty goldberg:2: about 30 s of CPU in a
+/// release build, more on a busy machine, so run on request (`cargo test -p crosscap-certificate --
 /// --ignored`).
 #[test]
-#[ignore = "about a minute of CPU"]
+#[ignore = "about 30 s of CPU"]
 fn the_stored_goldberg_2_euler_getter_certificate_proves_o_wins_by_1() {
     let file = certificate("euler-getter-goldberg-2.cert.zst");
     let run = verify(&["--json", file.to_str().unwrap()]);
@@ -207,11 +207,11 @@ fn the_stored_goldberg_2_euler_getter_certificate_proves_o_wins_by_1() {
 }
 
 /// The stored Projective Hex certificate of taylor:3, carrier leaves and all: every
-/// opening class wins for X, and so does the empty board. About 40 s of CPU (two
-/// minutes on a busy machine), so run on request (`cargo test -p crosscap-certificate
+/// opening class wins for X, and so does the empty board. About 35 s of CPU in a release
+/// build (a minute and more on a busy machine), so run on request (`cargo test -p crosscap-certificate
 /// --release -- --ignored`).
 #[test]
-#[ignore = "about 40 s of CPU"]
+#[ignore = "about 35 s of CPU"]
 fn the_stored_taylor_3_certificate_proves_every_opening_wins() {
     let file = certificate("projective-hex-taylor-3.cert.zst");
     let run = verify(&["--json", file.to_str().unwrap()]);
