@@ -133,6 +133,13 @@ fn cells_of(mut bits: u128) -> impl Iterator<Item = usize> {
     })
 }
 
+/// The vertices that the cells of `empty` touch, and those that two of them touch.
+fn touched_and_shared(masks: &[u128], empty: u128) -> (u128, u128) {
+    cells_of(empty).fold((0, 0), |(touched, shared), cell| {
+        (touched | masks[cell], shared | (touched & masks[cell]))
+    })
+}
+
 /// An Euler Getter position for the exact solver, on a board of at most
 /// [`COMPACT_MAX_CELLS`] cells: stones by colour as bitsets, each colour's V, E and F, and
 /// the Zobrist hash of each symmetric image. Same moves, hash and outcome as the
@@ -201,12 +208,8 @@ impl CompactPosition<'_> {
         let mut claims = [left / 2; 2];
         claims[self.colour_to_move().index()] = left.div_ceil(2);
         let held = self.majorities[0];
-        let (mut touched, mut reachable) = (0u128, 0u128);
-        for cell in cells_of(empty) {
-            reachable |= touched & masks[cell];
-            touched |= masks[cell];
-        }
-        reachable |= held.ones & touched;
+        let (touched, shared) = touched_and_shared(masks, empty);
+        let reachable = shared | (held.ones & touched);
         let faces = |colour: usize| self.counts[colour].faces + i64::from(claims[colour]);
         let fixed = faces(0) - faces(1) + self.board.vertices / 2;
         // Colour X's margin is `fixed - M`, X's player's that or its opposite by the rule.
@@ -265,11 +268,7 @@ impl CompactPosition<'_> {
             return None;
         }
         let empty = self.empty_bits();
-        let (mut touched, mut shared) = (0u128, 0u128);
-        for cell in cells_of(empty) {
-            shared |= touched & masks[cell];
-            touched |= masks[cell];
-        }
+        let (_, shared) = touched_and_shared(masks, empty);
         let mixed = self.majorities[0].ones & self.majorities[1].ones;
         let mut kept = 0u128;
         let mut cheapest: Option<(i32, usize)> = None;
