@@ -5,11 +5,13 @@
 //! unit of work (a node, an iteration, a playout). The meter reads the clock and the
 //! cancel flag at a stride it adapts to the cost of a tick, so the checks cost almost
 //! nothing on fast searches and still come about every millisecond when one tick is slow:
-//! a time limit or a cancel binds within a few milliseconds on any board.
+//! a time limit or a cancel binds within a few milliseconds on any board. At those same
+//! checks it adds the nodes since the last one to the budget's [`NodeCounter`], when it has
+//! one, so that a progress bar can show a long search's nodes without slowing its ticks.
 
 use std::fmt;
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 /// A flag that stops every search holding it; clones share the flag.
@@ -55,6 +57,34 @@ impl Drop for CancelOnDrop {
     }
 }
 
+/// The nodes of every search holding it, as their meters report them at their checks of
+/// the budget (and when they end): for a progress bar. Clones share the count.
+#[derive(Clone, Debug, Default)]
+pub struct NodeCounter(Arc<AtomicU64>);
+
+impl NodeCounter {
+    pub fn new() -> NodeCounter {
+        NodeCounter::default()
+    }
+
+    /// The nodes reported so far.
+    pub fn nodes(&self) -> u64 {
+        self.0.load(Ordering::Relaxed)
+    }
+
+    fn add(&self, nodes: u64) {
+        self.0.fetch_add(nodes, Ordering::Relaxed);
+    }
+}
+
+impl PartialEq for NodeCounter {
+    fn eq(&self, other: &NodeCounter) -> bool {
+        Arc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl Eq for NodeCounter {}
+
 /// How much work a search may do before it gives up with
 /// [`SolveError::Unknown`](crate::SolveError). `None` is no limit of that kind.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -71,6 +101,9 @@ pub struct Budget {
     /// Most threads the exact solver searches on at once (`None`: one), sharing the other
     /// limits: the nodes are split between them, the time and memory bind them all.
     pub threads: Option<usize>,
+    /// Where the searches under this budget count their nodes as they go (every thread
+    /// into the same counter); no limit.
+    pub counter: Option<NodeCounter>,
 }
 
 impl Budget {
@@ -127,8 +160,15 @@ impl Budget {
         }
     }
 
+    pub fn with_counter(self, counter: NodeCounter) -> Budget {
+        Budget {
+            counter: Some(counter),
+            ..self
+        }
+    }
+
     /// This budget kept within `outer`: the smaller of each limit, and `outer`'s cancel
-    /// flag when this budget has none.
+    /// flag and node counter when this budget has none.
     pub fn within(&self, outer: &Budget) -> Budget {
         fn least<T: Ord + Copy>(a: Option<T>, b: Option<T>) -> Option<T> {
             match (a, b) {
@@ -142,6 +182,7 @@ impl Budget {
             max_memory: least(self.max_memory, outer.max_memory),
             cancel: self.cancel.clone().or_else(|| outer.cancel.clone()),
             threads: least(self.threads, outer.threads),
+            counter: self.counter.clone().or_else(|| outer.counter.clone()),
         }
     }
 
@@ -213,6 +254,8 @@ pub struct Meter {
     start: Instant,
     deadline: Option<Instant>,
     nodes: u64,
+    /// The nodes already added to the budget's counter.
+    reported: u64,
     /// The node cap (`u64::MAX` for none).
     node_cap: u64,
     /// Ticks and polls so far: the clock and the flag are read every `stride` of them.
@@ -233,6 +276,7 @@ impl Meter {
             start,
             deadline: budget.max_time.and_then(|t| start.checked_add(t)),
             nodes: 0,
+            reported: 0,
             node_cap: budget.max_nodes.unwrap_or(u64::MAX),
             work: 0,
             next_check: 0,
@@ -267,6 +311,7 @@ impl Meter {
     /// Checks the clock and the cancel flag now, whatever the stride; true once the
     /// search must stop. For a loop about to start a long step.
     pub fn check(&mut self) -> bool {
+        self.report();
         if self.exhausted.is_some() {
             return true;
         }
@@ -292,6 +337,14 @@ impl Meter {
         self.last_check = now;
         self.schedule();
         false
+    }
+
+    /// Adds the nodes since the last report to the budget's counter.
+    fn report(&mut self) {
+        if let Some(counter) = &self.budget.counter {
+            counter.add(self.nodes - self.reported);
+            self.reported = self.nodes;
+        }
     }
 
     fn schedule(&mut self) {
@@ -338,6 +391,13 @@ impl Meter {
             elapsed: self.elapsed(),
             reason: self.exhausted.unwrap_or(Exhausted::Nodes),
         }
+    }
+}
+
+/// The nodes since the last check reach the counter when the search ends.
+impl Drop for Meter {
+    fn drop(&mut self) {
+        self.report();
     }
 }
 
@@ -412,6 +472,9 @@ mod tests {
         assert_eq!(both.max_time, Some(Duration::from_secs(5)));
         assert_eq!(both.max_nodes, Some(100));
         assert_eq!(both.cancel, outer.cancel);
+        let counted = Budget::unlimited().with_counter(NodeCounter::new());
+        assert_eq!(inner.within(&counted).counter, counted.counter);
+        assert_eq!(counted.less(1, Duration::ZERO).counter, counted.counter);
         let left = both.less(40, Duration::from_secs(9));
         assert_eq!(left.max_nodes, Some(60));
         assert_eq!(left.max_time, Some(Duration::ZERO));
@@ -421,6 +484,41 @@ mod tests {
         );
         let huge = Budget::time(Duration::from_secs_f64(1e18)).meter();
         assert!(huge.exhausted().is_none(), "a far deadline is no deadline");
+    }
+
+    /// A meter adds its nodes to the counter at its checks, so the counter lags by at most
+    /// a stride, and the rest when it is dropped.
+    #[test]
+    fn the_counter_follows_a_meter_within_a_stride() {
+        let counter = NodeCounter::new();
+        let mut meter = Budget::unlimited().with_counter(counter.clone()).meter();
+        for _ in 0..300_000 {
+            assert!(!meter.tick());
+        }
+        assert!(
+            counter.nodes() + MAX_STRIDE >= meter.nodes(),
+            "{}",
+            counter.nodes()
+        );
+        drop(meter);
+        assert_eq!(counter.nodes(), 300_000);
+    }
+
+    /// The solver's threads share the budget and so the counter: it sees every node of a
+    /// search on one thread and on two.
+    #[test]
+    fn the_counter_sees_a_search_on_one_and_two_threads() {
+        let game = crate::NormalPlay::new(crate::nim::Nim::new(vec![4, 5, 6, 7, 8]));
+        for threads in [1, 2] {
+            let counter = NodeCounter::new();
+            let budget = Budget::unlimited()
+                .with_threads(threads)
+                .with_counter(counter.clone());
+            let mut solver = crate::solver::Solver::new(budget);
+            solver.value(&game).unwrap();
+            assert!(solver.nodes() > 1000, "{threads} threads");
+            assert_eq!(counter.nodes(), solver.nodes(), "{threads} threads");
+        }
     }
 
     #[test]

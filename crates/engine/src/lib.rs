@@ -49,7 +49,7 @@ pub mod table;
 pub mod text;
 
 pub use agents::{Agent, Level, LevelError};
-pub use budget::{Budget, Cancel, CancelOnDrop, Exhausted, Meter};
+pub use budget::{Budget, Cancel, CancelOnDrop, Exhausted, Meter, NodeCounter};
 pub use game::{Game, MoveError, Notation, Outcome, Player};
 pub use impartial::{
     GrundyTable, Impartial, Misere, MisereAnswer, MiserePlay, NormalPlay, mex, misere, nim_sum,
