@@ -18,7 +18,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::limits::{BudgetArgs, default_seconds, setup_limits, solve_budget};
-use crate::output::{Answer, Output, ran_out, status_text};
+use crate::output::{Answer, Output, ran_out, status_text, with_search_bar};
 use crate::terminal::{
     ArenaArgs, ComputerArgs, LadderArgs, PlayArgs, play_in_terminal, run_arena, run_ladder,
 };
@@ -347,7 +347,8 @@ fn start(game: &GameDescriptor, matches: &ArgMatches) -> anyhow::Result<Box<dyn 
 
 fn solve(game: &GameDescriptor, matches: &ArgMatches, out: &Output) -> anyhow::Result<Answer> {
     let budget = solve_budget(matches)?;
-    let solved = start(game, matches)?.solve(&budget);
+    let started = start(game, matches)?;
+    let solved = with_search_bar("solving", &budget, |budget| started.solve(budget));
     out.emit_status(&solved, solved.status, || solved_text(&solved))
 }
 

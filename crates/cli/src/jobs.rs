@@ -15,11 +15,11 @@ use anyhow::{Context, bail};
 use crosscap_engine::catalog::{Setup, Status};
 use crosscap_engine::jobs::{JobValue, SplitSolve};
 use crosscap_engine::solver::MarginBounds;
-use crosscap_engine::{Budget, Player};
+use crosscap_engine::{Budget, NodeCounter, Player};
 use indicatif::ProgressBar;
 use serde::{Deserialize, Serialize};
 
-use crate::output::{Answer, Output, Table, TableFormat, long_steps_bar, status_text};
+use crate::output::{Answer, Output, Table, TableFormat, counting, long_steps_bar, status_text};
 
 /// The kind of solve every first move's is, in the files.
 pub const ALL_OPENINGS: &str = "all-openings";
@@ -51,7 +51,7 @@ pub fn run_jobs<S: SplitSolve>(
         eprintln!("{} jobs already solved in the job directory", run.reused());
     }
     let todo = run.todo();
-    jobs.solve(&todo, budget, &|job, value| {
+    jobs.solve(&todo, &run.counting(budget), &|job, value| {
         run.finished(job_result(jobs, job, value));
     });
     let (of, results) = run.finish()?;
@@ -392,6 +392,8 @@ pub struct JobRun {
     /// The first job file that could not be written.
     write_error: Mutex<Option<anyhow::Error>>,
     bar: ProgressBar,
+    /// The nodes of the jobs' searches, for the bar.
+    counter: NodeCounter,
 }
 
 impl JobRun {
@@ -417,7 +419,8 @@ impl JobRun {
             .filter(|&job| shard.is_none_or(|s| s.takes(job)))
             .count();
         let reused = results.len();
-        let bar = long_steps_bar(total as u64, "jobs");
+        let counter = NodeCounter::new();
+        let bar = long_steps_bar(total as u64, "jobs", &counter);
         bar.inc(reused as u64);
         Ok(JobRun {
             of,
@@ -427,6 +430,7 @@ impl JobRun {
             reused,
             write_error: Mutex::new(None),
             bar,
+            counter,
         })
     }
 
@@ -436,6 +440,11 @@ impl JobRun {
         (0..self.of.jobs)
             .filter(|&job| self.shard.is_none_or(|s| s.takes(job)) && !results.contains_key(&job))
             .collect()
+    }
+
+    /// `budget`, counting the nodes of the jobs' searches for the bar when it is drawn.
+    pub fn counting(&self, budget: &Budget) -> Budget {
+        counting(&self.bar, budget, &self.counter)
     }
 
     /// How many of the run's jobs came from the job directory.

@@ -5,11 +5,11 @@ use std::cell::RefCell;
 use std::io::IsTerminal;
 use std::time::{Duration, Instant};
 
-use crosscap_engine::Exhausted;
 use crosscap_engine::catalog::{Part, Status};
 use crosscap_engine::text::{escape_controls, shorten_long_runs};
+use crosscap_engine::{Budget, Exhausted, NodeCounter};
 use indicatif::style::ProgressTracker;
-use indicatif::{FormattedDuration, ProgressBar, ProgressState, ProgressStyle};
+use indicatif::{FormattedDuration, HumanCount, ProgressBar, ProgressState, ProgressStyle};
 use serde::Serialize;
 
 /// Where a command's results go.
@@ -501,12 +501,26 @@ fn math_word(word: &str) -> Option<String> {
 
 /// A progress bar drawn only when stderr is a terminal; silent otherwise.
 pub fn progress_bar(len: u64, message: &str) -> ProgressBar {
+    terminal_bar(len, message, || {
+        bar_style("{msg} [{bar:40}] {pos}/{len} ({eta})")
+    })
+}
+
+/// A bar of `len` steps drawn in `style` when stderr is a terminal, hidden otherwise.
+fn terminal_bar(len: u64, message: &str, style: impl FnOnce() -> ProgressStyle) -> ProgressBar {
     if !std::io::stderr().is_terminal() {
         return ProgressBar::hidden();
     }
-    let bar = ProgressBar::new(len);
-    bar.set_style(bar_style("{msg} [{bar:40}] {pos}/{len} ({eta})"));
-    bar.set_message(message.to_string());
+    ProgressBar::new(len)
+        .with_style(style())
+        .with_message(message.to_string())
+}
+
+/// `bar`, redrawn every `tick` by a thread of its own when it is drawn at all.
+fn steady(bar: ProgressBar, tick: Duration) -> ProgressBar {
+    if !bar.is_hidden() {
+        bar.enable_steady_tick(tick);
+    }
     bar
 }
 
@@ -517,37 +531,115 @@ fn bar_style(template: &str) -> ProgressStyle {
 }
 
 /// A [`progress_bar`] of steps that may take hours (an all-openings class): redrawn every
-/// second with the time since it last moved, which, when the steps run one after another,
-/// is the time the running step has taken (with several at once, the oldest running step
-/// has taken at least that long).
-pub fn long_steps_bar(len: u64, message: &str) -> ProgressBar {
-    let bar = progress_bar(len, message);
-    if !bar.is_hidden() {
-        bar.set_style(
-            bar_style("{msg} [{bar:40}] {pos}/{len} ({eta}), last finished {since_step} ago")
-                .with_key("since_step", SinceStep::default()),
-        );
-        bar.enable_steady_tick(Duration::from_secs(1));
-    }
-    bar
+/// second with the time since it last moved and the nodes `counter` counted since then,
+/// with their rate: when the steps run one after another, the running step's (with
+/// several at once, those of them all, the oldest having taken at least that long).
+pub fn long_steps_bar(len: u64, message: &str, counter: &NodeCounter) -> ProgressBar {
+    let bar = terminal_bar(len, message, || {
+        bar_style("{msg} [{bar:20}] {pos}/{len} ({eta}), last finished {since_step}")
+            .with_key("since_step", SinceStep::new(counter))
+    });
+    steady(bar, Duration::from_secs(1))
 }
 
-/// When a bar's position last changed, as its ticks see it.
-#[derive(Clone, Default)]
+/// How often a search's spinner is redrawn.
+const SEARCH_BAR_TICK: Duration = Duration::from_millis(250);
+
+/// Runs `search` under `budget`, with a spinner on a terminal showing its nodes so far,
+/// their rate, the time taken and the time limit: the budget `search` gets counts the
+/// nodes when the spinner is drawn, and is `budget` otherwise.
+pub fn with_search_bar<T>(message: &str, budget: &Budget, search: impl FnOnce(&Budget) -> T) -> T {
+    let counter = NodeCounter::new();
+    let bar = terminal_bar(0, message, || {
+        let limit = budget.max_time.map_or(String::new(), |time| {
+            format!(" of {}", FormattedDuration(time))
+        });
+        bar_style(&format!(
+            "{{spinner}} {{msg}}: {{nodes}}, {{elapsed_precise}}{limit}"
+        ))
+        .with_key("nodes", NodeRate(counter.clone()))
+    });
+    let bar = steady(bar, SEARCH_BAR_TICK);
+    let found = search(&counting(&bar, budget, &counter));
+    bar.finish_and_clear();
+    found
+}
+
+/// `budget`, its searches counting their nodes into `counter` when `bar` is drawn (off a
+/// terminal nothing changes).
+pub fn counting(bar: &ProgressBar, budget: &Budget, counter: &NodeCounter) -> Budget {
+    match bar.is_hidden() {
+        true => budget.clone(),
+        false => budget.clone().with_counter(counter.clone()),
+    }
+}
+
+/// `12,345 nodes (6,789/s)`: the nodes counted in `elapsed` and their mean rate.
+fn nodes_text(nodes: u64, elapsed: Duration) -> String {
+    let seconds = elapsed.as_secs_f64();
+    let rate = if seconds > 0.0 {
+        (nodes as f64 / seconds) as u64
+    } else {
+        0
+    };
+    format!("{} nodes ({}/s)", HumanCount(nodes), HumanCount(rate))
+}
+
+/// A bar's key showing a counter's nodes and their rate since the bar started.
+#[derive(Clone)]
+struct NodeRate(NodeCounter);
+
+impl ProgressTracker for NodeRate {
+    fn clone_box(&self) -> Box<dyn ProgressTracker> {
+        Box::new(self.clone())
+    }
+
+    fn tick(&mut self, _: &ProgressState, _: Instant) {}
+
+    fn reset(&mut self, _: &ProgressState, _: Instant) {}
+
+    fn write(&self, state: &ProgressState, w: &mut dyn std::fmt::Write) {
+        let _ = w.write_str(&nodes_text(self.0.nodes(), state.elapsed()));
+    }
+}
+
+/// When a bar's position last changed, as its ticks see it, and the nodes counted then.
+#[derive(Clone)]
 struct SinceStep {
-    last: Option<(u64, Instant)>,
+    counter: NodeCounter,
+    /// The position, when the ticks first saw it, and the nodes then.
+    last: Option<(u64, Instant, u64)>,
 }
 
 impl SinceStep {
+    fn new(counter: &NodeCounter) -> SinceStep {
+        SinceStep {
+            counter: counter.clone(),
+            last: None,
+        }
+    }
+
     fn seen(&mut self, position: u64, now: Instant) {
-        if self.last.is_none_or(|(last, _)| last != position) {
-            self.last = Some((position, now));
+        if self.last.is_none_or(|(last, _, _)| last != position) {
+            self.last = Some((position, now, self.counter.nodes()));
         }
     }
 
     fn since(&self, now: Instant) -> Duration {
-        self.last
-            .map_or(Duration::ZERO, |(_, at)| now.saturating_duration_since(at))
+        self.last.map_or(Duration::ZERO, |(_, at, _)| {
+            now.saturating_duration_since(at)
+        })
+    }
+
+    /// `00:01:05 ago, 1,234 nodes (19/s) since`.
+    fn text(&self, now: Instant) -> String {
+        let then = self.last.map_or(0, |(_, _, nodes)| nodes);
+        let since = self.since(now);
+        format!(
+            "{} ago, {} since",
+            FormattedDuration(since),
+            nodes_text(self.counter.nodes().saturating_sub(then), since)
+        )
     }
 }
 
@@ -565,7 +657,7 @@ impl ProgressTracker for SinceStep {
     }
 
     fn write(&self, _: &ProgressState, w: &mut dyn std::fmt::Write) {
-        let _ = write!(w, "{}", FormattedDuration(self.since(Instant::now())));
+        let _ = w.write_str(&self.text(Instant::now()));
     }
 }
 
@@ -579,18 +671,40 @@ mod tests {
         t
     }
 
-    /// The time since a step is counted from the first tick that saw its position.
+    /// The time and nodes since a step are counted from the first tick that saw its
+    /// position.
     #[test]
-    fn the_time_since_a_step_restarts_when_the_position_moves() {
+    fn the_time_and_nodes_since_a_step_restart_when_the_position_moves() {
         let start = Instant::now();
         let at = |seconds| start + Duration::from_secs(seconds);
-        let mut since = SinceStep::default();
+        let counter = NodeCounter::new();
+        let count = |nodes| {
+            let mut meter = Budget::unlimited().with_counter(counter.clone()).meter();
+            (0..nodes).for_each(|_| _ = meter.tick());
+        };
+        let mut since = SinceStep::new(&counter);
         assert_eq!(since.since(at(5)), Duration::ZERO);
         since.seen(0, at(1));
+        count(5);
         since.seen(0, at(4));
         assert_eq!(since.since(at(10)), Duration::from_secs(9));
+        assert_eq!(since.text(at(10)), "00:00:09 ago, 5 nodes (0/s) since");
         since.seen(1, at(12));
+        count(1500);
         assert_eq!(since.since(at(15)), Duration::from_secs(3));
+        assert_eq!(
+            since.text(at(15)),
+            "00:00:03 ago, 1,500 nodes (500/s) since"
+        );
+    }
+
+    #[test]
+    fn nodes_come_with_their_mean_rate() {
+        assert_eq!(
+            nodes_text(12_345_678, Duration::from_secs(4)),
+            "12,345,678 nodes (3,086,419/s)"
+        );
+        assert_eq!(nodes_text(0, Duration::ZERO), "0 nodes (0/s)");
     }
 
     #[test]

@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 use clap::{ArgMatches, Args, Command, FromArgMatches, Subcommand};
-use crosscap_engine::Player;
 use crosscap_engine::catalog::{GameDescriptor, Setup};
 use crosscap_engine::jobs::SplitSolve;
+use crosscap_engine::{NodeCounter, Player};
 use crosscap_euler_getter::openings::{
     ClassMargin, NotAtStart, OpeningJobs, OpeningResult, Openings,
 };
@@ -23,7 +23,9 @@ use crate::host::{Described, GameSetup, SetupArgs};
 use crate::jobs::{ALL_OPENINGS, JobBudget, SolveOf};
 use crate::limits::{BudgetArgs, SolveThreadsArgs, default_seconds, setup_limits, solve_budget};
 use crate::openings::{self, AllOpenings, AllOpeningsArgs, OpeningsHelp, with_game_help};
-use crate::output::{Answer, Output, Table, TableFormat, progress_bar, status_text};
+use crate::output::{
+    Answer, Output, Table, TableFormat, counting, long_steps_bar, status_text, with_search_bar,
+};
 
 /// Euler Getter's setup flags.
 #[derive(Clone, Debug)]
@@ -230,7 +232,7 @@ fn write_certificate(matches: &ArgMatches, file: &Path, out: &Output) -> anyhow:
     let start = GameSetup::read(matches, &DESCRIPTOR.info)
         .with(|setup| setup_game(setup, &setup_limits()))?;
     let board = start.complex().board().spec().to_string();
-    let solved = match certify(&start, &budget) {
+    let solved = match with_search_bar("certifying", &budget, |budget| certify(&start, budget)) {
         Ok(certified) => {
             let margin = Margin {
                 winner: Player::X.winner_by(certified.margin),
@@ -268,12 +270,13 @@ fn own(cmd: EulerGetterCommand, out: &Output) -> anyhow::Result<Answer> {
         } => {
             let rule: Rule = rule.parse()?;
             let swap: SwapRule = swap.parse()?;
-            let bar = progress_bar(boards.len() as u64, "boards");
+            let counter = NodeCounter::new();
+            let bar = long_steps_bar(boards.len() as u64, "boards", &counter);
             let report = survey(
                 &boards,
                 rule,
                 swap,
-                &budget.budget(),
+                &counting(&bar, &budget.budget(), &counter),
                 &setup_limits(),
                 &|| bar.inc(1),
             )?;

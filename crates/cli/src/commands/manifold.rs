@@ -14,7 +14,7 @@ use crosscap_manifold::{
 use serde::Serialize;
 
 use crate::limits::{BudgetArgs, DEFAULT_MAX_MEMORY, default_seconds};
-use crate::output::{Answer, Output, Table, TableFormat, part_text, progress_bar};
+use crate::output::{Answer, Output, Table, TableFormat, part_text, progress_bar, with_search_bar};
 
 #[derive(Subcommand, Debug)]
 pub enum ManifoldCommand {
@@ -179,7 +179,10 @@ pub fn run(cmd: ManifoldCommand, out: &Output) -> anyhow::Result<Answer> {
             out.emit(&rows, || table_text(&rows).render(format))
         }
         ManifoldCommand::Length { surfaces, budget } => {
-            let report = length(surfaces.join(" ").parse()?, &budget.budget())?;
+            let position = surfaces.join(" ").parse()?;
+            let report = with_search_bar("searching", &budget.budget(), |budget| {
+                length(position, budget)
+            })?;
             out.emit_status(&report, report.remoteness.status, || {
                 format!(
                     "{}: the longest play lasts {} moves, the shortest {}\n{}",

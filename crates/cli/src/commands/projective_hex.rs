@@ -27,7 +27,7 @@ use crate::host::{Described, GameSetup, SetupArgs, solved_text};
 use crate::jobs::{ALL_OPENINGS, JobBudget, SolveOf};
 use crate::limits::{BudgetArgs, parse_games, parse_level, parse_max_minutes, setup_limits};
 use crate::openings::{self, AllOpenings, AllOpeningsArgs, OpeningsHelp, with_game_help};
-use crate::output::{Answer, Output, Table, TableFormat, progress_bar};
+use crate::output::{Answer, Output, Table, TableFormat, progress_bar, with_search_bar};
 use crate::terminal::Deadline;
 
 /// Projective Hex's setup flags.
@@ -163,7 +163,9 @@ fn solve_with_virtual_connections(matches: &ArgMatches, out: &Output) -> anyhow:
     let budget = BudgetArgs::from_arg_matches(matches)?.budget();
     let game = GameSetup::read(matches, &DESCRIPTOR.info)
         .with(|setup| setup_game(setup, &setup_limits()))?;
-    let mut solved = GameMatch::<HexHost<true>> { game }.solve(&budget);
+    let mut solved = with_search_bar("solving", &budget, |budget| {
+        GameMatch::<HexHost<true>> { game }.solve(budget)
+    });
     solved
         .extra
         .insert("virtual_connections".to_string(), json!(true));
@@ -293,11 +295,13 @@ fn write_certificate(
         .with(|setup| setup_game(setup, &setup_limits()))?;
     let board = start.board().spec().to_string();
     let carrier_cells = args.carrier_cells;
-    let certified = if args.openings.all_openings {
-        certify_openings(&start, &budget, carrier_cells)
-    } else {
-        certify(std::slice::from_ref(&start), &budget, carrier_cells)
-    };
+    let certified = with_search_bar("certifying", &budget, |budget| {
+        if args.openings.all_openings {
+            certify_openings(&start, budget, carrier_cells)
+        } else {
+            certify(std::slice::from_ref(&start), budget, carrier_cells)
+        }
+    });
     let solved = match certified {
         Ok(certified) => {
             let claims = certified.certificate.summaries();

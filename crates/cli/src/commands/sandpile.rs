@@ -16,7 +16,7 @@ use crosscap_sandpile::{
 use serde::Serialize;
 
 use crate::limits::{BudgetArgs, default_seconds, setup_limits};
-use crate::output::{Answer, Output, Table, TableFormat, part_text, progress_bar};
+use crate::output::{Answer, Output, Table, TableFormat, part_text, progress_bar, with_search_bar};
 
 #[derive(Subcommand, Debug)]
 pub enum SandpileCommand {
@@ -211,16 +211,21 @@ pub fn run(cmd: SandpileCommand, out: &Output) -> anyhow::Result<Answer> {
             let budget = budget.budget();
             let g = game.board().graph();
             let names = |vs: &[usize]| vs.iter().map(|&v| g.vertex_name(v)).collect::<Vec<_>>();
-            let chip_firing = Part::of(min_topple(game.board(), &budget).map(|found| ChipFiring {
+            let (chip_firing, game_rules) = with_search_bar("searching", &budget, |budget| {
+                let chip_firing = min_topple(game.board(), budget);
+                (
+                    chip_firing,
+                    min_topple_game(&game, &budget.less(0, start.elapsed())),
+                )
+            });
+            let chip_firing = Part::of(chip_firing.map(|found| ChipFiring {
                 chips: found.as_ref().map(|m| m.chips),
                 placements: found.as_ref().map_or(Vec::new(), |m| names(&m.placements)),
             }));
-            let game_rules = Part::of(
-                min_topple_game(&game, &budget.less(0, start.elapsed())).map(|found| GameLine {
-                    moves: found.as_ref().map(Vec::len),
-                    line: found.as_deref().map_or(Vec::new(), names),
-                }),
-            );
+            let game_rules = Part::of(game_rules.map(|found| GameLine {
+                moves: found.as_ref().map(Vec::len),
+                line: found.as_deref().map_or(Vec::new(), names),
+            }));
             let report = MinToppleReport {
                 graph: g.spec().to_string(),
                 vertices: g.vertex_count(),

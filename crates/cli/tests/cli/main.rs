@@ -165,3 +165,64 @@ fn a_reader_that_stops_early_is_not_an_error() {
     assert!(!stderr.contains("panicked"), "{stderr}");
     assert_eq!(output.status.code(), Some(0), "{stderr}");
 }
+
+/// Runs `crosscap` with `args` under a pseudo-terminal made by `script` (bsdutils), for
+/// what is drawn only on a terminal: its stdout and stderr together, and its exit status;
+/// `None`, said on stderr, where `script` is missing or makes no terminal.
+fn crosscap_on_a_terminal(args: &[&str]) -> Option<(String, i32)> {
+    let script = |command: &str| {
+        Command::new("script")
+            .args(["-qec", command, "/dev/null"])
+            .stdin(Stdio::null())
+            .output()
+    };
+    if !script("true").is_ok_and(|output| output.status.success()) {
+        eprintln!("skipped: `script` (bsdutils) is missing or makes no pseudo-terminal here");
+        return None;
+    }
+    let command: Vec<String> = std::iter::once(env!("CARGO_BIN_EXE_crosscap"))
+        .chain(args.iter().copied())
+        .map(|word| format!("'{word}'"))
+        .collect();
+    let output = script(&command.join(" ")).expect("script runs");
+    Some((
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        output.status.code().unwrap_or(-1),
+    ))
+}
+
+/// On a terminal a long solve shows a spinner with its nodes so far, their rate, the time
+/// and the time limit, and clears it before the answer; off a terminal nothing is drawn.
+#[test]
+fn a_long_solve_shows_its_nodes_on_a_terminal_only() {
+    let args = [
+        "projective-hex",
+        "solve",
+        "--board",
+        "taylor:4",
+        "--max-seconds",
+        "1",
+    ];
+    let piped = crosscap(&args);
+    assert_eq!(piped.code, 3, "{}", piped.stderr);
+    assert_eq!(piped.stderr, "", "nothing is drawn off a terminal");
+    let Some((shown, code)) = crosscap_on_a_terminal(&args) else {
+        return;
+    };
+    assert_eq!(code, 3, "{shown}");
+    let most_nodes = shown
+        .split("solving: ")
+        .skip(1)
+        .filter_map(|drawn| {
+            let (nodes, rest) = drawn.split_once(" nodes (")?;
+            assert!(rest.contains("/s), 00:00:0"), "{drawn}");
+            assert!(rest.contains(" of 00:00:01"), "{drawn}");
+            nodes.replace(',', "").parse::<u64>().ok()
+        })
+        .max();
+    assert!(most_nodes.is_some_and(|nodes| nodes > 0), "{shown}");
+    assert!(
+        shown.contains("the winner with perfect play is unknown"),
+        "{shown}"
+    );
+}
