@@ -22,6 +22,14 @@ pub const COMPACT_MAX_CELLS: usize = 128;
 /// With 10 or 12 the goldberg:2 solve visits as many nodes (3.48 M) in more time.
 const RANGE_MAX_EMPTY: usize = 8;
 
+/// Most empty cells of a position whose pairing bound ([`CompactPosition::pairing_bound`])
+/// is worked out (it checks the ways to split the pairs, at most 2^7): with 16 to 27 it
+/// cut 0.1% more nodes of taylor:3 positions, with 10 or 12 it cut fewer (BENCHMARKS.md).
+const PAIRING_MAX_EMPTY: usize = 14;
+
+/// A side of the margin no bound limits (far from any margin, and safe to negate).
+const OPEN: i32 = i32::MAX / 2;
+
 /// Most symmetries whose images' hashes a [`CompactPosition`] keeps; a board with a larger
 /// group is searched with plain hashes (goldberg:2 and goldberg:3 have 60).
 const MAX_SYMMETRIES: usize = 64;
@@ -205,18 +213,16 @@ impl CompactPosition<'_> {
         if left as usize > RANGE_MAX_EMPTY {
             return None;
         }
-        let mut claims = [left / 2; 2];
-        claims[self.colour_to_move().index()] = left.div_ceil(2);
         let held = self.majorities[0];
         let (touched, shared) = touched_and_shared(masks, empty);
         let reachable = shared | (held.ones & touched);
-        let faces = |colour: usize| self.counts[colour].faces + i64::from(claims[colour]);
-        let fixed = faces(0) - faces(1) + self.board.vertices / 2;
         // Colour X's margin is `fixed - M`, X's player's that or its opposite by the rule.
-        let colour_x_is_x = matches!(
-            (self.rule, self.swapped),
-            (Rule::Normal, false) | (Rule::Reverse, true)
-        );
+        let FinalMargin {
+            fixed,
+            colour_x_is_x,
+            claims,
+            ..
+        } = self.final_margin();
         // The window in majorities: a range of `M` reaching below `below` and above `above`
         // has margins below `high` and above `low`.
         let undecided = window.map_or(Undecided::NEVER, |(low, high)| {
@@ -233,9 +239,7 @@ impl CompactPosition<'_> {
             }
         });
         let mut range = (u32::MAX, 0);
-        majority_range(
-            masks, empty, claims[0], held, reachable, undecided, &mut range,
-        );
+        majority_range(masks, empty, claims, held, reachable, undecided, &mut range);
         if undecided.reached(range) {
             return None;
         }
@@ -289,6 +293,178 @@ impl CompactPosition<'_> {
         Some(kept | cheapest.map_or(0, |(_, cell)| 1 << cell))
     }
 
+    /// How colour X's majorities at the end of every continuation map to the margin of
+    /// X's player (see [`CompactPosition::margin_range`]): `fixed - M_X` for colour X,
+    /// with `fixed` set by how many cells each colour will hold.
+    fn final_margin(&self) -> FinalMargin {
+        let left = self.empty_bits().count_ones();
+        let mut claims = [left / 2; 2];
+        claims[self.colour_to_move().index()] = left.div_ceil(2);
+        let faces = |colour: usize| self.counts[colour].faces + i64::from(claims[colour]);
+        FinalMargin {
+            fixed: faces(0) - faces(1) + self.board.vertices / 2,
+            claims: claims[0],
+            vertices: self.board.vertices,
+            colour_x_is_x: matches!(
+                (self.rule, self.swapped),
+                (Rule::Normal, false) | (Rule::Reverse, true)
+            ),
+        }
+    }
+
+    /// A bound on X's player's margin that the colour not to move (the responder) can
+    /// guarantee by a pairing strategy, if it answers the window `(low, high)`: a lower
+    /// bound of at least `high` when the responder is X's player, an upper bound of at
+    /// most `low` when it is O's, the other side open. `None` when it answers neither, on
+    /// boards without vertex masks and with more than [`PAIRING_MAX_EMPTY`] empty cells.
+    ///
+    /// Why it holds: the empty cells are split into pairs (and one single cell when their
+    /// number is odd). Whenever the mover takes a cell of a pair the responder takes the
+    /// other; when the mover takes the single cell, the responder takes a cell of any pair,
+    /// whose partner becomes the single one. The mover always finds a cell, moves last when
+    /// the number is odd, and so every game played this way ends with each pair split one
+    /// and one, the single cell (or the partner left of a pair broken) the mover's. The
+    /// responder's majorities depend only on its own cells, so its worst over every way of
+    /// choosing one cell of each pair is a bound it guarantees whatever the mover does:
+    /// the order of play is used, not only the number of cells each colour gets (which
+    /// [`CompactPosition::margin_range`] uses), so it can be tighter than that range, and
+    /// never looser on the responder's side. Which pairs are chosen only affects how good
+    /// the bound is ([`CompactPosition::pairing`]).
+    fn pairing_bound(&self, low: i32, high: i32) -> Option<(i32, i32)> {
+        let masks = self.board.vertex_masks.as_deref()?;
+        let empty = self.empty_bits();
+        let left = empty.count_ones() as usize;
+        if !(2..=PAIRING_MAX_EMPTY).contains(&left) {
+            return None;
+        }
+        let responder = self.colour_to_move().opponent();
+        let (pairs, count) = self.pairing(masks, empty, responder);
+        self.bound_of_pairs(masks, &pairs[..count], low, high)
+    }
+
+    /// [`CompactPosition::pairing_bound`] of the responder's strategy with `pairs`.
+    fn bound_of_pairs(
+        &self,
+        masks: &[u128],
+        pairs: &[(usize, usize)],
+        low: i32,
+        high: i32,
+    ) -> Option<(i32, i32)> {
+        let responder = self.colour_to_move().opponent();
+        let count = pairs.len();
+        let final_margin = self.final_margin();
+        let x_margin = |majorities: u32| final_margin.of(responder, majorities);
+        let responder_is_x = self.owner_of(responder) == Player::X;
+        // The responder's worst end: the most majorities under the normal rule, the fewest
+        // under the reverse rule; it answers the window while the margin stays on its side.
+        let most = self.rule == Rule::Normal;
+        let decides = |majorities: u32| match responder_is_x {
+            true => x_margin(majorities) >= high,
+            false => x_margin(majorities) <= low,
+        };
+        let mut rest = [(0u128, 0u128); PAIRING_MAX_EMPTY / 2 + 1];
+        for i in (0..count).rev() {
+            let (a, b) = pairs[i];
+            let (touched, shared) = rest[i + 1];
+            let both = masks[a] | masks[b];
+            rest[i] = (touched | both, shared | (touched & both));
+        }
+        let search = PairSplits {
+            masks,
+            pairs,
+            rest: &rest[..=count],
+            most,
+            decides: &decides,
+        };
+        let mut worst = None;
+        if !search.worst(0, self.majorities[responder.index()], &mut worst) {
+            return None;
+        }
+        let bound = x_margin(worst?);
+        Some(match responder_is_x {
+            true => (bound, OPEN),
+            false => (-OPEN, bound),
+        })
+    }
+
+    /// The pairs of the responder's strategy in [`CompactPosition::pairing_bound`] (as
+    /// cell numbers, with their count), leaving out one cell, the mover's, when the empty
+    /// cells are odd. First, greedily, pairs of cells sharing the vertices where pairing
+    /// helps the responder most: such a vertex then goes to whoever holds its third cell,
+    /// good when that is the colour the rule wants to hold the majority (the mover under
+    /// the normal rule) and possibly when it is empty (weights 2 and 1; 1 and 0, 1 and 1,
+    /// 1 and 2 gave a little more nodes, BENCHMARKS.md). The rest are sorted by how much
+    /// the responder wants them (under the normal rule, by fewest majorities they would
+    /// add to it) and paired in that order, the least wanted left to the mover.
+    fn pairing(
+        &self,
+        masks: &[u128],
+        empty: u128,
+        responder: Player,
+    ) -> ([(usize, usize); PAIRING_MAX_EMPTY / 2], usize) {
+        let mover = responder.opponent();
+        let (given, kept) = match self.rule {
+            Rule::Normal => (mover, responder),
+            Rule::Reverse => (responder, mover),
+        };
+        let good = self.majorities[given.index()].ones & !self.majorities[kept.index()].ones;
+        let open = !(self.majorities[0].ones | self.majorities[1].ones);
+        let mut cells = [0usize; PAIRING_MAX_EMPTY];
+        let mut n = 0;
+        for cell in cells_of(empty) {
+            cells[n] = cell;
+            n += 1;
+        }
+        let cells = &cells[..n];
+        let mut candidates = [(0u32, 0u8, 0u8); PAIRING_MAX_EMPTY * (PAIRING_MAX_EMPTY - 1) / 2];
+        let mut found = 0;
+        for i in 0..n {
+            for j in i + 1..n {
+                let shared = masks[cells[i]] & masks[cells[j]];
+                let weight = 2 * (shared & good).count_ones() + (shared & open).count_ones();
+                if weight > 0 {
+                    candidates[found] = (weight, i as u8, j as u8);
+                    found += 1;
+                }
+            }
+        }
+        let candidates = &mut candidates[..found];
+        candidates.sort_by_key(|&(weight, i, j)| (std::cmp::Reverse(weight), i, j));
+        let mut pairs = [(0, 0); PAIRING_MAX_EMPTY / 2];
+        let mut count = 0;
+        let mut paired = 0u32;
+        for &(_, i, j) in candidates.iter() {
+            let (i, j) = (usize::from(i), usize::from(j));
+            if paired & (1 << i | 1 << j) == 0 {
+                paired |= 1 << i | 1 << j;
+                pairs[count] = (cells[i], cells[j]);
+                count += 1;
+            }
+        }
+        let held = self.majorities[responder.index()];
+        let added = |cell: usize| (masks[cell] & held.ones & !held.twos).count_ones() as i32;
+        let want = |cell: usize| match self.rule {
+            Rule::Normal => -added(cell),
+            Rule::Reverse => added(cell),
+        };
+        let mut rest = [(0i32, 0usize); PAIRING_MAX_EMPTY];
+        let mut r = 0;
+        for (i, &cell) in cells.iter().enumerate() {
+            if paired & (1 << i) == 0 {
+                rest[r] = (want(cell), cell);
+                r += 1;
+            }
+        }
+        let rest = &mut rest[..r];
+        rest.sort_unstable();
+        // An odd count leaves the least wanted, the first, to the mover.
+        for pair in rest[r % 2..].chunks_exact(2) {
+            pairs[count] = (pair[0].1, pair[1].1);
+            count += 1;
+        }
+        (pairs, count)
+    }
+
     fn swap_pending(&self) -> bool {
         self.swap_rule
             .0
@@ -314,6 +490,76 @@ impl Majorities {
 
     fn count(&self) -> u32 {
         self.twos.count_ones()
+    }
+}
+
+/// How a colour's majorities at the end map to X's player's margin
+/// ([`CompactPosition::final_margin`]).
+struct FinalMargin {
+    fixed: i64,
+    /// The empty cells colour X will claim.
+    claims: u32,
+    vertices: i64,
+    colour_x_is_x: bool,
+}
+
+impl FinalMargin {
+    /// X's player's margin when `colour` ends with `majorities` (the other colour with
+    /// the rest of the vertices).
+    fn of(&self, colour: Player, majorities: u32) -> i32 {
+        let colour_x = match colour {
+            Player::X => i64::from(majorities),
+            Player::O => self.vertices - i64::from(majorities),
+        };
+        let margin = (self.fixed - colour_x) as i32;
+        if self.colour_x_is_x { margin } else { -margin }
+    }
+}
+
+/// The responder's worst end over every split of its pairs ([`CompactPosition::pairing_bound`]).
+struct PairSplits<'a, D: Fn(u32) -> bool> {
+    masks: &'a [u128],
+    pairs: &'a [(usize, usize)],
+    /// From each pair on, the vertices the cells of the pairs left touch, and those two
+    /// of them touch.
+    rest: &'a [(u128, u128)],
+    /// Whether the worst is the most majorities (else the fewest).
+    most: bool,
+    decides: &'a D,
+}
+
+impl<D: Fn(u32) -> bool> PairSplits<'_, D> {
+    /// Widens `worst` with the splits of the pairs from `next` on, the responder holding
+    /// `held`; false as soon as one split shows the bound cannot answer the window. A
+    /// branch that cannot beat `worst` is skipped: the responder's majorities only grow,
+    /// and only at vertices it holds once or two cells left touch.
+    fn worst(&self, next: usize, held: Majorities, worst: &mut Option<u32>) -> bool {
+        let Some(&(a, b)) = self.pairs.get(next) else {
+            let count = held.count();
+            if !(self.decides)(count) {
+                return false;
+            }
+            *worst = Some(match (*worst, self.most) {
+                (None, _) => count,
+                (Some(w), true) => w.max(count),
+                (Some(w), false) => w.min(count),
+            });
+            return true;
+        };
+        if let Some(w) = *worst {
+            let beyond = match self.most {
+                true => {
+                    let (touched, shared) = self.rest[next];
+                    (held.twos | (held.ones & touched) | shared).count_ones() > w
+                }
+                false => held.count() < w,
+            };
+            if !beyond {
+                return true;
+            }
+        }
+        self.worst(next + 1, held.add(self.masks[a]), worst)
+            && self.worst(next + 1, held.add(self.masks[b]), worst)
     }
 }
 
@@ -533,11 +779,20 @@ impl Game for CompactPosition<'_> {
         }
     }
 
+    /// The exact range at few empty cells, then the pairing bound where the range does
+    /// not answer the window.
     fn margin_bounds_deciding(&self, low: i32, high: i32) -> Option<(i32, i32)> {
-        match self.board.vertex_masks {
-            Some(_) if !self.swap_pending() => self.margin_range(Some((low, high))),
-            _ => self.margin_bounds(),
+        if self.board.vertex_masks.is_none() || self.swap_pending() {
+            return self.margin_bounds();
         }
+        let range = self.margin_range(Some((low, high)));
+        let answers = |(least, most): (i32, i32)| least >= high || most <= low || least == most;
+        if range.is_some_and(answers) {
+            return range;
+        }
+        let (least, most) = self.pairing_bound(low, high)?;
+        let (range_least, range_most) = range.unwrap_or((-OPEN, OPEN));
+        Some((least.max(range_least), most.min(range_most)))
     }
 }
 
@@ -669,7 +924,7 @@ mod tests {
                 let (least, most) = compact.margin_bounds().unwrap();
                 for low in least - 3..=most + 1 {
                     let high = low + 1 + (seed % 3) as i32;
-                    match compact.margin_bounds_deciding(low, high) {
+                    match compact.margin_range(Some((low, high))) {
                         Some(range) => {
                             assert_eq!(range, (least, most), "{spec} seed {seed}");
                             kept += 1;
@@ -685,6 +940,63 @@ mod tests {
         assert!(
             stopped > 50 && kept > 50,
             "both happen: {stopped} and {kept}"
+        );
+    }
+
+    /// The pairing bound is one the responder guarantees: against the exact value (plain
+    /// minimax up to 8 empty cells, above that the solver on the [`EulerGetter`] itself,
+    /// which never uses this bound) on random endgames of 2 to 12 empty cells under both
+    /// rules, some after a swap. Asked about a window, it answers exactly when the whole
+    /// bound (asked about no window: every split checked) does.
+    #[test]
+    fn the_pairing_bound_holds_against_the_exact_value() {
+        let (mut tight, mut answered) = (0, 0);
+        for spec in ["goldberg:1", "goldberg:2", "taylor:3"] {
+            let complex = load_board(spec).unwrap();
+            let board = CompactBoard::new(complex.clone(), None).unwrap();
+            for seed in 0..30u64 {
+                let empties = (2 + seed as usize % 11).min(complex.cell_count());
+                let rule = [Rule::Normal, Rule::Reverse][seed as usize % 2];
+                let mut game = EulerGetter::new(complex.clone(), rule, SwapRule(None));
+                let mut rng = Rng::new(seed);
+                if seed % 5 == 0 {
+                    game = EulerGetter::new(complex.clone(), rule, SwapRule(Some(1)));
+                    game.play(&game.random_move(&mut rng).unwrap());
+                    game.play(&Move::Swap);
+                }
+                while game.placed() + empties < complex.cell_count() {
+                    game.play(&game.random_move(&mut rng).unwrap());
+                }
+                let compact = board.position(&game);
+                let mover_value = match empties {
+                    0..=8 => crosscap_engine::solver::brute_force_value(&compact),
+                    _ => Solver::new(Budget::unlimited()).value(&game).unwrap(),
+                };
+                let value = mover_value * game.to_move().sign();
+                let context = format!("{spec} seed {seed}");
+                // No window: every split is checked.
+                let (least, most) = compact.pairing_bound(OPEN, -OPEN).expect(&context);
+                let responder_is_x = compact.to_move() == Player::O;
+                match responder_is_x {
+                    true => assert!(least <= value && most == OPEN, "{context}"),
+                    false => assert!(most >= value && least == -OPEN, "{context}"),
+                }
+                tight += usize::from(least == value || most == value);
+                for low in value - 4..=value + 4 {
+                    let high = low + 1 + (seed % 2) as i32;
+                    let answers = match responder_is_x {
+                        true => least >= high,
+                        false => most <= low,
+                    };
+                    let asked = compact.pairing_bound(low, high);
+                    assert_eq!(asked, answers.then_some((least, most)), "{context} {low}");
+                    answered += usize::from(answers);
+                }
+            }
+        }
+        assert!(
+            tight > 20 && answered > 50,
+            "{tight} tight, {answered} answered"
         );
     }
 

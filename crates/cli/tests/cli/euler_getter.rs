@@ -313,7 +313,7 @@ fn a_budget_that_runs_out_is_an_unknown_answer() {
 /// names the winner and the margin's bounds proven so far, and the answer stays `unknown`
 /// (a winner alone is not a solution). One that runs out after the margin, on the optimal
 /// moves, answers `solved` (winner and margin), the moves marked unknown. On goldberg:1
-/// with one thread the margin takes 13 nodes of the whole solve's 19.
+/// with one thread the margin takes 9 nodes of the whole solve's 15.
 #[test]
 fn solved_means_winner_and_margin() {
     let solve = |json: bool, max_nodes: &str| {
@@ -325,12 +325,12 @@ fn solved_means_winner_and_margin() {
         }
         crosscap(&args)
     };
-    let cut = solve(true, "12").unknown_json("nodes");
+    let cut = solve(true, "8").unknown_json("nodes");
     assert_eq!(cut["winner"], "X", "{cut}");
     assert!(cut["value"].is_null(), "{cut}");
     assert_eq!(cut["margin_at_least"], 1, "{cut}");
     assert!(cut.get("margin_at_most").is_none(), "{cut}");
-    let margin_known = solve(true, "13").json();
+    let margin_known = solve(true, "9").json();
     assert_eq!(margin_known["status"], "solved", "{margin_known}");
     assert_eq!(
         (&margin_known["winner"], &margin_known["margin"]),
@@ -342,7 +342,7 @@ fn solved_means_winner_and_margin() {
     for absent in ["winning_moves", "optimal_moves", "margin_at_least"] {
         assert!(margin_known.get(absent).is_none(), "{margin_known}");
     }
-    let margin_text = solve(false, "13");
+    let margin_text = solve(false, "9");
     assert_eq!(margin_text.code, 0);
     assert!(
         margin_text
@@ -352,14 +352,14 @@ fn solved_means_winner_and_margin() {
         "{}",
         margin_text.stdout
     );
-    let whole = solve(true, "19").json();
+    let whole = solve(true, "15").json();
     assert_eq!(
         whole["optimal_moves"].as_array().unwrap().len(),
         6,
         "{whole}"
     );
     assert!(whole.get("optimal_moves_status").is_none(), "{whole}");
-    let text = solve(false, "12");
+    let text = solve(false, "8");
     assert_eq!(text.code, 3);
     assert!(
         text.stdout.contains("X to move wins with perfect play")
