@@ -6,7 +6,7 @@
 
 use std::sync::Arc;
 
-use crosscap_engine::{Game, Outcome, Player, Rng};
+use crosscap_engine::{Game, Outcome, Player};
 use crosscap_topology::Symmetries;
 
 use crate::complex::Complex;
@@ -22,24 +22,17 @@ pub const COMPACT_MAX_CELLS: usize = 128;
 /// With 10 or 12 the goldberg:2 solve visits as many nodes (3.48 M) in more time.
 const RANGE_MAX_EMPTY: usize = 8;
 
-/// The seed of the vertices' Zobrist keys in the hashes of the unsettled part.
-const VERTEX_KEY_SEED: u64 = 0x5645_5254_4558_4b45;
-
 /// Most symmetries whose images' hashes a [`CompactPosition`] keeps; a board with a larger
 /// group is searched with plain hashes (goldberg:2 and goldberg:3 have 60).
 const MAX_SYMMETRIES: usize = 64;
 
 /// What every [`CompactPosition`] of one board shares: the board and, per cell and
-/// colour, the Zobrist key of the cell's image under each symmetry (the identity first),
-/// and on boards with vertex masks the same per vertex.
+/// colour, the Zobrist key of the cell's image under each symmetry (the identity first).
 pub struct CompactBoard {
     complex: Arc<Complex>,
     all_cells: u128,
     /// `image_keys[cell * symmetries + map][colour]`.
     image_keys: Vec<[u64; 2]>,
-    /// `vertex_image_keys[vertex * symmetries + map][colour]`, with vertex masks: then the
-    /// positions hash their unsettled part ([`CompactPosition::play`]).
-    vertex_image_keys: Option<Vec<[u64; 2]>>,
     symmetries: usize,
     /// Per cell, its vertices as bits, on boards of plain polygons with at most 128
     /// vertices (where [`CompactPosition::margin_range`] applies), and their number.
@@ -56,39 +49,12 @@ impl CompactBoard {
             return None;
         }
         let identity: Vec<usize> = (0..cells).collect();
-        let board = complex.board();
-        let vertex_masks = (complex.rings_exact() && board.vertex_count() <= 128).then(|| {
-            (0..cells)
-                .map(|cell| {
-                    let vertices = board.cell_vertices(cell).iter();
-                    vertices.fold(0u128, |mask, &v| mask | 1 << v)
-                })
-                .collect::<Vec<u128>>()
-        });
-        let mut maps: Vec<&[usize]> = match symmetries {
+        let maps: Vec<&[usize]> = match symmetries {
             Some(group) if group.len() <= MAX_SYMMETRIES => {
                 group.maps().iter().map(Vec::as_slice).collect()
             }
             _ => vec![&identity],
         };
-        let vertex_maps = vertex_masks.as_ref().map(|masks| {
-            vertex_images(masks, &maps, board.vertex_count()).unwrap_or_else(|| {
-                maps.truncate(1);
-                vec![(0..board.vertex_count()).collect()]
-            })
-        });
-        let vertex_image_keys = vertex_maps.map(|vertex_maps| {
-            let key = |vertex: usize, colour: usize| {
-                Rng::derive(VERTEX_KEY_SEED, (2 * vertex + colour) as u64)
-            };
-            (0..board.vertex_count())
-                .flat_map(|vertex| {
-                    vertex_maps
-                        .iter()
-                        .map(move |map| [0, 1].map(|colour| key(map[vertex], colour)))
-                })
-                .collect()
-        });
         let zobrist = |cell: usize, colour: usize| complex.zobrist(cell, colour);
         let image_keys = (0..cells)
             .flat_map(|cell| {
@@ -96,8 +62,16 @@ impl CompactBoard {
                     .map(move |map| [0, 1].map(|colour| zobrist(map[cell], colour)))
             })
             .collect();
+        let board = complex.board();
+        let vertex_masks = (complex.rings_exact() && board.vertex_count() <= 128).then(|| {
+            (0..cells)
+                .map(|cell| {
+                    let vertices = board.cell_vertices(cell).iter();
+                    vertices.fold(0u128, |mask, &v| mask | 1 << v)
+                })
+                .collect()
+        });
         Some(CompactBoard {
-            vertex_image_keys,
             vertex_masks,
             vertices: board.vertex_count() as i64,
             all_cells: u128::MAX
@@ -117,29 +91,16 @@ impl CompactBoard {
                 stones[colour.index()] |= 1 << cell;
             }
         }
+        let mut hashes = [0u64; MAX_SYMMETRIES];
+        for (colour, &bits) in stones.iter().enumerate() {
+            for cell in cells_of(bits) {
+                self.toggle(&mut hashes, cell, colour);
+            }
+        }
         let majorities = stones.map(|bits| match &self.vertex_masks {
             Some(masks) => cells_of(bits).fold(Majorities::default(), |m, cell| m.add(masks[cell])),
             None => Majorities::default(),
         });
-        let mut hashes = [0u64; MAX_SYMMETRIES];
-        if self.vertex_image_keys.is_some() {
-            let empty = self.all_cells & !(stones[0] | stones[1]);
-            for cell in cells_of(empty) {
-                self.toggle(&mut hashes, cell, 0);
-            }
-            let open = !(majorities[0].twos | majorities[1].twos);
-            for (colour, held) in majorities.iter().enumerate() {
-                for vertex in cells_of(held.ones & open) {
-                    self.toggle_vertex(&mut hashes, vertex, colour);
-                }
-            }
-        } else {
-            for (colour, &bits) in stones.iter().enumerate() {
-                for cell in cells_of(bits) {
-                    self.toggle(&mut hashes, cell, colour);
-                }
-            }
-        }
         CompactPosition {
             board: self,
             stones,
@@ -152,49 +113,13 @@ impl CompactBoard {
         }
     }
 
-    /// Adds or removes a `colour` stone on `cell` in the hashes of every image (with
-    /// vertex keys, colour 0 marks the cell empty).
+    /// Adds or removes a `colour` stone on `cell` in the hashes of every image.
     fn toggle(&self, hashes: &mut [u64; MAX_SYMMETRIES], cell: usize, colour: usize) {
         let keys = &self.image_keys[cell * self.symmetries..(cell + 1) * self.symmetries];
         for (hash, key) in hashes.iter_mut().zip(keys) {
             *hash ^= key[colour];
         }
     }
-
-    /// Adds or removes a `colour` stone at the unsettled `vertex` in the hashes of every
-    /// image (on boards with vertex keys).
-    fn toggle_vertex(&self, hashes: &mut [u64; MAX_SYMMETRIES], vertex: usize, colour: usize) {
-        let Some(keys) = &self.vertex_image_keys else {
-            return;
-        };
-        let keys = &keys[vertex * self.symmetries..(vertex + 1) * self.symmetries];
-        for (hash, key) in hashes.iter_mut().zip(keys) {
-            *hash ^= key[colour];
-        }
-    }
-}
-
-/// Each map's image of each of the `vertices`, a vertex being known by its cells; `None`
-/// where two vertices have the same cells.
-fn vertex_images(masks: &[u128], maps: &[&[usize]], vertices: usize) -> Option<Vec<Vec<usize>>> {
-    let cells_at = |vertex: usize| -> Vec<usize> {
-        let at = |cell: &usize| masks[*cell] >> vertex & 1 == 1;
-        (0..masks.len()).filter(at).collect()
-    };
-    let mut by_cells = std::collections::HashMap::new();
-    for vertex in 0..vertices {
-        if by_cells.insert(cells_at(vertex), vertex).is_some() {
-            return None;
-        }
-    }
-    let image = |map: &[usize], vertex: usize| {
-        let mut cells: Vec<usize> = cells_at(vertex).iter().map(|&c| map[c]).collect();
-        cells.sort_unstable();
-        by_cells.get(&cells).copied()
-    };
-    maps.iter()
-        .map(|map| (0..vertices).map(|vertex| image(map, vertex)).collect())
-        .collect()
 }
 
 /// The cells of a bitset, lowest first.
@@ -368,29 +293,6 @@ impl CompactPosition<'_> {
         self.swap_rule
             .0
             .is_some_and(|after| !self.swapped && self.placed() <= after as usize)
-    }
-
-    /// Updates the hashes for a `colour` stone about to fill `cell`, whose vertices are
-    /// `cell_vertices` (the majorities not yet updated), on boards with vertex masks. There
-    /// the hashes are of the part of the position that decides the rest of the game: the
-    /// empty cells and the stones at the vertices not settled (see
-    /// [`CompactPosition::position_hash`]). The cell is no longer empty; at each of its
-    /// vertices not settled, the colour's stone settles it (the colour held one there: the
-    /// vertex's stones leave the hash) or joins it.
-    fn hash_unsettled_part(&mut self, cell: usize, cell_vertices: u128, colour: usize) {
-        let board = self.board;
-        board.toggle(&mut self.hashes, cell, 0);
-        let [x, o] = self.majorities;
-        let open = cell_vertices & !(x.twos | o.twos);
-        let settling = open & self.majorities[colour].ones;
-        for vertex in cells_of(open & !settling) {
-            board.toggle_vertex(&mut self.hashes, vertex, colour);
-        }
-        for (held, settled) in [x.ones, o.ones].iter().zip([0, 1]) {
-            for vertex in cells_of(settling & held) {
-                board.toggle_vertex(&mut self.hashes, vertex, settled);
-            }
-        }
     }
 }
 
@@ -577,13 +479,10 @@ impl Game for CompactPosition<'_> {
         counts.edges += edges;
         counts.faces += 1;
         self.stones[colour.index()] |= 1 << cell;
-        match &self.board.vertex_masks {
-            Some(masks) => {
-                self.hash_unsettled_part(cell, masks[cell], colour.index());
-                self.majorities[colour.index()] = self.majorities[colour.index()].add(masks[cell]);
-            }
-            None => self.board.toggle(&mut self.hashes, cell, colour.index()),
+        if let Some(masks) = &self.board.vertex_masks {
+            self.majorities[colour.index()] = self.majorities[colour.index()].add(masks[cell]);
         }
+        self.board.toggle(&mut self.hashes, cell, colour.index());
     }
 
     fn outcome(&self) -> Option<Outcome> {
@@ -598,31 +497,13 @@ impl Game for CompactPosition<'_> {
         })
     }
 
-    /// The least hash of the position's images under the board's symmetries. On boards
-    /// with vertex masks, the hash of what alone decides the position's value: the empty
-    /// cells, the stones at the vertices not yet settled, the number of colour X's settled
-    /// majorities and whether a swap was made.
-    ///
-    /// Why that decides it: on a full board colour X's margin is `F_X - F_O + V / 2 - M_X`
-    /// (see [`CompactPosition::margin_range`]), `F_X - F_O` fixed by the number of empty
-    /// cells. A vertex is settled once one colour holds two of its three cells, and every
-    /// vertex not settled touches an empty cell. So the majorities still to come depend
-    /// only on the empty cells and on who holds the filled cells of the vertices not
-    /// settled, and the margin on those and on colour X's settled majorities. Positions
-    /// that differ only in stones whose vertices are all settled share their value, and
-    /// the table answers them as one (a taylor:3 solve visits 17% fewer nodes: BENCHMARKS.md,
-    /// session 34).
     fn position_hash(&self) -> u64 {
         let canonical = self.hashes[..self.board.symmetries]
             .iter()
             .copied()
             .min()
             .expect("the identity is a symmetry");
-        let hash = crate::game::with_swap_key(canonical, self.swapped);
-        match self.board.vertex_masks {
-            Some(_) => Rng::derive(hash, u64::from(self.majorities[0].count())),
-            None => hash,
-        }
+        crate::game::with_swap_key(canonical, self.swapped)
     }
 
     /// Every legal move but the lone cells dearer than the cheapest
@@ -683,9 +564,7 @@ mod tests {
         assert_eq!(compact.legal_moves(), game.legal_moves(), "{context}");
         assert_eq!(compact.to_move(), game.to_move(), "{context}");
         assert_eq!(compact.outcome(), game.outcome(), "{context}");
-        if compact.board.vertex_masks.is_none() {
-            assert_eq!(compact.position_hash(), game.position_hash(), "{context}");
-        }
+        assert_eq!(compact.position_hash(), game.position_hash(), "{context}");
         // The exact range lies within the game's bounds.
         match (compact.margin_bounds(), game.margin_bounds()) {
             (Some(exact), Some(bounds)) => {
@@ -726,9 +605,7 @@ mod tests {
                 loop {
                     let context = format!("{spec} seed {seed} after {}", game.placed());
                     assert_same(&game, &compact, &context);
-                    let fresh = board.position(&game);
-                    assert_same(&game, &fresh, &context);
-                    assert_eq!(compact.position_hash(), fresh.position_hash(), "{context}");
+                    assert_same(&game, &board.position(&game), &context);
                     let Some(mv) = game.random_move(&mut rng) else {
                         break;
                     };
@@ -837,70 +714,16 @@ mod tests {
         assert!(pruned > 5, "lone cells were left out at {pruned} roots");
     }
 
-    /// Every position of taylor:2 with 2 or 3 empty cells (under both rules, with and
-    /// without a swap made, hashed up to symmetry): the positions that share a key share their value, and
-    /// the key merges positions that differ in their stones.
-    #[test]
-    fn positions_hashed_alike_by_their_unsettled_part_have_one_value() {
-        let complex = load_board("taylor:2").unwrap();
-        let board =
-            CompactBoard::new(complex.clone(), Some(&complex.board().symmetries())).unwrap();
-        let cells = complex.cell_count();
-        let mut merged = 0;
-        for (rule, swapped) in [(Rule::Normal, false), (Rule::Reverse, true)] {
-            let mut values = std::collections::HashMap::new();
-            let mut stones_by_key = std::collections::HashMap::new();
-            for x_stones in (0u32..1 << cells).filter(|s| s.count_ones() == 5) {
-                let rest: Vec<usize> = (0..cells).filter(|&c| x_stones >> c & 1 == 0).collect();
-                let picks = 0u32..1 << rest.len();
-                for o_pick in picks.filter(|s| (4..=5).contains(&s.count_ones())) {
-                    let o_stones = (0..rest.len())
-                        .filter(|&i| o_pick >> i & 1 == 1)
-                        .fold(0u32, |bits, i| bits | 1 << rest[i]);
-                    let swap = SwapRule(swapped.then_some(1));
-                    let mut game = EulerGetter::new(complex.clone(), rule, swap);
-                    let colour = |bits: u32| (0..cells).filter(move |&c| bits >> c & 1 == 1);
-                    let mut os = colour(o_stones);
-                    for x in colour(x_stones) {
-                        game.play(&Move::Place(x as u16));
-                        if swapped && game.placed() == 1 {
-                            game.play(&Move::Swap);
-                        }
-                        if let Some(o) = os.next() {
-                            game.play(&Move::Place(o as u16));
-                        }
-                    }
-                    let text = format!("{x_stones:b} {o_stones:b}");
-                    let compact = board.position(&game);
-                    let key = compact.position_hash();
-                    let value = crosscap_engine::solver::brute_force_value(&compact);
-                    assert_eq!(*values.entry(key).or_insert(value), value, "{text}");
-                    let first = *stones_by_key.entry(key).or_insert((x_stones, o_stones));
-                    merged += usize::from(first != (x_stones, o_stones));
-                }
-            }
-        }
-        assert!(merged > 100, "positions merged: {merged}");
-    }
-
-    /// The solver with the hashes of the unsettled part finds the margins and optimal moves
-    /// that the game's plain hashes find, under both rules, with and without a swap.
     #[test]
     fn compact_solves_agree_with_the_game_and_large_boards_have_none() {
         for spec in ["goldberg:2", "taylor:3"] {
             let complex = load_board(spec).unwrap();
             let symmetries = Arc::new(complex.board().symmetries());
             let board = CompactBoard::new(complex.clone(), Some(&symmetries)).unwrap();
-            for seed in 0..6 {
-                let rule = [Rule::Normal, Rule::Reverse][seed as usize % 2];
-                let swap = SwapRule((seed >= 4).then_some(1));
-                let mut game = EulerGetter::new(complex.clone(), rule, swap)
+            for seed in 0..4 {
+                let mut game = EulerGetter::new(complex.clone(), Rule::Normal, SwapRule(None))
                     .with_symmetries(symmetries.clone());
                 let mut rng = Rng::new(seed);
-                if seed == 5 {
-                    game.play(&game.random_move(&mut rng).unwrap());
-                    game.play(&Move::Swap);
-                }
                 while game.placed() + 9 < complex.cell_count() {
                     let mv = game.random_move(&mut rng).unwrap();
                     game.play(&mv);
