@@ -409,23 +409,22 @@ impl Worker<'_> {
         // The children's hashes first, then the probes in a tight loop under one lock (on
         // one thread): the probes are cache misses (most of this function's time), which
         // the processor then overlaps.
-        let children: Vec<(u64, bool)> = moves
+        let (keys, same_mover): (Vec<u64>, Vec<bool>) = moves
             .iter()
             .map(|mv| {
                 let mut child = game.clone();
                 child.play(mv);
                 (child.position_hash(), child.to_move() == mover)
             })
-            .collect();
-        self.table
-            .find_first(children.iter().map(|&(key, _)| key), |i, entry| {
-                let least = if children[i].1 {
-                    entry.lower()
-                } else {
-                    -entry.upper()
-                };
-                (least >= beta).then_some((least, i))
-            })
+            .unzip();
+        self.table.find_first(&keys, |i, entry| {
+            let least = if same_mover[i] {
+                entry.lower()
+            } else {
+                -entry.upper()
+            };
+            (least >= beta).then_some((least, i))
+        })
     }
 
     fn negamax<G: Game>(&mut self, game: &G, mut alpha: i32, mut beta: i32) -> i32 {

@@ -94,6 +94,21 @@ impl<V> BoundedTable<V> {
         BUCKET * ((u128::from(mixed) * buckets) >> 64) as usize
     }
 
+    /// Asks the processor to load `key`'s bucket into its cache, for a [`BoundedTable::get`]
+    /// soon after: several such loads then overlap instead of waiting one after another.
+    fn prefetch(&self, key: u64) {
+        let bucket = self.slots[self.bucket(key)..].as_ptr();
+        #[cfg(target_arch = "x86_64")]
+        // SAFETY: a prefetch only hints the cache; it reads nothing, and the pointer is
+        // that of a live slot.
+        unsafe {
+            use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+            _mm_prefetch::<_MM_HINT_T0>(bucket.cast());
+        }
+        #[cfg(not(target_arch = "x86_64"))]
+        let _ = bucket;
+    }
+
     pub fn get(&self, key: u64) -> Option<&V> {
         let b = self.bucket(key);
         let key = stored_key(key);
@@ -206,20 +221,24 @@ impl<V: Clone> ShardedTable<V> {
     }
 
     /// The first answer `wanted` gives, in order, for the keys held of `keys` (their
-    /// place and value). A table of one shard is locked once for them all: a lock between
-    /// two probes orders them, where without one the processor waits for their cache
-    /// misses together (they were most of a solve's time).
+    /// place and value). A table of one shard is locked once for them all, and their
+    /// buckets are all prefetched before the first probe: a lock between two probes orders
+    /// them, where without one the processor waits for their cache misses together (they
+    /// were most of a solve's time).
     pub fn find_first<T>(
         &self,
-        keys: impl IntoIterator<Item = u64>,
+        keys: &[u64],
         mut wanted: impl FnMut(usize, &V) -> Option<T>,
     ) -> Option<T> {
-        let mut keys = keys.into_iter().enumerate();
+        let mut probes = keys.iter().enumerate();
         if let [only] = &self.shards[..] {
             let shard = Self::locked(only);
-            return keys.find_map(|(i, key)| wanted(i, shard.get(key)?));
+            for &key in keys {
+                shard.prefetch(key);
+            }
+            return probes.find_map(|(i, &key)| wanted(i, shard.get(key)?));
         }
-        keys.find_map(|(i, key)| wanted(i, &self.get(key)?))
+        probes.find_map(|(i, &key)| wanted(i, &self.get(key)?))
     }
 
     /// Stores `value` for `key`, which cost `work` to find.
@@ -325,7 +344,7 @@ mod tests {
             table.insert(hashed(7), 1, 7);
             table.insert(hashed(9), 1, 9);
             let keys = [hashed(1 << 40), hashed(7), hashed(9)];
-            let found = table.find_first(keys, |i, &v| (v > 8).then_some((i, v)));
+            let found = table.find_first(&keys, |i, &v| (v > 8).then_some((i, v)));
             assert_eq!(found, Some((2, 9)), "the first held key that is wanted");
         }
         assert!(table.bytes() <= cap);
