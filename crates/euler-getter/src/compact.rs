@@ -46,6 +46,10 @@ pub struct CompactBoard {
     /// vertices (where [`CompactPosition::margin_range`] applies), and their number.
     vertex_masks: Option<Vec<u128>>,
     vertices: i64,
+    /// Per cell, the cells on the other side of its edges as bits: the first mask those
+    /// across at least one edge, the next those across at least two, and so on (a cell
+    /// may meet another along several edges), for the move order's count of them.
+    edge_layers: Vec<Vec<u128>>,
 }
 
 impl CompactBoard {
@@ -79,8 +83,22 @@ impl CompactBoard {
                 })
                 .collect()
         });
+        let edge_layers = (0..cells)
+            .map(|cell| {
+                let mut layers: Vec<u128> = Vec::new();
+                for &other in complex.edge_others(cell) {
+                    let bit = 1u128 << other;
+                    match layers.iter_mut().find(|layer| **layer & bit == 0) {
+                        Some(layer) => *layer |= bit,
+                        None => layers.push(bit),
+                    }
+                }
+                layers
+            })
+            .collect();
         Some(CompactBoard {
             vertex_masks,
+            edge_layers,
             vertices: board.vertex_count() as i64,
             all_cells: u128::MAX
                 .checked_shr((COMPACT_MAX_CELLS - cells) as u32)
@@ -679,6 +697,15 @@ impl Stones for CompactPosition<'_> {
         let settled = (masks[cell] & (x.twos | o.twos)).count_ones();
         let open = (masks[cell] & !(x.ones | o.ones)).count_ones();
         (i64::from(settled), i64::from(open))
+    }
+
+    fn edge_neighbours_of(&self, cell: usize, colour: Player) -> i64 {
+        let stones = self.stones[colour.index()];
+        let layers = &self.board.edge_layers[cell];
+        layers
+            .iter()
+            .map(|layer| i64::from((layer & stones).count_ones()))
+            .sum()
     }
 
     fn new_vertices_and_edges(&self, cell: usize, colour: Player) -> (i64, i64) {

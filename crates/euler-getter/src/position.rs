@@ -223,14 +223,18 @@ pub(crate) trait Stones {
     /// alone (BENCHMARKS.md, session 33); counting the opponent's gain made it worse.
     fn order_key(&self, cell: usize) -> i64 {
         let colour = self.colour_to_move();
-        let friends = self
-            .complex()
+        let friends = self.edge_neighbours_of(cell, colour);
+        let (settled, open) = self.settled_and_open_vertices(cell);
+        -(64 * self.chi_gain(cell, colour) + 8 * friends + 4 * settled - 4 * open)
+    }
+
+    /// How many of `cell`'s edges `colour`'s stones hold the other side of.
+    fn edge_neighbours_of(&self, cell: usize, colour: Player) -> i64 {
+        self.complex()
             .edge_others(cell)
             .iter()
             .filter(|&&o| self.stone(o as usize) == Some(colour))
-            .count() as i64;
-        let (settled, open) = self.settled_and_open_vertices(cell);
-        -(64 * self.chi_gain(cell, colour) + 8 * friends + 4 * settled - 4 * open)
+            .count() as i64
     }
 
     /// Of the empty `cell`'s vertices, those whose two other cells hold stones of one
