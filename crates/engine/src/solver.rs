@@ -487,23 +487,26 @@ impl Worker<'_> {
         // The moves by their places in `moves` (which the table's entries name), the
         // remembered one first; with threads sharing the search, a move another thread is
         // in is put off to the end (never the first: each thread starts on the best guess).
+        // Only the put-off moves are listed (one thread puts none off: no allocation).
         let first = remembered.filter(|&i| i < moves.len());
-        let mut order: Vec<usize> = first
-            .into_iter()
-            .chain((0..moves.len()).filter(|&i| Some(i) != first))
-            .collect();
-        let mut next = 0;
-        while next < order.len() && best < beta {
-            let i = order[next];
-            let busy = self.shared()
-                && next > 0
-                && next < moves.len()
-                && self.busy.is_marked(Rng::derive(key, i as u64));
-            next += 1;
-            if busy {
-                order.push(i);
-                continue;
-            }
+        let rest = (0..moves.len()).filter(|&i| Some(i) != first);
+        let mut put_off = std::collections::VecDeque::new();
+        let mut order = first.into_iter().chain(rest).enumerate();
+        while best < beta {
+            let i = match order.next() {
+                Some((next, i)) => {
+                    if self.shared() && next > 0 && self.busy.is_marked(Rng::derive(key, i as u64))
+                    {
+                        put_off.push_back(i);
+                        continue;
+                    }
+                    i
+                }
+                None => match put_off.pop_front() {
+                    Some(i) => i,
+                    None => break,
+                },
+            };
             let v = self.search_move(game, key, &moves, i, alpha.max(best), beta);
             if self.stopped() {
                 return 0;
