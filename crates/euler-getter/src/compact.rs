@@ -860,6 +860,13 @@ mod tests {
                 game.colour_counts(colour),
                 "{context}"
             );
+            for cell in game.empty_cells() {
+                assert_eq!(
+                    compact.edge_neighbours_of(cell, colour),
+                    game.edge_neighbours_of(cell, colour),
+                    "{context}, cell {cell}"
+                );
+            }
         }
         let (mut fast, mut plain) = (compact.legal_moves(), game.legal_moves());
         compact.order_moves(&mut fast);
