@@ -22,7 +22,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! # The format (versions 1 and 2)
+//! # The format (versions 1 to 3)
 //!
 //! A text file, zstd-compressed when written by [`Certificate::save`] (the reader takes the
 //! plain text too, so `zstd -d` gives a file a person can read and check again). The
@@ -93,6 +93,13 @@
 //! one for each player, with AT_LEAST `a` and `-a`, prove the exact result with perfect
 //! play: the margin `a`, neither side can do better. That is the claim `euler-getter solve
 //! --certificate` writes, one strategy for the winner and one for the loser.
+//!
+//! Version 3 adds `p A B C D ... [S]`: a *pairing* leaf where the other player is to move,
+//! the empty cells as pairs (A, B), (C, D), ... (at most [`MAX_PAIRS`]) and, when they are
+//! odd, a single cell S. PLAYER answers each move in the partner cell (a move on S in any
+//! pair, whose partner becomes the single cell), so every game ends with each pair split
+//! one and one and S the other's; the checker scores each of the 2^pairs full boards by
+//! its own count and requires the claim on all of them.
 //!
 //! The checker scores each full board by its own count, `V - E + F` of the closure of each
 //! player's cells: a vertex or an edge counts when a cell of the player's touches it. It
