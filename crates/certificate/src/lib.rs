@@ -770,7 +770,7 @@ impl<R: BufRead> Reader<R> {
             }
             "h" | "c" | "p"
                 if (certificate.kind == Kind::ProjectiveHex
-                    && (kind == "h" || self.version >= CARRIER_VERSION))
+                    && (kind == "h" || (kind == "c" && self.version >= CARRIER_VERSION)))
                     || (certificate.kind == Kind::EulerGetter
                         && kind == "p"
                         && self.version >= PAIRING_VERSION) =>
