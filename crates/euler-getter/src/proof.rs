@@ -279,7 +279,7 @@ mod tests {
             let solved = solve(&position, &Budget::unlimited()).unwrap();
             assert_eq!(certified.margin, solved.margin);
             let leaves = (certified.certificate.nodes.iter())
-                .filter(|node| **node == Node::Endgame)
+                .filter(|node| matches!(node, Node::Endgame | Node::Pairs { .. }))
                 .count();
             let inner = certified.certificate.nodes.len() - leaves;
             assert_eq!(inner > 0, position.placed() == 7, "{inner} inner nodes");
