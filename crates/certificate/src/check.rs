@@ -167,7 +167,7 @@ pub(crate) trait Rules: Sync {
     /// game's moves never end it before the board is full).
     fn closes(&self, stones: &[Option<Player>], cell: usize) -> Option<bool>;
 
-    /// Checks the leaf `node` (a held loop, a carrier or an endgame) reached with `stones`
+    /// Checks the leaf `node` (a held loop, a carrier, an endgame or a pairing) reached with `stones`
     /// and `goal`; the reason when it fails.
     fn leaf(
         &self,
@@ -313,7 +313,9 @@ fn inner_nodes<R: Rules>(
                     stones[cell] = None;
                 }
             }
-            Node::Held { .. } | Node::Carrier { .. } | Node::Endgame => leaves.push(index),
+            Node::Held { .. } | Node::Carrier { .. } | Node::Endgame | Node::Pairs { .. } => {
+                leaves.push(index)
+            }
         }
     }
     Ok(())
@@ -376,7 +378,10 @@ impl Rules for HexRules<'_> {
             Node::Held { first, count } => ("a held loop", held, first, count),
             Node::Carrier { first, count } => ("a carrier", carrier, first, count),
             _ => {
-                return Err("an endgame is no leaf of a projective-hex certificate".to_string());
+                return Err(
+                    "an endgame or a pairing is no leaf of a projective-hex certificate"
+                        .to_string(),
+                );
             }
         };
         if !self.projective {
@@ -432,7 +437,7 @@ fn held(
 
 /// Checks that a leaf's `cells` are empty and named once each; `leaf` names it in the
 /// reason otherwise.
-fn distinct_empty(
+pub(crate) fn distinct_empty(
     board: &Board,
     stones: &[Option<Player>],
     cells: &[u32],

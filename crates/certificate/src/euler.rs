@@ -9,9 +9,9 @@ use crosscap_engine::Player;
 use crosscap_topology::Board;
 use serde::Serialize;
 
-use crate::check::{Rules, Strategy, Verified, walk};
+use crate::check::{Rules, Strategy, Verified, distinct_empty, walk};
 use crate::endgame::{self, Ending};
-use crate::{Certificate, Invalid, MAX_ENDGAME, Node, ScoreClaim, Start, to_move};
+use crate::{Certificate, Invalid, MAX_ENDGAME, MAX_PAIRS, Node, ScoreClaim, Start, to_move};
 
 /// What a strategy is to reach: `player`'s characteristic at least `at_least` above the
 /// other's at the end.
@@ -131,7 +131,8 @@ pub(crate) fn verify(certificate: &Certificate, threads: usize) -> Result<Verifi
     })
 }
 
-/// Euler Getter's rules: the game ends only on a full board; its leaves are endgames.
+/// Euler Getter's rules: the game ends only on a full board; its leaves are endgames and
+/// pairings.
 struct ScoreRules {
     complex: Complex,
 }
@@ -153,16 +154,29 @@ impl Rules for ScoreRules {
 
     fn leaf(
         &self,
-        _: &Certificate,
+        certificate: &Certificate,
         node: Node,
         stones: &mut [Option<Player>],
         goal: Goal,
     ) -> Result<(), String> {
-        if node != Node::Endgame {
-            return Err(
-                "a held loop or a carrier is no leaf of an euler-getter certificate".to_string(),
-            );
-        }
+        let (first, count) = match node {
+            Node::Endgame => return self.endgame(stones, goal),
+            Node::Pairs { first, count } => (first, count),
+            _ => {
+                return Err(
+                    "a held loop or a carrier is no leaf of an euler-getter certificate"
+                        .to_string(),
+                );
+            }
+        };
+        let cells = certificate.list(first, count);
+        pairing(&certificate.board, &self.complex, stones, goal, cells)
+    }
+}
+
+impl ScoreRules {
+    /// Checks an endgame leaf by the search of every line of play.
+    fn endgame(&self, stones: &mut [Option<Player>], goal: Goal) -> Result<(), String> {
         let empty = stones.iter().filter(|stone| stone.is_none()).count();
         if empty > MAX_ENDGAME {
             return Err(format!(
@@ -180,6 +194,64 @@ impl Rules for ScoreRules {
         }
         Ok(())
     }
+}
+
+/// Checks a pairing leaf: the other player is to move, `cells` are distinct empty cells,
+/// pairs side by side then the single cell when the empty cells are odd, covering every
+/// empty cell, at most [`MAX_PAIRS`] pairs; and `goal.player`, holding one cell of each
+/// pair and the other player the rest, meets the goal on every one of the 2^pairs full
+/// boards, each scored by [`Scored::margin`]. Why that proves the goal: `goal.player`
+/// answers each move in the partner cell (a move on the single cell anywhere, whose
+/// partner becomes the single cell), so every game ends with each pair split one and one.
+fn pairing(
+    board: &Board,
+    complex: &Complex,
+    stones: &mut [Option<Player>],
+    goal: Goal,
+    cells: &[u32],
+) -> Result<(), String> {
+    let player = goal.player;
+    if to_move(stones) == player {
+        return Err(format!(
+            "a pairing leaf where {player}, its owner, is to move"
+        ));
+    }
+    let empty = stones.iter().filter(|stone| stone.is_none()).count();
+    if empty > 2 * MAX_PAIRS + 1 {
+        return Err(format!(
+            "a pairing leaf of {empty} empty cells: at most {MAX_PAIRS} pairs"
+        ));
+    }
+    if cells.len() != empty {
+        return Err(format!(
+            "a pairing leaf names {} cells of {empty} empty",
+            cells.len()
+        ));
+    }
+    distinct_empty(board, stones, cells, "the pairing")?;
+    let pairs: Vec<&[u32]> = cells.chunks_exact(2).collect();
+    let scored = Scored::new(complex, stones, goal);
+    for split in 0..1u32 << pairs.len() {
+        for (index, pair) in pairs.iter().enumerate() {
+            let mine = (split >> index & 1) as usize;
+            stones[pair[mine] as usize] = Some(player);
+            stones[pair[1 - mine] as usize] = Some(player.opponent());
+        }
+        // The single cell, left empty, is scored as the other player's.
+        let margin = scored.margin(stones);
+        for &cell in cells {
+            stones[cell as usize] = None;
+        }
+        if margin < i64::from(goal.at_least) {
+            return Err(format!(
+                "{player} ends {margin} above {} with the split {split:#b} of the pairs: \
+                 not at least {}",
+                player.opponent(),
+                goal.at_least
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Whether `goal.player` ends at least `goal.at_least` above the other from `stones`, an
@@ -555,6 +627,102 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Pairing leaves on random goldberg:2 positions of 7 empty cells, X to move, for O's
+    /// claim: of random pairings, the best one's worst split (by the count in full) is
+    /// accepted, a pairing whose worst is lower is refused, and what is accepted never
+    /// exceeds what O holds with perfect play; damaged lists and the owner to move are
+    /// refused.
+    #[test]
+    fn pairing_leaves_are_told_apart_by_their_worst_split() {
+        let board = Board::from_spec("goldberg:2").unwrap();
+        let complex = Complex::of(&board);
+        let mut rng = crosscap_engine::Rng::new(11);
+        let mut told_apart = 0;
+        for _ in 0..6 {
+            let mut stones = vec![None; board.cell_count()];
+            for _ in 0..14 {
+                let empty: Vec<usize> =
+                    (0..stones.len()).filter(|&c| stones[c].is_none()).collect();
+                stones[empty[rng.below(empty.len())]] = Some(to_move(&stones));
+            }
+            let worst = |cells: &[u32]| {
+                let mut filled = stones.clone();
+                let pairs: Vec<&[u32]> = cells.chunks_exact(2).collect();
+                filled[cells[6] as usize] = Some(Player::X);
+                (0..1u32 << pairs.len())
+                    .map(|split| {
+                        for (index, pair) in pairs.iter().enumerate() {
+                            let mine = (split >> index & 1) as usize;
+                            filled[pair[mine] as usize] = Some(Player::O);
+                            filled[pair[1 - mine] as usize] = Some(Player::X);
+                        }
+                        complex.margin(&filled, Player::O)
+                    })
+                    .min()
+                    .unwrap()
+            };
+            let mut pairings: Vec<(i64, Vec<u32>)> = (0..20)
+                .map(|_| {
+                    let mut cells: Vec<u32> = (0..stones.len() as u32)
+                        .filter(|&c| stones[c as usize].is_none())
+                        .collect();
+                    for i in (1..cells.len()).rev() {
+                        cells.swap(i, rng.below(i + 1));
+                    }
+                    (worst(&cells), cells)
+                })
+                .collect();
+            pairings.sort();
+            let (low, lower) = pairings[0].clone();
+            let (best, cells) = pairings.pop().unwrap();
+            let goal = |at_least: i64| Goal {
+                player: Player::O,
+                at_least: at_least as i32,
+            };
+            let check = |cells: &[u32], at_least: i64| {
+                pairing(&board, &complex, &mut stones.clone(), goal(at_least), cells)
+            };
+            assert_eq!(check(&cells, best), Ok(()));
+            let perfect = -minimax(&board, &mut stones.clone(), &mut Memo::new());
+            assert!(best <= perfect, "{best} above {perfect}");
+            assert!(
+                check(&cells, best + 2)
+                    .unwrap_err()
+                    .contains("not at least")
+            );
+            if low < best {
+                told_apart += 1;
+                assert!(check(&lower, best).unwrap_err().contains("not at least"));
+            }
+            let mut twice = cells.clone();
+            twice[1] = twice[0];
+            assert!(check(&twice, low).unwrap_err().contains("twice"));
+            assert!(
+                check(&cells[..6], low)
+                    .unwrap_err()
+                    .contains("6 cells of 7")
+            );
+            let mut moved = stones.clone();
+            moved[cells[6] as usize] = Some(Player::X);
+            let owner_moves = pairing(&board, &complex, &mut moved, goal(low), &cells[..6]);
+            assert!(
+                owner_moves
+                    .unwrap_err()
+                    .contains("O, its owner, is to move")
+            );
+        }
+        assert!(told_apart > 0);
+        // 27 empty cells: more pairs than the checker scores.
+        let large = Board::from_spec("taylor:3").unwrap();
+        let cells: Vec<u32> = (0..27).collect();
+        let goal = Goal {
+            player: Player::O,
+            at_least: 0,
+        };
+        let why = pairing(&large, &Complex::of(&large), &mut [None; 27], goal, &cells);
+        assert!(why.unwrap_err().contains("at most 10 pairs"));
     }
 
     /// The endgame search against plain minimax on random goldberg:2 endgames of 6 to 9

@@ -22,7 +22,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! # The format (versions 1 and 2)
+//! # The format (versions 1 to 3)
 //!
 //! A text file, zstd-compressed when written by [`Certificate::save`] (the reader takes the
 //! plain text too, so `zstd -d` gives a file a person can read and check again). The
@@ -94,6 +94,13 @@
 //! play: the margin `a`, neither side can do better. That is the claim `euler-getter solve
 //! --certificate` writes, one strategy for the winner and one for the loser.
 //!
+//! Version 3 adds `p A B C D ... [S]`: a *pairing* leaf where the other player is to move,
+//! the empty cells as pairs (A, B), (C, D), ... (at most [`MAX_PAIRS`]) and, when they are
+//! odd, a single cell S. PLAYER answers each move in the partner cell (a move on S in any
+//! pair, whose partner becomes the single cell), so every game ends with each pair split
+//! one and one and S the other's; the checker scores each of the 2^pairs full boards by
+//! its own count and requires the claim on all of them.
+//!
 //! The checker scores each full board by its own count, `V - E + F` of the closure of each
 //! player's cells: a vertex or an edge counts when a cell of the player's touches it. It
 //! re-derives the board from its spec through `topology`, the board model the Projective Hex
@@ -127,11 +134,15 @@ pub const MAX_ENDGAME: usize = 12;
 pub const MAX_CARRIER: usize = 12;
 /// The most bridges of a held loop (the checker tries 2^bridges choices).
 pub const MAX_BRIDGES: usize = 16;
+/// The most pairs of an Euler Getter pairing leaf (the checker scores 2^pairs full boards).
+pub const MAX_PAIRS: usize = 10;
 /// The first line of every certificate, before its version: the format's name.
 const MAGIC: &str = "crosscap-certificate";
-/// The version of certificates without carrier leaves, and of those with them.
+/// The version of certificates without carrier or pairing leaves, of those with carriers,
+/// and of those with pairing leaves.
 const VERSION: u32 = 1;
 const CARRIER_VERSION: u32 = 2;
+const PAIRING_VERSION: u32 = 3;
 /// The games certificates are written for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -253,6 +264,10 @@ pub enum Node {
     /// An Euler Getter leaf: an endgame of at most [`MAX_ENDGAME`] empty cells, which the
     /// checker searches and scores itself.
     Endgame,
+    /// An Euler Getter leaf, the other to move: the claim's player answers every move in
+    /// the partner cell. `lists[first..first + count]` are the pairs (at most
+    /// [`MAX_PAIRS`]) side by side, then the single cell left when the empty cells are odd.
+    Pairs { first: u32, count: u32 },
 }
 
 /// Why a certificate was not accepted.
@@ -331,6 +346,11 @@ impl Certificate {
         self.push_list(cells, |first, count| Node::Carrier { first, count })
     }
 
+    /// Adds a pairing leaf: the pairs' cells side by side, then the single cell if any.
+    pub fn push_pairs(&mut self, cells: &[u32]) -> u32 {
+        self.push_list(cells, |first, count| Node::Pairs { first, count })
+    }
+
     /// Adds a node whose list is `items`, made by `node` from the list's place.
     fn push_list(&mut self, items: &[u32], node: fn(u32, u32) -> Node) -> u32 {
         let first = self.lists.len() as u32;
@@ -384,11 +404,14 @@ impl Certificate {
     /// Writes the certificate as text (see the crate documentation).
     pub fn write_text(&self, out: &mut impl Write) -> std::io::Result<()> {
         let board = &self.board;
-        let carriers = self
-            .nodes
-            .iter()
-            .any(|node| matches!(node, Node::Carrier { .. }));
-        let version = if carriers { CARRIER_VERSION } else { VERSION };
+        let has = |leaf: fn(&Node) -> bool| self.nodes.iter().any(leaf);
+        let version = if has(|node| matches!(node, Node::Pairs { .. })) {
+            PAIRING_VERSION
+        } else if has(|node| matches!(node, Node::Carrier { .. })) {
+            CARRIER_VERSION
+        } else {
+            VERSION
+        };
         writeln!(
             out,
             "{MAGIC} {version}\ngame {}\nboard {}",
@@ -432,10 +455,13 @@ impl Certificate {
                     }
                     out.write_all(b"\n")?;
                 }
-                Node::Held { first, count } | Node::Carrier { first, count } => {
+                Node::Held { first, count }
+                | Node::Carrier { first, count }
+                | Node::Pairs { first, count } => {
                     let key: &[u8] = match node {
                         Node::Held { .. } => b"h",
-                        _ => b"c",
+                        Node::Carrier { .. } => b"c",
+                        _ => b"p",
                     };
                     out.write_all(key)?;
                     for &cell in self.list(first, count) {
@@ -570,11 +596,11 @@ impl<R: BufRead> Reader<R> {
             .strip_prefix(MAGIC)
             .and_then(|rest| rest.strip_prefix(' '))
             .and_then(|version| version.parse().ok())
-            .filter(|version| (VERSION..=CARRIER_VERSION).contains(version))
+            .filter(|version| (VERSION..=PAIRING_VERSION).contains(version))
             .ok_or_else(|| {
                 self.unreadable(&format!(
-                    "not a certificate: expected `{MAGIC} {VERSION}` or `{MAGIC} \
-                     {CARRIER_VERSION}`"
+                    "not a certificate: expected `{MAGIC} {VERSION}` to `{MAGIC} \
+                     {PAIRING_VERSION}`"
                 ))
             })?;
         let game = self.keyed("game")?;
@@ -742,9 +768,12 @@ impl<R: BufRead> Reader<R> {
                 let targets = words.map(target).collect::<Result<Vec<u32>, _>>()?;
                 certificate.push_replies(&targets);
             }
-            "h" | "c"
-                if certificate.kind == Kind::ProjectiveHex
-                    && (kind == "h" || self.version >= CARRIER_VERSION) =>
+            "h" | "c" | "p"
+                if (certificate.kind == Kind::ProjectiveHex
+                    && (kind == "h" || (kind == "c" && self.version >= CARRIER_VERSION)))
+                    || (certificate.kind == Kind::EulerGetter
+                        && kind == "p"
+                        && self.version >= PAIRING_VERSION) =>
             {
                 let cells = words
                     .map(|name| {
@@ -760,11 +789,11 @@ impl<R: BufRead> Reader<R> {
                             })
                     })
                     .collect::<Result<Vec<u32>, _>>()?;
-                if kind == "h" {
-                    certificate.push_held(&cells);
-                } else {
-                    certificate.push_carrier(&cells);
-                }
+                match kind {
+                    "h" => certificate.push_held(&cells),
+                    "c" => certificate.push_carrier(&cells),
+                    _ => certificate.push_pairs(&cells),
+                };
             }
             "e" if certificate.kind == Kind::EulerGetter && words.next().is_none() => {
                 certificate.push_endgame();
@@ -778,7 +807,13 @@ impl<R: BufRead> Reader<R> {
                         "a node is `m CELL [BACK]`, `r BACK ...` or `h CELL ...` (carriers \
                          `c CELL ...` need version 2)"
                     }
-                    Kind::EulerGetter => "a node is `m CELL BACK`, `r BACK ...` or `e`",
+                    Kind::EulerGetter if self.version >= PAIRING_VERSION => {
+                        "a node is `m CELL BACK`, `r BACK ...`, `e` or `p CELL ...`"
+                    }
+                    Kind::EulerGetter => {
+                        "a node is `m CELL BACK`, `r BACK ...` or `e` (pairing leaves \
+                         `p CELL ...` need version 3)"
+                    }
                 }));
             }
         }

@@ -360,6 +360,20 @@ impl CompactPosition<'_> {
         self.bound_of_pairs(masks, &pairs[..count], low, high)
     }
 
+    /// The pairs of [`CompactPosition::pairing_bound`]'s strategy when that bound answers
+    /// the window `(low, high)`, for a certificate's pairing leaf (which the checker
+    /// verifies by its own count).
+    pub(crate) fn pairs_deciding(&self, low: i32, high: i32) -> Option<Vec<(usize, usize)>> {
+        let masks = self.board.vertex_masks.as_deref()?;
+        let empty = self.empty_bits();
+        if empty.count_ones() as usize > PAIRING_MAX_EMPTY {
+            return None;
+        }
+        let (pairs, count) = self.pairing(masks, empty, self.colour_to_move().opponent());
+        self.bound_of_pairs(masks, &pairs[..count], low, high)?;
+        Some(pairs[..count].to_vec())
+    }
+
     /// [`CompactPosition::pairing_bound`] of the responder's strategy with `pairs`.
     fn bound_of_pairs(
         &self,

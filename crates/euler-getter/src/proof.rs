@@ -7,10 +7,11 @@
 use std::collections::HashMap;
 use std::sync::Arc;
 
-use crosscap_certificate::{Certificate, Kind, MAX_ENDGAME, ScoreClaim};
+use crosscap_certificate::{Certificate, Kind, MAX_ENDGAME, MAX_PAIRS, ScoreClaim};
 use crosscap_engine::solver::{Solver, margin_by_tests};
 use crosscap_engine::{Budget, Game, Meter, Player, SolveError};
 
+use crate::compact::CompactBoard;
 use crate::game::{EulerGetter, Move, Rule};
 
 /// Why no certificate was written.
@@ -50,6 +51,13 @@ const MAX_CELLS: usize = 64;
 const LEAF_EMPTY: usize = 10;
 const _: () = assert!(LEAF_EMPTY <= MAX_ENDGAME);
 
+/// The most empty cells of the pairing leaves written: where the strategy's player is not
+/// to move and answering every move in the partner cell of the solver's pairing
+/// ([`crate::compact::CompactPosition::pairing_bound`]) keeps the bound, the checker scores
+/// each split of the pairs instead of searching the endgame or the strategy going on.
+const PAIRING_LEAF_EMPTY: usize = 14;
+const _: () = assert!(PAIRING_LEAF_EMPTY <= 2 * MAX_PAIRS + 1);
+
 /// Bytes a position costs the certificate and the map of positions written, roughly.
 const NODE_BYTES: usize = 64;
 
@@ -75,6 +83,7 @@ pub fn certify(game: &EulerGetter, budget: &Budget) -> Result<Certified, Certify
         budget: budget.clone(),
         certificate: Certificate::of(Kind::EulerGetter, board.clone()),
         known: HashMap::new(),
+        compact: CompactBoard::new(game.complex().clone(), None),
     };
     let margin =
         margin_by_tests(2, |m| prover.at_least(&searched, m)).map_err(|(error, _)| error)?;
@@ -102,6 +111,8 @@ struct Prover {
     certificate: Certificate,
     /// The node of each position written, by its stones and the strategy's player.
     known: HashMap<(u128, Player), u32>,
+    /// The board of the solver's pairing bound (`None`: too many cells for it).
+    compact: Option<CompactBoard>,
 }
 
 impl Prover {
@@ -136,6 +147,27 @@ impl Prover {
         })
     }
 
+    /// The cells of a pairing leaf at `game` (pairs side by side, then the single cell) when
+    /// `player` is not to move and its pairing strategy keeps it at least `at_least` above.
+    fn pairing(&self, game: &EulerGetter, player: Player, at_least: i32) -> Option<Vec<u32>> {
+        let empty = game.complex().cell_count() - game.placed();
+        if game.to_move() == player || empty > PAIRING_LEAF_EMPTY {
+            return None;
+        }
+        let position = self.compact.as_ref()?.position(game);
+        let pairs = match player {
+            Player::X => position.pairs_deciding(i32::MIN, at_least),
+            Player::O => position.pairs_deciding(-at_least, i32::MAX),
+        }?;
+        let mut cells: Vec<u32> = (pairs.iter())
+            .flat_map(|&(a, b)| [a as u32, b as u32])
+            .collect();
+        let single = (0..game.stones().len() as u32)
+            .find(|&c| game.stones()[c as usize].is_none() && !cells.contains(&c));
+        cells.extend(single);
+        Some(cells)
+    }
+
     /// The node of `player`'s strategy at `game` (where it ends at least `at_least` above the
     /// other), written with everything below it (once per position).
     fn node(
@@ -159,7 +191,9 @@ impl Prover {
             .into());
         }
         let empty = game.complex().cell_count() - game.placed();
-        let node = if empty <= LEAF_EMPTY {
+        let node = if let Some(cells) = self.pairing(game, player, at_least) {
+            self.certificate.push_pairs(&cells)
+        } else if empty <= LEAF_EMPTY {
             self.certificate.push_endgame()
         } else if game.to_move() == player {
             let mut moves = game.legal_moves();
@@ -245,7 +279,7 @@ mod tests {
             let solved = solve(&position, &Budget::unlimited()).unwrap();
             assert_eq!(certified.margin, solved.margin);
             let leaves = (certified.certificate.nodes.iter())
-                .filter(|node| **node == Node::Endgame)
+                .filter(|node| matches!(node, Node::Endgame | Node::Pairs { .. }))
                 .count();
             let inner = certified.certificate.nodes.len() - leaves;
             assert_eq!(inner > 0, position.placed() == 7, "{inner} inner nodes");

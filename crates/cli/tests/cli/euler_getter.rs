@@ -550,6 +550,45 @@ fn a_certificate_proves_the_margin_and_refuses_a_changed_move_or_claim() {
             run.stderr
         );
     }
+    // Pairing leaves (`p A B C D ... [SINGLE]`, version 3) damaged: a cell named twice, a
+    // cell left out, or the partners of the first two pairs of every leaf exchanged
+    // (A C B D), which breaks some leaf's bound.
+    assert!(lines[0].ends_with(" 3"), "{}", lines[0]);
+    let pairings: Vec<usize> = (0..lines.len() - 6)
+        .filter(|&i| node(i).starts_with("p "))
+        .collect();
+    assert!(!pairings.is_empty());
+    let leaf = words(node(pairings[0]));
+    let damaged = |edit: &dyn Fn(&mut Vec<String>), name: &str| {
+        let mut changed: Vec<String> = lines.iter().map(|line| line.to_string()).collect();
+        for &i in &pairings {
+            let mut leaf = words(node(i));
+            edit(&mut leaf);
+            changed[6 + i] = leaf.join(" ");
+        }
+        verify_text(&(changed.join("\n") + "\n"), name)
+    };
+    let twice = damaged(&|leaf| leaf[2] = leaf[1].clone(), "eg-twice.cert");
+    assert!(twice.stderr.contains("names"), "{}", twice.stderr);
+    let missing = damaged(&|leaf| drop(leaf.pop()), "eg-missing.cert");
+    assert!(missing.stderr.contains("empty"), "{}", missing.stderr);
+    let exchanged = damaged(
+        &|leaf| {
+            if leaf.len() >= 5 {
+                leaf.swap(2, 3)
+            }
+        },
+        "eg-exchanged.cert",
+    );
+    assert!(
+        exchanged.stderr.contains("not at least"),
+        "{}",
+        exchanged.stderr
+    );
+    for run in [twice, missing, exchanged] {
+        assert_eq!(run.code, 1, "{leaf:?}: {}", run.stderr);
+        assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    }
 }
 #[test]
 fn a_certificate_needs_the_plain_rules_and_its_budget() {
