@@ -604,8 +604,9 @@ impl MarginBounds {
 /// The exact margin (X's point of view) from null-window tests `at_least(m)`: "is the
 /// margin at least `m`?". The first test is `m = 1`, who wins; then the tests climb (or
 /// descend) by `step` from there, each narrowing the bounds, until one fails (or holds).
-/// `step` is 1 in general, 2 for games whose margins all have one parity (odd: then
-/// `m = 1` alone tells the winner). On an error the bounds proven so far come with it.
+/// `step` is 1 in general, 2 for games whose margins are all odd (then `m = 1` alone
+/// tells the winner, and a test that fails at `m` proves the margin at most `m - 2`). On
+/// an error the bounds proven so far come with it.
 pub fn margin_by_tests(
     step: i32,
     mut at_least: impl FnMut(i32) -> Result<bool, SolveError>,
@@ -616,7 +617,7 @@ pub fn margin_by_tests(
         if holds {
             bounds.least = Some(m);
         } else {
-            bounds.most = Some(m - 1);
+            bounds.most = Some(m - step);
         }
         Ok(holds)
     };
@@ -851,6 +852,20 @@ mod tests {
             }
         }
         assert!(partial > 0, "some budget ran out after a test was answered");
+        // Odd margins (step 2): the first test failing proves O the winner.
+        let cut = margin_by_tests(2, |m| match m {
+            1 => Ok(false),
+            _ => Err(SolveError::Unknown {
+                nodes: 0,
+                elapsed: Duration::ZERO,
+                reason: Exhausted::Nodes,
+            }),
+        });
+        let Err((_, bounds)) = cut else {
+            panic!("the second test ran out")
+        };
+        assert_eq!(bounds.most, Some(-1));
+        assert_eq!(bounds.winner(), Some(Some(Player::O)));
         let won = MarginBounds {
             least: Some(1),
             most: None,

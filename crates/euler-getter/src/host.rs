@@ -644,7 +644,7 @@ mod tests {
     /// unknown.
     #[test]
     fn a_solve_cut_short_keeps_what_it_proved() {
-        let game = random_position("taylor:3", Rule::Reverse, SwapRule(None), 11, 2);
+        let game = random_position("taylor:3", Rule::Reverse, SwapRule(None), 13, 4);
         let exact = solve(&game, &Budget::unlimited()).unwrap();
         let symmetries = Arc::new(game.complex().board().symmetries());
         let (mut partial, mut without_moves) = (0, 0);
