@@ -8,6 +8,7 @@ use std::sync::Arc;
 
 use crosscap_engine::{Game, Outcome, Player, Rng};
 use crosscap_topology::Symmetries;
+use thread_local::ThreadLocal;
 
 use crate::complex::Complex;
 use crate::game::{EulerGetter, Move, Rule, SwapRule};
@@ -22,9 +23,10 @@ pub const COMPACT_MAX_CELLS: usize = 128;
 /// With 10 or 12 the goldberg:2 solve visits as many nodes (3.48 M) in more time.
 const RANGE_MAX_EMPTY: usize = 8;
 
-/// Most empty cells of a position whose pairing bound ([`CompactPosition::pairing_bound`])
-/// is worked out (it checks the ways to split the pairs, at most 2^7): with 16 to 27 it
-/// cut 0.1% more nodes of taylor:3 positions, with 10 or 12 it cut fewer (BENCHMARKS.md).
+/// Most empty cells of a position whose greedy pairing ([`CompactPosition::pairing`]) is
+/// tried for the pairing bound ([`CompactPosition::pairing_bound`]; it checks the ways to
+/// split the pairs, at most 2^7): with 16 to 27 it cut 0.1% more nodes of taylor:3
+/// positions, with 10 or 12 it cut fewer (BENCHMARKS.md).
 const PAIRING_MAX_EMPTY: usize = 14;
 
 /// Fewest empty cells of a position whose pairing is repaired when it loses the window
@@ -36,9 +38,19 @@ const REPAIR_MIN_EMPTY: usize = 9;
 const PAIRING_REPAIRS: usize = 8;
 const REPAIR_MAX_MISS: i32 = 2;
 
+/// Most empty cells of a position where pairings that answered windows at earlier positions
+/// with as many or two fewer empty cells are tried ([`CompactPosition::remembered_pairs`]):
+/// from 15 to 20 they cut about 4% more nodes of a taylor:3 position than up to 14.
+/// A certificate's pairing leaf holds at most 10 pairs, so no more than 21.
+const REMEMBERED_MAX_EMPTY: usize = 20;
+
 /// The pairs of a pairing strategy ([`CompactPosition::pairing_bound`]), as cell numbers,
 /// the first ones used.
-type Pairs = [(usize, usize); PAIRING_MAX_EMPTY / 2];
+type Pairs = [(usize, usize); REMEMBERED_MAX_EMPTY / 2];
+
+/// Per number of empty cells, the last pairing (pairs and their number) that answered a
+/// window at a position with that many.
+type Remembered = std::cell::RefCell<[Option<(Pairs, usize)>; REMEMBERED_MAX_EMPTY + 1]>;
 
 /// A side of the margin no bound limits (far from any margin, and safe to negate).
 const OPEN: i32 = i32::MAX / 2;
@@ -63,6 +75,12 @@ pub struct CompactBoard {
     /// across at least one edge, the next those across at least two, and so on (a cell
     /// may meet another along several edges), for the move order's count of them.
     edge_layers: Vec<Vec<u128>>,
+    /// Per thread, the pairings that last answered windows ([`CompactPosition::pairing_bound`]):
+    /// neighbouring positions of a search often share a strategy, and any pairing tried is
+    /// checked over every split, so this memory changes how many positions are cut, never
+    /// what a bound says. A board of its own for each solve makes its nodes the same
+    /// every run.
+    remembered: ThreadLocal<Remembered>,
 }
 
 impl CompactBoard {
@@ -110,6 +128,7 @@ impl CompactBoard {
             })
             .collect();
         Some(CompactBoard {
+            remembered: ThreadLocal::new(),
             vertex_masks,
             edge_layers,
             vertices: board.vertex_count() as i64,
@@ -347,7 +366,7 @@ impl CompactPosition<'_> {
     /// guarantee by a pairing strategy, if it answers the window `(low, high)`: a lower
     /// bound of at least `high` when the responder is X's player, an upper bound of at
     /// most `low` when it is O's, the other side open. `None` when it answers neither, on
-    /// boards without vertex masks and with more than [`PAIRING_MAX_EMPTY`] empty cells.
+    /// boards without vertex masks and with more than [`REMEMBERED_MAX_EMPTY`] empty cells.
     ///
     /// Why it holds: the empty cells are split into pairs (and one single cell when their
     /// number is odd). Whenever the mover takes a cell of a pair the responder takes the
@@ -360,7 +379,10 @@ impl CompactPosition<'_> {
     /// the order of play is used, not only the number of cells each colour gets (which
     /// [`CompactPosition::margin_range`] uses), so it can be tighter than that range, and
     /// never looser on the responder's side. Which pairs are chosen only affects how good
-    /// the bound is: greedily ([`CompactPosition::pairing`]), then, from
+    /// the bound is. Tried in turn: the pairings that last answered a window on this board
+    /// and thread at as many and at two fewer empty cells, made this position's
+    /// ([`CompactPosition::remembered_pairs`]), then, up to [`PAIRING_MAX_EMPTY`] empty
+    /// cells, the greedy pairing ([`CompactPosition::pairing`]); each, from
     /// [`REPAIR_MIN_EMPTY`] empty cells on, repaired where a split loses the window by
     /// little ([`CompactPosition::repair`]). So a window can be answered with a bound that
     /// the greedy pairing, asked about no window, does not give.
@@ -385,29 +407,89 @@ impl CompactPosition<'_> {
         let masks = self.board.vertex_masks.as_deref()?;
         let empty = self.empty_bits();
         let left = empty.count_ones() as usize;
-        if left > PAIRING_MAX_EMPTY {
+        if left > REMEMBERED_MAX_EMPTY {
             return None;
         }
         let responder = self.colour_to_move().opponent();
-        let (mut pairs, count) = self.pairing(masks, empty, responder);
-        let repairs = if left >= REPAIR_MIN_EMPTY {
+        // Seeded by the position, so that a search visits the same nodes every run.
+        let mut rng = Rng::new(self.hashes[0]);
+        // The remembered pairings first: they answer more windows than the greedy one.
+        let remembered = [left, left.wrapping_sub(2)]
+            .into_iter()
+            .filter_map(|earlier| self.remembered_pairs(masks, earlier, responder));
+        let greedy = (left <= PAIRING_MAX_EMPTY)
+            .then_some(empty)
+            .into_iter()
+            .map(|empty| self.pairing(masks, empty, responder));
+        for (mut pairs, count) in remembered.chain(greedy) {
+            if let Some(bound) = self.repaired(masks, &mut pairs[..count], low, high, &mut rng) {
+                self.remembered().borrow_mut()[left] = Some((pairs, count));
+                return Some((pairs, count, bound));
+            }
+        }
+        None
+    }
+
+    /// The bound of `pairs` ([`CompactPosition::bound_of_pairs`]) when it answers the
+    /// window `(low, high)`, the pairs repaired ([`CompactPosition::repair`]) from
+    /// [`REPAIR_MIN_EMPTY`] empty cells on.
+    fn repaired(
+        &self,
+        masks: &[u128],
+        pairs: &mut [(usize, usize)],
+        low: i32,
+        high: i32,
+        rng: &mut Rng,
+    ) -> Option<(i32, i32)> {
+        let repairs = if self.empty_bits().count_ones() as usize >= REPAIR_MIN_EMPTY {
             PAIRING_REPAIRS
         } else {
             0
         };
-        // Seeded by the position, so that a search visits the same nodes every run.
-        let mut rng = Rng::new(self.hashes[0]);
         for _ in 0..repairs {
-            match self.bound_of_pairs(masks, &pairs[..count], low, high) {
-                Ok(bound) => return Some((pairs, count, bound)),
+            match self.bound_of_pairs(masks, pairs, low, high) {
+                Ok(bound) => return Some(bound),
                 Err((_, miss)) if miss > REPAIR_MAX_MISS => return None,
-                Err((split, _)) => self.repair(masks, &mut pairs[..count], split, &mut rng),
+                Err((split, _)) => self.repair(masks, pairs, split, rng),
             }
         }
-        let bound = self
-            .bound_of_pairs(masks, &pairs[..count], low, high)
-            .ok()?;
-        Some((pairs, count, bound))
+        self.bound_of_pairs(masks, pairs, low, high).ok()
+    }
+
+    /// This thread's memory of pairings on this board.
+    fn remembered(&self) -> &Remembered {
+        (self.board.remembered).get_or(|| std::cell::RefCell::new([None; REMEMBERED_MAX_EMPTY + 1]))
+    }
+
+    /// The pairing remembered from positions with `earlier` empty cells, made this
+    /// position's: its pairs of two empty cells kept, the other empty cells paired greedily
+    /// ([`CompactPosition::pairing`]). `None` when none is remembered, or none of its
+    /// pairs is kept.
+    fn remembered_pairs(
+        &self,
+        masks: &[u128],
+        earlier: usize,
+        responder: Player,
+    ) -> Option<(Pairs, usize)> {
+        let (old, old_count) = (*self.remembered().borrow().get(earlier)?)?;
+        let empty = self.empty_bits();
+        let mut pairs = [(0, 0); REMEMBERED_MAX_EMPTY / 2];
+        let mut count = 0;
+        let mut covered = 0u128;
+        for &(a, b) in &old[..old_count] {
+            let both = 1u128 << a | 1u128 << b;
+            if empty & both == both {
+                pairs[count] = (a, b);
+                count += 1;
+                covered |= both;
+            }
+        }
+        if count == 0 {
+            return None;
+        }
+        let (rest, rest_count) = self.pairing(masks, empty & !covered, responder);
+        pairs[count..count + rest_count].copy_from_slice(&rest[..rest_count]);
+        Some((pairs, count + rest_count))
     }
 
     /// Changes `pairs` after the responder's strategy lost the window in `split` (bit `i`
@@ -492,7 +574,7 @@ impl CompactPosition<'_> {
             true => x_margin(majorities) >= high,
             false => x_margin(majorities) <= low,
         };
-        let mut rest = [(0u128, 0u128); PAIRING_MAX_EMPTY / 2 + 1];
+        let mut rest = [(0u128, 0u128); REMEMBERED_MAX_EMPTY / 2 + 1];
         for i in (0..count).rev() {
             let (a, b) = pairs[i];
             let (touched, shared) = rest[i + 1];
@@ -540,32 +622,37 @@ impl CompactPosition<'_> {
         };
         let good = self.majorities[given.index()].ones & !self.majorities[kept.index()].ones;
         let open = !(self.majorities[0].ones | self.majorities[1].ones);
-        let mut cells = [0usize; PAIRING_MAX_EMPTY];
+        let mut cells = [0usize; REMEMBERED_MAX_EMPTY];
         let mut n = 0;
         for cell in cells_of(empty) {
             cells[n] = cell;
             n += 1;
         }
         let cells = &cells[..n];
-        let mut candidates = [(0u32, 0u8, 0u8); PAIRING_MAX_EMPTY * (PAIRING_MAX_EMPTY - 1) / 2];
+        // Each candidate pair as one sortable word: the weight's complement, then `i`, `j`.
+        let mut candidates = [0u32; REMEMBERED_MAX_EMPTY * (REMEMBERED_MAX_EMPTY - 1) / 2];
         let mut found = 0;
         for i in 0..n {
             for j in i + 1..n {
                 let shared = masks[cells[i]] & masks[cells[j]];
                 let weight = 2 * (shared & good).count_ones() + (shared & open).count_ones();
                 if weight > 0 {
-                    candidates[found] = (weight, i as u8, j as u8);
+                    candidates[found] =
+                        (u16::MAX as u32 - weight) << 16 | (i as u32) << 8 | j as u32;
                     found += 1;
                 }
             }
         }
         let candidates = &mut candidates[..found];
-        candidates.sort_by_key(|&(weight, i, j)| (std::cmp::Reverse(weight), i, j));
-        let mut pairs = [(0, 0); PAIRING_MAX_EMPTY / 2];
+        candidates.sort_unstable();
+        let mut pairs = [(0, 0); REMEMBERED_MAX_EMPTY / 2];
         let mut count = 0;
         let mut paired = 0u32;
-        for &(_, i, j) in candidates.iter() {
-            let (i, j) = (usize::from(i), usize::from(j));
+        for &candidate in candidates.iter() {
+            let (i, j) = (
+                (candidate >> 8 & 0xff) as usize,
+                (candidate & 0xff) as usize,
+            );
             if paired & (1 << i | 1 << j) == 0 {
                 paired |= 1 << i | 1 << j;
                 pairs[count] = (cells[i], cells[j]);
@@ -578,7 +665,7 @@ impl CompactPosition<'_> {
             Rule::Normal => -added(cell),
             Rule::Reverse => added(cell),
         };
-        let mut rest = [(0i32, 0usize); PAIRING_MAX_EMPTY];
+        let mut rest = [(0i32, 0usize); REMEMBERED_MAX_EMPTY];
         let mut r = 0;
         for (i, &cell) in cells.iter().enumerate() {
             if paired & (1 << i) == 0 {
@@ -1105,8 +1192,9 @@ mod tests {
         let (mut tight, mut answered, mut repaired) = (0, 0, 0);
         for spec in ["goldberg:1", "goldberg:2", "taylor:3"] {
             let complex = load_board(spec).unwrap();
-            let board = CompactBoard::new(complex.clone(), None).unwrap();
             for seed in 0..30u64 {
+                // A board of its own: nothing remembered from other positions.
+                let board = CompactBoard::new(complex.clone(), None).unwrap();
                 let empties = (2 + seed as usize % 11).min(complex.cell_count());
                 let rule = [Rule::Normal, Rule::Reverse][seed as usize % 2];
                 let mut game = EulerGetter::new(complex.clone(), rule, SwapRule(None));
@@ -1140,8 +1228,9 @@ mod tests {
                         true => least >= high,
                         false => most <= low,
                     };
-                    // Asked about a window, a repaired pairing may answer it where the
-                    // greedy one does not; what it answers is true and on the responder's side.
+                    // Asked about a window, a repaired pairing (or one remembered from an
+                    // earlier window) may answer it where the greedy one does not; what it
+                    // answers is true and on the responder's side.
                     let context = format!("{context} window ({low}, {high})");
                     match compact.pairing_bound(low, high) {
                         Some((l, m)) => {
@@ -1160,6 +1249,53 @@ mod tests {
         assert!(
             tight > 20 && answered > 50 && repaired > 0,
             "{tight} tight, {answered} answered, {repaired} only after a repair"
+        );
+    }
+
+    /// Pairings remembered from earlier positions answer windows that the greedy pairing
+    /// (with its repairs) does not, and what they answer is true: along random games of
+    /// goldberg:2 and taylor:3 from 12 empty cells down to 6, each position is asked about
+    /// windows around its exact value on one board, which remembers, and on a board of
+    /// its own, which has nothing to remember.
+    #[test]
+    fn remembered_pairings_answer_more_windows_truly() {
+        let (mut answered, mut only_remembered) = (0, 0);
+        for spec in ["goldberg:2", "taylor:3"] {
+            let complex = load_board(spec).unwrap();
+            let board = CompactBoard::new(complex.clone(), None).unwrap();
+            for seed in 0..8u64 {
+                let mut game = EulerGetter::new(complex.clone(), Rule::Normal, SwapRule(None));
+                let mut rng = Rng::new(seed);
+                while game.placed() + 12 < complex.cell_count() {
+                    game.play(&game.random_move(&mut rng).unwrap());
+                }
+                while game.placed() + 6 <= complex.cell_count() {
+                    let value = Solver::new(Budget::unlimited()).value(&game).unwrap();
+                    let value = value * game.to_move().sign();
+                    let responder_is_x = game.to_move() == Player::O;
+                    for low in value - 4..=value + 3 {
+                        let high = low + 2;
+                        let context =
+                            format!("{spec} seed {seed} at {} ({low}, {high})", game.placed());
+                        let alone = CompactBoard::new(complex.clone(), None).unwrap();
+                        let greedy = alone.position(&game).pairing_bound(low, high);
+                        let Some((l, m)) = board.position(&game).pairing_bound(low, high) else {
+                            continue;
+                        };
+                        match responder_is_x {
+                            true => assert!(l >= high && l <= value && m == OPEN, "{context}"),
+                            false => assert!(m <= low && m >= value && l == -OPEN, "{context}"),
+                        }
+                        answered += 1;
+                        only_remembered += usize::from(greedy.is_none());
+                    }
+                    game.play(&game.random_move(&mut rng).unwrap());
+                }
+            }
+        }
+        assert!(
+            answered > 50 && only_remembered > 0,
+            "{answered} answered, {only_remembered} only with a remembered pairing"
         );
     }
 

@@ -3,7 +3,7 @@
 //! symmetry-aware hashing, the margin read in the rule's terms).
 
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use crosscap_engine::catalog::{
     self, BoardKind, GameDescriptor, GameInfo, Moves, OptionKind, OptionSpec, Setup, SetupError,
@@ -43,9 +43,11 @@ impl Hosting for EulerHost {
         game.complex().board().format_position(&game.owners())
     }
 
-    /// [`solve`]: the minimax margin (`margin`, chi X - chi O), the order of the
-    /// symmetry group its hashing divides out (`symmetries`) and the threads it searched
-    /// on (`threads`), the last two also when the search runs out. Solved once winner and
+    /// [`solve`]: the minimax margin (`margin`, chi X - chi O) and the nodes and
+    /// milliseconds it took (`margin_nodes`, `margin_millis`: the rest of `nodes` and
+    /// `millis` went to the moves), the order of the symmetry group its hashing divides out
+    /// (`symmetries`) and the threads it searched on (`threads`), the last two also when
+    /// the search runs out. Solved once winner and
     /// margin are, the optimal moves then marked unknown if the budget ran out on them. A
     /// search cut short before the margin says what it proved: the winner, and the
     /// margin's bounds (`margin_at_least`, `margin_at_most`); the status stays `unknown`.
@@ -66,6 +68,9 @@ impl Hosting for EulerHost {
         })?;
         let mut extra = order;
         extra.insert("margin".into(), json!(solution.margin));
+        extra.insert("margin_nodes".into(), json!(solution.margin_nodes));
+        let millis = solution.margin_elapsed.as_secs_f64() * 1000.0;
+        extra.insert("margin_millis".into(), json!(millis));
         Ok(catalog::Analysis {
             winner: solution.winner.map_or(Winner::Draw, Winner::Player),
             value: i64::from(solution.value),
@@ -286,6 +291,9 @@ pub struct Solution {
     /// `None` from a solve of [`Extent::MarginOnly`], which does not look for them.
     pub best_moves: Option<Result<Vec<Move>, Exhausted>>,
     pub nodes: u64,
+    /// Of the nodes and time, what the winner and margin took (the rest went to the moves).
+    pub margin_nodes: u64,
+    pub margin_elapsed: Duration,
     /// The order of the board's symmetry group, which the search's hashing divides out.
     pub symmetries: usize,
 }
@@ -419,6 +427,7 @@ fn search<G: Game<Move = Move>>(
         winner: bounds.winner().flatten(),
         bounds,
     })?;
+    let (margin_nodes, margin_elapsed) = (solver.nodes(), started.elapsed());
     let winner = Player::X.winner_by(x_value);
     let value = x_value * searched.to_move().sign();
     let best_moves = (extent == Extent::WithMoves).then(|| {
@@ -436,6 +445,8 @@ fn search<G: Game<Move = Move>>(
         value,
         best_moves,
         nodes: solver.nodes(),
+        margin_nodes,
+        margin_elapsed,
         symmetries,
     })
 }
@@ -629,6 +640,8 @@ mod tests {
             assert_eq!(
                 Solution {
                     nodes: one.nodes,
+                    margin_nodes: one.margin_nodes,
+                    margin_elapsed: one.margin_elapsed,
                     ..two
                 },
                 one,
@@ -660,6 +673,8 @@ mod tests {
                         solution,
                         Solution {
                             nodes: solution.nodes,
+                            margin_nodes: solution.margin_nodes,
+                            margin_elapsed: solution.margin_elapsed,
                             best_moves: solution.best_moves.clone(),
                             ..exact.clone()
                         }
