@@ -359,6 +359,17 @@ fn solved_means_winner_and_margin() {
         "{whole}"
     );
     assert!(whole.get("optimal_moves_status").is_none(), "{whole}");
+    // What the winner and margin took, of what the whole solve took.
+    let spent = |answer: &Value, key: &str| answer[key].as_f64().expect(key);
+    assert!(spent(&margin_known, "margin_nodes") <= spent(&margin_known, "nodes"));
+    assert!(
+        spent(&whole, "margin_nodes") < spent(&whole, "nodes"),
+        "{whole}"
+    );
+    assert!(
+        spent(&whole, "margin_millis") <= spent(&whole, "millis"),
+        "{whole}"
+    );
     let text = solve(false, "8");
     assert_eq!(text.code, 3);
     assert!(
