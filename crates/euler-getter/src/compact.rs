@@ -458,7 +458,8 @@ impl CompactPosition<'_> {
 
     /// This thread's memory of pairings on this board.
     fn remembered(&self) -> &Remembered {
-        (self.board.remembered).get_or(|| std::cell::RefCell::new([None; REMEMBERED_MAX_EMPTY + 1]))
+        let empty = || std::cell::RefCell::new([None; REMEMBERED_MAX_EMPTY + 1]);
+        self.board.remembered.get_or(empty)
     }
 
     /// The pairing remembered from positions with `earlier` empty cells, made this
