@@ -499,7 +499,7 @@ impl CompactPosition<'_> {
     /// responder (itself under the normal rule, the mover under the reverse rule) held in
     /// that split, meeting at the most vertices still open to a majority, become partners,
     /// and so do their partners. One time in four, or when no two such cells meet, two
-    /// pairs chosen at random are crossed so, so that repairs do not cycle.
+    /// pairs chosen at random are crossed the same way, so that repairs do not cycle.
     fn repair(&self, masks: &[u128], pairs: &mut [(usize, usize)], split: u32, rng: &mut Rng) {
         let responder = self.colour_to_move().opponent();
         let (harmed_by, harmed_by_second) = match self.rule {
