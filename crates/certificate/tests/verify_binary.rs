@@ -190,11 +190,8 @@ fn help_says_what_is_checked_and_the_exit_statuses() {
     }
 }
 
-/// The stored Euler Getter certificate of the empty goldberg:2: about 30 s of CPU in a
-/// release build, more on a busy machine, so run on request (`cargo test -p crosscap-certificate --
-/// --ignored`).
+/// The stored Euler Getter certificate of the empty goldberg:2 (about 4 s of CPU).
 #[test]
-#[ignore = "about 30 s of CPU"]
 fn the_stored_goldberg_2_euler_getter_certificate_proves_o_wins_by_1() {
     let file = certificate("euler-getter-goldberg-2.cert.zst");
     let run = verify(&["--json", file.to_str().unwrap()]);

@@ -42,7 +42,7 @@ const REPAIR_MAX_MISS: i32 = 2;
 /// with as many or two fewer empty cells are tried ([`CompactPosition::remembered_pairs`]):
 /// from 15 to 20 they cut about 4% more nodes of a taylor:3 position than up to 14.
 /// A certificate's pairing leaf holds at most 10 pairs, so no more than 21.
-const REMEMBERED_MAX_EMPTY: usize = 20;
+pub(crate) const REMEMBERED_MAX_EMPTY: usize = 20;
 
 /// The pairs of a pairing strategy ([`CompactPosition::pairing_bound`]), as cell numbers,
 /// the first ones used.
@@ -414,8 +414,9 @@ impl CompactPosition<'_> {
         // Seeded by the position, so that a search visits the same nodes every run.
         let mut rng = Rng::new(self.hashes[0]);
         // The remembered pairings first: they answer more windows than the greedy one.
-        let remembered = [left, left.wrapping_sub(2)]
+        let remembered = [Some(left), left.checked_sub(2)]
             .into_iter()
+            .flatten()
             .filter_map(|earlier| self.remembered_pairs(masks, earlier, responder));
         let greedy = (left <= PAIRING_MAX_EMPTY)
             .then_some(empty)

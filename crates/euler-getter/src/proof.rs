@@ -2,16 +2,16 @@
 //! written out for the checker of crate `crosscap-certificate`, which verifies them without
 //! this solver. The winner's strategy holds the loser to the margin, the loser's holds the
 //! winner to it; each is a DAG over positions down to endgames of at most [`LEAF_EMPTY`]
-//! empty cells, which the checker searches and scores itself.
+//! empty cells, which the checker searches and scores itself, and pairing leaves of at most
+//! [`PAIRING_LEAF_EMPTY`], whose splits it scores.
 
 use std::collections::HashMap;
-use std::sync::Arc;
 
 use crosscap_certificate::{Certificate, Kind, MAX_ENDGAME, MAX_PAIRS, ScoreClaim};
 use crosscap_engine::solver::{Solver, margin_by_tests};
 use crosscap_engine::{Budget, Game, Meter, Player, SolveError};
 
-use crate::compact::CompactBoard;
+use crate::compact::{CompactBoard, CompactPosition, REMEMBERED_MAX_EMPTY};
 use crate::game::{EulerGetter, Move, Rule};
 
 /// Why no certificate was written.
@@ -54,8 +54,9 @@ const _: () = assert!(LEAF_EMPTY <= MAX_ENDGAME);
 /// The most empty cells of the pairing leaves written: where the strategy's player is not
 /// to move and answering every move in the partner cell of the solver's pairing
 /// ([`crate::compact::CompactPosition::pairing_bound`]) keeps the bound, the checker scores
-/// each split of the pairs instead of searching the endgame or the strategy going on.
-const PAIRING_LEAF_EMPTY: usize = 14;
+/// each split of the pairs instead of searching the endgame or the strategy going on. As
+/// many as the solver's pairings reach (the remembered ones).
+const PAIRING_LEAF_EMPTY: usize = REMEMBERED_MAX_EMPTY;
 const _: () = assert!(PAIRING_LEAF_EMPTY <= 2 * MAX_PAIRS + 1);
 
 /// Bytes a position costs the certificate and the map of positions written, roughly.
@@ -63,8 +64,10 @@ const NODE_BYTES: usize = 64;
 
 /// Proves the margin with perfect play from `game` (normal rule, no swap) and writes both
 /// strategies into one certificate. The margin comes from the solver's null-window tests
-/// (positions hashed up to the board's symmetries), the strategies from more tests on the
-/// same table, each move the one the table remembers when it keeps the bound. `budget`
+/// on compact positions, as [`crate::solve`] searches (hashed up to the board's
+/// symmetries, pairing bounds and all), the strategies from more tests on the same table:
+/// each move one to a position already written or to a pairing leaf where there is one,
+/// else the first that keeps the bound, the one the table remembers tried first. `budget`
 /// bounds the whole: the solver's time and nodes (the extraction's positions counted as
 /// nodes), its table within three quarters of the memory cap and the certificate within the
 /// rest.
@@ -76,19 +79,19 @@ pub fn certify(game: &EulerGetter, budget: &Budget) -> Result<Certified, Certify
     if board.cell_count() > MAX_CELLS {
         return Err(CertifyError::Board);
     }
-    let searched = game.clone().with_symmetries(Arc::new(board.symmetries()));
+    let compact = CompactBoard::new(game.complex().clone(), Some(&board.symmetries()))
+        .ok_or(CertifyError::Board)?;
     let mut prover = Prover {
         solver: Solver::new(budget.clone()),
         meter: budget.meter(),
         budget: budget.clone(),
         certificate: Certificate::of(Kind::EulerGetter, board.clone()),
         known: HashMap::new(),
-        compact: CompactBoard::new(game.complex().clone(), None),
+        compact: &compact,
     };
-    let margin =
-        margin_by_tests(2, |m| prover.at_least(&searched, m)).map_err(|(error, _)| error)?;
+    let margin = margin_by_tests(2, |m| prover.at_least(game, m)).map_err(|(error, _)| error)?;
     for (player, at_least) in [(Player::X, margin), (Player::O, -margin)] {
-        let root = prover.node(&searched, player, at_least)?;
+        let root = prover.node(game, player, at_least)?;
         prover.certificate.scores.push(ScoreClaim {
             stones: game.stones().to_vec(),
             player,
@@ -103,19 +106,19 @@ pub fn certify(game: &EulerGetter, budget: &Budget) -> Result<Certified, Certify
     })
 }
 
-struct Prover {
-    solver: Solver<EulerGetter>,
+struct Prover<'b> {
+    solver: Solver<CompactPosition<'b>>,
     /// The extraction's own count (a position written is a tick) and its clock.
     meter: Meter,
     budget: Budget,
     certificate: Certificate,
     /// The node of each position written, by its stones and the strategy's player.
     known: HashMap<(u128, Player), u32>,
-    /// The board of the solver's pairing bound (`None`: too many cells for it).
-    compact: Option<CompactBoard>,
+    /// The board of the solver's positions and of its pairing bound.
+    compact: &'b CompactBoard,
 }
 
-impl Prover {
+impl<'b> Prover<'b> {
     fn spent(&self) -> u64 {
         self.solver.nodes() + self.meter.nodes()
     }
@@ -124,7 +127,8 @@ impl Prover {
     fn at_least(&mut self, game: &EulerGetter, m: i32) -> Result<bool, SolveError> {
         self.solver
             .set_budget(self.budget.less(self.spent(), self.meter.elapsed()));
-        self.solver.at_least(game, m).map_err(|error| {
+        let position = self.compact.position(game);
+        self.solver.at_least(&position, m).map_err(|error| {
             let SolveError::Unknown { reason, .. } = error;
             SolveError::Unknown {
                 nodes: self.spent(),
@@ -154,14 +158,18 @@ impl Prover {
         if game.to_move() == player || empty > PAIRING_LEAF_EMPTY {
             return None;
         }
-        let position = self.compact.as_ref()?.position(game);
+        let position = self.compact.position(game);
         let pairs = match player {
             Player::X => position.pairs_deciding(i32::MIN, at_least),
             Player::O => position.pairs_deciding(-at_least, i32::MAX),
         }?;
-        let mut cells: Vec<u32> = (pairs.iter())
-            .flat_map(|&(a, b)| [a as u32, b as u32])
+        // In one order (each pair's cells and the pairs sorted), so that leaves with pairs
+        // in common repeat text: the file compresses a sixth smaller.
+        let mut pairs: Vec<[u32; 2]> = (pairs.iter())
+            .map(|&(a, b)| [a.min(b) as u32, a.max(b) as u32])
             .collect();
+        pairs.sort_unstable();
+        let mut cells = pairs.concat();
         let single = (0..game.stones().len() as u32)
             .find(|&c| game.stones()[c as usize].is_none() && !cells.contains(&c));
         cells.extend(single);
@@ -198,18 +206,34 @@ impl Prover {
         } else if game.to_move() == player {
             let mut moves = game.legal_moves();
             game.order_moves(&mut moves);
-            if let Some(first) = self.solver.remembered_move(game)
+            if let Some(first) = self.solver.remembered_move(&self.compact.position(game))
                 && let Some(i) = moves.iter().position(|m| *m == first)
             {
                 moves[..=i].rotate_right(1);
             }
-            let mut kept = None;
-            for mv in moves {
-                let mut child = game.clone();
-                child.play(&mv);
-                if self.holds(&child, player, at_least)? {
-                    kept = Some((mv, child));
-                    break;
+            // A move to a position already written adds nothing, and one after which the
+            // pairing strategy keeps the bound ends the strategy at once: preferring them
+            // shrinks the certificate several times over (BENCHMARKS.md).
+            let children: Vec<(Move, EulerGetter)> = (moves.iter())
+                .map(|&mv| {
+                    let mut child = game.clone();
+                    child.play(&mv);
+                    (mv, child)
+                })
+                .collect();
+            let mut kept = (children.iter())
+                .find(|(_, child)| self.known.contains_key(&(packed(child.stones()), player)))
+                .or_else(|| {
+                    (children.iter())
+                        .find(|(_, child)| self.pairing(child, player, at_least).is_some())
+                })
+                .cloned();
+            if kept.is_none() {
+                for (mv, child) in children {
+                    if self.holds(&child, player, at_least)? {
+                        kept = Some((mv, child));
+                        break;
+                    }
                 }
             }
             let Some((Move::Place(cell), child)) = kept else {
@@ -289,6 +313,31 @@ mod tests {
             assert_eq!(result.winner, solved.winner);
             assert_eq!(result.margin, solved.margin.abs());
         }
+    }
+
+    /// From a taylor:3 position with 19 empty cells, the strategies end in pairing leaves
+    /// of more empty cells than the greedy pairing takes (the remembered pairings reach
+    /// them), and the checker accepts the certificate with the solved margin.
+    #[test]
+    fn pairing_leaves_reach_past_the_greedy_pairing() {
+        let position = game("taylor:3", Some(".O.O.X....OX..........XX.O."));
+        let certified = certify(&position, &Budget::unlimited()).unwrap();
+        let certificate = &certified.certificate;
+        let widest = (certificate.nodes.iter())
+            .filter_map(|node| match node {
+                Node::Pairs { count, .. } => Some(*count as usize),
+                _ => None,
+            })
+            .max()
+            .unwrap();
+        assert!(
+            widest > 14,
+            "pairing leaves of at most {widest} empty cells"
+        );
+        let verified = verify(certificate).unwrap();
+        let solved = solve(&position, &Budget::unlimited()).unwrap();
+        assert_eq!(verified.results[0].margin, solved.margin.abs());
+        assert_eq!(verified.results[0].winner, solved.winner);
     }
 
     #[test]
