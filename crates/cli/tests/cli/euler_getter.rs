@@ -482,8 +482,8 @@ fn the_plain_level_plays_the_old_search() {
     }
 }
 
-/// Writes the certificate of `position` on goldberg:2 (swap none) to the scratch file
-/// `name`, checks that `verify` proves what `solve` found, and returns its text (the file is
+/// Writes the certificate of `position` on goldberg:2 (swap none, one thread, so the same
+/// every run) to the scratch file `name`, checks that `verify` proves what `solve` found, and returns its text (the file is
 /// zstd; the tests edit the text).
 fn certificate_text(position: &str, name: &str) -> String {
     let file = scratch(name);
@@ -496,6 +496,8 @@ fn certificate_text(position: &str, name: &str) -> String {
         position,
         "--swap",
         "none",
+        "--threads",
+        "1",
         "--certificate",
         path,
     ]);
@@ -532,11 +534,33 @@ fn a_certificate_proves_the_margin_and_refuses_a_changed_move_or_claim() {
     let words = |line: &str| line.split(' ').map(str::to_string).collect::<Vec<_>>();
     let claim = words(lines[4]);
     assert_eq!(claim[..3], ["claim", position, "O"], "{claim:?}");
-    // O's second move changed to the cell of its first: taken.
+    // O's second move (the first `m` node below O's root, breadth first: its first move
+    // may lead straight to a pairing leaf) changed to the cell of its first: taken. Nodes
+    // name the nodes below them by how far back they are.
     let root: usize = claim[4].parse().unwrap();
     let first = words(node(root));
-    let replies = root - first[2].parse::<usize>().unwrap();
-    let second = replies - words(node(replies))[1].parse::<usize>().unwrap();
+    let below = |i: usize| -> Vec<usize> {
+        let line = words(node(i));
+        let offsets = match line[0].as_str() {
+            "m" => &line[2..3],
+            "r" => &line[1..],
+            _ => &line[..0],
+        };
+        offsets
+            .iter()
+            .map(|o| i - o.parse::<usize>().unwrap())
+            .collect()
+    };
+    let mut queue = std::collections::VecDeque::from(below(root));
+    let second = loop {
+        let i = queue
+            .pop_front()
+            .expect("O moves again below its first move");
+        if node(i).starts_with("m ") {
+            break i;
+        }
+        queue.extend(below(i));
+    };
     let taken = node(second).replacen(&words(node(second))[1], &first[1], 1);
     let mut changed = lines.clone();
     changed[6 + second] = &taken;
