@@ -146,7 +146,7 @@ pub fn default_threads() -> usize {
     std::thread::available_parallelism().map_or(1, usize::from)
 }
 
-/// The lines before the claims: the format, the game and the board.
+/// The lines before the symmetries and the claims: the format, the game and the board.
 const HEADER: usize = 3;
 
 /// What the games' checks differ in; [`walk`] does the rest.
@@ -162,6 +162,10 @@ pub(crate) trait Rules: Sync {
     /// Why a claim cannot start from `stones`, beyond the counts of stones [`walk`]
     /// checks; `None` when it can.
     fn refuse_start(&self, stones: &[Option<Player>]) -> Option<String>;
+
+    /// Why the cell map `map` (the image of each cell) is no symmetry of the game on this
+    /// board, so that no [`Node::Symmetry`] may use it; `None` when it is one.
+    fn refuse_symmetry(&self, map: &[u32]) -> Option<String>;
 
     /// Whether the move just made on `cell` closes a loop, which ends the game (`None`: the
     /// game's moves never end it before the board is full).
@@ -199,11 +203,21 @@ pub(crate) fn walk<R: Rules>(
     threads: usize,
 ) -> Result<(), Invalid> {
     let cells = certificate.board.cell_count();
+    let header = HEADER + certificate.symmetries.len();
+    for (index, map) in certificate.symmetries.iter().enumerate() {
+        if let Some(reason) = rules.refuse_symmetry(map) {
+            return Err(Invalid {
+                node: None,
+                line: HEADER + 1 + index,
+                reason: format!("symmetry {index}: {reason}"),
+            });
+        }
+    }
     let mut reached = Reached::new(certificate.nodes.len(), cells);
     for (index, &Strategy { stones, goal, root }) in claims.iter().enumerate() {
         let fail = |reason: String| Invalid {
             node: None,
-            line: HEADER + 1 + index,
+            line: header + 1 + index,
             reason,
         };
         let (x, o) = counts(stones);
@@ -222,7 +236,7 @@ pub(crate) fn walk<R: Rules>(
     // The `nodes` line follows the claims.
     let fail = |node: usize, reason: String| Invalid {
         node: Some(node),
-        line: HEADER + claims.len() + 2 + node,
+        line: header + claims.len() + 2 + node,
         reason,
     };
     let mut leaves = Vec::new();
@@ -313,6 +327,15 @@ fn inner_nodes<R: Rules>(
                     stones[cell] = None;
                 }
             }
+            Node::Symmetry { map, next } => {
+                let mut image = vec![None; stones.len()];
+                for (&cell, &stone) in certificate.symmetries[map as usize].iter().zip(&stones) {
+                    image[cell as usize] = stone;
+                }
+                reached
+                    .arrive(next as usize, &image, goal)
+                    .map_err(|why| fail(format!("its image's node {next}: {why}")))?;
+            }
             Node::Held { .. } | Node::Carrier { .. } | Node::Endgame | Node::Pairs { .. } => {
                 leaves.push(index)
             }
@@ -361,6 +384,10 @@ impl Rules for HexRules<'_> {
             stones[cell].expect("a stone"),
             board.cell_name(cell)
         ))
+    }
+
+    fn refuse_symmetry(&self, _: &[u32]) -> Option<String> {
+        Some("a projective-hex certificate has no symmetries".to_string())
     }
 
     fn closes(&self, stones: &[Option<Player>], cell: usize) -> Option<bool> {

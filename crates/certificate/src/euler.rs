@@ -148,6 +148,14 @@ impl Rules for ScoreRules {
         None
     }
 
+    fn refuse_symmetry(&self, map: &[u32]) -> Option<String> {
+        (!self.complex.kept_by(map)).then(|| {
+            "no symmetry of the board: it takes the cells around a vertex, an edge or a cell \
+             to cells around none"
+                .to_string()
+        })
+    }
+
     fn closes(&self, _: &[Option<Player>], _: usize) -> Option<bool> {
         None
     }
@@ -382,6 +390,26 @@ impl Complex {
         complex
     }
 
+    /// Whether `map` (the image of each cell, a permutation) takes the simplices onto the
+    /// simplices, each with its sign and as often: then every full board has the margin of
+    /// its image, as the count reads nothing else.
+    fn kept_by(&self, map: &[u32]) -> bool {
+        let sorted = |cells: Vec<usize>, sign: i64| {
+            let mut cells = cells;
+            cells.sort_unstable();
+            (cells, sign)
+        };
+        let mut simplices: Vec<_> = (self.simplices())
+            .map(|(cells, sign)| sorted(cells.to_vec(), sign))
+            .collect();
+        let mut images: Vec<_> = (self.simplices())
+            .map(|(cells, sign)| sorted(cells.iter().map(|&c| map[c] as usize).collect(), sign))
+            .collect();
+        simplices.sort_unstable();
+        images.sort_unstable();
+        simplices == images
+    }
+
     /// Each simplex: the cells around it, and its sign.
     fn simplices(&self) -> impl Iterator<Item = (&[usize], i64)> {
         let starts = std::iter::once(0).chain(self.simplices.iter().map(|&(end, _)| end));
@@ -592,6 +620,75 @@ mod tests {
         let why = refused(&wrong);
         assert_eq!(why.node, Some(1), "{why}");
         assert!(why.reason.contains("X can hold O below 1"), "{why}");
+    }
+
+    /// O's strategy on the empty goldberg:1 with one endgame leaf: X's first move on cell 0,
+    /// the other first moves carried onto it by symmetries of the board. The checker
+    /// accepts it after a round trip and refuses a map that is no symmetry, a true symmetry
+    /// that carries the position elsewhere, and symmetry lines where they have no place.
+    #[test]
+    fn symmetries_carry_a_strategy_and_only_true_ones_are_accepted() {
+        let board = Board::from_spec("goldberg:1").unwrap();
+        let maps = board.symmetries().maps().to_vec();
+        let mut certificate = Certificate::of(Kind::EulerGetter, board.clone());
+        let leaf = certificate.push_endgame();
+        let mut targets = vec![leaf];
+        for cell in 1..board.cell_count() {
+            let map = maps.iter().find(|map| map[cell] == 0).unwrap();
+            certificate
+                .symmetries
+                .push(map.iter().map(|&c| c as u32).collect());
+            targets.push(certificate.push_symmetry(cell - 1, leaf));
+        }
+        let root = certificate.push_replies(&targets);
+        certificate.scores.push(ScoreClaim {
+            stones: vec![None; board.cell_count()],
+            player: Player::O,
+            at_least: -1,
+            root,
+        });
+        let mut text = Vec::new();
+        certificate.write_text(&mut text).unwrap();
+        let text = String::from_utf8(text).unwrap();
+        assert!(text.starts_with("crosscap-certificate 4\n"), "{text}");
+        let read = Certificate::read(text.as_bytes()).unwrap();
+        assert_eq!(read.symmetries, certificate.symmetries);
+        assert_eq!(crate::verify(&read).unwrap().scores[0].at_least, -1);
+        // Two cells exchanged: a permutation, but no symmetry of the board.
+        let mut swapped = certificate.clone();
+        swapped.symmetries[0].swap(0, 1);
+        let why = refused(&swapped);
+        assert_eq!((why.node, why.line), (None, 4), "{why}");
+        assert!(
+            why.reason.contains("symmetry 0: no symmetry of the board"),
+            "{why}"
+        );
+        // A true symmetry that takes X's stone to another cell than node 0's.
+        let mut elsewhere = certificate.clone();
+        elsewhere.symmetries[0] = maps[0].iter().map(|&c| c as u32).collect();
+        assert!(
+            refused(&elsewhere)
+                .reason
+                .contains("two different positions")
+        );
+        // Symmetry lines in a version 3 file, in a Projective Hex certificate, and with a
+        // cell named twice.
+        let unreadable = |text: &str| match Certificate::read(text.as_bytes()) {
+            Err(error) => error.to_string(),
+            Ok(_) => panic!("read: {text}"),
+        };
+        let v3 = text.replacen("certificate 4", "certificate 3", 1);
+        assert!(unreadable(&v3).contains("certificates of version 4"));
+        let hex = text.replacen("game euler-getter", "game projective-hex", 1);
+        assert!(unreadable(&hex).contains("symmetries are lines of euler-getter"));
+        let first = text.lines().nth(3).unwrap();
+        let names: Vec<&str> = first.split(' ').collect();
+        let twice = text.replacen(first, &format!("{} {}", first, names[1]), 1);
+        assert!(unreadable(&twice).contains("the symmetry maps 7 cells"));
+        let mut repeated = names.clone();
+        repeated[2] = names[1];
+        let repeated = text.replacen(first, &repeated.join(" "), 1);
+        assert!(unreadable(&repeated).contains("takes two cells"));
     }
 
     /// The endgame's scoring against the count in full, on random endgames of taylor:3 and

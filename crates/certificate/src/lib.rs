@@ -22,7 +22,7 @@
 //! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
-//! # The format (versions 1 to 3)
+//! # The format (versions 1 to 4)
 //!
 //! A text file, zstd-compressed when written by [`Certificate::save`] (the reader takes the
 //! plain text too, so `zstd -d` gives a file a person can read and check again). The
@@ -101,6 +101,17 @@
 //! one and one and S the other's; the checker scores each of the 2^pairs full boards by
 //! its own count and requires the claim on all of them.
 //!
+//! Version 4 adds symmetries: lines `symmetry A B C ...` between the board and the claims,
+//! each the image of every cell in cell order, and nodes `s MAP BACK`: the position
+//! carried by symmetry MAP (numbered from 0 in the order of the lines) is the one of the
+//! node BACK lines above, whose strategy, carried back, is this node's. The checker
+//! accepts a map only when it takes the board's vertices, edges and cells (each as the set
+//! of cells around it) onto vertices, edges and cells: then every full board has the
+//! margin of its image (the count below reads nothing else), and every line of play (any
+//! empty cell is a move) is carried to one, so a claim holds from a position exactly when
+//! it holds from the image. A position reached in several symmetric ways is then proved
+//! once: on taylor:3, O's answers to X's 27 first moves are 6 strategies and their images.
+//!
 //! The checker scores each full board by its own count, `V - E + F` of the closure of each
 //! player's cells: a vertex or an edge counts when a cell of the player's touches it. It
 //! re-derives the board from its spec through `topology`, the board model the Projective Hex
@@ -143,6 +154,8 @@ const MAGIC: &str = "crosscap-certificate";
 const VERSION: u32 = 1;
 const CARRIER_VERSION: u32 = 2;
 const PAIRING_VERSION: u32 = 3;
+/// The version of Euler Getter certificates with symmetries.
+const SYMMETRY_VERSION: u32 = 4;
 /// The games certificates are written for.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Kind {
@@ -177,6 +190,9 @@ pub struct Certificate {
     /// Euler Getter's claims.
     pub scores: Vec<ScoreClaim>,
     pub nodes: Vec<Node>,
+    /// The cell maps [`Node::Symmetry`] names (Euler Getter only): each the image of every
+    /// cell, in cell order.
+    pub symmetries: Vec<Vec<u32>>,
     /// The targets of the loser's replies and the cells of held loops and carriers, which
     /// [`Node::Replies`], [`Node::Held`] and [`Node::Carrier`] index into.
     pub lists: Vec<u32>,
@@ -268,6 +284,9 @@ pub enum Node {
     /// the partner cell. `lists[first..first + count]` are the pairs (at most
     /// [`MAX_PAIRS`]) side by side, then the single cell left when the empty cells are odd.
     Pairs { first: u32, count: u32 },
+    /// An Euler Getter node: the position carried by the symmetry `map` (an index into
+    /// [`Certificate::symmetries`]) is `next`'s, whose strategy, carried back, is this one's.
+    Symmetry { map: u32, next: u32 },
 }
 
 /// Why a certificate was not accepted.
@@ -314,6 +333,7 @@ impl Certificate {
             claims: Vec::new(),
             scores: Vec::new(),
             nodes: Vec::new(),
+            symmetries: Vec::new(),
             lists: Vec::new(),
         }
     }
@@ -349,6 +369,15 @@ impl Certificate {
     /// Adds a pairing leaf: the pairs' cells side by side, then the single cell if any.
     pub fn push_pairs(&mut self, cells: &[u32]) -> u32 {
         self.push_list(cells, |first, count| Node::Pairs { first, count })
+    }
+
+    /// Adds a node whose position is `next`'s carried by the symmetry `map` (an index into
+    /// [`Certificate::symmetries`]); returns it.
+    pub fn push_symmetry(&mut self, map: usize, next: u32) -> u32 {
+        self.push(Node::Symmetry {
+            map: map as u32,
+            next,
+        })
     }
 
     /// Adds a node whose list is `items`, made by `node` from the list's place.
@@ -405,7 +434,9 @@ impl Certificate {
     pub fn write_text(&self, out: &mut impl Write) -> std::io::Result<()> {
         let board = &self.board;
         let has = |leaf: fn(&Node) -> bool| self.nodes.iter().any(leaf);
-        let version = if has(|node| matches!(node, Node::Pairs { .. })) {
+        let version = if !self.symmetries.is_empty() {
+            SYMMETRY_VERSION
+        } else if has(|node| matches!(node, Node::Pairs { .. })) {
             PAIRING_VERSION
         } else if has(|node| matches!(node, Node::Carrier { .. })) {
             CARRIER_VERSION
@@ -418,6 +449,13 @@ impl Certificate {
             self.kind.name(),
             board.spec()
         )?;
+        for map in &self.symmetries {
+            out.write_all(b"symmetry")?;
+            for &image in map {
+                write!(out, " {}", board.cell_name(image as usize))?;
+            }
+            out.write_all(b"\n")?;
+        }
         for claim in &self.claims {
             writeln!(
                 out,
@@ -470,6 +508,7 @@ impl Certificate {
                     out.write_all(b"\n")?;
                 }
                 Node::Endgame => out.write_all(b"e\n")?,
+                Node::Symmetry { map, next } => writeln!(out, "s {map} {}", back(next))?,
             }
         }
         Ok(())
@@ -596,11 +635,11 @@ impl<R: BufRead> Reader<R> {
             .strip_prefix(MAGIC)
             .and_then(|rest| rest.strip_prefix(' '))
             .and_then(|version| version.parse().ok())
-            .filter(|version| (VERSION..=PAIRING_VERSION).contains(version))
+            .filter(|version| (VERSION..=SYMMETRY_VERSION).contains(version))
             .ok_or_else(|| {
                 self.unreadable(&format!(
                     "not a certificate: expected `{MAGIC} {VERSION}` to `{MAGIC} \
-                     {PAIRING_VERSION}`"
+                     {SYMMETRY_VERSION}`"
                 ))
             })?;
         let game = self.keyed("game")?;
@@ -622,6 +661,11 @@ impl<R: BufRead> Reader<R> {
                 break count
                     .parse::<u32>()
                     .map_err(|_| self.unreadable("the node count is not a number"))?;
+            }
+            if let Some(names) = line.strip_prefix("symmetry ") {
+                let map = self.symmetry(&certificate, names)?;
+                certificate.symmetries.push(map);
+                continue;
             }
             match kind {
                 Kind::ProjectiveHex => {
@@ -687,6 +731,56 @@ impl<R: BufRead> Reader<R> {
                 .map_err(|_| self.unreadable("AT_LEAST is not a number"))?,
             root: self.root(root)?,
         })
+    }
+
+    /// A `symmetry` line's map, `names` the image of each cell in cell order: read in an
+    /// Euler Getter certificate of version 4 before any claim (the line numbers of the
+    /// check's messages count on that), a permutation of the cells. Whether it is a
+    /// symmetry of the board [`verify`] checks.
+    fn symmetry(
+        &self,
+        certificate: &Certificate,
+        names: &str,
+    ) -> Result<Vec<u32>, CertificateError> {
+        if certificate.kind != Kind::EulerGetter || self.version < SYMMETRY_VERSION {
+            return Err(self.unreadable(&format!(
+                "symmetries are lines of euler-getter certificates of version {SYMMETRY_VERSION}"
+            )));
+        }
+        if !certificate.scores.is_empty() {
+            return Err(self.unreadable("symmetry lines come before the claims"));
+        }
+        let board = &certificate.board;
+        let map = (names.split(' '))
+            .map(|name| {
+                board.cell_index(name).map(|c| c as u32).ok_or_else(|| {
+                    self.invalid(None, format!("`{name}` is not a cell of the board"))
+                })
+            })
+            .collect::<Result<Vec<u32>, _>>()?;
+        if map.len() != board.cell_count() {
+            return Err(self.invalid(
+                None,
+                format!(
+                    "the symmetry maps {} cells, the board has {}",
+                    map.len(),
+                    board.cell_count()
+                ),
+            ));
+        }
+        let mut seen = vec![false; board.cell_count()];
+        for &image in &map {
+            if std::mem::replace(&mut seen[image as usize], true) {
+                return Err(self.invalid(
+                    None,
+                    format!(
+                        "the symmetry takes two cells to {}",
+                        board.cell_name(image as usize)
+                    ),
+                ));
+            }
+        }
+        Ok(map)
     }
 
     fn root(&self, root: &str) -> Result<u32, CertificateError> {
@@ -798,6 +892,26 @@ impl<R: BufRead> Reader<R> {
             "e" if certificate.kind == Kind::EulerGetter && words.next().is_none() => {
                 certificate.push_endgame();
             }
+            "s" if certificate.kind == Kind::EulerGetter && self.version >= SYMMETRY_VERSION => {
+                let (Some(map), Some(back), None) = (words.next(), words.next(), words.next())
+                else {
+                    return Err(self.unreadable("expected `s MAP BACK`"));
+                };
+                let map: usize = map
+                    .parse()
+                    .map_err(|_| self.unreadable(&format!("`{map}` is not a number")))?;
+                if map >= certificate.symmetries.len() {
+                    return Err(self.invalid(
+                        Some(index),
+                        format!(
+                            "symmetry {map} of {}: none of the `symmetry` lines",
+                            certificate.symmetries.len()
+                        ),
+                    ));
+                }
+                let next = target(back)?;
+                certificate.push_symmetry(map, next);
+            }
             _ => {
                 return Err(self.unreadable(match certificate.kind {
                     Kind::ProjectiveHex if self.version >= CARRIER_VERSION => {
@@ -807,8 +921,12 @@ impl<R: BufRead> Reader<R> {
                         "a node is `m CELL [BACK]`, `r BACK ...` or `h CELL ...` (carriers \
                          `c CELL ...` need version 2)"
                     }
+                    Kind::EulerGetter if self.version >= SYMMETRY_VERSION => {
+                        "a node is `m CELL BACK`, `r BACK ...`, `e`, `p CELL ...` or `s MAP BACK`"
+                    }
                     Kind::EulerGetter if self.version >= PAIRING_VERSION => {
-                        "a node is `m CELL BACK`, `r BACK ...`, `e` or `p CELL ...`"
+                        "a node is `m CELL BACK`, `r BACK ...`, `e` or `p CELL ...` (symmetries \
+                         `s MAP BACK` need version 4)"
                     }
                     Kind::EulerGetter => {
                         "a node is `m CELL BACK`, `r BACK ...` or `e` (pairing leaves \

@@ -281,7 +281,7 @@ fn text_that_is_no_certificate_is_unreadable() {
         "crosscap-certificate 1\ngame projective-hex\nboard goldberg:1\nclaim X..... X 0\nnodes 2\nm 1\n",
         "crosscap-certificate 1\ngame projective-hex\nboard goldberg:1\nclaim X..... X 0\nnodes 1\nq\n",
         "crosscap-certificate 1\ngame projective-hex\nboard goldberg:1\nclaim X..... O 0\nnodes 1\nc 2 3\n",
-        "crosscap-certificate 4\ngame projective-hex\nboard goldberg:1\nclaim X..... O 0\nnodes 1\nc 2 3\n",
+        "crosscap-certificate 5\ngame projective-hex\nboard goldberg:1\nclaim X..... O 0\nnodes 1\nc 2 3\n",
         "crosscap-certificate 3\ngame projective-hex\nboard goldberg:1\nclaim X..... O 0\nnodes 1\np 2 3\n",
         "crosscap-certificate 2\ngame euler-getter\nboard goldberg:1\nclaim X..... O 1 0\nnodes 1\np 2 3\n",
         "crosscap-certificate 2\ngame euler-getter\nboard goldberg:1\nclaim X..... O 1 0\nnodes 1\nc 2 3\n",

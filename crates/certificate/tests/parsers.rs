@@ -14,6 +14,7 @@ const CERTIFICATES: &[&str] = &[
     "crosscap-certificate 1\ngame euler-getter\nboard goldberg:1\nclaim XOXO.. X 9 2\nnodes 3\ne\nr 1\nm 5 1\n",
     "crosscap-certificate 1\ngame euler-getter\nboard goldberg:1\nclaim ...... X 1 0\nclaim ...... O -1 1\nnodes 2\ne\ne\n",
     "crosscap-certificate 1\ngame euler-getter\nboard goldberg:2\nclaim XOXOXOXOX............ O -41 0\nnodes 1\ne\n",
+    "crosscap-certificate 4\ngame euler-getter\nboard goldberg:1\nsymmetry 2 1 3 5 4 6\nclaim ...... O -1 6\nnodes 7\ne\ns 0 1\ne\ne\ne\ne\nr 6 5 4 3 2 1\n",
 ];
 
 proptest! {
@@ -35,7 +36,8 @@ proptest! {
 /// The seeds above are read as they are meant: the first Euler Getter one proves its
 /// claims, the second one claims what its full board does not give, the last two are
 /// endgame leaves the checker searches itself (the whole hemi-dodecahedron, X wins by 1;
-/// 12 empty cells of goldberg:2, a claim no game can break).
+/// 12 empty cells of goldberg:2, a claim no game can break), and X's first move on the
+/// hemi-dodecahedron's cell 2 is carried by a symmetry onto cell 1.
 #[test]
 fn the_euler_getter_seeds_verify_as_meant() {
     let proved = verify(&Certificate::read(CERTIFICATES[5].as_bytes()).unwrap()).unwrap();
@@ -45,6 +47,8 @@ fn the_euler_getter_seeds_verify_as_meant() {
     let whole = verify(&Certificate::read(CERTIFICATES[7].as_bytes()).unwrap()).unwrap();
     assert_eq!(whole.results[0].margin, 1);
     verify(&Certificate::read(CERTIFICATES[8].as_bytes()).unwrap()).unwrap();
+    let carried = verify(&Certificate::read(CERTIFICATES[9].as_bytes()).unwrap()).unwrap();
+    assert_eq!(carried.scores[0].at_least, -1);
 }
 
 /// The carrier seeds prove their claims: O wins the hemi-dodecahedron's last three cells,

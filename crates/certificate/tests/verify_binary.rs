@@ -190,17 +190,43 @@ fn help_says_what_is_checked_and_the_exit_statuses() {
     }
 }
 
-/// The stored Euler Getter certificate of the empty goldberg:2 (about 4 s of CPU).
-#[test]
-fn the_stored_goldberg_2_euler_getter_certificate_proves_o_wins_by_1() {
-    let file = certificate("euler-getter-goldberg-2.cert.zst");
+/// Checks that the stored Euler Getter certificate `name` proves that O wins the empty
+/// board of `cells` cells by 1.
+fn assert_o_wins_the_empty_board_by_1(name: &str, cells: usize) {
+    let file = certificate(name);
     let run = verify(&["--json", file.to_str().unwrap()]);
     assert!(run.status.success(), "{}", text(&run.stderr));
     let report: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
     let result = &report["results"][0];
     assert_eq!(result["winner"], "O", "{report}");
     assert_eq!(result["margin"], 1, "{report}");
-    assert_eq!(result["position"], ".".repeat(21), "{report}");
+    assert_eq!(result["position"], ".".repeat(cells), "{report}");
+}
+
+/// The stored Euler Getter certificate of the empty goldberg:2 (under a second of CPU).
+#[test]
+fn the_stored_goldberg_2_euler_getter_certificate_proves_o_wins_by_1() {
+    assert_o_wins_the_empty_board_by_1("euler-getter-goldberg-2.cert.zst", 21);
+}
+
+/// The stored Euler Getter certificate of the empty taylor:3, symmetry nodes and all (5.9
+/// million positions). About three minutes of CPU in a release build, a minute and a half
+/// on two threads, so run on request (`cargo test -p crosscap-certificate --release --
+/// --ignored`).
+#[test]
+#[ignore = "about three minutes of CPU"]
+fn the_stored_taylor_3_euler_getter_certificate_proves_o_wins_by_1() {
+    assert_o_wins_the_empty_board_by_1("euler-getter-taylor-3.cert.zst", 27);
+}
+
+/// Every stored certificate together stays within the 30 MB the repository gives them.
+#[test]
+fn the_stored_certificates_take_under_30_mb() {
+    let entries = std::fs::read_dir(certificate("")).unwrap();
+    let bytes: u64 = entries
+        .map(|entry| entry.unwrap().metadata().unwrap().len())
+        .sum();
+    assert!(bytes < 30_000_000, "{bytes} bytes");
 }
 
 /// The stored Projective Hex certificate of taylor:3, carrier leaves and all: every

@@ -3,11 +3,13 @@
 //! this solver. The winner's strategy holds the loser to the margin, the loser's holds the
 //! winner to it; each is a DAG over positions down to endgames of at most [`LEAF_EMPTY`]
 //! empty cells, which the checker searches and scores itself, and pairing leaves of at most
-//! [`PAIRING_LEAF_EMPTY`], whose splits it scores.
+//! [`PAIRING_LEAF_EMPTY`], whose splits it scores. A position symmetric to one written is a
+//! symmetry node that carries it onto that one, the map one of the board's symmetries,
+//! which the checker verifies: so each class of positions is proved once.
 
 use std::collections::HashMap;
 
-use crosscap_certificate::{Certificate, Kind, MAX_ENDGAME, MAX_PAIRS, ScoreClaim};
+use crosscap_certificate::{Certificate, Kind, MAX_ENDGAME, MAX_PAIRS, Node, ScoreClaim};
 use crosscap_engine::solver::{Solver, margin_by_tests};
 use crosscap_engine::{Budget, Game, Meter, Player, SolveError};
 
@@ -45,10 +47,11 @@ const MAX_CELLS: usize = 64;
 
 /// The most empty cells of the endgame leaves written, which the checker searches itself
 /// (it takes up to [`MAX_ENDGAME`]). Larger leaves make smaller certificates but cost the
-/// checker more a leaf: on the empty goldberg:2, leaves of 10 empty cells gave 993,580
-/// positions (1.9 MB) checked in 69 s of CPU, leaves of 12 gave 197,770 (346 KB) in 83 s
-/// (BENCHMARKS.md).
-const LEAF_EMPTY: usize = 10;
+/// checker more a leaf. From a taylor:3 position of 23 empty cells (BENCHMARKS.md): leaves
+/// of 11 wrote 12% fewer bytes than leaves of 10 and checked faster (6.6 s, not 7.8: an
+/// 11-cell leaf replaces a reply node and its 11 leaves); leaves of 12 wrote 45% fewer
+/// bytes and checked 4 times slower.
+const LEAF_EMPTY: usize = 11;
 const _: () = assert!(LEAF_EMPTY <= MAX_ENDGAME);
 
 /// The most empty cells of the pairing leaves written: where the strategy's player is not
@@ -59,18 +62,18 @@ const _: () = assert!(LEAF_EMPTY <= MAX_ENDGAME);
 const PAIRING_LEAF_EMPTY: usize = REMEMBERED_MAX_EMPTY;
 const _: () = assert!(PAIRING_LEAF_EMPTY <= 2 * MAX_PAIRS + 1);
 
-/// Bytes a position costs the certificate and the map of positions written, roughly.
-const NODE_BYTES: usize = 64;
+/// Bytes a position costs the certificate and the maps of positions written, roughly.
+const NODE_BYTES: usize = 80;
 
 /// Proves the margin with perfect play from `game` (normal rule, no swap) and writes both
 /// strategies into one certificate. The margin comes from the solver's null-window tests
 /// on compact positions, as [`crate::solve`] searches (hashed up to the board's
 /// symmetries, pairing bounds and all), the strategies from more tests on the same table:
 /// each move one to a position already written or to a pairing leaf where there is one,
-/// else the first that keeps the bound, the one the table remembers tried first. `budget`
-/// bounds the whole: the solver's time and nodes (the extraction's positions counted as
-/// nodes), its table within three quarters of the memory cap and the certificate within the
-/// rest.
+/// else the first that keeps the bound, the one the table remembers tried first; a
+/// position symmetric to one written is carried onto it. `budget` bounds the whole: the
+/// solver's time and nodes (the extraction's positions counted as nodes), its table within
+/// three quarters of the memory cap and the certificate within the rest.
 pub fn certify(game: &EulerGetter, budget: &Budget) -> Result<Certified, CertifyError> {
     if game.rule() != Rule::Normal || game.swap_rule().0.is_some() || game.swapped() {
         return Err(CertifyError::Rules);
@@ -79,14 +82,20 @@ pub fn certify(game: &EulerGetter, budget: &Budget) -> Result<Certified, Certify
     if board.cell_count() > MAX_CELLS {
         return Err(CertifyError::Board);
     }
-    let compact = CompactBoard::new(game.complex().clone(), Some(&board.symmetries()))
-        .ok_or(CertifyError::Board)?;
+    let symmetries = board.symmetries();
+    let compact =
+        CompactBoard::new(game.complex().clone(), Some(&symmetries)).ok_or(CertifyError::Board)?;
+    let mut certificate = Certificate::of(Kind::EulerGetter, board.clone());
+    certificate.symmetries = (symmetries.maps()[1..].iter())
+        .map(|map| map.iter().map(|&cell| cell as u32).collect())
+        .collect();
     let mut prover = Prover {
         solver: Solver::new(budget.clone()),
         meter: budget.meter(),
         budget: budget.clone(),
-        certificate: Certificate::of(Kind::EulerGetter, board.clone()),
+        certificate,
         known: HashMap::new(),
+        images: HashMap::new(),
         compact: &compact,
     };
     let margin = margin_by_tests(2, |m| prover.at_least(game, m)).map_err(|(error, _)| error)?;
@@ -99,10 +108,15 @@ pub fn certify(game: &EulerGetter, budget: &Budget) -> Result<Certified, Certify
             root,
         });
     }
+    let nodes = prover.spent();
+    let mut certificate = prover.certificate;
+    if !(certificate.nodes.iter()).any(|node| matches!(node, Node::Symmetry { .. })) {
+        certificate.symmetries.clear();
+    }
     Ok(Certified {
-        nodes: prover.spent(),
+        nodes,
         margin,
-        certificate: prover.certificate,
+        certificate,
     })
 }
 
@@ -112,8 +126,13 @@ struct Prover<'b> {
     meter: Meter,
     budget: Budget,
     certificate: Certificate,
-    /// The node of each position written, by its stones and the strategy's player.
-    known: HashMap<(u128, Player), u32>,
+    /// The node of each position written and its stones, by the least of its images under
+    /// the board's symmetries ([`Prover::least_image`]) and the strategy's player: a
+    /// position symmetric to one written is that one's image, carried back.
+    known: HashMap<(u128, Player), (u32, u128)>,
+    /// The node carrying each position symmetric to a written one onto it, by its stones
+    /// and the strategy's player.
+    images: HashMap<(u128, Player), u32>,
     /// The board of the solver's positions and of its pairing bound.
     compact: &'b CompactBoard,
 }
@@ -121,6 +140,20 @@ struct Prover<'b> {
 impl<'b> Prover<'b> {
     fn spent(&self) -> u64 {
         self.solver.nodes() + self.meter.nodes()
+    }
+
+    /// The least of the packed images of `stones` (packed) under the certificate's
+    /// symmetries and the identity.
+    fn least_image(&self, stones: u128) -> u128 {
+        (self.certificate.symmetries.iter())
+            .map(|map| image(map, stones))
+            .fold(stones, u128::min)
+    }
+
+    /// Whether the node of `player`'s strategy at the position `stones` (packed), or at one
+    /// of its images, is written already.
+    fn written(&self, stones: u128, player: Player) -> bool {
+        (self.known).contains_key(&(self.least_image(stones), player))
     }
 
     /// The solver's "is X's margin at least `m`?", within what is left of the budget.
@@ -184,11 +217,23 @@ impl<'b> Prover<'b> {
         player: Player,
         at_least: i32,
     ) -> Result<u32, CertifyError> {
-        let key = (packed(game.stones()), player);
-        if let Some(&node) = self.known.get(&key) {
-            return Ok(node);
+        let stones = packed(game.stones());
+        let key = (self.least_image(stones), player);
+        if let Some(&(node, written)) = self.known.get(&key) {
+            if written == stones {
+                return Ok(node);
+            }
+            if let Some(&node) = self.images.get(&(stones, player)) {
+                return Ok(node);
+            }
+            let map = (self.certificate.symmetries.iter())
+                .position(|map| image(map, stones) == written)
+                .expect("the least image is one of the symmetries'");
+            let carried = self.certificate.push_symmetry(map, node);
+            self.images.insert((stones, player), carried);
+            return Ok(carried);
         }
-        let bytes = self.known.len() * NODE_BYTES;
+        let bytes = (self.known.len() + self.images.len()) * NODE_BYTES;
         if self.meter.tick() || self.meter.over_memory(bytes * 4) {
             let SolveError::Unknown { reason, .. } = self.meter.unknown();
             return Err(SolveError::Unknown {
@@ -222,7 +267,7 @@ impl<'b> Prover<'b> {
                 })
                 .collect();
             let mut kept = (children.iter())
-                .find(|(_, child)| self.known.contains_key(&(packed(child.stones()), player)))
+                .find(|(_, child)| self.written(packed(child.stones()), player))
                 .or_else(|| {
                     (children.iter())
                         .find(|(_, child)| self.pairing(child, player, at_least).is_some())
@@ -250,9 +295,16 @@ impl<'b> Prover<'b> {
             }
             self.certificate.push_replies(&targets)
         };
-        self.known.insert(key, node);
+        self.known.insert(key, (node, stones));
         Ok(node)
     }
+}
+
+/// The position `stones` (packed) carried by `map` (the image of each cell), packed.
+fn image(map: &[u32], stones: u128) -> u128 {
+    map.iter().enumerate().fold(0, |bits, (cell, &to)| {
+        bits | (stones >> (2 * cell) & 3) << (2 * to)
+    })
 }
 
 /// A position two bits a cell (at most [`MAX_CELLS`] cells).
@@ -338,6 +390,42 @@ mod tests {
         let solved = solve(&position, &Budget::unlimited()).unwrap();
         assert_eq!(verified.results[0].margin, solved.margin.abs());
         assert_eq!(verified.results[0].winner, solved.winner);
+    }
+
+    /// On the empty goldberg:2 (60 symmetries), positions symmetric to one written are
+    /// symmetry nodes carrying them onto it: X's first moves fall in two classes
+    /// (pentagons and hexagons), so O's strategy answers two of them. The checker accepts the certificate with the solved
+    /// margin; with the maps dropped it is unreadable.
+    #[test]
+    fn symmetric_positions_are_written_once() {
+        let position = game("goldberg:2", None);
+        let certified = certify(&position, &Budget::unlimited()).unwrap();
+        let certificate = &certified.certificate;
+        let first_moves = match certificate.nodes[certificate.scores[1].root as usize] {
+            Node::Replies { first, count } => certificate.list(first, count).to_vec(),
+            other => panic!("O's strategy starts with {other:?}"),
+        };
+        let carried = (first_moves.iter())
+            .filter(|&&node| matches!(certificate.nodes[node as usize], Node::Symmetry { .. }))
+            .count();
+        let classes = position.complex().board().symmetries().cell_orbits().len();
+        assert_eq!((classes, carried), (2, first_moves.len() - 2));
+        assert_eq!(certificate.symmetries.len(), 59);
+        let verified = verify(certificate).unwrap();
+        let solved = solve(&position, &Budget::unlimited()).unwrap();
+        assert_eq!(verified.results[0].margin, solved.margin.abs());
+        assert_eq!(verified.results[0].winner, solved.winner);
+        let mut text = Vec::new();
+        certificate.write_text(&mut text).unwrap();
+        let without_maps: Vec<&[u8]> = (text.split(|&b| b == b'\n'))
+            .filter(|line| !line.starts_with(b"symmetry"))
+            .collect();
+        let read = Certificate::read(without_maps.join(&b'\n').as_slice());
+        assert!(
+            read.unwrap_err()
+                .to_string()
+                .contains("none of the `symmetry` lines")
+        );
     }
 
     #[test]

@@ -528,15 +528,19 @@ fn a_certificate_proves_the_margin_and_refuses_a_changed_move_or_claim() {
         "{}",
         run.stdout
     );
-    // Lines: magic, game, board, the two claims (X's, then O's), `nodes`, then node i.
+    // Lines: magic, game, board, the symmetries (version 4), the two claims (X's, then
+    // O's), `nodes`, then node i.
     let lines: Vec<&str> = text.lines().collect();
-    let node = |i: usize| lines[6 + i];
+    let maps = lines.iter().filter(|l| l.starts_with("symmetry ")).count();
+    let o_claim = 4 + maps;
+    let node = |i: usize| lines[o_claim + 2 + i];
     let words = |line: &str| line.split(' ').map(str::to_string).collect::<Vec<_>>();
-    let claim = words(lines[4]);
+    let claim = words(lines[o_claim]);
     assert_eq!(claim[..3], ["claim", position, "O"], "{claim:?}");
     // O's second move (the first `m` node below O's root, breadth first: its first move
     // may lead straight to a pairing leaf) changed to the cell of its first: taken. Nodes
-    // name the nodes below them by how far back they are.
+    // name the nodes below them by how far back they are; a symmetry node's position is
+    // carried elsewhere, so the walk stops there.
     let root: usize = claim[4].parse().unwrap();
     let first = words(node(root));
     let below = |i: usize| -> Vec<usize> {
@@ -563,7 +567,7 @@ fn a_certificate_proves_the_margin_and_refuses_a_changed_move_or_claim() {
     };
     let taken = node(second).replacen(&words(node(second))[1], &first[1], 1);
     let mut changed = lines.clone();
-    changed[6 + second] = &taken;
+    changed[o_claim + 2 + second] = &taken;
     let run = verify_text(&(changed.join("\n") + "\n"), "eg-move.cert");
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(run.stderr.contains("is taken"), "{}", run.stderr);
@@ -571,12 +575,12 @@ fn a_certificate_proves_the_margin_and_refuses_a_changed_move_or_claim() {
     // O's margin raised by 2, or its claim made X's: refused.
     let raised = format!(" O {} ", claim[3].parse::<i32>().unwrap() + 2);
     for changed_claim in [
-        lines[4].replace(&format!(" O {} ", claim[3]), &raised),
-        lines[4].replace(" O ", " X "),
+        lines[o_claim].replace(&format!(" O {} ", claim[3]), &raised),
+        lines[o_claim].replace(" O ", " X "),
     ] {
-        assert_ne!(changed_claim, lines[4]);
+        assert_ne!(changed_claim, lines[o_claim]);
         let mut changed = lines.clone();
-        changed[4] = &changed_claim;
+        changed[o_claim] = &changed_claim;
         let run = verify_text(&(changed.join("\n") + "\n"), "eg-claim.cert");
         assert_eq!(run.code, 1, "{changed_claim}: {}", run.stderr);
         assert!(
@@ -585,11 +589,11 @@ fn a_certificate_proves_the_margin_and_refuses_a_changed_move_or_claim() {
             run.stderr
         );
     }
-    // Pairing leaves (`p A B C D ... [SINGLE]`, version 3) damaged: a cell named twice, a
-    // cell left out, or the partners of the first two pairs of every leaf exchanged
-    // (A C B D), which breaks some leaf's bound.
-    assert!(lines[0].ends_with(" 3"), "{}", lines[0]);
-    let pairings: Vec<usize> = (0..lines.len() - 6)
+    // Pairing leaves (`p A B C D ... [SINGLE]`, version 3, here with symmetries: version
+    // 4) damaged: a cell named twice, a cell left out, or the partners of the first two
+    // pairs of every leaf exchanged (A C B D), which breaks some leaf's bound.
+    assert!(maps > 0 && lines[0].ends_with(" 4"), "{}", lines[0]);
+    let pairings: Vec<usize> = (0..lines.len() - (o_claim + 2))
         .filter(|&i| node(i).starts_with("p "))
         .collect();
     assert!(!pairings.is_empty());
@@ -599,7 +603,7 @@ fn a_certificate_proves_the_margin_and_refuses_a_changed_move_or_claim() {
         for &i in &pairings {
             let mut leaf = words(node(i));
             edit(&mut leaf);
-            changed[6 + i] = leaf.join(" ");
+            changed[o_claim + 2 + i] = leaf.join(" ");
         }
         verify_text(&(changed.join("\n") + "\n"), name)
     };
