@@ -210,8 +210,8 @@ fn the_stored_goldberg_2_euler_getter_certificate_proves_o_wins_by_1() {
 }
 
 /// The stored Euler Getter certificate of the empty taylor:3, symmetry nodes and all (5.9
-/// million positions). About three minutes of CPU in a release build, a minute and a half
-/// on two threads, so run on request (`cargo test -p crosscap-certificate --release --
+/// million positions). Over two minutes of CPU in a release build, 70 to 90 s on two
+/// threads, so run on request (`cargo test -p crosscap-certificate --release --
 /// --ignored`).
 #[test]
 #[ignore = "about three minutes of CPU"]
