@@ -171,8 +171,8 @@ pub(crate) trait Rules: Sync {
     /// game's moves never end it before the board is full).
     fn closes(&self, stones: &[Option<Player>], cell: usize) -> Option<bool>;
 
-    /// Checks the leaf `node` (a held loop, a carrier, an endgame or a pairing) reached with `stones`
-    /// and `goal`; the reason when it fails.
+    /// Checks the leaf `node` (a held loop, a carrier, an endgame or a pairing) reached with
+    /// `stones` and `goal`; the reason when it fails.
     fn leaf(
         &self,
         certificate: &Certificate,

@@ -1,7 +1,7 @@
 //! The Euler Getter check: every node's position recomputed from its claim by the moves
 //! along the way, every move's legality and turn, every endgame settled by a search of
-//! every line of play and each full board scored by a count of its own (`V - E + F` of each player's closure,
-//! from the board the topology crate re-derives).
+//! every line of play and each full board scored by a count of its own (`V - E + F` of
+//! each player's closure, from the board the topology crate re-derives).
 
 use std::fmt;
 

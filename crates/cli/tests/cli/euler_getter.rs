@@ -483,8 +483,8 @@ fn the_plain_level_plays_the_old_search() {
 }
 
 /// Writes the certificate of `position` on goldberg:2 (swap none, one thread, so the same
-/// every run) to the scratch file `name`, checks that `verify` proves what `solve` found, and returns its text (the file is
-/// zstd; the tests edit the text).
+/// every run) to the scratch file `name`, checks that `verify` proves what `solve` found,
+/// and returns its text (the file is zstd; the tests edit the text).
 fn certificate_text(position: &str, name: &str) -> String {
     let file = scratch(name);
     let path = file.to_str().unwrap();
