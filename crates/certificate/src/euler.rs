@@ -365,8 +365,8 @@ impl Scored {
                 let pair = step.trailing_zeros() as usize;
                 split ^= 1 << pair;
                 let [a, b] = pair_slots[pair];
-                held ^= 1 << a | 1 << b;
                 let flipped = 1 << a | 1 << b;
+                held ^= flipped;
                 for (open, old) in self.open.iter().zip(counts.iter_mut()) {
                     if open.slots & flipped != 0 {
                         let count = open.count(held);
