@@ -549,7 +549,7 @@ impl Ending for Loops {
         closes.then_some(mover == self.winner)
     }
 
-    fn at_full(&self, _: &[Option<Player>]) -> bool {
+    fn at_full(&self, _: u32) -> bool {
         false
     }
 }

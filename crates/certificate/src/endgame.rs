@@ -21,8 +21,9 @@ pub(crate) trait Ending {
     /// After `mover` took `cell`: whether that ended the game, and then whether the claim
     /// holds (`None`: play goes on).
     fn after_move(&self, stones: &[Option<Player>], cell: usize, mover: Player) -> Option<bool>;
-    /// Whether the claim holds on a board with no empty cell left.
-    fn at_full(&self, stones: &[Option<Player>]) -> bool;
+    /// Whether the claim holds on a board with no empty cell left, where bit `i` of `held` is
+    /// set when the claim's player took the leaf's `i`-th empty cell (in the cells' order).
+    fn at_full(&self, held: u32) -> bool;
 }
 
 /// Whether `player`'s claim holds from `stones` with `mover` to move, whatever the other
@@ -46,11 +47,11 @@ pub(crate) fn holds(
         empty,
     };
     let open = (1u32 << search.empty.len()) - 1;
-    search.holds(stones, 0, open, mover)
+    search.holds(stones, 0, open, 0, mover)
 }
 
 /// The slots of `open`'s set bits, lowest first.
-fn slots(open: u32) -> impl Iterator<Item = usize> {
+pub(crate) fn slots(open: u32) -> impl Iterator<Item = usize> {
     let mut rest = open;
     std::iter::from_fn(move || {
         let slot = (rest != 0).then(|| rest.trailing_zeros() as usize)?;
@@ -92,12 +93,14 @@ struct Search<'a, E> {
 
 impl<E: Ending> Search<'_, E> {
     /// Whether the claim holds from `stones` (`index`: the empty cells' contents, `1` X
-    /// and `2` O, in base 3; `open`: a bit for each slot still empty) with `mover` to move.
+    /// and `2` O, in base 3; `open`: a bit for each slot still empty; `held`: a bit for
+    /// each slot the claim's player took) with `mover` to move.
     fn holds(
         &mut self,
         stones: &mut [Option<Player>],
         index: usize,
         open: u32,
+        held: u32,
         mover: Player,
     ) -> bool {
         match self.memo[index] {
@@ -106,7 +109,7 @@ impl<E: Ending> Search<'_, E> {
             Settled::Unknown => {}
         }
         if open == 0 {
-            let holds = self.ending.at_full(stones);
+            let holds = self.ending.at_full(held);
             self.memo[index] = holds.into();
             return holds;
         }
@@ -134,11 +137,11 @@ impl<E: Ending> Search<'_, E> {
         // A move to a position already settled as the mover wants settles this one with
         // no search (the same position reached by another order of moves).
         let settles = |slot: usize| self.memo[index + digit * self.powers[slot]] == wanted.into();
+        let left = open.count_ones() as usize;
         if slots(open).any(settles) {
             self.memo[index] = wanted.into();
             return wanted;
         }
-        let left = open.count_ones() as usize;
         let first = self.decisive[left];
         let tried_first = (open >> first & 1 == 1).then_some(first);
         for slot in tried_first.into_iter().chain(slots(open & !(1 << first))) {
@@ -153,7 +156,9 @@ impl<E: Ending> Search<'_, E> {
                 Some(ended) => ended,
                 None => {
                     let next = index + digit * self.powers[slot];
-                    self.holds(stones, next, open & !(1 << slot), mover.opponent())
+                    let took = if mover == self.player { 1 << slot } else { 0 };
+                    let open = open & !(1 << slot);
+                    self.holds(stones, next, open, held | took, mover.opponent())
                 }
             };
             stones[cell] = None;

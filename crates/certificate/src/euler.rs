@@ -10,7 +10,7 @@ use crosscap_topology::Board;
 use serde::Serialize;
 
 use crate::check::{Rules, Strategy, Verified, distinct_empty, walk};
-use crate::endgame::{self, Ending};
+use crate::endgame::{self, Ending, slots};
 use crate::{Certificate, Invalid, MAX_ENDGAME, MAX_PAIRS, Node, ScoreClaim, Start, to_move};
 
 /// What a strategy is to reach: `player`'s characteristic at least `at_least` above the
@@ -261,34 +261,55 @@ fn endgame_holds(complex: &Complex, stones: &mut [Option<Player>], goal: Goal) -
 }
 
 /// Euler Getter's endgames end only on full boards, which the complex scores. Only the
-/// endgame's own cells (its slots) change from one full board to the next, so the
-/// simplices they do not touch are counted once, when the endgame begins: scoring the
-/// full boards took most of the check's time.
+/// endgame's own cells (its slots) change from one full board to the next, so the count is
+/// rewritten once, when the endgame begins, as a sum over sets of slots (scoring the full
+/// boards took most of the check's time). A simplex of sign `s` counts `s` for the player
+/// when the player's cells touch it and the other's do not, `-s` the other way round
+/// ([`Complex::margin`]). With every slot filled, and writing `H` for the slots the player
+/// holds and `S` for the simplex's slots:
+/// - touched by a stone of each player when the endgame began: nothing, whatever `H`;
+/// - touched by the player's stones only: `s` when `S` is inside `H`;
+/// - by the other's stones only: `-s` when `S` misses `H`;
+/// - by slots only: both of these.
+///
+/// The margin is then `base`, plus the weight of each slot the player holds, plus the count
+/// of each set of `all_held` the player holds whole and of each set of `none_held` it holds
+/// nothing of. A set of one slot becomes that slot's weight (holding none of it: the base
+/// less the weight), a set of none the base.
 struct Scored {
     goal: Goal,
-    /// The endgame's empty cells; slot `i` is bit `i` of [`Open::slots`].
+    /// The endgame's empty cells; slot `i` is bit `i` of the sets.
     slots: Vec<usize>,
-    /// `goal.player`'s margin from the simplices no slot touches.
-    fixed: i64,
-    open: Vec<Open>,
+    base: i64,
+    /// By slot.
+    weights: Vec<i64>,
+    /// Sets of two or more slots that count when the player holds all of them.
+    all_held: Terms,
+    /// Sets of two or more slots that count when the player holds none of them.
+    none_held: Terms,
 }
 
-/// A simplex an endgame's slot touches: its sign in `V - E + F`, whether a cell taken
-/// when the endgame began touches it for the player or for the other, and its slots.
-struct Open {
-    sign: i64,
-    mine: bool,
-    theirs: bool,
-    slots: u32,
+/// Sets of slots, each with its count, one after another (the check's innermost loop).
+#[derive(Default)]
+struct Terms {
+    sets: Vec<u32>,
+    counts: Vec<i32>,
 }
 
-impl Open {
-    /// What the simplex adds to the player's margin once the slots of `held` are the
-    /// player's and the others the other's.
-    fn count(&self, held: u32) -> i64 {
-        let mine = self.mine || self.slots & held != 0;
-        let theirs = self.theirs || self.slots & !held != 0;
-        self.sign * (i64::from(mine) - i64::from(theirs))
+impl Terms {
+    /// Adds `set` with `count`, the sign of one simplex.
+    fn push(&mut self, set: u32, count: i64) {
+        self.sets.push(set);
+        self.counts.push(count as i32);
+    }
+
+    /// The sum of the counts of the sets that miss every slot of `slots`.
+    fn missing(&self, slots: u32) -> i64 {
+        let counts = self.sets.iter().zip(&self.counts);
+        let sum: i32 = counts
+            .map(|(&set, &count)| if set & slots == 0 { count } else { 0 })
+            .sum();
+        i64::from(sum)
     }
 }
 
@@ -296,55 +317,78 @@ impl Scored {
     /// The scoring of the endgame from `stones`, for `goal`.
     fn new(complex: &Complex, stones: &[Option<Player>], goal: Goal) -> Scored {
         let slots: Vec<usize> = (0..stones.len()).filter(|&c| stones[c].is_none()).collect();
+        let mut slot_of = vec![0; stones.len()];
+        for (slot, &cell) in slots.iter().enumerate() {
+            slot_of[cell] = slot;
+        }
         let mut scored = Scored {
             goal,
-            fixed: 0,
-            open: Vec::new(),
+            base: 0,
+            weights: vec![0; slots.len()],
+            all_held: Terms::default(),
+            none_held: Terms::default(),
             slots,
         };
         for (cells, sign) in complex.simplices() {
-            let mut open = Open {
-                sign,
-                mine: false,
-                theirs: false,
-                slots: 0,
-            };
+            let (mut mine, mut theirs, mut set) = (false, false, 0u32);
             for &cell in cells {
                 match stones[cell] {
-                    Some(owner) if owner == goal.player => open.mine = true,
-                    Some(_) => open.theirs = true,
-                    None => {
-                        let slot = scored.slots.iter().position(|&s| s == cell);
-                        open.slots |= 1 << slot.expect("an empty cell is a slot");
-                    }
+                    Some(owner) if owner == goal.player => mine = true,
+                    Some(_) => theirs = true,
+                    None => set |= 1 << slot_of[cell],
                 }
             }
-            if open.slots == 0 {
-                scored.fixed += sign * (i64::from(open.mine) - i64::from(open.theirs));
-            } else {
-                scored.open.push(open);
+            if !theirs {
+                scored.add(true, set, sign);
+            }
+            if !mine {
+                scored.add(false, set, -sign);
             }
         }
         scored
     }
 
+    /// Adds `count` when the player holds all of `set` (`all`), else when none of it.
+    fn add(&mut self, all: bool, set: u32, count: i64) {
+        let slot = set.trailing_zeros() as usize;
+        match (set.count_ones(), all) {
+            (0, _) => self.base += count,
+            (1, true) => self.weights[slot] += count,
+            (1, false) => {
+                self.base += count;
+                self.weights[slot] -= count;
+            }
+            (_, true) => self.all_held.push(set, count),
+            (_, false) => self.none_held.push(set, count),
+        }
+    }
+
     /// The player's Euler characteristic minus the other's once the slots are filled as
     /// in `stones` (an empty slot counted as the other's), as [`Complex::margin`] counts
     /// it.
+    #[cfg(test)]
     fn margin(&self, stones: &[Option<Player>]) -> i64 {
         let player = Some(self.goal.player);
         let held = (self.slots.iter().enumerate())
             .filter(|&(_, &cell)| stones[cell] == player)
             .fold(0u32, |held, (slot, _)| held | 1 << slot);
-        self.fixed + self.open.iter().map(|open| open.count(held)).sum::<i64>()
+        self.margin_of(held)
+    }
+
+    /// The margin once the player holds the slots of `held` and the other every other
+    /// slot.
+    fn margin_of(&self, held: u32) -> i64 {
+        let weights = slots(held).map(|slot| self.weights[slot]);
+        self.base
+            + weights.sum::<i64>()
+            + self.all_held.missing(!held)
+            + self.none_held.missing(held)
     }
 
     /// The first split of `pairs` (cells of distinct slots; bit `i` set where the player
     /// holds the second cell of pair `i`, every other slot the other's) whose margin
     /// ([`Scored::margin`]) is below `at_least`, and that margin; `None` when there is none.
-    /// The splits are visited in Gray code order: each differs from the one before in one
-    /// pair, so only the simplices that pair's two cells touch are counted again (every
-    /// split counted in full took half of taylor:3's check).
+    /// The splits are visited in Gray code order, each one pair away from the one before.
     fn first_split_below(&self, pairs: &[&[u32]], at_least: i64) -> Option<(u32, i64)> {
         let slot_of = |cell: u32| (self.slots.iter()).position(|&slot| slot == cell as usize);
         let pair_slots: Vec<[usize; 2]> = (pairs.iter())
@@ -357,24 +401,15 @@ impl Scored {
             })
             .collect();
         let mut held = pair_slots.iter().fold(0u32, |held, [a, _]| held | 1 << a);
-        let mut counts: Vec<i64> = self.open.iter().map(|open| open.count(held)).collect();
-        let mut margin = self.fixed + counts.iter().sum::<i64>();
         let mut split = 0u32;
         for step in 0..1u32 << pairs.len() {
             if step > 0 {
                 let pair = step.trailing_zeros() as usize;
                 split ^= 1 << pair;
                 let [a, b] = pair_slots[pair];
-                let flipped = 1 << a | 1 << b;
-                held ^= flipped;
-                for (open, old) in self.open.iter().zip(counts.iter_mut()) {
-                    if open.slots & flipped != 0 {
-                        let count = open.count(held);
-                        margin += count - *old;
-                        *old = count;
-                    }
-                }
+                held ^= 1 << a | 1 << b;
             }
+            let margin = self.margin_of(held);
             if margin < at_least {
                 return Some((split, margin));
             }
@@ -390,8 +425,8 @@ impl Ending for Scored {
         None
     }
 
-    fn at_full(&self, stones: &[Option<Player>]) -> bool {
-        self.margin(stones) >= i64::from(self.goal.at_least)
+    fn at_full(&self, held: u32) -> bool {
+        self.margin_of(held) >= i64::from(self.goal.at_least)
     }
 }
 

@@ -210,11 +210,10 @@ fn the_stored_goldberg_2_euler_getter_certificate_proves_o_wins_by_1() {
 }
 
 /// The stored Euler Getter certificate of the empty taylor:3, symmetry nodes and all (5.9
-/// million positions). Over two minutes of CPU in a release build, 70 to 90 s on two
-/// threads, so run on request (`cargo test -p crosscap-certificate --release --
-/// --ignored`).
+/// million positions). About 85 s of CPU in a release build, 45 to 50 s on two threads, so
+/// run on request (`cargo test -p crosscap-certificate --release -- --ignored`).
 #[test]
-#[ignore = "about three minutes of CPU"]
+#[ignore = "about 85 s of CPU"]
 fn the_stored_taylor_3_euler_getter_certificate_proves_o_wins_by_1() {
     assert_o_wins_the_empty_board_by_1("euler-getter-taylor-3.cert.zst", 27);
 }
