@@ -509,6 +509,8 @@ impl Complex {
 mod tests {
     use std::collections::HashMap;
 
+    use crosscap_engine::Rng;
+
     use super::*;
     use crate::{CertificateError, Kind};
 
@@ -587,6 +589,27 @@ mod tests {
 
     /// Both minimax strategies from the empty `spec`, with their claims, down to endgames
     /// of at most `leaf` empty cells.
+    /// `count` stones placed in turn (X first) on random empty cells of `board`.
+    fn random_position(board: &Board, count: usize, rng: &mut Rng) -> Vec<Option<Player>> {
+        let mut stones = vec![None; board.cell_count()];
+        for _ in 0..count {
+            let empty: Vec<usize> = (0..stones.len()).filter(|&c| stones[c].is_none()).collect();
+            stones[empty[rng.below(empty.len())]] = Some(to_move(&stones));
+        }
+        stones
+    }
+
+    /// The empty cells of `stones` in a random order.
+    fn shuffled_empty_cells(stones: &[Option<Player>], rng: &mut Rng) -> Vec<u32> {
+        let mut cells: Vec<u32> = (0..stones.len() as u32)
+            .filter(|&c| stones[c as usize].is_none())
+            .collect();
+        for i in (1..cells.len()).rev() {
+            cells.swap(i, rng.below(i + 1));
+        }
+        cells
+    }
+
     fn minimax_certificate(spec: &str, leaf: usize) -> (Certificate, i64) {
         let board = Board::from_spec(spec).unwrap();
         let mut certificate = Certificate::of(Kind::EulerGetter, board.clone());
@@ -767,7 +790,7 @@ mod tests {
     /// both players.
     #[test]
     fn an_endgames_scoring_is_the_count_in_full() {
-        let mut rng = crosscap_engine::Rng::new(23);
+        let mut rng = Rng::new(23);
         for spec in ["taylor:3", "goldberg:2"] {
             let board = Board::from_spec(spec).unwrap();
             let complex = Complex::of(&board);
@@ -805,20 +828,10 @@ mod tests {
     fn the_splits_walk_finds_what_counting_each_split_finds() {
         let board = Board::from_spec("taylor:3").unwrap();
         let complex = Complex::of(&board);
-        let mut rng = crosscap_engine::Rng::new(31);
+        let mut rng = Rng::new(31);
         for round in 0..30 {
-            let mut stones = vec![None; board.cell_count()];
-            for _ in 0..6 + round % 15 {
-                let empty: Vec<usize> =
-                    (0..stones.len()).filter(|&c| stones[c].is_none()).collect();
-                stones[empty[rng.below(empty.len())]] = Some(to_move(&stones));
-            }
-            let mut cells: Vec<u32> = (0..stones.len() as u32)
-                .filter(|&c| stones[c as usize].is_none())
-                .collect();
-            for i in (1..cells.len()).rev() {
-                cells.swap(i, rng.below(i + 1));
-            }
+            let stones = random_position(&board, 6 + round % 15, &mut rng);
+            let cells = shuffled_empty_cells(&stones, &mut rng);
             let pairs: Vec<&[u32]> = cells.chunks_exact(2).collect();
             for player in [Player::X, Player::O] {
                 let in_full = |split: u32| {
@@ -853,15 +866,10 @@ mod tests {
     fn pairing_leaves_are_told_apart_by_their_worst_split() {
         let board = Board::from_spec("goldberg:2").unwrap();
         let complex = Complex::of(&board);
-        let mut rng = crosscap_engine::Rng::new(11);
+        let mut rng = Rng::new(11);
         let mut told_apart = 0;
         for _ in 0..6 {
-            let mut stones = vec![None; board.cell_count()];
-            for _ in 0..14 {
-                let empty: Vec<usize> =
-                    (0..stones.len()).filter(|&c| stones[c].is_none()).collect();
-                stones[empty[rng.below(empty.len())]] = Some(to_move(&stones));
-            }
+            let stones = random_position(&board, 14, &mut rng);
             let worst = |cells: &[u32]| {
                 let mut filled = stones.clone();
                 let pairs: Vec<&[u32]> = cells.chunks_exact(2).collect();
@@ -880,12 +888,7 @@ mod tests {
             };
             let mut pairings: Vec<(i64, Vec<u32>)> = (0..20)
                 .map(|_| {
-                    let mut cells: Vec<u32> = (0..stones.len() as u32)
-                        .filter(|&c| stones[c as usize].is_none())
-                        .collect();
-                    for i in (1..cells.len()).rev() {
-                        cells.swap(i, rng.below(i + 1));
-                    }
+                    let cells = shuffled_empty_cells(&stones, &mut rng);
                     (worst(&cells), cells)
                 })
                 .collect();
@@ -947,16 +950,10 @@ mod tests {
     fn the_endgame_search_holds_exactly_the_minimax_margin() {
         let board = Board::from_spec("goldberg:2").unwrap();
         let complex = Complex::of(&board);
-        let mut rng = crosscap_engine::Rng::new(7);
+        let mut rng = Rng::new(7);
         for round in 0..8 {
-            let mut stones = vec![None; board.cell_count()];
             let placed = board.cell_count() - 6 - round % 4;
-            for _ in 0..placed {
-                let empty: Vec<usize> =
-                    (0..stones.len()).filter(|&c| stones[c].is_none()).collect();
-                let cell = empty[rng.below(empty.len())];
-                stones[cell] = Some(to_move(&stones));
-            }
+            let mut stones = random_position(&board, placed, &mut rng);
             let value = minimax(&board, &mut stones.clone(), &mut Memo::new());
             for (player, at_least) in [(Player::X, value), (Player::O, -value)] {
                 let goal = |at_least: i64| Goal {

@@ -620,6 +620,17 @@ impl<R: BufRead> Reader<R> {
         })
     }
 
+    /// The index of the cell `name` names, read for node `node` (none on a symmetry line).
+    fn cell(
+        &self,
+        board: &Board,
+        name: &str,
+        node: Option<usize>,
+    ) -> Result<u32, CertificateError> {
+        (board.cell_index(name).map(|cell| cell as u32))
+            .ok_or_else(|| self.invalid(node, format!("`{name}` is not a cell of the board")))
+    }
+
     /// The rest of the next line after `key` and a space.
     fn keyed(&mut self, key: &str) -> Result<String, CertificateError> {
         let line = self.next()?.to_string();
@@ -752,11 +763,7 @@ impl<R: BufRead> Reader<R> {
         }
         let board = &certificate.board;
         let map = (names.split(' '))
-            .map(|name| {
-                board.cell_index(name).map(|c| c as u32).ok_or_else(|| {
-                    self.invalid(None, format!("`{name}` is not a cell of the board"))
-                })
-            })
+            .map(|name| self.cell(board, name, None))
             .collect::<Result<Vec<u32>, _>>()?;
         if map.len() != board.cell_count() {
             return Err(self.invalid(
@@ -849,14 +856,12 @@ impl<R: BufRead> Reader<R> {
                 let name = words
                     .next()
                     .ok_or_else(|| self.unreadable("a move without a cell"))?;
-                let cell = certificate.board.cell_index(name).ok_or_else(|| {
-                    self.invalid(Some(index), format!("`{name}` is not a cell of the board"))
-                })?;
+                let cell = self.cell(&certificate.board, name, Some(index))?;
                 let next = words.next().map(target).transpose()?;
                 if words.next().is_some() {
                     return Err(self.unreadable("expected `m CELL [BACK]`"));
                 }
-                certificate.push_move(cell, next);
+                certificate.push_move(cell as usize, next);
             }
             "r" => {
                 let targets = words.map(target).collect::<Result<Vec<u32>, _>>()?;
@@ -870,18 +875,7 @@ impl<R: BufRead> Reader<R> {
                         && self.version >= PAIRING_VERSION) =>
             {
                 let cells = words
-                    .map(|name| {
-                        certificate
-                            .board
-                            .cell_index(name)
-                            .map(|c| c as u32)
-                            .ok_or_else(|| {
-                                self.invalid(
-                                    Some(index),
-                                    format!("`{name}` is not a cell of the board"),
-                                )
-                            })
-                    })
+                    .map(|name| self.cell(&certificate.board, name, Some(index)))
                     .collect::<Result<Vec<u32>, _>>()?;
                 match kind {
                     "h" => certificate.push_held(&cells),
