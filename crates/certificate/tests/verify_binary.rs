@@ -3,6 +3,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
+use tempfile::NamedTempFile;
+
 fn verify(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_crosscap-verify"))
         .args(args)
@@ -28,13 +30,11 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
-/// A scratch file of this test run holding `content`.
-fn scratch(name: &str, content: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("crosscap-verify-test-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let path = dir.join(name);
-    std::fs::write(&path, content).unwrap();
-    path
+/// A temporary file holding `content`, its name ending in `name`, removed when dropped.
+fn scratch(name: &str, content: &[u8]) -> NamedTempFile {
+    let file = tempfile::Builder::new().suffix(name).tempfile().unwrap();
+    std::fs::write(file.path(), content).unwrap();
+    file
 }
 
 #[test]
@@ -66,7 +66,7 @@ fn a_changed_claim_is_refused_with_status_1() {
         "swapped.cert",
         written.replacen(claim, &swapped, 1).as_bytes(),
     );
-    let run = verify(&["--json", file.to_str().unwrap()]);
+    let run = verify(&["--json", file.path().to_str().unwrap()]);
     assert_eq!(run.status.code(), Some(1));
     let stderr = text(&run.stderr);
     assert!(stderr.starts_with("invalid certificate: "), "{stderr}");
@@ -85,7 +85,7 @@ fn a_damaged_certificate_gets_the_same_message_on_1_and_4_threads() {
     let file = scratch("carriers-cut.cert", damaged.as_bytes());
     let runs: Vec<Output> = ["1", "4"]
         .iter()
-        .map(|threads| verify(&["--threads", threads, file.to_str().unwrap()]))
+        .map(|threads| verify(&["--threads", threads, file.path().to_str().unwrap()]))
         .collect();
     // Thirteen of the cut carriers fail alone; the check meets node 23 first.
     let stderr = text(&runs[0].stderr);
@@ -111,14 +111,14 @@ fn a_damaged_certificate_gets_the_same_message_on_1_and_4_threads() {
 fn what_is_no_certificate_or_no_file_exits_2() {
     let junk = scratch("junk.cert", b"not a certificate\n");
     for args in [
-        vec![junk.to_str().unwrap()],
+        vec![junk.path().to_str().unwrap()],
         vec!["/no/such/file.cert.zst"],
         vec![],
         vec!["--colour", "x"],
-        vec!["--threads", "0", junk.to_str().unwrap()],
-        vec!["--threads", "65", junk.to_str().unwrap()],
-        vec!["--threads", "many", junk.to_str().unwrap()],
-        vec![junk.to_str().unwrap(), "--threads"],
+        vec!["--threads", "0", junk.path().to_str().unwrap()],
+        vec!["--threads", "65", junk.path().to_str().unwrap()],
+        vec!["--threads", "many", junk.path().to_str().unwrap()],
+        vec![junk.path().to_str().unwrap(), "--threads"],
     ] {
         let run = verify(&args);
         assert_eq!(run.status.code(), Some(2), "{args:?}");

@@ -244,7 +244,7 @@ fn games_on_one_board_share_its_start() {
 #[test]
 fn pasted_boards_are_never_written_to_disk() {
     let dir = common::scratch_dir("pasted");
-    let server = start_over(Store::open(&dir).unwrap(), quick(), &[], false);
+    let server = start_over(Store::open(dir.path()).unwrap(), quick(), &[], false);
     let n3 = include_str!("../../euler-getter/boards/n3.json");
     let game = server.create(json!({"game": "euler-getter", "board": n3}));
     assert!(game["layout"]["cells"].is_array(), "{game}");
@@ -253,7 +253,7 @@ fn pasted_boards_are_never_written_to_disk() {
         json!({"game": "euler-getter", "board": "{\"faces\": [[0, 1, 2]]}"}),
     );
     assert_eq!(status, 400, "{answer}");
-    let files: Vec<String> = std::fs::read_dir(&dir)
+    let files: Vec<String> = std::fs::read_dir(dir.path())
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
@@ -391,7 +391,7 @@ fn errors_are_plain_sentences_on_one_line() {
         max_games_bytes: 1,
         ..quick()
     };
-    let server = start_over(Store::open(&dir).unwrap(), limits, &[], false);
+    let server = start_over(Store::open(dir.path()).unwrap(), limits, &[], false);
 
     // Control characters in echoed input come back escaped.
     let (status, answer) = server.post(
@@ -420,7 +420,7 @@ fn errors_are_plain_sentences_on_one_line() {
     // A damaged row answers a plain sentence: no database text, no path.
     let other = server.create(json!({"game": "nim", "board": "2 2"}));
     let damaged = other["id"].as_str().unwrap();
-    let conn = rusqlite::Connection::open(dir.join("crosscap.sqlite3")).unwrap();
+    let conn = rusqlite::Connection::open(dir.path().join("crosscap.sqlite3")).unwrap();
     conn.execute("UPDATE games SET players = 7 WHERE id = ?1", [damaged])
         .unwrap();
     server.create(json!({"game": "nim", "board": "3"})); // the damaged game leaves memory
@@ -432,7 +432,7 @@ fn errors_are_plain_sentences_on_one_line() {
         "Invalid column",
         "database:",
         "sqlite",
-        dir.to_str().unwrap(),
+        dir.path().to_str().unwrap(),
     ] {
         assert!(!error.contains(leak), "{error}");
     }

@@ -15,14 +15,19 @@ fn a_database_from_0_1_0_opens_and_its_games_continue() {
     let dir = common::scratch_dir("upgrade");
     std::fs::copy(
         format!("{FIXTURES}/crosscap-0.1.0.sqlite3"),
-        dir.join("crosscap.sqlite3"),
+        dir.path().join("crosscap.sqlite3"),
     )
     .expect("a copy of the fixture");
     let expected: Vec<Value> = serde_json::from_str(
         &std::fs::read_to_string(format!("{FIXTURES}/crosscap-0.1.0.json")).unwrap(),
     )
     .unwrap();
-    let server = start_over(Store::open(&dir).unwrap(), Limits::default(), &[], false);
+    let server = start_over(
+        Store::open(dir.path()).unwrap(),
+        Limits::default(),
+        &[],
+        false,
+    );
 
     for game in &expected {
         let id = game["id"].as_str().unwrap();
@@ -46,7 +51,7 @@ fn a_database_from_0_1_0_opens_and_its_games_continue() {
     );
     assert_eq!(status, 200, "{moved}");
     assert_eq!(moved["moves"], json!(["1:1", "2:0", "3:1"]));
-    let committed = Store::open(&dir)
+    let committed = Store::open(dir.path())
         .unwrap()
         .load("bc5a41ef46555d1c")
         .unwrap()

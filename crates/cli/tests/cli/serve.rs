@@ -1,11 +1,13 @@
 //! `crosscap serve` as a process: games survive a restart and a SIGKILL.
 
 use std::io::{BufRead, BufReader};
+use std::ops::Deref;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
+use tempfile::TempDir;
 
 /// A running `crosscap serve`, killed (SIGKILL) when dropped.
 struct Served {
@@ -54,10 +56,28 @@ fn log_path(data_dir: &Path) -> PathBuf {
     data_dir.with_extension("log")
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("crosscap-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    dir
+/// A data directory not made yet, inside a temporary directory that is removed with
+/// everything in it (the log too) when dropped.
+struct Scratch {
+    _root: TempDir,
+    data: PathBuf,
+}
+
+impl Deref for Scratch {
+    type Target = Path;
+
+    fn deref(&self) -> &Path {
+        &self.data
+    }
+}
+
+fn scratch(name: &str) -> Scratch {
+    let root = tempfile::Builder::new()
+        .prefix(&format!("crosscap-cli-{name}-"))
+        .tempdir()
+        .expect("a temporary directory");
+    let data = root.path().join("data");
+    Scratch { _root: root, data }
 }
 
 fn call(method: &str, url: &str, body: Option<Value>) -> (u16, Value) {

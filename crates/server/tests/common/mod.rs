@@ -2,13 +2,13 @@
 //! and a small JSON client.
 #![allow(dead_code)]
 
-use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crosscap_engine::catalog::Catalog;
 use crosscap_server::{App, HostPolicy, Limits, Store, api};
 use serde_json::{Value, json};
+use tempfile::TempDir;
 
 /// A server running on its own runtime thread for the rest of the test process.
 pub struct TestServer {
@@ -87,12 +87,12 @@ fn start_with(
     TestServer { base, app }
 }
 
-/// A fresh directory under the system's temporary directory.
-pub fn scratch_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("crosscap-server-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("a scratch directory");
-    dir
+/// A fresh directory under the system's temporary directory, removed when dropped.
+pub fn scratch_dir(name: &str) -> TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("crosscap-server-{name}-"))
+        .tempdir()
+        .expect("a scratch directory")
 }
 
 /// The response, error statuses included; panics when there is none.
