@@ -81,7 +81,11 @@
 //! (only the first moves in move order searched: 3 to 11 times the nodes), moves not
 //! searched yet starting above (1, 1), first-visit numbers from the opponent's threats,
 //! another move order, a larger table and the H-search near the top of the tree all gave
-//! more nodes.
+//! more nodes. So did widening by a predictor of the winning move (session 34: closing
+//! threats, keys and held loops the move makes, then the opponent's groups it touches):
+//! it finds a winning move as often as the first visits do (89% top-1), but not the one
+//! with the smallest proof, and it widens the loser's positions too, so the top 3 moves
+//! took 67 million nodes and the top 3 where some move is forcing 44 million, against 8.2.
 //!
 //! Why proofs compose (the winner is Z, the loser W, "P' agrees with P on S" meaning
 //! Z's stones of S are Z's in P' and its empty cells are not W's): at a leaf, Z's loop is
