@@ -9,7 +9,7 @@
 //! - [`PTable`] and [`GrundyValues`] tabulate every position of a box in one pass over the
 //!   componentwise order ([`table`]), read within a [`TableBox`] (edges held at a value),
 //!   and [`analyse`] reads values and winning moves off them.
-//! - [`slice`] holds every edge but one or two and reads the Grundy values along the free
+//! - [`slice`](mod@slice) holds every edge but one or two and reads the Grundy values along the free
 //!   ones, with the periodicity they show.
 //! - [`check_tetrahedron`] checks the seed's theorem for the tetrahedron with an empty edge.
 //! - [`DESCRIPTOR`] is the game in the catalog the hosts offer.

@@ -330,7 +330,7 @@ impl<G: Game, P: PlayoutPolicy<G> + Clone> Mcts<G, P> {
     /// Searches from `root` within the search limit and `budget`, and returns the
     /// statistics of every root move: a proven win first, then most visited first, proven
     /// losses last. At least one iteration runs. Once the tree holds the budget's memory
-    /// (see [`Tree`]) it stops growing and the iterations go on from its leaves.
+    /// (see `Tree`) it stops growing and the iterations go on from its leaves.
     pub fn search(&mut self, root: &G, budget: &Budget) -> Vec<MoveStats<G::Move>> {
         if self.config.threads > 1 {
             return self.search_in_parallel(root, budget);

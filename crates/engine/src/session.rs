@@ -109,7 +109,7 @@ pub trait Match: Send + Sync {
     fn drawing(&self, colour: bool) -> String;
 
     /// Plays `games` games from this position between the computer at levels `a` and
-    /// `b`, colours alternating (see [`arena`](crate::arena::arena)).
+    /// `b`, colours alternating (see [`arena`]).
     fn arena(&self, a: Level, b: Level, games: usize, seed: u64, run: &ArenaRun) -> ArenaReport;
 }
 
@@ -141,7 +141,7 @@ pub struct ArenaRun<'a> {
     pub budget: Budget,
     pub on_game_done: &'a (dyn Fn() + Sync),
     /// A thinks on a time bank matched to B's time, games one at a time
-    /// ([`arena_equal_time`](crate::arena::arena_equal_time)).
+    /// ([`arena_equal_time`]).
     pub equal_time: bool,
     /// The threads A's and B's searches run on ([`with_search_threads`]; 1 for agents
     /// that do not search, see [`Level::uses_threads`]). An equal-time arena charges each

@@ -1,7 +1,7 @@
 //! The exact solver's position: [`CompactPosition`], a `Copy` value of two bitsets of cells
 //! and the incremental counts, so that the search copies a position without allocating
 //! (an [`EulerGetter`] holds four vectors). It plays by the same rules through the shared
-//! arithmetic of [`Stones`], and the tests below check it against [`EulerGetter`] move by
+//! arithmetic of `Stones`, and the tests below check it against [`EulerGetter`] move by
 //! move: the same legal moves, counts, hashes, outcomes, order and bounds.
 
 use std::sync::Arc;
@@ -987,7 +987,7 @@ impl Game for CompactPosition<'_> {
     }
 
     /// Every legal move but the lone cells dearer than the cheapest
-    /// ([`CompactPosition::unlone_and_cheapest_cells`]).
+    /// (`CompactPosition::unlone_and_cheapest_cells`).
     fn search_moves(&self) -> Vec<Move> {
         match self.unlone_and_cheapest_cells() {
             Some(cells) => cells_of(cells)

@@ -124,7 +124,7 @@ impl Complex {
             .then(|| &self.ring[self.ring_start[cell] as usize..self.ring_start[cell + 1] as usize])
     }
 
-    /// Whether every cell is a plain polygon (see [`Complex::ring`]).
+    /// Whether every cell is a plain polygon (see `Complex::ring`).
     pub fn rings_exact(&self) -> bool {
         self.rings_exact
     }

@@ -408,7 +408,7 @@ impl Game for EulerGetter {
         with_swap_key(stones, self.swapped)
     }
 
-    /// [`Stones::order_cells`].
+    /// `Stones::order_cells`.
     fn order_moves(&self, moves: &mut [Move]) {
         self.order_cells(moves);
     }
@@ -417,7 +417,7 @@ impl Game for EulerGetter {
     /// the children looked up first against 5.7 M without, in about the same time.
     const CHILDREN_LOOKED_UP_FIRST: bool = true;
 
-    /// [`Stones::margin_bounds_for`], none while a swap may still change who owns which
+    /// `Stones::margin_bounds_for`, none while a swap may still change who owns which
     /// colour.
     fn margin_bounds(&self) -> Option<(i32, i32)> {
         if self.swap_pending() {

@@ -1,9 +1,9 @@
 //! Certificates of exact results: the margin with perfect play proved by two strategies
 //! written out for the checker of crate `crosscap-certificate`, which verifies them without
 //! this solver. The winner's strategy holds the loser to the margin, the loser's holds the
-//! winner to it; each is a DAG over positions down to endgames of at most [`LEAF_EMPTY`]
+//! winner to it; each is a DAG over positions down to endgames of at most `LEAF_EMPTY`
 //! empty cells, which the checker searches and scores itself, and pairing leaves of at most
-//! [`PAIRING_LEAF_EMPTY`], whose splits it scores. A position symmetric to one written is a
+//! `PAIRING_LEAF_EMPTY`, whose splits it scores. A position symmetric to one written is a
 //! symmetry node that carries it onto that one, the map one of the board's symmetries,
 //! which the checker verifies: so each class of positions is proved once.
 

@@ -8,7 +8,7 @@
 //!   move notation `g:n5->n2+n3`.
 //! * [`series`]: the G-series of `o_g` and `n_g` to genus in the millions, and their
 //!   detected periods.
-//! * [`table`]: the paper's Table 2.1 to any genus.
+//! * [`table`](fn@table): the paper's Table 2.1 to any genus.
 //! * [`play`]: the perfect player and the game's [`DESCRIPTOR`] in the catalog.
 //!
 //! # Example

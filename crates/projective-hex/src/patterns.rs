@@ -233,7 +233,7 @@ impl PatternTable {
     /// Each pattern's prior for the search: `γ / (γ + 1)`, where γ is its play rate over
     /// the average play rate (the Bradley–Terry chance that a move of it is preferred to
     /// an average move; an unseen pattern is average, 0.5). Rates are smoothed towards the
-    /// average by [`SMOOTHING`] virtual samples.
+    /// average by `SMOOTHING` virtual samples.
     pub fn priors(&self) -> PatternPriors {
         let (available, played) = self.totals();
         let mean = if available == 0 {
