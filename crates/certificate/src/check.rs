@@ -386,8 +386,8 @@ impl Rules for HexRules<'_> {
         ))
     }
 
-    fn refuse_symmetry(&self, _: &[u32]) -> Option<String> {
-        Some("a projective-hex certificate has no symmetries".to_string())
+    fn refuse_symmetry(&self, map: &[u32]) -> Option<String> {
+        crate::loops::refuse_symmetry(self.board, map)
     }
 
     fn closes(&self, stones: &[Option<Player>], cell: usize) -> Option<bool> {

@@ -765,17 +765,24 @@ mod tests {
                 .reason
                 .contains("two different positions")
         );
-        // Symmetry lines in a version 3 file, in a Projective Hex certificate, and with a
-        // cell named twice.
+        // Symmetry lines in a version 3 file, after a claim, and with a cell named twice.
         let unreadable = |text: &str| match Certificate::read(text.as_bytes()) {
             Err(error) => error.to_string(),
             Ok(_) => panic!("read: {text}"),
         };
         let v3 = text.replacen("certificate 4", "certificate 3", 1);
         assert!(unreadable(&v3).contains("certificates of version 4"));
-        let hex = text.replacen("game euler-getter", "game projective-hex", 1);
-        assert!(unreadable(&hex).contains("symmetries are lines of euler-getter"));
         let first = text.lines().nth(3).unwrap();
+        let claim = text
+            .lines()
+            .find(|line| line.starts_with("claim "))
+            .unwrap();
+        let late = text.replacen(&format!("{first}\n"), "", 1).replacen(
+            &format!("{claim}\n"),
+            &format!("{claim}\n{first}\n"),
+            1,
+        );
+        assert!(unreadable(&late).contains("symmetry lines come before the claims"));
         let names: Vec<&str> = first.split(' ').collect();
         let twice = text.replacen(first, &format!("{} {}", first, names[1]), 1);
         assert!(unreadable(&twice).contains("the symmetry maps 7 cells"));

@@ -75,6 +75,14 @@
 //! last, whose Z2 homology class is not zero. Version 2 is version 1 with carrier leaves:
 //! a certificate without them is written as version 1, and the reader takes both.
 //!
+//! Version 4 adds the symmetry lines and `s MAP BACK` nodes described for Euler Getter
+//! below. Here the checker accepts a map only when it takes the sides of the cells (each
+//! as the cell across and the Z2 class of the step) onto sides, each class changed by at
+//! most a class chosen per cell added at both ends of the step: around any closed chain
+//! those additions cancel, so every chain keeps its class, a position holds a loop exactly
+//! when its image does, and every line of play is carried to one. `--all-openings` writes
+//! them to prove every first move, each symmetric one carried onto the one it searched.
+//!
 //! # Euler Getter (`game euler-getter`)
 //!
 //! The same lines with three differences. A claim is `claim POSITION PLAYER AT_LEAST ROOT`:
@@ -190,8 +198,7 @@ pub struct Certificate {
     /// Euler Getter's claims.
     pub scores: Vec<ScoreClaim>,
     pub nodes: Vec<Node>,
-    /// The cell maps [`Node::Symmetry`] names (Euler Getter only): each the image of every
-    /// cell, in cell order.
+    /// The cell maps [`Node::Symmetry`] names: each the image of every cell, in cell order.
     pub symmetries: Vec<Vec<u32>>,
     /// The targets of the loser's replies and the cells of held loops and carriers, which
     /// [`Node::Replies`], [`Node::Held`] and [`Node::Carrier`] index into.
@@ -744,8 +751,8 @@ impl<R: BufRead> Reader<R> {
         })
     }
 
-    /// A `symmetry` line's map, `names` the image of each cell in cell order: read in an
-    /// Euler Getter certificate of version 4 before any claim (the line numbers of the
+    /// A `symmetry` line's map, `names` the image of each cell in cell order: read in a
+    /// certificate of version 4 before any claim (the line numbers of the
     /// check's messages count on that), a permutation of the cells. Whether it is a
     /// symmetry of the board [`verify`] checks.
     fn symmetry(
@@ -753,12 +760,12 @@ impl<R: BufRead> Reader<R> {
         certificate: &Certificate,
         names: &str,
     ) -> Result<Vec<u32>, CertificateError> {
-        if certificate.kind != Kind::EulerGetter || self.version < SYMMETRY_VERSION {
+        if self.version < SYMMETRY_VERSION {
             return Err(self.unreadable(&format!(
-                "symmetries are lines of euler-getter certificates of version {SYMMETRY_VERSION}"
+                "symmetries are lines of certificates of version {SYMMETRY_VERSION}"
             )));
         }
-        if !certificate.scores.is_empty() {
+        if !certificate.scores.is_empty() || !certificate.claims.is_empty() {
             return Err(self.unreadable("symmetry lines come before the claims"));
         }
         let board = &certificate.board;
@@ -886,7 +893,7 @@ impl<R: BufRead> Reader<R> {
             "e" if certificate.kind == Kind::EulerGetter && words.next().is_none() => {
                 certificate.push_endgame();
             }
-            "s" if certificate.kind == Kind::EulerGetter && self.version >= SYMMETRY_VERSION => {
+            "s" if self.version >= SYMMETRY_VERSION => {
                 let (Some(map), Some(back), None) = (words.next(), words.next(), words.next())
                 else {
                     return Err(self.unreadable("expected `s MAP BACK`"));
@@ -908,8 +915,13 @@ impl<R: BufRead> Reader<R> {
             }
             _ => {
                 return Err(self.unreadable(match certificate.kind {
+                    Kind::ProjectiveHex if self.version >= SYMMETRY_VERSION => {
+                        "a node is `m CELL [BACK]`, `r BACK ...`, `h CELL ...`, `c CELL ...` or \
+                         `s MAP BACK`"
+                    }
                     Kind::ProjectiveHex if self.version >= CARRIER_VERSION => {
-                        "a node is `m CELL [BACK]`, `r BACK ...`, `h CELL ...` or `c CELL ...`"
+                        "a node is `m CELL [BACK]`, `r BACK ...`, `h CELL ...` or `c CELL ...` \
+                         (symmetries `s MAP BACK` need version 4)"
                     }
                     Kind::ProjectiveHex => {
                         "a node is `m CELL [BACK]`, `r BACK ...` or `h CELL ...` (carriers \

@@ -13,6 +13,58 @@ pub(crate) fn has_loop_through(board: &Board, stones: &[Option<Player>], cell: u
     LoopSearch::default().through(board, stones, cell)
 }
 
+/// Why `map` (the image of each cell, a permutation) is no symmetry of the loops, `None`
+/// when it is one: it must take the sides of the cells (the cell across, the class of the
+/// step) onto the sides, each class changed only by a shift chosen per cell and added at
+/// both ends of the step. Around a closed chain the shifts cancel, so every chain keeps its
+/// class. The shifts are read off sides met in a search from each cell not yet reached; a wrong guess there (two sides between the same cells) only refuses a map,
+/// as the check of every side decides.
+pub(crate) fn refuse_symmetry(board: &Board, map: &[u32]) -> Option<String> {
+    let image = |cell: usize| map[cell] as usize;
+    let mut shift: Vec<Option<u64>> = vec![None; board.cell_count()];
+    let mut queue = Vec::with_capacity(board.cell_count());
+    for start in 0..board.cell_count() {
+        if shift[start].is_some() {
+            continue;
+        }
+        shift[start] = Some(0);
+        queue.push(start);
+        while let Some(at) = queue.pop() {
+            let here = shift[at].expect("queued cells are shifted");
+            for side in board.sides(at) {
+                if shift[side.neighbor].is_some() {
+                    continue;
+                }
+                let carried = (board.sides(image(at)).iter())
+                    .find(|carried| carried.neighbor == image(side.neighbor));
+                let Some(across) = carried else {
+                    return Some(format!(
+                        "takes {} and {}, neighbours, to cells that are not",
+                        board.cell_name(at),
+                        board.cell_name(side.neighbor)
+                    ));
+                };
+                shift[side.neighbor] = Some(here ^ side.class ^ across.class);
+                queue.push(side.neighbor);
+            }
+        }
+    }
+    let shift = |cell: usize| shift[cell].expect("every cell is shifted");
+    let mut sides = Vec::new();
+    let mut images = Vec::new();
+    for cell in 0..board.cell_count() {
+        for side in board.sides(cell) {
+            sides.push((cell, side.neighbor, side.class));
+            let class = side.class ^ shift(cell) ^ shift(side.neighbor);
+            images.push((image(cell), image(side.neighbor), class));
+        }
+    }
+    sides.sort_unstable();
+    images.sort_unstable();
+    (sides != images)
+        .then(|| "no symmetry of the board's cells, their sides and the sides' classes".into())
+}
+
 /// The buffers of the loop search, kept from one search to the next: a carrier's check
 /// runs it after every move of every line, and allocating them each time took most of
 /// its time.
@@ -305,5 +357,50 @@ mod tests {
             loops > 100 && no_loops > 100 && refused > 10,
             "{loops} {no_loops} {refused}"
         );
+    }
+
+    /// Every symmetry of the Projective Hex boards is accepted and carries every position
+    /// with a loop through a cell to one with a loop through its image, and none without
+    /// (random positions); two neighbours exchanged are refused. On N3 (three cross-caps,
+    /// classes of three bits) the two of its four symmetries that change classes are
+    /// refused, and the two others carry loops too.
+    #[test]
+    fn symmetries_are_accepted_exactly_when_they_keep_the_loops() {
+        let mut rng = Rng::new(5);
+        for (spec, keeping) in [
+            ("taylor:2", 6),
+            ("taylor:3", 6),
+            ("goldberg:2", 60),
+            ("file:../euler-getter/boards/n3.json", 2),
+        ] {
+            let board = Board::from_spec(spec).unwrap();
+            let maps = board.symmetries().maps().to_vec();
+            let mut accepted = 0;
+            for map in &maps {
+                let map: Vec<u32> = map.iter().map(|&c| c as u32).collect();
+                if refuse_symmetry(&board, &map).is_some() {
+                    continue;
+                }
+                accepted += 1;
+                for _ in 0..20 {
+                    let stones = random_stones(&board, 2, &mut rng);
+                    let mut image = vec![None; stones.len()];
+                    for (cell, &stone) in stones.iter().enumerate() {
+                        image[map[cell] as usize] = stone;
+                    }
+                    for cell in (0..stones.len()).filter(|&c| stones[c].is_some()) {
+                        assert_eq!(
+                            has_loop_through(&board, &stones, cell),
+                            has_loop_through(&board, &image, map[cell] as usize),
+                            "{spec} {map:?} {stones:?}"
+                        );
+                    }
+                }
+            }
+            assert_eq!(accepted, keeping, "{spec}: {} symmetries", maps.len());
+            let mut swapped: Vec<u32> = (0..board.cell_count() as u32).collect();
+            swapped.swap(0, board.sides(0)[0].neighbor);
+            assert!(refuse_symmetry(&board, &swapped).is_some(), "{spec}");
+        }
     }
 }

@@ -101,7 +101,8 @@ pub struct HexSolveArgs {
     #[arg(long, conflicts_with = "certificate")]
     virtual_connections: bool,
     /// Write the winning strategy to FILE (zstd-compressed), for `verify` to check: of the
-    /// position, or with --all-openings of one first move per class and the empty board.
+    /// position, or with --all-openings of every first move (one searched per class, the
+    /// others carried onto it by symmetries) and the empty board.
     /// Written only when everything is solved within the budget.
     #[arg(long, value_name = "FILE")]
     certificate: Option<PathBuf>,

@@ -469,11 +469,21 @@ fn verify_text(text: &str, name: &str) -> crate::Run {
 #[test]
 fn taylor_2_certificates_prove_what_the_solver_found() {
     let text = certificate_text("taylor:2", "t2-proved.cert.zst");
-    // The corner a1 loses, the two hexagon classes and the empty board win for X.
+    // Every first move, the nine outside the three searched classes by symmetry nodes:
+    // the corner a1 loses, the hexagon b1 wins, and so does the empty board for X.
     let claims: Vec<&str> = text.lines().filter(|l| l.starts_with("claim")).collect();
-    assert_eq!(claims.len(), 4, "{claims:?}");
+    assert_eq!(claims.len(), 13, "{claims:?}");
     assert!(claims[0].starts_with("claim X........... O "), "{claims:?}");
-    assert!(claims[3].starts_with("claim ............ X "), "{claims:?}");
+    assert!(claims[2].starts_with("claim ..X......... X "), "{claims:?}");
+    assert!(
+        claims[12].starts_with("claim ............ X "),
+        "{claims:?}"
+    );
+    assert_eq!(
+        text.lines().filter(|l| l.starts_with("symmetry ")).count(),
+        5
+    );
+    assert_eq!(text.lines().filter(|l| l.starts_with("s ")).count(), 9);
     assert_eq!(verify_text(&text, "t2.cert").code, 0);
 }
 
@@ -490,9 +500,10 @@ fn the_carrier_size_is_chosen_and_both_certificates_verify() {
     let none = certificate_text_with("taylor:2", "t2-k0.cert.zst", &["--carrier-cells", "0"]);
     let large = certificate_text_with("taylor:2", "t2-k12.cert.zst", &["--carrier-cells", "12"]);
     assert_eq!(carriers(&none), 0, "{none}");
-    assert!(none.starts_with("crosscap-certificate 1\n"), "{none}");
     assert!(carriers(&large) > 0, "{large}");
-    assert!(large.starts_with("crosscap-certificate 2\n"), "{large}");
+    // Symmetry nodes (version 4) in both.
+    assert!(none.starts_with("crosscap-certificate 4\n"), "{none}");
+    assert!(large.starts_with("crosscap-certificate 4\n"), "{large}");
     assert_eq!(claims(&none), claims(&large));
     assert!(large.lines().count() < none.lines().count());
 }
@@ -546,7 +557,7 @@ fn verify_checks_on_the_threads_asked_for() {
         .collect();
     assert_eq!(runs[0].code, 0, "{}", runs[0].stderr);
     assert!(
-        runs[0].stdout.starts_with("valid: 27 nodes"),
+        runs[0].stdout.starts_with("valid: 36 nodes"),
         "{}",
         runs[0].stdout
     );

@@ -99,11 +99,12 @@ pub fn certify(
     })
 }
 
-/// Proves who wins after each first move of the empty board, one per class of cells the
-/// board's symmetries map onto each other (the certificate holds no symmetry: the other
-/// cells of a class follow by the board's automorphisms, which it does not prove), and,
-/// when some first move wins for X, that X wins from the empty board by it; carriers as
-/// in [`certify`].
+/// Proves who wins after each first move of the empty board and, when some first move wins
+/// for X, that X wins from the empty board by it; carriers as in [`certify`]. One first
+/// move per class of cells that the board's symmetries map onto each other is searched; each
+/// other cell's claim is a symmetry node carrying its position onto its class's, the map
+/// given in the certificate for the checker to verify. The claims are the first moves in
+/// cell order, then the empty board.
 pub fn certify_openings(
     start: &ProjectiveHex,
     budget: &Budget,
@@ -112,29 +113,47 @@ pub fn certify_openings(
     if start.stones().iter().any(Option::is_some) {
         return Err(CertifyError::NotEmpty);
     }
-    let openings: Vec<ProjectiveHex> = start
-        .geometry()
-        .symmetries()
-        .cell_orbits()
-        .iter()
-        .map(|orbit| {
-            let mut game = start.clone();
-            game.play(&crate::Move::Cell(orbit[0] as u32));
-            game
-        })
-        .collect();
-    let mut certified = certify(&openings, budget, carrier_cells)?;
+    let after = |cell: usize| {
+        let mut game = start.clone();
+        game.play(&crate::Move::Cell(cell as u32));
+        game
+    };
+    let symmetries = start.geometry().symmetries();
+    let orbits = symmetries.cell_orbits();
+    let representatives: Vec<ProjectiveHex> = orbits.iter().map(|orbit| after(orbit[0])).collect();
+    let mut certified = certify(&representatives, budget, carrier_cells)?;
     let certificate = &mut certified.certificate;
-    if let Some((opening, claim)) = openings
-        .iter()
-        .zip(&certificate.claims)
-        .find(|(_, claim)| claim.winner == Player::X)
+    let searched = std::mem::take(&mut certificate.claims);
+    let mut claims: Vec<Option<Claim>> = vec![None; start.stones().len()];
+    for (orbit, claim) in orbits.iter().zip(searched) {
+        for &cell in &orbit[1..] {
+            let map = (symmetries.maps().iter())
+                .find(|map| map[cell] == orbit[0])
+                .expect("the cells of an orbit are images of each other");
+            let map: Vec<u32> = map.iter().map(|&image| image as u32).collect();
+            let index = match certificate
+                .symmetries
+                .iter()
+                .position(|known| *known == map)
+            {
+                Some(index) => index,
+                None => {
+                    certificate.symmetries.push(map);
+                    certificate.symmetries.len() - 1
+                }
+            };
+            claims[cell] = Some(Claim {
+                stones: after(cell).stones().to_vec(),
+                winner: claim.winner,
+                root: certificate.push_symmetry(index, claim.root),
+            });
+        }
+        claims[orbit[0]] = Some(claim);
+    }
+    certificate.claims = claims.into_iter().flatten().collect();
+    if let Some((cell, claim)) =
+        (certificate.claims.iter().enumerate()).find(|(_, claim)| claim.winner == Player::X)
     {
-        let cell = opening
-            .stones()
-            .iter()
-            .position(Option::is_some)
-            .unwrap_or_default();
         let root = certificate.push_move(cell, Some(claim.root));
         certificate.claims.push(Claim {
             stones: start.stones().to_vec(),
@@ -462,26 +481,40 @@ mod tests {
         );
     }
 
+    /// Every first move of taylor:2 is proved, the three classes searched and the other
+    /// nine cells carried onto them by symmetries that the checker verifies: the six corner
+    /// pentagons lose, the hexagons win, and so X wins the empty board.
     #[test]
-    fn every_opening_class_and_the_empty_board_are_certified() {
+    fn every_opening_and_the_empty_board_are_certified() {
         let start = ProjectiveHex::on_board("taylor:2", Opening::Standard).unwrap();
         let certified = certify_openings(&start, &Budget::unlimited(), CARRIER_CELLS).unwrap();
+        let symmetry_nodes = (certified.certificate.nodes.iter())
+            .filter(|node| matches!(node, Node::Symmetry { .. }))
+            .count();
+        assert_eq!(symmetry_nodes, 9);
         let verified = crosscap_certificate::verify(&certified.certificate).unwrap();
-        let winners: Vec<(Vec<String>, Player)> = verified
-            .claims
-            .iter()
-            .map(|c| (c.x.clone(), c.winner))
+        let winners: Vec<(String, Player)> = (verified.claims.iter())
+            .map(|c| (c.x.join(" "), c.winner))
             .collect();
-        let x = |cells: &[&str]| cells.iter().map(|c| c.to_string()).collect::<Vec<_>>();
-        assert_eq!(
-            winners,
-            [
-                (x(&["a1"]), Player::O),
-                (x(&["b1"]), Player::X),
-                (x(&["b2"]), Player::X),
-                (x(&[]), Player::X)
-            ]
-        );
+        let corners = ["a1", "a2", "c1", "c4", "d1", "d3"];
+        let mut expected: Vec<(String, Player)> = (0..start.stones().len())
+            .map(|cell| start.geometry().board().cell_name(cell).to_string())
+            .map(|name| {
+                let winner = if corners.contains(&name.as_str()) {
+                    Player::O
+                } else {
+                    Player::X
+                };
+                (name, winner)
+            })
+            .collect();
+        expected.push((String::new(), Player::X));
+        assert_eq!(winners, expected);
+        // A map that is no symmetry (two cells' images exchanged) is refused.
+        let mut damaged = certified.certificate;
+        damaged.symmetries[0].swap(0, 1);
+        let why = crosscap_certificate::verify(&damaged).unwrap_err();
+        assert!(why.reason.starts_with("symmetry 0: "), "{why}");
     }
 
     #[test]
