@@ -163,8 +163,9 @@ pub(crate) trait Rules: Sync {
     /// checks; `None` when it can.
     fn refuse_start(&self, stones: &[Option<Player>]) -> Option<String>;
 
-    /// Why the cell map `map` (the image of each cell) is no symmetry of the game on this
-    /// board, so that no [`Node::Symmetry`] may use it; `None` when it is one.
+    /// Why the cell map `map` (the image of each cell, a permutation of the cells: [`walk`]
+    /// checks that first) is no symmetry of the game on this board, so that no
+    /// [`Node::Symmetry`] may use it; `None` when it is one.
     fn refuse_symmetry(&self, map: &[u32]) -> Option<String>;
 
     /// Whether the move just made on `cell` closes a loop, which ends the game (`None`: the
@@ -205,7 +206,14 @@ pub(crate) fn walk<R: Rules>(
     let cells = certificate.board.cell_count();
     let header = HEADER + certificate.symmetries.len();
     for (index, map) in certificate.symmetries.iter().enumerate() {
-        if let Some(reason) = rules.refuse_symmetry(map) {
+        let mut images: Vec<u32> = map.clone();
+        images.sort_unstable();
+        let permutation = images.iter().copied().eq(0..cells as u32);
+        let refused = match permutation {
+            true => rules.refuse_symmetry(map),
+            false => Some("not a permutation of the cells".to_string()),
+        };
+        if let Some(reason) = refused {
             return Err(Invalid {
                 node: None,
                 line: HEADER + 1 + index,

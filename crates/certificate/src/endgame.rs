@@ -137,11 +137,11 @@ impl<E: Ending> Search<'_, E> {
         // A move to a position already settled as the mover wants settles this one with
         // no search (the same position reached by another order of moves).
         let settles = |slot: usize| self.memo[index + digit * self.powers[slot]] == wanted.into();
-        let left = open.count_ones() as usize;
         if slots(open).any(settles) {
             self.memo[index] = wanted.into();
             return wanted;
         }
+        let left = open.count_ones() as usize;
         let first = self.decisive[left];
         let tried_first = (open >> first & 1 == 1).then_some(first);
         for slot in tried_first.into_iter().chain(slots(open & !(1 << first))) {

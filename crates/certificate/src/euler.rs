@@ -757,6 +757,21 @@ mod tests {
             why.reason.contains("symmetry 0: no symmetry of the board"),
             "{why}"
         );
+        // Maps built in memory (the reader refuses them) that are no permutation: one cut
+        // short, one that takes cells 0 and 1 to one cell.
+        for cut_short in [true, false] {
+            let mut damaged = certificate.clone();
+            let map = &mut damaged.symmetries[0];
+            match cut_short {
+                true => map.truncate(1),
+                false => map[0] = map[1],
+            }
+            let why = crate::verify(&damaged).unwrap_err();
+            assert!(
+                why.reason.contains("symmetry 0: not a permutation"),
+                "{why}"
+            );
+        }
         // A true symmetry that takes X's stone to another cell than node 0's.
         let mut elsewhere = certificate.clone();
         elsewhere.symmetries[0] = maps[0].iter().map(|&c| c as u32).collect();

@@ -17,8 +17,10 @@ pub(crate) fn has_loop_through(board: &Board, stones: &[Option<Player>], cell: u
 /// when it is one: it must take the sides of the cells (the cell across, the class of the
 /// step) onto the sides, each class changed only by a shift chosen per cell and added at
 /// both ends of the step. Around a closed chain the shifts cancel, so every chain keeps its
-/// class. The shifts are read off sides met in a search from each cell not yet reached; a wrong guess there (two sides between the same cells) only refuses a map,
-/// as the check of every side decides.
+/// class. The shifts are read off sides met in a search from each cell not yet reached; a
+/// wrong guess there (two sides between the same cells) only refuses a map, as the check
+/// of every side decides. `map` is a permutation of the cells ([`crate::check::walk`]
+/// checks).
 pub(crate) fn refuse_symmetry(board: &Board, map: &[u32]) -> Option<String> {
     let image = |cell: usize| map[cell] as usize;
     let mut shift: Vec<Option<u64>> = vec![None; board.cell_count()];
