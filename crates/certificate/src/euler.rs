@@ -303,11 +303,11 @@ impl Terms {
         self.counts.push(count as i32);
     }
 
-    /// The sum of the counts of the sets that miss every slot of `slots`.
-    fn missing(&self, slots: u32) -> i64 {
+    /// The sum of the counts of the sets that miss every slot of `mask`.
+    fn missing(&self, mask: u32) -> i64 {
         let counts = self.sets.iter().zip(&self.counts);
         let sum: i32 = counts
-            .map(|(&set, &count)| if set & slots == 0 { count } else { 0 })
+            .map(|(&set, &count)| if set & mask == 0 { count } else { 0 })
             .sum();
         i64::from(sum)
     }

@@ -124,31 +124,25 @@ pub fn certify_openings(
     let mut certified = certify(&representatives, budget, carrier_cells)?;
     let certificate = &mut certified.certificate;
     let searched = std::mem::take(&mut certificate.claims);
+    let maps: Vec<Vec<u32>> = (symmetries.maps()[1..].iter())
+        .map(|map| map.iter().map(|&image| image as u32).collect())
+        .collect();
     let mut claims: Vec<Option<Claim>> = vec![None; start.stones().len()];
     for (orbit, claim) in orbits.iter().zip(searched) {
         for &cell in &orbit[1..] {
-            let map = (symmetries.maps().iter())
-                .find(|map| map[cell] == orbit[0])
+            let map = (maps.iter())
+                .position(|map| map[cell] as usize == orbit[0])
                 .expect("the cells of an orbit are images of each other");
-            let map: Vec<u32> = map.iter().map(|&image| image as u32).collect();
-            let index = match certificate
-                .symmetries
-                .iter()
-                .position(|known| *known == map)
-            {
-                Some(index) => index,
-                None => {
-                    certificate.symmetries.push(map);
-                    certificate.symmetries.len() - 1
-                }
-            };
             claims[cell] = Some(Claim {
                 stones: after(cell).stones().to_vec(),
                 winner: claim.winner,
-                root: certificate.push_symmetry(index, claim.root),
+                root: certificate.push_symmetry(map, claim.root),
             });
         }
         claims[orbit[0]] = Some(claim);
+    }
+    if orbits.iter().any(|orbit| orbit.len() > 1) {
+        certificate.symmetries = maps;
     }
     certificate.claims = claims.into_iter().flatten().collect();
     if let Some((cell, claim)) =
