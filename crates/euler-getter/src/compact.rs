@@ -783,8 +783,21 @@ impl<D: Fn(u32) -> bool> PairSplits<'_, D> {
                 return true;
             }
         }
-        self.worst(next + 1, held.add(self.masks[a]), taken, worst)
-            && self.worst(next + 1, held.add(self.masks[b]), taken | 1 << next, worst)
+        // The cell that gives the responder more majorities (fewer under the reverse rule)
+        // first: that raises `worst` sooner, so more branches are skipped, and reaches a
+        // split that loses the window sooner.
+        let (first, second) = (held.add(self.masks[a]), held.add(self.masks[b]));
+        let second_is_worse = match self.most {
+            true => second.count() > first.count(),
+            false => second.count() < first.count(),
+        };
+        let mut splits = [(first, taken), (second, taken | 1 << next)];
+        if second_is_worse {
+            splits.swap(0, 1);
+        }
+        splits
+            .into_iter()
+            .all(|(held, taken)| self.worst(next + 1, held, taken, worst))
     }
 }
 
