@@ -70,6 +70,9 @@ pub struct CompactBoard {
     /// Per cell, its vertices as bits, on boards of plain polygons with at most 128
     /// vertices (where [`CompactPosition::margin_range`] applies), and their number.
     vertex_masks: Option<Vec<u128>>,
+    /// Per cell, the other cells sharing a vertex with it (empty without vertex masks):
+    /// only they can make a pair of the greedy pairing ([`CompactPosition::pairing`]).
+    vertex_sharers: Vec<u128>,
     vertices: i64,
     /// Per cell, the cells on the other side of its edges as bits: the first mask those
     /// across at least one edge, the next those across at least two, and so on (a cell
@@ -114,6 +117,17 @@ impl CompactBoard {
                 })
                 .collect()
         });
+        let vertex_sharers = vertex_masks
+            .as_deref()
+            .map_or(Vec::new(), |masks: &[u128]| {
+                (0..cells)
+                    .map(|cell| {
+                        let sharers = (0..cells)
+                            .filter(|&other| other != cell && masks[cell] & masks[other] != 0);
+                        sharers.fold(0u128, |bits, other| bits | 1 << other)
+                    })
+                    .collect()
+            });
         let edge_layers = (0..cells)
             .map(|cell| {
                 let mut layers: Vec<u128> = Vec::new();
@@ -130,6 +144,7 @@ impl CompactBoard {
         Some(CompactBoard {
             remembered: ThreadLocal::new(),
             vertex_masks,
+            vertex_sharers,
             edge_layers,
             vertices: board.vertex_count() as i64,
             all_cells: u128::MAX
@@ -517,12 +532,18 @@ impl CompactPosition<'_> {
         let open = !(self.majorities[harmed_by.index()].ones
             | self.majorities[0].twos
             | self.majorities[1].twos);
+        // The open vertices of each pair's harmful cell, worked out once for the pairs'
+        // every meeting.
+        let mut harmful = [0u128; REMEMBERED_MAX_EMPTY / 2];
+        for (i, vertices) in harmful.iter_mut().enumerate().take(pairs.len()) {
+            *vertices = masks[held(i).0] & open;
+        }
+        let harmful = &harmful[..pairs.len()];
         let mut best = None;
         let mut ties = 0;
-        for i in 0..pairs.len() {
-            for j in i + 1..pairs.len() {
-                let meet = masks[held(i).0] & masks[held(j).0] & open;
-                let weight = meet.count_ones();
+        for (i, &first) in harmful.iter().enumerate() {
+            for (j, &second) in harmful.iter().enumerate().skip(i + 1) {
+                let weight = (first & second).count_ones();
                 if weight == 0 {
                     continue;
                 }
@@ -631,16 +652,19 @@ impl CompactPosition<'_> {
             n += 1;
         }
         let cells = &cells[..n];
-        // Each candidate pair as one sortable word: the weight's complement, then `i`, `j`.
+        // Each candidate pair as one sortable word: the weight's complement, then `i`, `j`
+        // (the cells' ranks in `cells`). Only cells sharing a vertex can weigh anything.
         let mut candidates = [0u32; REMEMBERED_MAX_EMPTY * (REMEMBERED_MAX_EMPTY - 1) / 2];
         let mut found = 0;
-        for i in 0..n {
-            for j in i + 1..n {
-                let shared = masks[cells[i]] & masks[cells[j]];
+        for (i, &first) in cells.iter().enumerate() {
+            let below_first = (1u128 << first) - 1;
+            let later = self.board.vertex_sharers[first] & empty & !(below_first | 1 << first);
+            for second in cells_of(later) {
+                let shared = masks[first] & masks[second];
                 let weight = 2 * (shared & good).count_ones() + (shared & open).count_ones();
                 if weight > 0 {
-                    candidates[found] =
-                        (u16::MAX as u32 - weight) << 16 | (i as u32) << 8 | j as u32;
+                    let j = (empty & ((1u128 << second) - 1)).count_ones();
+                    candidates[found] = (u16::MAX as u32 - weight) << 16 | (i as u32) << 8 | j;
                     found += 1;
                 }
             }
