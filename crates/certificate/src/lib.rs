@@ -139,7 +139,7 @@ use std::path::Path;
 
 use crosscap_engine::Player;
 use crosscap_engine::text::escape_controls;
-use crosscap_topology::Board;
+use crosscap_topology::{Board, MAX_BOARD_FILE_BYTES};
 use serde::Serialize;
 
 pub use check::{Report, Verified, check_file, default_threads, verify, verify_on};
@@ -182,6 +182,18 @@ impl Kind {
         }
     }
 }
+
+/// What a certificate may hold, checked while it is read, before the memory is spent: a
+/// small zstd file can unpack to any size, and the checker keeps every node's position.
+/// The longest line: a board pasted as JSON ([`MAX_BOARD_FILE_BYTES`]) and its key.
+const MAX_LINE_BYTES: usize = MAX_BOARD_FILE_BYTES as usize + 64;
+/// The most text (the largest certificate written, Euler Getter taylor:3, is 122 MB).
+const MAX_TEXT_BYTES: usize = 1 << 30;
+/// The most nodes (that certificate has 5.9 million).
+const MAX_NODES: u32 = 1 << 26;
+/// The most memory the nodes' positions may take in the checker (two bits a cell).
+const MAX_POSITION_BYTES: u64 = 2 << 30;
+
 /// How hard [`Certificate::save`] compresses (zstd's levels run to 22).
 const COMPRESSION_LEVEL: i32 = 19;
 /// The first bytes of a zstd frame.
@@ -587,6 +599,8 @@ struct Reader<R> {
     input: R,
     line: String,
     number: usize,
+    /// The text still allowed ([`MAX_TEXT_BYTES`] at the start).
+    text_left: usize,
     /// The format's version, from the first line.
     version: u32,
 }
@@ -597,20 +611,32 @@ impl<R: BufRead> Reader<R> {
             input,
             line: String::new(),
             number: 0,
+            text_left: MAX_TEXT_BYTES,
             version: VERSION,
         }
     }
 
-    /// The next line, without its line break.
+    /// The next line, without its line break; no line is read beyond [`MAX_LINE_BYTES`]
+    /// (its break included), nor the text beyond [`MAX_TEXT_BYTES`].
     fn next(&mut self) -> Result<&str, CertificateError> {
         self.line.clear();
         self.number += 1;
-        let read = self.input.read_line(&mut self.line).map_err(|e| {
-            CertificateError::Unreadable(format!("line {}: cannot read: {e}", self.number))
-        })?;
+        let limit = MAX_LINE_BYTES.min(self.text_left);
+        let read = (self.input.by_ref().take(limit as u64 + 1))
+            .read_line(&mut self.line)
+            .map_err(|e| {
+                CertificateError::Unreadable(format!("line {}: cannot read: {e}", self.number))
+            })?;
         if read == 0 {
             return Err(self.unreadable("the file ends early"));
         }
+        if read > limit {
+            return Err(self.unreadable(&match limit == MAX_LINE_BYTES {
+                true => format!("longer than {MAX_LINE_BYTES} bytes"),
+                false => format!("the text goes on past {MAX_TEXT_BYTES} bytes"),
+            }));
+        }
+        self.text_left -= read;
         Ok(self.line.trim_end_matches(['\n', '\r']))
     }
 
@@ -676,9 +702,18 @@ impl<R: BufRead> Reader<R> {
         let count = loop {
             let line = self.next()?.to_string();
             if let Some(count) = line.strip_prefix("nodes ") {
-                break count
+                let count = count
                     .parse::<u32>()
                     .map_err(|_| self.unreadable("the node count is not a number"))?;
+                let words = (2 * certificate.board.cell_count()).div_ceil(64) as u64;
+                if count > MAX_NODES || u64::from(count) * words * 8 > MAX_POSITION_BYTES {
+                    return Err(self.unreadable(&format!(
+                        "{count} nodes of {} cells: more than the checker takes (at most \
+                         {MAX_NODES} nodes, their positions in {MAX_POSITION_BYTES} bytes)",
+                        certificate.board.cell_count()
+                    )));
+                }
+                break count;
             }
             if let Some(names) = line.strip_prefix("symmetry ") {
                 let map = self.symmetry(&certificate, names)?;
@@ -703,10 +738,8 @@ impl<R: BufRead> Reader<R> {
             let line = self.next()?.to_string();
             self.node(&mut certificate, index, &line)?;
         }
-        let mut rest = String::new();
-        match self.input.read_line(&mut rest) {
-            Ok(0) => {}
-            _ => return Err(self.unreadable("more lines than the node count")),
+        if !self.input.fill_buf().is_ok_and(|rest| rest.is_empty()) {
+            return Err(self.unreadable("more lines than the node count"));
         }
         let roots = certificate.claims.iter().map(|claim| claim.root);
         for root in roots.chain(certificate.scores.iter().map(|claim| claim.root)) {

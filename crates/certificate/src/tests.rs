@@ -296,6 +296,69 @@ fn text_that_is_no_certificate_is_unreadable() {
     }
 }
 
+/// The reason a text is unreadable.
+fn unreadable(text: &[u8]) -> String {
+    match Certificate::read(text) {
+        Err(CertificateError::Unreadable(reason)) => reason,
+        other => panic!("not refused as unreadable: {other:?}"),
+    }
+}
+
+/// A small zstd file may unpack to any size: a line too long, a node count that the
+/// checker's memory could not hold, text past the limit and lines after the last node are
+/// refused as soon as they are met, before the memory is spent.
+#[test]
+fn certificates_too_large_to_check_are_refused_before_they_are_read() {
+    let long = format!("crosscap-certificate 1{}\n", " ".repeat(MAX_LINE_BYTES));
+    let compressed = zstd::encode_all(long.as_bytes(), 1).unwrap();
+    assert!(compressed.len() < 10_000);
+    assert_eq!(
+        unreadable(&compressed),
+        format!("line 1: longer than {MAX_LINE_BYTES} bytes")
+    );
+
+    let mut valid = Vec::new();
+    openings_certificate("taylor:2")
+        .write_text(&mut valid)
+        .unwrap();
+    let valid = String::from_utf8(valid).unwrap();
+    let nodes_line = valid
+        .lines()
+        .find(|line| line.starts_with("nodes "))
+        .unwrap();
+    let header = |nodes: &str| valid.replace(nodes_line, nodes);
+    let reason = unreadable(header("nodes 4000000000").as_bytes());
+    assert!(reason.contains("4000000000 nodes of 12 cells"), "{reason}");
+    // On a large board, fewer nodes than the node count's bound are too many for the
+    // positions' memory.
+    let cells = Board::from_spec("goldberg:20").unwrap().cell_count();
+    let nodes = MAX_POSITION_BYTES / ((2 * cells).div_ceil(64) as u64 * 8) + 1;
+    assert!(nodes < u64::from(MAX_NODES));
+    let board =
+        format!("crosscap-certificate 1\ngame projective-hex\nboard goldberg:20\nnodes {nodes}\n");
+    let reason = unreadable(board.as_bytes());
+    assert!(
+        reason.contains(&format!("{nodes} nodes of {cells} cells")),
+        "{reason}"
+    );
+
+    let mut more = valid.clone();
+    more.push_str("m a1 1\n");
+    assert!(unreadable(more.as_bytes()).ends_with("more lines than the node count"));
+
+    let mut reader = Reader::new(valid.as_bytes());
+    reader.text_left = valid.len() - 1;
+    match reader.certificate() {
+        Err(CertificateError::Unreadable(reason)) => {
+            assert!(reason.contains("the text goes on past"), "{reason}")
+        }
+        other => panic!("not refused: {other:?}"),
+    }
+    let mut reader = Reader::new(valid.as_bytes());
+    reader.text_left = valid.len();
+    assert!(verify(&reader.certificate().unwrap()).is_ok());
+}
+
 /// The carriers of a strategy's leaves.
 fn carriers(certificate: &Certificate) -> Vec<usize> {
     (0..certificate.nodes.len())

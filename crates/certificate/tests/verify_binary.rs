@@ -128,6 +128,27 @@ fn what_is_no_certificate_or_no_file_exits_2() {
     }
 }
 
+/// A zstd file of a few kilobytes that unpacks to one line of 64 MiB (or any size) is
+/// refused at the line's first 4 MiB, with one line and status 2.
+#[test]
+fn a_file_that_unpacks_to_a_huge_line_exits_2() {
+    let mut huge = b"crosscap-certificate 4 ".to_vec();
+    huge.resize(64 << 20, b' ');
+    let bomb = scratch(
+        "bomb.cert.zst",
+        &zstd::encode_all(huge.as_slice(), 3).unwrap(),
+    );
+    assert!(std::fs::metadata(bomb.path()).unwrap().len() < 100_000);
+    let run = verify(&[bomb.path().to_str().unwrap()]);
+    assert_eq!(run.status.code(), Some(2));
+    let stderr = text(&run.stderr);
+    assert!(
+        stderr.ends_with("line 1: longer than 4194368 bytes\n"),
+        "{stderr}"
+    );
+    assert_eq!(stderr.lines().count(), 1, "{stderr}");
+}
+
 /// The point of the separate program: the checker shares no code with any solver. Its
 /// dependencies are the board geometry, the engine's `Player`, reading and writing, and
 /// rayon, which runs the leaf checks on several threads.
