@@ -132,7 +132,9 @@ fn a_solve_that_runs_out_is_unknown() {
         "50",
     ])
     .unknown_json("nodes");
-    assert!(v["nodes"].as_u64().unwrap() > 50, "{v}");
+    // The cap is split between the solve's threads (at most 8), and the first to spend
+    // its share stops the others.
+    assert!(v["nodes"].as_u64().unwrap() > 50 / 8, "{v}");
     assert_eq!(v["winner"], serde_json::Value::Null, "{v}");
 }
 

@@ -76,7 +76,11 @@ fn a_solve_whose_budget_runs_out_reports_each_part() {
     let v = run.unknown_json("nodes");
     assert_eq!(v["perfect_play"]["status"], "unknown", "{v}");
     assert_eq!(v["perfect_play"]["reason"], "nodes", "{v}");
-    assert!(v["perfect_play"]["nodes"].as_u64().unwrap() > 300, "{v}");
+    // Split between the solve's threads (at most 8): the first to spend its share stops.
+    assert!(
+        v["perfect_play"]["nodes"].as_u64().unwrap() > 300 / 8,
+        "{v}"
+    );
     assert!(v["perfect_play"]["millis"].is_number(), "{v}");
     assert!(v["sequences"]["status"].is_string(), "{v}");
     let text = crosscap(&[
