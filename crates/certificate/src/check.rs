@@ -562,6 +562,11 @@ impl Ending for Loops {
     }
 }
 
+/// The 64-bit words of a position of `cells` cells in [`Reached`], two bits a cell.
+pub(crate) fn position_words(cells: usize) -> usize {
+    (2 * cells).div_ceil(64)
+}
+
 /// The position and goal (the winner, or a score claimed) each node was reached with, two
 /// bits a cell.
 pub(crate) struct Reached<Goal> {
@@ -573,7 +578,7 @@ pub(crate) struct Reached<Goal> {
 
 impl<Goal: Copy + PartialEq + fmt::Display> Reached<Goal> {
     pub(crate) fn new(nodes: usize, cells: usize) -> Reached<Goal> {
-        let words = (2 * cells).div_ceil(64);
+        let words = position_words(cells);
         Reached {
             words,
             cells,

@@ -705,7 +705,7 @@ impl<R: BufRead> Reader<R> {
                 let count = count
                     .parse::<u32>()
                     .map_err(|_| self.unreadable("the node count is not a number"))?;
-                let words = (2 * certificate.board.cell_count()).div_ceil(64) as u64;
+                let words = check::position_words(certificate.board.cell_count()) as u64;
                 if count > MAX_NODES || u64::from(count) * words * 8 > MAX_POSITION_BYTES {
                     return Err(self.unreadable(&format!(
                         "{count} nodes of {} cells: more than the checker takes (at most \

@@ -332,7 +332,7 @@ fn certificates_too_large_to_check_are_refused_before_they_are_read() {
     // On a large board, fewer nodes than the node count's bound are too many for the
     // positions' memory.
     let cells = Board::from_spec("goldberg:20").unwrap().cell_count();
-    let nodes = MAX_POSITION_BYTES / ((2 * cells).div_ceil(64) as u64 * 8) + 1;
+    let nodes = MAX_POSITION_BYTES / (check::position_words(cells) as u64 * 8) + 1;
     assert!(nodes < u64::from(MAX_NODES));
     let board =
         format!("crosscap-certificate 1\ngame projective-hex\nboard goldberg:20\nnodes {nodes}\n");
