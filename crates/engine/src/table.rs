@@ -185,17 +185,27 @@ impl<V> BoundedTable<V> {
 /// cap behind its own lock, a key's shard chosen by the key's low bits (the bucket within
 /// it by its high bits). Readers get a copy of the value, not a reference into a shard.
 pub struct ShardedTable<V> {
-    shards: Box<[Mutex<BoundedTable<V>>]>,
+    shards: Box<[Shard<V>]>,
     /// Bytes of every shard, kept up to date by the inserts that grow one.
     bytes: AtomicUsize,
 }
+
+/// One shard behind its lock, on cache lines of its own: locking a shard writes its lock,
+/// and two threads locking neighbouring shards would otherwise pass one line back and
+/// forth.
+#[repr(align(128))]
+struct Shard<V>(Mutex<BoundedTable<V>>);
 
 impl<V: Clone> ShardedTable<V> {
     /// A table of `shards` shards (rounded up to a power of two) within `max_bytes` in all.
     pub fn new(shards: usize, max_bytes: Option<usize>) -> ShardedTable<V> {
         let shards = shards.max(1).next_power_of_two();
         let shards: Box<[_]> = (0..shards)
-            .map(|_| Mutex::new(BoundedTable::new(max_bytes.map(|bytes| bytes / shards))))
+            .map(|_| {
+                Shard(Mutex::new(BoundedTable::new(
+                    max_bytes.map(|bytes| bytes / shards),
+                )))
+            })
             .collect();
         let bytes = shards.iter().map(|shard| Self::locked(shard).bytes()).sum();
         ShardedTable {
@@ -206,8 +216,9 @@ impl<V: Clone> ShardedTable<V> {
 
     /// A shard's table; a thread that panicked holding the lock left it whole (entries are
     /// written by plain moves), so a poisoned lock is taken over.
-    fn locked(shard: &Mutex<BoundedTable<V>>) -> std::sync::MutexGuard<'_, BoundedTable<V>> {
+    fn locked(shard: &Shard<V>) -> std::sync::MutexGuard<'_, BoundedTable<V>> {
         shard
+            .0
             .lock()
             .unwrap_or_else(std::sync::PoisonError::into_inner)
     }
@@ -221,10 +232,12 @@ impl<V: Clone> ShardedTable<V> {
     }
 
     /// The first answer `wanted` gives, in order, for the keys held of `keys` (their
-    /// place and value). A table of one shard is locked once for them all, and their
-    /// buckets are all prefetched before the first probe: a lock between two probes orders
-    /// them, where without one the processor waits for their cache misses together (they
-    /// were most of a solve's time).
+    /// place and value). Their buckets are all prefetched before the first probe, so the
+    /// processor waits for their cache misses together (they were most of a solve's time):
+    /// a lock between two probes orders them, but not a prefetch. A table of one shard is
+    /// locked once for them all; with several shards each prefetch takes its shard's lock
+    /// (the bucket's place changes when a shard grows), which saved about 5% of the CPU time
+    /// a node on two threads (BENCHMARKS.md, session 42).
     pub fn find_first<T>(
         &self,
         keys: &[u64],
@@ -237,6 +250,9 @@ impl<V: Clone> ShardedTable<V> {
                 shard.prefetch(key);
             }
             return probes.find_map(|(i, &key)| wanted(i, shard.get(key)?));
+        }
+        for &key in keys {
+            self.shard(key).prefetch(key);
         }
         probes.find_map(|(i, &key)| wanted(i, &self.get(key)?))
     }
