@@ -3,6 +3,7 @@
 mod bad_inputs;
 mod board;
 mod catalog;
+mod certificates;
 mod edge_nim;
 mod euler_getter;
 mod latex;
@@ -85,8 +86,14 @@ pub fn verify_text(game: &str, text: &str, name: &str) -> Run {
 
 /// The text of the certificate `file` (zstd), which is then removed: the tests edit it.
 pub fn certificate_text(file: &Path) -> String {
-    let certificate = crosscap_certificate::Certificate::load(file).unwrap();
+    let text = stored_certificate_text(file);
     std::fs::remove_file(file).unwrap();
+    text
+}
+
+/// The text of the certificate `file` (zstd), which is kept.
+pub fn stored_certificate_text(file: &Path) -> String {
+    let certificate = crosscap_certificate::Certificate::load(file).unwrap();
     let mut text = Vec::new();
     certificate.write_text(&mut text).unwrap();
     String::from_utf8(text).unwrap()
