@@ -892,6 +892,10 @@ fn majority_range(
 }
 
 impl Stones for CompactPosition<'_> {
+    fn rule(&self) -> Rule {
+        self.rule
+    }
+
     fn complex(&self) -> &Complex {
         &self.board.complex
     }

@@ -334,6 +334,10 @@ impl EulerGetter {
 }
 
 impl Stones for EulerGetter {
+    fn rule(&self) -> Rule {
+        self.rule
+    }
+
     fn complex(&self) -> &Complex {
         &self.complex
     }
@@ -611,6 +615,39 @@ pub(crate) mod tests {
             let (n, r) = (normal.outcome().unwrap(), reverse.outcome().unwrap());
             assert_eq!(n.margin, -r.margin);
             assert_eq!(n.winner.map(Player::opponent), r.winner);
+        }
+    }
+
+    /// The solver tries first, under the normal rule, a move that raises the mover's
+    /// characteristic most and, under the reverse rule, one that raises it least.
+    #[test]
+    fn the_move_order_follows_the_rule() {
+        for spec in &boards() {
+            for seed in 0..4 {
+                let normal = random_position(spec, SwapRule(None), 1 + seed as usize, seed);
+                let mut reverse = normal.clone();
+                reverse.rule = Rule::Reverse;
+                let mover = normal.colour_to_move();
+                let gains: Vec<i64> = normal
+                    .empty_cells()
+                    .map(|cell| normal.chi_gain(cell, mover))
+                    .collect();
+                for (g, best) in [
+                    (&normal, *gains.iter().max().unwrap()),
+                    (&reverse, *gains.iter().min().unwrap()),
+                ] {
+                    let mut moves = g.legal_moves();
+                    g.order_moves(&mut moves);
+                    let Move::Place(first) = moves[0] else {
+                        panic!("no swap on {spec}")
+                    };
+                    assert_eq!(
+                        g.chi_gain(first as usize, mover),
+                        best,
+                        "{spec} seed {seed}"
+                    );
+                }
+            }
         }
     }
 
