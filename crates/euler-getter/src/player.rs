@@ -11,7 +11,7 @@ use crosscap_engine::solver::{Budget, Solver};
 use crosscap_engine::{Agent, Game, Level, Meter, Outcome, Player, Rng};
 use crosscap_topology::Symmetries;
 
-use crate::game::{EulerGetter, Move};
+use crate::game::{EulerGetter, Move, Rule};
 use crate::position::Stones;
 
 /// The search settings: random playouts scored by win or loss, RAVE (a stone's value on
@@ -63,7 +63,8 @@ pub struct EulerPolicy {
     /// position is left to the playouts).
     solver: Solver<EulerGetter>,
     /// Chance that a playout move is the better for the mover's χ of two random empty
-    /// cells rather than one random cell (0: uniformly random playouts).
+    /// cells (the one adding more, under the reverse rule less) rather than one random
+    /// cell (0: uniformly random playouts).
     pub greedy: f64,
     /// The prior value ([`PlayoutPolicy::prior`], weighted by
     /// [`MctsConfig::prior_visits`]) of a stone is one half plus this much per unit of χ it
@@ -127,15 +128,21 @@ impl EulerPolicy {
 
     /// What the empty `cell` is worth to the player to move, of colour `colour`: the χ it
     /// adds to the mover's region, less [`EulerPolicy::opponent_weight`] times what it
-    /// would add to the opponent's; with the vertices and edges it adds to the mover's.
+    /// would add to the opponent's, negated under the reverse rule (where the smaller χ
+    /// wins); with the vertices and edges it adds to the mover's.
     fn rate(&self, game: &EulerGetter, cell: u16, colour: Player) -> (f64, (i64, i64)) {
         let added = game.new_vertices_and_edges(cell as usize, colour);
         let own = (1 + added.0 - added.1) as f64;
-        if self.opponent_weight == 0.0 {
-            return (own, added);
+        let value = if self.opponent_weight == 0.0 {
+            own
+        } else {
+            let theirs = game.chi_gain(cell as usize, colour.opponent()) as f64;
+            own - self.opponent_weight * theirs
+        };
+        match game.rule() {
+            Rule::Normal => (value, added),
+            Rule::Reverse => (-value, added),
         }
-        let theirs = game.chi_gain(cell as usize, colour.opponent()) as f64;
-        (own - self.opponent_weight * theirs, added)
     }
 }
 
@@ -327,7 +334,7 @@ impl Agent<EulerGetter> for SymmetricPerfect {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::{Rule, SwapRule};
+    use crate::game::SwapRule;
     use crate::load_board;
 
     #[test]
@@ -367,7 +374,7 @@ mod tests {
     }
 
     #[test]
-    fn the_greedy_playout_prefers_stones_that_raise_the_movers_chi() {
+    fn the_greedy_playout_prefers_stones_that_raise_the_movers_chi_under_the_rule() {
         let start = start("goldberg:3", SwapRule::default());
         // Off: the game's own uniformly random playout, stone for stone.
         let mut plain = EulerPolicy::default();
@@ -386,13 +393,15 @@ mod tests {
                 recorded.placed() + usize::from(recorded.swapped())
             );
         }
-        // On: the first 30 stones of 20 playouts add more χ to their movers. (Over a whole
-        // playout the gains add up to the surface's χ whatever the policy.)
-        let early_gain = |greedy: f64| {
+        // On: the first 30 stones of 20 playouts add more χ to their movers, and under the
+        // reverse rule less. (Over a whole playout the gains add up to the surface's χ
+        // whatever the policy.)
+        let early_gain = |greedy: f64, rule: Rule| {
             let policy = EulerPolicy {
                 greedy,
                 ..EulerPolicy::default()
             };
+            let start = EulerGetter::new(start.complex().clone(), rule, SwapRule::default());
             let mut rng = Rng::new(1);
             let mut total = 0;
             for _ in 0..20 {
@@ -407,8 +416,16 @@ mod tests {
             }
             total
         };
-        let (random, greedy) = (early_gain(0.0), early_gain(1.0));
+        let (random, greedy) = (early_gain(0.0, Rule::Normal), early_gain(1.0, Rule::Normal));
         assert!(greedy > random + 20, "greedy {greedy}, random {random}");
+        let (random, greedy) = (
+            early_gain(0.0, Rule::Reverse),
+            early_gain(1.0, Rule::Reverse),
+        );
+        assert!(
+            greedy < random - 20,
+            "reverse: greedy {greedy}, random {random}"
+        );
     }
 
     #[test]
