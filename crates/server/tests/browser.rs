@@ -595,6 +595,7 @@ fn projective_hex_and_euler_getter_played_by_clicks() {
     let server = start(Limits::default());
     let driver = start_driver();
     let session = open_session(&driver);
+    option_notes_clear_their_fields(&session, &server);
     // The first move: its cell is marked as the last move; a hint is ringed on the board
     // and played; the board zooms.
     let first_move_checks = |session: &Session| {
@@ -1011,6 +1012,32 @@ fn page_figures() {
 // ---- The 3D views (view3d.js) ----
 
 /// Starts `game` on `board` from the new-game form, X you and O the computer at level easy.
+/// On the new-game form, each game's option notes start below their fields: a note
+/// pulled up under its select once hid half of the select's first line.
+fn option_notes_clear_their_fields(session: &Session, server: &common::TestServer) {
+    session.open(&server.url("/#/"));
+    session.wait_for("#start");
+    let games =
+        session.read("return [...document.querySelectorAll('#game option')].map(o => o.value)");
+    let games = games.as_array().expect("the games on the form");
+    assert!(games.len() >= 5, "{games:?}");
+    for game in games {
+        let game = game.as_str().unwrap();
+        session.click_first(&format!("#game option[value='{game}']"));
+        let covered = session.read(
+            "return [...document.querySelectorAll('#options > div')]
+               .filter((option) => option.querySelector('.help').getBoundingClientRect().top
+                 < option.querySelector('label').getBoundingClientRect().bottom - 0.5)
+               .map((option) => option.querySelector('select, input').name)",
+        );
+        assert_eq!(
+            covered,
+            json!([]),
+            "{game}: option notes under their fields"
+        );
+    }
+}
+
 fn start_from_form(session: &Session, server: &common::TestServer, game: &str, board: &str) {
     session.open(&server.url("/#/"));
     session.click_first(&format!("#game option[value='{game}']"));
