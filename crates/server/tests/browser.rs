@@ -492,6 +492,47 @@ fn play_to_the_end(
 }
 
 /// Clicks the first move the board offers.
+/// The manifold game's cards picture each surface (a hole a handle, a crosscap symbol a
+/// crosscap); the hint's curve is drawn on the surface it cuts, and so is a move's while
+/// it has the focus, the surface redrawn where the curve needs it: n3 as a handle and a
+/// crosscap for the cut (h) into o1 and n1.
+fn surfaces_drawn_with_their_cuts(session: &Session) {
+    let count = |css: &str| session.find_all(css).len();
+    session.wait_for("#board button.hint");
+    assert_eq!(count("[data-surface='o1'] .handle"), 1);
+    let hinted = session.read("return document.querySelector('#board button.hint').dataset.move");
+    let hinted = hinted.as_str().unwrap().to_string();
+    let from = hinted.split([':', '-']).nth(1).unwrap();
+    assert!(
+        count(&format!("[data-surface='{from}'] .cut")) >= 1,
+        "{hinted}: its curve is drawn"
+    );
+    let crosscaps = count("[data-surface='n3'] .crosscap");
+    session.read("document.querySelector(\"[data-move='h:n3->o1+n1']\").focus()");
+    assert_eq!(count("[data-surface='n3'] .handle"), 1);
+    assert_eq!(count("[data-surface='n3'] .crosscap"), 1);
+    assert_eq!(
+        count("[data-surface='n3'] .form-note"),
+        1,
+        "the form is named"
+    );
+    assert_eq!(
+        count("[data-surface='n3'] .cut"),
+        2,
+        "the separating curve, front and back"
+    );
+    session.read("document.activeElement.blur()");
+    assert_eq!(
+        count("[data-surface='n3'] .crosscap"),
+        crosscaps,
+        "back at rest"
+    );
+    if from != "n3" {
+        assert_eq!(count("[data-surface='n3'] .cut"), 0);
+        assert_eq!(crosscaps, 3);
+    }
+}
+
 fn click_a_cell(session: &Session) {
     session.click_first("#board [data-move]");
 }
@@ -750,10 +791,15 @@ fn graph_and_heap_games_played_by_clicks_and_keys() {
         &server,
         &Setup {
             game: "manifold",
-            board: "n2 o1",
+            board: "n3 o1",
             options: &[],
         },
-        click_a_cell,
+        |session| {
+            if session.moves_played() == 0 {
+                surfaces_drawn_with_their_cuts(session);
+            }
+            click_a_cell(session);
+        },
     );
     // Nim from the keyboard: an arrow key moves between counters, Enter on a counter takes
     // it and those to its right.

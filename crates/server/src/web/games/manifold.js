@@ -1,7 +1,103 @@
-// The manifold decomposition game: each surface as a card, each legal move as a button
-// saying in words which curve is cut and what is left. The hint's button and the surface
-// it cuts are ringed; the surfaces the last move left are marked.
+// The manifold decomposition game: each surface as a card with its picture (a sphere, a body
+// with a hole per handle, or a disk with a crosscap symbol per crosscap), each legal move
+// as a button saying in words which curve is cut and what is left. Pointing at a move (or
+// focusing it) draws its curve on the surface it cuts, the surface redrawn in the form
+// where that curve is plain to see (Dyck's theorem: a handle and a crosscap are as good
+// as three crosscaps). The hint's button and the surface it cuts are ringed; the surfaces
+// the last move left are marked.
 import { el, plural } from "../draw.js";
+
+/** The genus of a surface's name: `o3` and `n2` give 3 and 2, the sphere `S` 0. */
+const genusOf = (name) => Number((/^[on](\d+)$/.exec(name) || [0, 0])[1]);
+
+/**
+ * How a move's curve is drawn: the handles and crosscaps of the form drawn (handles first)
+ * and the curve: `ring` around a handle's hole, `after` a separating curve behind the first
+ * so many features, `one` a one-sided curve through a crosscap, `two` a two-sided one
+ * through two crosscaps side by side (Theorem 2.1's cases a to h).
+ */
+const FORMS = {
+  a: (genus) => ({ handles: genus, crosscaps: 0, cut: { ring: 0 } }),
+  b: (genus, [first]) => ({ handles: genus, crosscaps: 0, cut: { after: first } }),
+  c: (genus) => ({ handles: 0, crosscaps: genus, cut: { one: 0 } }),
+  d: (genus, [rest]) => ({ handles: rest, crosscaps: 1, cut: { one: rest } }),
+  e: (genus) => ({ handles: 0, crosscaps: genus, cut: { two: 0 } }),
+  f: (genus, [rest]) => ({ handles: rest, crosscaps: 2, cut: { two: rest } }),
+  g: (genus, [first]) => ({ handles: 0, crosscaps: genus, cut: { after: first } }),
+  h: (genus, [handles]) => ({ handles, crosscaps: genus - 2 * handles, cut: { after: handles } }),
+};
+
+/** The form of a surface drawn on its own: its handles, or its crosscaps. */
+function plainForm(surface) {
+  return surface.orientable
+    ? { handles: surface.genus, crosscaps: 0, cut: null }
+    : { handles: 0, crosscaps: surface.genus, cut: null };
+}
+
+function moveForm(surface, move) {
+  return FORMS[move.letter](surface.genus, move.into.map(genusOf));
+}
+
+const SLOT = 64; // the width a handle or a crosscap takes
+const EDGE = 14; // the body's rounded end beyond the first and last
+const HEIGHT = 70;
+const CROSSCAP = 13; // the crosscap symbol's radius
+
+/** A surface's picture in `form`, with the form's curve when it has one. */
+function picture(form) {
+  const { handles, crosscaps, cut } = form;
+  const features = handles + crosscaps;
+  const half = HEIGHT / 2;
+  const kinds = [plural(handles, "handle"), plural(crosscaps, "crosscap")].filter((t) => !t.startsWith("0 "));
+  const label = `${kinds.join(" and ") || "a sphere"}${cut ? ", and the curve cut" : ""}`;
+  if (features === 0) {
+    return el("svg", { viewBox: `${-half - 2} ${-half - 2} ${HEIGHT + 4} ${HEIGHT + 4}`, class: "surface-picture", role: "img", "aria-label": label },
+      el("circle", { class: "body", cx: 0, cy: 0, r: half }),
+      el("ellipse", { class: "equator", cx: 0, cy: 0, rx: half, ry: half / 4 }));
+  }
+  const width = 2 * EDGE + SLOT * features;
+  const at = (slot) => EDGE + SLOT * (slot + 0.5);
+  const svg = el("svg", { viewBox: `-2 ${-half - 2} ${width + 4} ${HEIGHT + 4}`, class: "surface-picture", role: "img", "aria-label": label },
+    el("rect", { class: "body", x: 0, y: -half, width, height: HEIGHT, rx: half }));
+  for (let slot = 0; slot < features; slot++) {
+    const x = at(slot);
+    svg.append(slot < handles
+      ? el("g", { class: "handle" },
+        // The hole: a wide smile and, its ends on the smile, a narrower frown.
+        el("path", { d: `M ${x - 22} -4 Q ${x} 14 ${x + 22} -4` }),
+        el("path", { d: `M ${x - 14} 1.4 Q ${x} -6 ${x + 14} 1.4` }))
+      : el("g", { class: "crosscap" },
+        el("circle", { cx: x, cy: 0, r: CROSSCAP }),
+        el("path", { d: `M ${x - 9} -9 L ${x + 9} 9 M ${x - 9} 9 L ${x + 9} -9` })));
+  }
+  if (!cut) return svg;
+  const r = CROSSCAP;
+  if ("ring" in cut) {
+    svg.append(el("ellipse", { class: "cut", cx: at(cut.ring), cy: 2, rx: 28, ry: 17 }));
+  } else if ("after" in cut) {
+    const x = EDGE + SLOT * cut.after;
+    svg.append(
+      el("path", { class: "cut back", d: `M ${x} ${-half} Q ${x - 12} 0 ${x} ${half}` }),
+      el("path", { class: "cut", d: `M ${x} ${-half} Q ${x + 12} 0 ${x} ${half}` }));
+  } else if ("one" in cut) {
+    // From the crosscap's top to its bottom, the antipodal point: one closed curve.
+    const x = at(cut.one);
+    svg.append(el("path", { class: "cut", d: `M ${x} ${-r} C ${x + 40} -32 ${x + 40} 32 ${x} ${r}` }));
+  } else {
+    // Into each crosscap at its top and out at its bottom: through two, so two-sided.
+    const [x, y] = [at(cut.two), at(cut.two + 1)];
+    svg.append(el("path", { class: "cut", d: `M ${x} ${-r} C ${x} -31 ${y} -31 ${y} ${-r} M ${x} ${r} C ${x} 31 ${y} 31 ${y} ${r}` }));
+  }
+  return svg;
+}
+
+/** The picture of `surface` in `form`, saying so when a handle stands for two crosscaps. */
+function drawing(surface, form) {
+  const svg = picture(form);
+  if (surface.orientable || form.handles === 0) return [svg];
+  const as = `${plural(form.handles, "handle")} and ${plural(form.crosscaps, "crosscap")}`;
+  return [svg, el("div", { class: "form-note" }, `drawn as ${as}: the same surface`)];
+}
 
 export function render(box, state, ctx) {
   const view = state.view;
@@ -9,12 +105,18 @@ export function render(box, state, ctx) {
   // "g:n3->n1+n2": the last cut left n1 and n2.
   const left = ctx.last && ctx.last.includes("->") ? ctx.last.split("->")[1].split("+") : [];
   const cards = el("div", { class: "cards" });
+  // The first card of each surface, with its picture at rest: the one a move is drawn on.
+  const shown = new Map();
   for (const s of view.surfaces) {
     const kind = s.genus === 0 ? "sphere" : s.orientable ? `orientable, genus ${s.genus}` : `non-orientable, ${plural(s.genus, "cross-cap")}`;
     const marks = [s.genus === 0 ? "dead" : "", hinted && hinted.from === s.name ? "hint" : "", left.includes(s.name) ? "last" : ""];
     if (left.includes(s.name)) left.splice(left.indexOf(s.name), 1);
-    cards.append(el("div", { class: `card ${marks.join(" ")}`.trim() },
+    const rest = hinted && hinted.from === s.name && !shown.has(s.name) ? moveForm(s, hinted) : plainForm(s);
+    const pictureBox = el("div", { class: "picture" }, ...drawing(s, rest));
+    if (!shown.has(s.name)) shown.set(s.name, { surface: s, pictureBox, rest });
+    cards.append(el("div", { class: `card ${marks.join(" ")}`.trim(), "data-surface": s.name },
       el("div", { class: "name" }, s.name),
+      pictureBox,
       el("div", {}, kind),
       el("div", {}, `χ = ${s.euler_characteristic}`)));
   }
@@ -25,6 +127,10 @@ export function render(box, state, ctx) {
     const b = el("button", { "data-move": m.move, class: ctx.hint === m.move ? "hint" : null },
       `${m.move}: on ${m.from}, ${m.curve}; leaves ${m.into.join(" + ") || "a sphere"}`);
     b.addEventListener("click", () => ctx.play(m.move));
+    const card = shown.get(m.from);
+    const draw = (form) => card.pictureBox.replaceChildren(...drawing(card.surface, form));
+    for (const event of ["mouseenter", "focus"]) b.addEventListener(event, () => draw(moveForm(card.surface, m)));
+    for (const event of ["mouseleave", "blur"]) b.addEventListener(event, () => draw(card.rest));
     list.append(b);
   }
   box.append(el("h3", {}, "Your moves"), list);
