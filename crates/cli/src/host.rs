@@ -362,6 +362,9 @@ struct Hint {
     threads: usize,
     #[serde(rename = "move")]
     suggested: String,
+    /// Proven optimal by an exact solve (only `perfect` ever is; beyond its solver's reach
+    /// it falls back on a search).
+    proven: bool,
     millis: f64,
 }
 
@@ -372,8 +375,8 @@ fn hint(game: &GameDescriptor, matches: &ArgMatches, out: &Output) -> anyhow::Re
         bail!("the game is already over");
     };
     let clock = Instant::now();
-    let suggested = computer
-        .player(&*started)
+    let mut player = computer.player(&*started);
+    let suggested = player
         .choose(started.as_any(), &computer.budget)
         .context("the computer found no move")?;
     let hint = Hint {
@@ -383,11 +386,17 @@ fn hint(game: &GameDescriptor, matches: &ArgMatches, out: &Output) -> anyhow::Re
         level: computer.level.to_string(),
         threads: computer.threads,
         suggested,
+        proven: player.proven(),
         millis: clock.elapsed().as_secs_f64() * 1000.0,
+    };
+    let proof = match (hint.proven, computer.level) {
+        (true, _) => ", proven optimal",
+        (false, Level::Perfect) => ", not proven: beyond the solver's budget, a search's move",
+        (false, _) => "",
     };
     out.emit(&hint, || {
         format!(
-            "{} to move: {} (the computer at {}, {:.0} ms)\n",
+            "{} to move: {} (the computer at {}{proof}, {:.0} ms)\n",
             hint.to_move, hint.suggested, hint.level, hint.millis
         )
     })

@@ -33,6 +33,8 @@ pub const DEFAULT_TOKENS: u32 = 3;
 pub struct TableAgent {
     fallback: Box<dyn Agent<EdgeNimGame>>,
     rng: Rng,
+    /// Whether the last move came from the tables (else from the fallback).
+    tabled: bool,
 }
 
 impl TableAgent {
@@ -40,6 +42,7 @@ impl TableAgent {
         TableAgent {
             fallback: standard_agent(Level::Perfect, MctsConfig::default(), seed),
             rng: Rng::new(seed),
+            tabled: false,
         }
     }
 }
@@ -55,7 +58,9 @@ impl Agent<EdgeNimGame> for TableAgent {
             return None;
         }
         let max_memory = budget.max_memory.map_or(MEMORY_LIMIT, |bytes| bytes as u64);
-        match analyse(&game.position, max_memory) {
+        let analysis = analyse(&game.position, max_memory);
+        self.tabled = analysis.is_ok();
+        match analysis {
             Ok(analysis) if !analysis.winning_moves.is_empty() => {
                 let i = self.rng.below(analysis.winning_moves.len());
                 Some(analysis.winning_moves[i].clone())
@@ -63,6 +68,10 @@ impl Agent<EdgeNimGame> for TableAgent {
             Ok(_) => Some(moves[self.rng.below(moves.len())].clone()),
             Err(_) => self.fallback.choose(game, budget),
         }
+    }
+
+    fn proven(&self) -> bool {
+        self.tabled || self.fallback.proven()
     }
 }
 

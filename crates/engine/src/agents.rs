@@ -19,6 +19,13 @@ pub trait Agent<G: Game>: Send {
     /// level and within `budget`; when the budget runs out (or is cancelled) it still
     /// answers a legal move, the best it found so far.
     fn choose(&mut self, game: &G, budget: &Budget) -> Option<G::Move>;
+
+    /// Whether the move last chosen is proven optimal by an exact solve of its position (a
+    /// best move of a solved position: with perfect play, nothing does better). Only
+    /// perfect players ever say so, and they not when they fell back on a search.
+    fn proven(&self) -> bool {
+        false
+    }
 }
 
 /// Plays a uniformly random legal move.
@@ -111,6 +118,7 @@ pub struct PerfectAgent<G: Game> {
     budget: Budget,
     fallback: Box<dyn Agent<G>>,
     rng: Rng,
+    proven: bool,
 }
 
 impl<G: Game> PerfectAgent<G> {
@@ -119,6 +127,7 @@ impl<G: Game> PerfectAgent<G> {
             budget,
             fallback,
             rng: Rng::new(seed),
+            proven: false,
         }
     }
 }
@@ -133,13 +142,19 @@ impl<G: Game> Agent<G> for PerfectAgent<G> {
             return None;
         }
         let clock = std::time::Instant::now();
-        match Solver::new(self.budget.within(budget)).solve(game) {
-            Ok(solution) if !solution.best_moves.is_empty() => {
+        let solved = Solver::new(self.budget.within(budget)).solve(game);
+        self.proven = matches!(&solved, Ok(solution) if !solution.best_moves.is_empty());
+        match solved {
+            Ok(solution) if self.proven => {
                 let i = self.rng.below(solution.best_moves.len());
                 Some(solution.best_moves[i].clone())
             }
             _ => self.fallback.choose(game, &budget.less(0, clock.elapsed())),
         }
+    }
+
+    fn proven(&self) -> bool {
+        self.proven
     }
 }
 
@@ -166,6 +181,10 @@ impl<G: Game> Agent<G> for Named<G> {
 
     fn choose(&mut self, game: &G, budget: &Budget) -> Option<G::Move> {
         self.inner.choose(game, budget)
+    }
+
+    fn proven(&self) -> bool {
+        self.inner.proven()
     }
 }
 
@@ -381,6 +400,26 @@ mod tests {
         let mut flat = FlatMonteCarlo::new(160, 2027);
         let mv = flat.choose(&game, &Budget::unlimited());
         assert_eq!(mv, Some(NimMove { heap: 4, to: 2 }));
+    }
+
+    /// The perfect agent says its move is proven when its solver finished, not when a
+    /// budget too small for the solve left the move to its fallback.
+    #[test]
+    fn the_perfect_agent_says_when_its_move_is_proven() {
+        let game = NormalPlay::new(Nim::new(vec![3, 4, 5]));
+        let fallback = || Box::new(RandomAgent::new(1));
+        let mut solved = PerfectAgent::new(Budget::unlimited(), fallback(), 1);
+        assert_eq!(
+            solved.choose(&game, &Budget::unlimited()),
+            Some(NimMove { heap: 0, to: 1 })
+        );
+        assert!(solved.proven());
+        let mut cut_short = PerfectAgent::new(Budget::nodes(1), fallback(), 1);
+        assert!(cut_short.choose(&game, &Budget::unlimited()).is_some());
+        assert!(!cut_short.proven());
+        let mut flat = FlatMonteCarlo::new(10, 1);
+        assert!(flat.choose(&game, &Budget::unlimited()).is_some());
+        assert!(!Agent::<NormalPlay<Nim>>::proven(&flat));
     }
 
     #[test]

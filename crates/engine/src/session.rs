@@ -90,7 +90,17 @@ pub trait Match: Send + Sync {
     /// The computer's move at `level`, in notation (`None` when the game is over), found
     /// within `budget` (cut short, the best move found so far).
     fn computer_move(&self, level: Level, seed: u64, budget: &Budget) -> Option<String> {
-        self.computer(level, seed).choose(self.as_any(), budget)
+        self.hint(level, seed, budget).map(|hint| hint.notation)
+    }
+
+    /// [`Match::computer_move`], and whether an exact solve proved it optimal.
+    fn hint(&self, level: Level, seed: u64, budget: &Budget) -> Option<Hint> {
+        let mut computer = self.computer(level, seed);
+        let notation = computer.choose(self.as_any(), budget)?;
+        Some(Hint {
+            notation,
+            proven: computer.proven(),
+        })
     }
 
     /// A computer player at `level` for a whole game: asked for each of its moves, it keeps
@@ -119,6 +129,20 @@ pub trait Computer: Send {
     /// Its move in `game`'s position (`None` when the game is over, or when `game` is not a
     /// match of the game it was made for), found within `budget`.
     fn choose(&mut self, game: &dyn Any, budget: &Budget) -> Option<String>;
+
+    /// Whether its last move is proven optimal ([`Agent::proven`]).
+    fn proven(&self) -> bool {
+        false
+    }
+}
+
+/// A computer's move ([`Match::hint`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hint {
+    /// The move in notation.
+    pub notation: String,
+    /// Proven optimal by an exact solve ([`Agent::proven`]), not only a search's best.
+    pub proven: bool,
 }
 
 /// The computer of a [`GameMatch`]: one agent kept for the whole game.
@@ -132,6 +156,10 @@ impl<H: Hosting> Computer for Follower<H> {
         self.agent
             .choose(game, budget)
             .map(|mv| game.format_move(&mv))
+    }
+
+    fn proven(&self) -> bool {
+        self.agent.proven()
     }
 }
 

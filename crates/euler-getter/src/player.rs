@@ -224,6 +224,7 @@ pub fn agent(level: Level, seed: u64) -> Box<dyn Agent<EulerGetter>> {
                 seed,
             ),
             fallback: agent(Level::Expert, seed),
+            solved: false,
         }),
         named => {
             let limit = named.search_limit().unwrap_or(SearchLimit::Iterations(1));
@@ -311,6 +312,8 @@ struct SymmetricPerfect {
     symmetries: Option<Arc<Symmetries>>,
     solver: PerfectAgent<EulerGetter>,
     fallback: Box<dyn Agent<EulerGetter>>,
+    /// Whether the last move was the solver's to find (small enough a position).
+    solved: bool,
 }
 
 impl Agent<EulerGetter> for SymmetricPerfect {
@@ -319,7 +322,8 @@ impl Agent<EulerGetter> for SymmetricPerfect {
     }
 
     fn choose(&mut self, game: &EulerGetter, budget: &Budget) -> Option<Move> {
-        if game.complex().cell_count() - game.placed() > PERFECT_MAX_EMPTY_CELLS {
+        self.solved = game.complex().cell_count() - game.placed() <= PERFECT_MAX_EMPTY_CELLS;
+        if !self.solved {
             return self.fallback.choose(game, budget);
         }
         let symmetries = self
@@ -328,6 +332,10 @@ impl Agent<EulerGetter> for SymmetricPerfect {
             .clone();
         self.solver
             .choose(&game.clone().with_symmetries(symmetries), budget)
+    }
+
+    fn proven(&self) -> bool {
+        self.solved && self.solver.proven()
     }
 }
 

@@ -61,6 +61,11 @@ impl Agent<ManifoldGame> for PerfectPlayer {
         };
         (!pool.is_empty()).then(|| pool[self.rng.below(pool.len())])
     }
+
+    /// The series is exact: every move it chooses is optimal.
+    fn proven(&self) -> bool {
+        true
+    }
 }
 
 /// The agent for a level: `perfect` is [`PerfectPlayer`]; the others are the engine's.

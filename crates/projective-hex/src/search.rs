@@ -495,6 +495,7 @@ pub fn agent(level: Level, seed: u64) -> Box<dyn Agent<ProjectiveHex>> {
             analyser: Analyser::new(Budget::time(PERFECT_TIME_BUDGET)),
             fallback: agent(Level::Expert, seed),
             rng: Rng::new(seed),
+            proven: false,
         }),
         mcts => {
             let (config, knowledge) = level_search(mcts);
@@ -550,6 +551,9 @@ struct PerfectPlayer {
     analyser: Analyser,
     fallback: Box<dyn Agent<ProjectiveHex>>,
     rng: Rng,
+    /// Whether the last move came from a solve (a winning move, or any move of a lost
+    /// position), not from the fallback.
+    proven: bool,
 }
 
 impl Agent<ProjectiveHex> for PerfectPlayer {
@@ -566,6 +570,7 @@ impl Agent<ProjectiveHex> for PerfectPlayer {
             .set_budget(Budget::time(PERFECT_TIME_BUDGET).within(budget));
         let analysis = self.analyser.analyse(game);
         let left = budget.less(0, clock.elapsed());
+        self.proven = true;
         match analysis {
             Ok(analysis)
                 if analysis.winner == Some(game.to_move()) && !analysis.best_moves.is_empty() =>
@@ -576,6 +581,7 @@ impl Agent<ProjectiveHex> for PerfectPlayer {
             Ok(_) => self.fallback.choose(game, &left),
             Err(_) => {
                 let proven = self.analyser.proven_winning_moves(game);
+                self.proven = !proven.is_empty();
                 if proven.is_empty() {
                     self.fallback.choose(game, &left)
                 } else {
@@ -583,6 +589,10 @@ impl Agent<ProjectiveHex> for PerfectPlayer {
                 }
             }
         }
+    }
+
+    fn proven(&self) -> bool {
+        self.proven
     }
 }
 
@@ -596,6 +606,10 @@ impl<const LOOKAHEAD: bool> Agent<ProjectiveHex> for OnFocused<Focused<LOOKAHEAD
 
     fn choose(&mut self, game: &ProjectiveHex, budget: &Budget) -> Option<Move> {
         self.0.choose(&Focused(game.clone()), budget)
+    }
+
+    fn proven(&self) -> bool {
+        self.0.proven()
     }
 }
 

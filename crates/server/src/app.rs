@@ -1238,10 +1238,14 @@ impl App {
         let budget = self.search_budget(self.limits.max_think, &cancel);
         let task = tokio::task::spawn_blocking(move || {
             let (_permit, _searching) = (permit, searching);
-            game.computer_move(level, seed, &budget)
+            game.hint(level, seed, &budget)
         });
         match tokio::time::timeout(self.limits.answer_wait, task).await {
-            Ok(Ok(Some(mv))) => Ok(json!({ "move": mv, "level": level.to_string() })),
+            Ok(Ok(Some(hint))) => Ok(json!({
+                "move": hint.notation,
+                "level": level.to_string(),
+                "proven": hint.proven,
+            })),
             Ok(Ok(None)) => Err(ApiError::conflict("there is no move")),
             Ok(Err(err)) => Err(ApiError::internal("the hint failed", err)),
             Err(_) => Err(ApiError::new(

@@ -474,3 +474,34 @@ fn a_board_is_drawn_without_starting_a_game() {
         assert_eq!(status, 400, "{bad}: {answer}");
     }
 }
+
+/// A hint says whether an exact solve proved it: the solver level does on boards within
+/// its reach; on goldberg:3 it answers a search's move, said to be unproven; search levels
+/// never claim a proof.
+#[test]
+fn a_hint_says_whether_the_solver_proved_it() {
+    let server = start(Limits::default());
+    for (game, board, level, proven) in [
+        ("projective-hex", "taylor:2", "perfect", true),
+        ("euler-getter", "goldberg:1", "perfect", true),
+        ("euler-getter", "goldberg:3", "perfect", false),
+        ("nim", "3 4 5", "perfect", true),
+        ("manifold", "n3 o1", "perfect", true),
+        ("euler-getter", "goldberg:1", "easy", false),
+    ] {
+        let created = server.create(json!({
+            "game": game, "board": board, "options": {},
+            "players": { "X": "human", "O": "human" }
+        }));
+        let id = created["id"].as_str().unwrap();
+        let (status, hint) = server.get(&format!("/api/games/{id}/hint?level={level}"));
+        assert_eq!(status, 200, "{game} {board}: {hint}");
+        let legal = created["legal_moves"].as_array().unwrap();
+        assert!(legal.contains(&hint["move"]), "{game} {board}: {hint}");
+        assert_eq!(
+            (hint["level"].as_str(), hint["proven"].as_bool()),
+            (Some(level), Some(proven)),
+            "{game} {board}"
+        );
+    }
+}

@@ -93,6 +93,10 @@ fn a_game_the_server_does_not_name_is_served_through_the_catalog() {
     let id = game["id"].as_str().unwrap();
     let (status, hint) = server.get(&format!("/api/games/{id}/hint?level=perfect"));
     assert_eq!((status, hint["move"].clone()), (200, json!("3")), "{hint}");
+    assert_eq!(
+        hint["proven"], true,
+        "the engine's solver proved it: {hint}"
+    );
     // X takes 3 of 7, leaving 4 = 0 mod 4: the perfect computer cannot answer well, and X
     // takes what is left after its move.
     let after = server.play(&game, "3");

@@ -1,7 +1,7 @@
 //! Every game of the catalog through the command line's generic verbs: one `solve`
 //! answer, `--think-ms` on `play`, `arena` and `hint`, unknown options refused.
 
-use serde_json::Value;
+use serde_json::{Value, json};
 
 use crate::{crosscap, crosscap_with_input};
 
@@ -308,14 +308,39 @@ fn a_ladder_rates_levels_on_every_game() {
         .assert_user_error("at least two levels");
 }
 
-/// A hint is the computer's move at the game's hint level, or the level asked for.
+/// A hint is the computer's move at the game's hint level, or the level asked for, and
+/// says whether an exact solve proved it.
 #[test]
 fn hints_name_their_level() {
     let v = crosscap(&["--json", "nim", "hint", "3", "4", "5"]).json();
     assert_eq!(v["move"], "1:1", "the perfect level: {v}");
-    assert_eq!(v["level"], "perfect");
+    assert_eq!(
+        (&v["level"], &v["proven"]),
+        (&json!("perfect"), &json!(true))
+    );
+    let text = crosscap(&["nim", "hint", "3", "4", "5"]).stdout;
+    assert!(text.contains("perfect, proven optimal"), "{text}");
     let text = crosscap(&["sandpile", "hint", "--graph", "P3", "--level", "random"]);
     assert!(text.stdout.starts_with("X to move: "), "{}", text.stdout);
+    let v = crosscap(&[
+        "--json", "sandpile", "hint", "--graph", "P3", "--level", "random",
+    ])
+    .json();
+    assert_eq!(v["proven"], false, "{v}");
+    // Past the solver's reach the perfect level answers a search's move, and says so.
+    let args = [
+        "euler-getter",
+        "hint",
+        "--board",
+        "goldberg:3",
+        "--level",
+        "perfect",
+    ];
+    let text = crosscap(&args).stdout;
+    assert!(
+        text.contains("not proven: beyond the solver's budget"),
+        "{text}"
+    );
     crosscap(&[
         "projective-hex",
         "hint",

@@ -159,7 +159,11 @@ export async function gamePage(main, id, page) {
     const level = hintLevel.value ? `?level=${hintLevel.value}` : "";
     const answer = await api("GET", `/games/${id}/hint${level}`);
     hint = answer.move;
-    hintNote.textContent = `Hint (${answer.level}): ${answer.move}, ringed on the board.`;
+    // Say whether the solver proved the move: past its budget the solver level answers a
+    // search's move, which a player should not take for a proof.
+    const proof = answer.proven ? ", proven optimal"
+      : answer.level === "perfect" ? ", not proven: beyond the solver's budget, a search's move" : "";
+    hintNote.textContent = `Hint (${answer.level}${proof}): ${answer.move}, ringed on the board.`;
   }));
   undoButton.addEventListener("click", () => act(() =>
     api("POST", `/games/${id}/undo`, { token: mine[state.to_move] || mine.X || mine.O })));
