@@ -347,10 +347,7 @@ impl CompactPosition<'_> {
                 continue;
             }
             let majorities = (masks[cell] & mixed).count_ones();
-            let cost = match self.rule {
-                Rule::Normal => majorities as i32,
-                Rule::Reverse => -(majorities as i32),
-            };
+            let cost = self.rule.oriented(majorities as i32);
             if cheapest.is_none_or(|(least, _)| cost < least) {
                 cheapest = Some((cost, cell));
             }
@@ -687,10 +684,7 @@ impl CompactPosition<'_> {
         }
         let held = self.majorities[responder.index()];
         let added = |cell: usize| (masks[cell] & held.ones & !held.twos).count_ones() as i32;
-        let want = |cell: usize| match self.rule {
-            Rule::Normal => -added(cell),
-            Rule::Reverse => added(cell),
-        };
+        let want = |cell: usize| -self.rule.oriented(added(cell));
         let mut rest = [(0i32, 0usize); REMEMBERED_MAX_EMPTY];
         let mut r = 0;
         for (i, &cell) in cells.iter().enumerate() {

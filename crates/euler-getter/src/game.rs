@@ -21,6 +21,18 @@ pub enum Rule {
     Reverse,
 }
 
+impl Rule {
+    /// `value`, measured for the normal rule (more is better for its holder), as the rule
+    /// in play sees it: negated under the reverse rule, where the smaller characteristic
+    /// wins.
+    pub fn oriented<T: std::ops::Neg<Output = T>>(self, value: T) -> T {
+        match self {
+            Rule::Normal => value,
+            Rule::Reverse => -value,
+        }
+    }
+}
+
 impl FromStr for Rule {
     type Err = EulerGetterError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {

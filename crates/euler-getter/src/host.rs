@@ -438,10 +438,7 @@ fn search<G: Game<Move = Move>>(
     });
     Ok(Solution {
         winner,
-        margin: match rule {
-            Rule::Normal => x_value,
-            Rule::Reverse => -x_value,
-        },
+        margin: rule.oriented(x_value),
         value,
         best_moves,
         nodes: solver.nodes(),
@@ -604,10 +601,7 @@ mod tests {
                 let game = random_position(spec, rule, swap, 10, seed);
                 let expected = Solver::new(Budget::unlimited()).solve(&game).unwrap();
                 let solved = solve(&game, &Budget::unlimited()).unwrap();
-                let margin = match rule {
-                    Rule::Normal => expected.margin,
-                    Rule::Reverse => -expected.margin,
-                };
+                let margin = rule.oriented(expected.margin);
                 assert_eq!(
                     (solved.margin, solved.value, solved.winner),
                     (margin, expected.value, Player::X.winner_by(expected.margin)),

@@ -91,10 +91,7 @@ impl OpeningJobs {
 
     /// `chi X - chi O` from X's value in the rule's terms (negated under the reverse rule).
     fn margin_of(&self, x_value: i32) -> i32 {
-        match self.start.rule() {
-            Rule::Normal => x_value,
-            Rule::Reverse => -x_value,
-        }
+        self.start.rule().oriented(x_value)
     }
 }
 

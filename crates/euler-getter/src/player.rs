@@ -11,7 +11,7 @@ use crosscap_engine::solver::{Budget, Solver};
 use crosscap_engine::{Agent, Game, Level, Meter, Outcome, Player, Rng};
 use crosscap_topology::Symmetries;
 
-use crate::game::{EulerGetter, Move, Rule};
+use crate::game::{EulerGetter, Move};
 use crate::position::Stones;
 
 /// The search settings: random playouts scored by win or loss, RAVE (a stone's value on
@@ -139,10 +139,7 @@ impl EulerPolicy {
             let theirs = game.chi_gain(cell as usize, colour.opponent()) as f64;
             own - self.opponent_weight * theirs
         };
-        match game.rule() {
-            Rule::Normal => (value, added),
-            Rule::Reverse => (-value, added),
-        }
+        (game.rule().oriented(value), added)
     }
 }
 
@@ -342,7 +339,7 @@ impl Agent<EulerGetter> for SymmetricPerfect {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::game::SwapRule;
+    use crate::game::{Rule, SwapRule};
     use crate::load_board;
 
     #[test]

@@ -231,11 +231,9 @@ pub(crate) trait Stones {
         let colour = self.colour_to_move();
         let friends = self.edge_neighbours_of(cell, colour);
         let (settled, open) = self.settled_and_open_vertices(cell);
-        let key = 64 * self.chi_gain(cell, colour) + 8 * friends + 4 * settled - 4 * open;
-        match self.rule() {
-            Rule::Normal => -key,
-            Rule::Reverse => key,
-        }
+        -self
+            .rule()
+            .oriented(64 * self.chi_gain(cell, colour) + 8 * friends + 4 * settled - 4 * open)
     }
 
     /// How many of `cell`'s edges `colour`'s stones hold the other side of.
