@@ -13,7 +13,7 @@ use crosscap_engine::catalog::{
     ValueKind, Winner,
 };
 use crosscap_engine::session::Match;
-use crosscap_engine::{Level, Player};
+use crosscap_engine::{Level, Player, Proven};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -365,6 +365,9 @@ struct Hint {
     /// Proven optimal by an exact solve (only `perfect` ever is; beyond its solver's reach
     /// it falls back on a search).
     proven: bool,
+    /// When proven, what the position is worth to the player to move: `win`, `draw` or
+    /// `loss` with perfect play.
+    result: Option<Proven>,
     millis: f64,
 }
 
@@ -386,13 +389,14 @@ fn hint(game: &GameDescriptor, matches: &ArgMatches, out: &Output) -> anyhow::Re
         level: computer.level.to_string(),
         threads: computer.threads,
         suggested,
-        proven: player.proven(),
+        proven: player.proven().is_some(),
+        result: player.proven(),
         millis: clock.elapsed().as_secs_f64() * 1000.0,
     };
-    let proof = match (hint.proven, computer.level) {
-        (true, _) => ", proven optimal",
-        (false, Level::Perfect) => ", not proven: beyond the solver's budget, a search's move",
-        (false, _) => "",
+    let proof = match (hint.result, computer.level) {
+        (Some(result), _) => proof_note(result),
+        (None, Level::Perfect) => ", not proven: beyond the solver's budget, a search's move",
+        (None, _) => "",
     };
     out.emit(&hint, || {
         format!(
@@ -400,6 +404,16 @@ fn hint(game: &GameDescriptor, matches: &ArgMatches, out: &Output) -> anyhow::Re
             hint.to_move, hint.suggested, hint.level, hint.millis
         )
     })
+}
+
+/// How a hint proven optimal reads: in a lost position every move loses (or loses by the
+/// least), and the player is told so rather than left to think the hint wins.
+fn proof_note(result: Proven) -> &'static str {
+    match result {
+        Proven::Win => ", proven optimal: it wins",
+        Proven::Draw => ", proven optimal: it draws",
+        Proven::Loss => ", proven optimal, but the position is lost against perfect play",
+    }
 }
 
 /// A game on the terminal: nothing is printed as JSON.

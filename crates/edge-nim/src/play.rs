@@ -11,7 +11,9 @@ use crosscap_engine::catalog::{
 };
 use crosscap_engine::mcts::MctsConfig;
 use crosscap_engine::session::{GameMatch, Hosting, Match, SetupLimits};
-use crosscap_engine::{Agent, Budget, Exhausted, Impartial, Level, NormalPlay, Rng, SolveError};
+use crosscap_engine::{
+    Agent, Budget, Exhausted, Impartial, Level, NormalPlay, Proven, Rng, SolveError,
+};
 use crosscap_graphs::Graph;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
@@ -33,8 +35,9 @@ pub const DEFAULT_TOKENS: u32 = 3;
 pub struct TableAgent {
     fallback: Box<dyn Agent<EdgeNimGame>>,
     rng: Rng,
-    /// Whether the last move came from the tables (else from the fallback).
-    tabled: bool,
+    /// What the tables proved of the last position (`None`: they could not hold it, and
+    /// the move came from the fallback).
+    tabled: Option<Proven>,
 }
 
 impl TableAgent {
@@ -42,7 +45,7 @@ impl TableAgent {
         TableAgent {
             fallback: standard_agent(Level::Perfect, MctsConfig::default(), seed),
             rng: Rng::new(seed),
-            tabled: false,
+            tabled: None,
         }
     }
 }
@@ -59,7 +62,10 @@ impl Agent<EdgeNimGame> for TableAgent {
         }
         let max_memory = budget.max_memory.map_or(MEMORY_LIMIT, |bytes| bytes as u64);
         let analysis = analyse(&game.position, max_memory);
-        self.tabled = analysis.is_ok();
+        self.tabled = analysis
+            .as_ref()
+            .ok()
+            .map(|analysis| Proven::winning(!analysis.winning_moves.is_empty()));
         match analysis {
             Ok(analysis) if !analysis.winning_moves.is_empty() => {
                 let i = self.rng.below(analysis.winning_moves.len());
@@ -70,8 +76,8 @@ impl Agent<EdgeNimGame> for TableAgent {
         }
     }
 
-    fn proven(&self) -> bool {
-        self.tabled || self.fallback.proven()
+    fn proven(&self) -> Option<Proven> {
+        self.tabled.or_else(|| self.fallback.proven())
     }
 }
 

@@ -4,6 +4,8 @@ use std::fmt;
 use std::str::FromStr;
 use std::time::Duration;
 
+use serde::Serialize;
+
 use crate::budget::Budget;
 use crate::game::Game;
 use crate::mcts::{Mcts, MctsConfig, SearchLimit};
@@ -21,10 +23,42 @@ pub trait Agent<G: Game>: Send {
     fn choose(&mut self, game: &G, budget: &Budget) -> Option<G::Move>;
 
     /// Whether the move last chosen is proven optimal by an exact solve of its position (a
-    /// best move of a solved position: with perfect play, nothing does better). Only
-    /// perfect players ever say so, and they not when they fell back on a search.
-    fn proven(&self) -> bool {
-        false
+    /// best move of a solved position: with perfect play, nothing does better), and then
+    /// what that position is worth to its mover. Only perfect players ever say so, and
+    /// they not when they fell back on a search.
+    fn proven(&self) -> Option<Proven> {
+        None
+    }
+}
+
+/// What an exact solve proved a position worth to the player to move, with perfect play
+/// from both sides. A hint's move in a lost position is still optimal (every move loses,
+/// or it loses by the least), and a player should hear that the position is lost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Proven {
+    Win,
+    Draw,
+    Loss,
+}
+
+impl Proven {
+    /// From whether the mover wins, in a game without draws.
+    pub fn winning(mover_wins: bool) -> Proven {
+        if mover_wins {
+            Proven::Win
+        } else {
+            Proven::Loss
+        }
+    }
+
+    /// From a solved value, the mover's margin.
+    pub fn of_value(value: i32) -> Proven {
+        match value.signum() {
+            1 => Proven::Win,
+            0 => Proven::Draw,
+            _ => Proven::Loss,
+        }
     }
 }
 
@@ -118,7 +152,7 @@ pub struct PerfectAgent<G: Game> {
     budget: Budget,
     fallback: Box<dyn Agent<G>>,
     rng: Rng,
-    proven: bool,
+    proven: Option<Proven>,
 }
 
 impl<G: Game> PerfectAgent<G> {
@@ -127,7 +161,7 @@ impl<G: Game> PerfectAgent<G> {
             budget,
             fallback,
             rng: Rng::new(seed),
-            proven: false,
+            proven: None,
         }
     }
 }
@@ -143,9 +177,14 @@ impl<G: Game> Agent<G> for PerfectAgent<G> {
         }
         let clock = std::time::Instant::now();
         let solved = Solver::new(self.budget.within(budget)).solve(game);
-        self.proven = matches!(&solved, Ok(solution) if !solution.best_moves.is_empty());
+        self.proven = match &solved {
+            Ok(solution) if !solution.best_moves.is_empty() => {
+                Some(Proven::of_value(solution.value))
+            }
+            _ => None,
+        };
         match solved {
-            Ok(solution) if self.proven => {
+            Ok(solution) if self.proven.is_some() => {
                 let i = self.rng.below(solution.best_moves.len());
                 Some(solution.best_moves[i].clone())
             }
@@ -153,7 +192,7 @@ impl<G: Game> Agent<G> for PerfectAgent<G> {
         }
     }
 
-    fn proven(&self) -> bool {
+    fn proven(&self) -> Option<Proven> {
         self.proven
     }
 }
@@ -183,7 +222,7 @@ impl<G: Game> Agent<G> for Named<G> {
         self.inner.choose(game, budget)
     }
 
-    fn proven(&self) -> bool {
+    fn proven(&self) -> Option<Proven> {
         self.inner.proven()
     }
 }
@@ -402,24 +441,28 @@ mod tests {
         assert_eq!(mv, Some(NimMove { heap: 4, to: 2 }));
     }
 
-    /// The perfect agent says its move is proven when its solver finished, not when a
-    /// budget too small for the solve left the move to its fallback.
+    /// The perfect agent says its move is proven when its solver finished, with what the
+    /// position is worth to its mover (won at 3 4 5, lost at 1 2 3), not when a budget too
+    /// small for the solve left the move to its fallback.
     #[test]
     fn the_perfect_agent_says_when_its_move_is_proven() {
-        let game = NormalPlay::new(Nim::new(vec![3, 4, 5]));
         let fallback = || Box::new(RandomAgent::new(1));
+        let won = NormalPlay::new(Nim::new(vec![3, 4, 5]));
         let mut solved = PerfectAgent::new(Budget::unlimited(), fallback(), 1);
         assert_eq!(
-            solved.choose(&game, &Budget::unlimited()),
+            solved.choose(&won, &Budget::unlimited()),
             Some(NimMove { heap: 0, to: 1 })
         );
-        assert!(solved.proven());
+        assert_eq!(solved.proven(), Some(Proven::Win));
+        let lost = NormalPlay::new(Nim::new(vec![1, 2, 3]));
+        assert!(solved.choose(&lost, &Budget::unlimited()).is_some());
+        assert_eq!(solved.proven(), Some(Proven::Loss));
         let mut cut_short = PerfectAgent::new(Budget::nodes(1), fallback(), 1);
-        assert!(cut_short.choose(&game, &Budget::unlimited()).is_some());
-        assert!(!cut_short.proven());
+        assert!(cut_short.choose(&won, &Budget::unlimited()).is_some());
+        assert_eq!(cut_short.proven(), None);
         let mut flat = FlatMonteCarlo::new(10, 1);
-        assert!(flat.choose(&game, &Budget::unlimited()).is_some());
-        assert!(!Agent::<NormalPlay<Nim>>::proven(&flat));
+        assert!(flat.choose(&won, &Budget::unlimited()).is_some());
+        assert_eq!(Agent::<NormalPlay<Nim>>::proven(&flat), None);
     }
 
     #[test]

@@ -7,7 +7,7 @@ use serde_json::Value;
 use std::any::Any;
 use std::time::Instant;
 
-use crate::agents::{Agent, Level};
+use crate::agents::{Agent, Level, Proven};
 use crate::arena::{ArenaReport, arena, arena_equal_time};
 use crate::budget::Budget;
 use crate::catalog::{Analysis, Moves, Solved, Status, Unsolved, ValueKind, Winner, unknown};
@@ -93,7 +93,8 @@ pub trait Match: Send + Sync {
         self.hint(level, seed, budget).map(|hint| hint.notation)
     }
 
-    /// [`Match::computer_move`], and whether an exact solve proved it optimal.
+    /// [`Match::computer_move`], and whether an exact solve proved it optimal (and the
+    /// position's worth to its mover).
     fn hint(&self, level: Level, seed: u64, budget: &Budget) -> Option<Hint> {
         let mut computer = self.computer(level, seed);
         let notation = computer.choose(self.as_any(), budget)?;
@@ -130,9 +131,9 @@ pub trait Computer: Send {
     /// match of the game it was made for), found within `budget`.
     fn choose(&mut self, game: &dyn Any, budget: &Budget) -> Option<String>;
 
-    /// Whether its last move is proven optimal ([`Agent::proven`]).
-    fn proven(&self) -> bool {
-        false
+    /// Whether its last move is proven optimal, and the position's worth ([`Agent::proven`]).
+    fn proven(&self) -> Option<Proven> {
+        None
     }
 }
 
@@ -141,8 +142,9 @@ pub trait Computer: Send {
 pub struct Hint {
     /// The move in notation.
     pub notation: String,
-    /// Proven optimal by an exact solve ([`Agent::proven`]), not only a search's best.
-    pub proven: bool,
+    /// Proven optimal by an exact solve, not only a search's best, and then what the
+    /// position is worth to its mover ([`Agent::proven`]).
+    pub proven: Option<Proven>,
 }
 
 /// The computer of a [`GameMatch`]: one agent kept for the whole game.
@@ -158,7 +160,7 @@ impl<H: Hosting> Computer for Follower<H> {
             .map(|mv| game.format_move(&mv))
     }
 
-    fn proven(&self) -> bool {
+    fn proven(&self) -> Option<Proven> {
         self.agent.proven()
     }
 }

@@ -8,7 +8,7 @@ use crosscap_engine::agents::{
 };
 use crosscap_engine::mcts::{Mcts, MctsConfig, PlayoutPolicy, SearchLimit};
 use crosscap_engine::solver::{Budget, Solver};
-use crosscap_engine::{Agent, Game, Level, Meter, Outcome, Player, Rng};
+use crosscap_engine::{Agent, Game, Level, Meter, Outcome, Player, Proven, Rng};
 use crosscap_topology::Symmetries;
 
 use crate::game::{EulerGetter, Move};
@@ -331,8 +331,8 @@ impl Agent<EulerGetter> for SymmetricPerfect {
             .choose(&game.clone().with_symmetries(symmetries), budget)
     }
 
-    fn proven(&self) -> bool {
-        self.solved && self.solver.proven()
+    fn proven(&self) -> Option<Proven> {
+        self.solver.proven().filter(|_| self.solved)
     }
 }
 

@@ -8,7 +8,7 @@ use crosscap_engine::catalog::{
 };
 use crosscap_engine::mcts::MctsConfig;
 use crosscap_engine::session::{GameMatch, Hosting, Match, SetupLimits};
-use crosscap_engine::{Agent, Budget, Game, Impartial, Level, NormalPlay, Rng};
+use crosscap_engine::{Agent, Budget, Game, Impartial, Level, NormalPlay, Proven, Rng};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
@@ -29,6 +29,8 @@ pub const MAX_PLAY_GENUS: u32 = 1000;
 pub struct PerfectPlayer {
     rng: Rng,
     series: Series,
+    /// What the series proved the last position worth to its mover.
+    proven: Option<Proven>,
 }
 
 impl PerfectPlayer {
@@ -36,6 +38,7 @@ impl PerfectPlayer {
         PerfectPlayer {
             rng: Rng::new(seed),
             series: Series::compute(0),
+            proven: None,
         }
     }
 }
@@ -54,6 +57,7 @@ impl Agent<ManifoldGame> for PerfectPlayer {
             .series
             .winning_moves(position)
             .expect("the series reaches the position's genus");
+        self.proven = Some(Proven::winning(!winning.is_empty()));
         let pool = if winning.is_empty() {
             position.moves()
         } else {
@@ -63,8 +67,8 @@ impl Agent<ManifoldGame> for PerfectPlayer {
     }
 
     /// The series is exact: every move it chooses is optimal.
-    fn proven(&self) -> bool {
-        true
+    fn proven(&self) -> Option<Proven> {
+        self.proven
     }
 }
 

@@ -185,10 +185,11 @@ mod tests {
     }
 
     /// On taylor:2 after a1 only b2 and b3 win for O; the perfect player finds one of
-    /// them whatever its seed, and wins the game against a random player.
+    /// them whatever its seed, says the position is won, and wins the game against a
+    /// random player. In the lost position after them it says so.
     #[test]
     fn the_perfect_level_plays_only_winning_moves() {
-        use crosscap_engine::{Game, Notation};
+        use crosscap_engine::{Game, Notation, Proven};
         for seed in 0..8 {
             let mut game = ProjectiveHex::on_board("taylor:2", Opening::Standard).unwrap();
             game.play_text("a1").unwrap();
@@ -198,6 +199,16 @@ mod tests {
                 .unwrap();
             let name = game.format_move(&reply);
             assert!(name == "b2" || name == "b3", "seed {seed}: {name}");
+            assert_eq!(perfect.proven(), Some(Proven::Win));
+            let mut lost = game.clone();
+            lost.play(&reply);
+            let mut loser = search::agent(Level::Perfect, seed);
+            assert!(
+                loser
+                    .choose(&lost, &crosscap_engine::Budget::unlimited())
+                    .is_some()
+            );
+            assert_eq!(loser.proven(), Some(Proven::Loss), "seed {seed}");
             let mut random = search::agent(Level::Random, seed);
             while game.outcome().is_none() {
                 let mover = if game.to_move() == Player::O {

@@ -13,7 +13,7 @@ use crosscap_engine::jobs::{GroupValue, JobValue, SplitSolve, ValueCount, solve_
 use crosscap_engine::mcts::{Mcts, MctsConfig, PlayoutPolicy, SearchLimit};
 use crosscap_engine::openings::{ClassValue, OpeningClass};
 use crosscap_engine::solver::{Budget, MarginBounds, SolveError, Solver};
-use crosscap_engine::{Agent, Game, Level, Meter, Outcome, Player, Rng};
+use crosscap_engine::{Agent, Game, Level, Meter, Outcome, Player, Proven, Rng};
 use serde::Serialize;
 
 use crate::exact::{BitSolver, GroupVerdict, SharedTable, VIRTUAL_CONNECTIONS_MAX_EMPTY, masks};
@@ -495,7 +495,7 @@ pub fn agent(level: Level, seed: u64) -> Box<dyn Agent<ProjectiveHex>> {
             analyser: Analyser::new(Budget::time(PERFECT_TIME_BUDGET)),
             fallback: agent(Level::Expert, seed),
             rng: Rng::new(seed),
-            proven: false,
+            proven: None,
         }),
         mcts => {
             let (config, knowledge) = level_search(mcts);
@@ -552,8 +552,8 @@ struct PerfectPlayer {
     fallback: Box<dyn Agent<ProjectiveHex>>,
     rng: Rng,
     /// Whether the last move came from a solve (a winning move, or any move of a lost
-    /// position), not from the fallback.
-    proven: bool,
+    /// position), not from the fallback, and what the position was worth.
+    proven: Option<Proven>,
 }
 
 impl Agent<ProjectiveHex> for PerfectPlayer {
@@ -570,18 +570,22 @@ impl Agent<ProjectiveHex> for PerfectPlayer {
             .set_budget(Budget::time(PERFECT_TIME_BUDGET).within(budget));
         let analysis = self.analyser.analyse(game);
         let left = budget.less(0, clock.elapsed());
-        self.proven = true;
         match analysis {
             Ok(analysis)
                 if analysis.winner == Some(game.to_move()) && !analysis.best_moves.is_empty() =>
             {
+                self.proven = Some(Proven::Win);
                 let i = self.rng.below(analysis.best_moves.len());
                 Some(analysis.best_moves[i])
             }
-            Ok(_) => self.fallback.choose(game, &left),
+            Ok(analysis) => {
+                // Every move of a lost position is optimal.
+                self.proven = (analysis.winner != Some(game.to_move())).then_some(Proven::Loss);
+                self.fallback.choose(game, &left)
+            }
             Err(_) => {
                 let proven = self.analyser.proven_winning_moves(game);
-                self.proven = !proven.is_empty();
+                self.proven = (!proven.is_empty()).then_some(Proven::Win);
                 if proven.is_empty() {
                     self.fallback.choose(game, &left)
                 } else {
@@ -591,7 +595,7 @@ impl Agent<ProjectiveHex> for PerfectPlayer {
         }
     }
 
-    fn proven(&self) -> bool {
+    fn proven(&self) -> Option<Proven> {
         self.proven
     }
 }
@@ -608,7 +612,7 @@ impl<const LOOKAHEAD: bool> Agent<ProjectiveHex> for OnFocused<Focused<LOOKAHEAD
         self.0.choose(&Focused(game.clone()), budget)
     }
 
-    fn proven(&self) -> bool {
+    fn proven(&self) -> Option<Proven> {
         self.0.proven()
     }
 }

@@ -18,7 +18,7 @@ use crosscap_edge_nim::{
 use crosscap_engine::budget::{DEFAULT_MAX_MEMORY, MAX_SECONDS, MEMORY_RANGE};
 use crosscap_engine::catalog::{GameDescriptor, Setup, Status};
 use crosscap_engine::impartial_notation::ImpartialNotation;
-use crosscap_engine::session::{ArenaRun, Match, SetupLimits};
+use crosscap_engine::session::{ArenaRun, Hint, Match, SetupLimits};
 use crosscap_engine::{Budget, Cancel, Exhausted, Impartial, Level, misere};
 use crosscap_graphs::Graph;
 use crosscap_manifold::{MAX_GENUS, Manifold, Series, length};
@@ -264,15 +264,34 @@ impl Game {
         seed: u64,
         max_seconds: f64,
     ) -> PyResult<Option<String>> {
-        let level = match level {
-            Some(text) => self::level(text)?,
-            None => self.descriptor.info.hint_level,
-        };
-        let cancel = Cancel::new();
-        let budget = budget(max_seconds, None, DEFAULT_MAX_MEMORY_MIB)?.with_cancel(cancel.clone());
-        interruptible(py, &cancel, || {
-            self.game.computer_move(level, seed, &budget)
-        })
+        Ok(self
+            .hint_at(py, level, seed, max_seconds)?
+            .map(|(_, hint)| hint.notation))
+    }
+
+    /// [`hint`] as the web API answers it: a dict of `move`, `level`, `proven` (whether an
+    /// exact solve proved the move optimal) and `result` (then what the position is worth
+    /// to the player to move: `win`, `draw` or `loss`; else `None`), or `None` once the
+    /// game is over.
+    #[pyo3(signature = (level=None, seed=0, max_seconds=MOVE_SECONDS))]
+    fn hint_details<'py>(
+        &self,
+        py: Python<'py>,
+        level: Option<&str>,
+        seed: u64,
+        max_seconds: f64,
+    ) -> PyResult<Option<Bound<'py, PyAny>>> {
+        self.hint_at(py, level, seed, max_seconds)?
+            .map(|(level, hint)| {
+                let details = serde_json::json!({
+                    "move": hint.notation,
+                    "level": level.to_string(),
+                    "proven": hint.proven.is_some(),
+                    "result": hint.proven,
+                });
+                to_python(py, &details)
+            })
+            .transpose()
     }
 
     /// Plays `games` games from this position between levels `a` and `b`, colours
@@ -321,6 +340,26 @@ impl Game {
 
     fn __repr__(&self) -> String {
         format!("Game({:?}, position={:?})", self.name(), self.position())
+    }
+}
+
+impl Game {
+    /// The computer's move at `level` (the game's hint level when `None`), with the level.
+    fn hint_at(
+        &self,
+        py: Python<'_>,
+        level: Option<&str>,
+        seed: u64,
+        max_seconds: f64,
+    ) -> PyResult<Option<(Level, Hint)>> {
+        let level = match level {
+            Some(text) => self::level(text)?,
+            None => self.descriptor.info.hint_level,
+        };
+        let cancel = Cancel::new();
+        let budget = budget(max_seconds, None, DEFAULT_MAX_MEMORY_MIB)?.with_cancel(cancel.clone());
+        let hint = interruptible(py, &cancel, || self.game.hint(level, seed, &budget))?;
+        Ok(hint.map(|hint| (level, hint)))
     }
 }
 

@@ -49,6 +49,16 @@ def test_projective_hex_taylor_2_is_a_first_player_win():
         assert after.solve(max_seconds=30)["winner"] == "X"
 
 
+def test_a_hint_says_whether_it_is_proven_and_what_the_position_is_worth():
+    won = crosscap.Game("nim", "3 4 5").hint_details("perfect")
+    assert won == {"move": "1:1", "level": "perfect", "proven": True, "result": "win"}
+    lost = crosscap.Game("nim", "1 2 3").hint_details("perfect")
+    assert (lost["proven"], lost["result"]) == (True, "loss")
+    searched = crosscap.Game("nim", "3 4 5").hint_details("random")
+    assert (searched["proven"], searched["result"]) == (False, None)
+    assert crosscap.Game("nim", "0 0").hint_details() is None
+
+
 def test_euler_getter_scores_add_up_to_the_surface_characteristic():
     board = crosscap.Board("goldberg:1")
     assert (board.surface, board.euler_characteristic) == ("projective plane", 1)

@@ -1244,7 +1244,8 @@ impl App {
             Ok(Ok(Some(hint))) => Ok(json!({
                 "move": hint.notation,
                 "level": level.to_string(),
-                "proven": hint.proven,
+                "proven": hint.proven.is_some(),
+                "result": hint.proven,
             })),
             Ok(Ok(None)) => Err(ApiError::conflict("there is no move")),
             Ok(Err(err)) => Err(ApiError::internal("the hint failed", err)),

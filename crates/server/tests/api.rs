@@ -475,19 +475,21 @@ fn a_board_is_drawn_without_starting_a_game() {
     }
 }
 
-/// A hint says whether an exact solve proved it: the solver level does on boards within
-/// its reach; on goldberg:3 it answers a search's move, said to be unproven; search levels
-/// never claim a proof.
+/// A hint says whether an exact solve proved it, and then what the position is worth to
+/// its mover: the solver level does on boards within its reach (the empty goldberg:1 and
+/// Nim's 1 2 3 are lost, the rest won); on goldberg:3 it answers a search's move, said to
+/// be unproven; search levels never claim a proof.
 #[test]
 fn a_hint_says_whether_the_solver_proved_it() {
     let server = start(Limits::default());
-    for (game, board, level, proven) in [
-        ("projective-hex", "taylor:2", "perfect", true),
-        ("euler-getter", "goldberg:1", "perfect", true),
-        ("euler-getter", "goldberg:3", "perfect", false),
-        ("nim", "3 4 5", "perfect", true),
-        ("manifold", "n3 o1", "perfect", true),
-        ("euler-getter", "goldberg:1", "easy", false),
+    for (game, board, level, result) in [
+        ("projective-hex", "taylor:2", "perfect", json!("win")),
+        ("euler-getter", "goldberg:1", "perfect", json!("loss")),
+        ("euler-getter", "goldberg:3", "perfect", Value::Null),
+        ("nim", "3 4 5", "perfect", json!("win")),
+        ("nim", "1 2 3", "perfect", json!("loss")),
+        ("manifold", "n3 o1", "perfect", json!("win")),
+        ("euler-getter", "goldberg:1", "easy", Value::Null),
     ] {
         let created = server.create(json!({
             "game": game, "board": board, "options": {},
@@ -499,8 +501,8 @@ fn a_hint_says_whether_the_solver_proved_it() {
         let legal = created["legal_moves"].as_array().unwrap();
         assert!(legal.contains(&hint["move"]), "{game} {board}: {hint}");
         assert_eq!(
-            (hint["level"].as_str(), hint["proven"].as_bool()),
-            (Some(level), Some(proven)),
+            (&hint["level"], &hint["proven"], &hint["result"]),
+            (&json!(level), &json!(!result.is_null()), &result),
             "{game} {board}"
         );
     }

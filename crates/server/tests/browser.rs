@@ -689,7 +689,11 @@ fn projective_hex_and_euler_getter_played_by_clicks() {
     session.wait_for_text("#players", "O: you");
     session.click_first("#hint-level option[value='perfect']");
     session.click_first("#hint");
-    session.wait_for_text("#hint-note", "Hint (perfect, proven optimal)");
+    let note = session.wait_for_text("#hint-note", "Hint (perfect, proven optimal");
+    assert!(
+        note.contains("optimal: it wins)") || note.contains("optimal, but the position is lost"),
+        "the hint says what the position is worth: {note}"
+    );
     session.wait_for("#board .hint[data-move]");
 
     // Euler Getter: scores change with a visible +1/−1, regions are outlined with their χ.

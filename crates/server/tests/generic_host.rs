@@ -94,7 +94,8 @@ fn a_game_the_server_does_not_name_is_served_through_the_catalog() {
     let (status, hint) = server.get(&format!("/api/games/{id}/hint?level=perfect"));
     assert_eq!((status, hint["move"].clone()), (200, json!("3")), "{hint}");
     assert_eq!(
-        hint["proven"], true,
+        (&hint["proven"], &hint["result"]),
+        (&json!(true), &json!("win")),
         "the engine's solver proved it: {hint}"
     );
     // X takes 3 of 7, leaving 4 = 0 mod 4: the perfect computer cannot answer well, and X

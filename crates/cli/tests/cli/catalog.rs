@@ -315,18 +315,28 @@ fn hints_name_their_level() {
     let v = crosscap(&["--json", "nim", "hint", "3", "4", "5"]).json();
     assert_eq!(v["move"], "1:1", "the perfect level: {v}");
     assert_eq!(
-        (&v["level"], &v["proven"]),
-        (&json!("perfect"), &json!(true))
+        (&v["level"], &v["proven"], &v["result"]),
+        (&json!("perfect"), &json!(true), &json!("win"))
     );
     let text = crosscap(&["nim", "hint", "3", "4", "5"]).stdout;
-    assert!(text.contains("perfect, proven optimal"), "{text}");
+    assert!(text.contains("perfect, proven optimal: it wins"), "{text}");
+    // In a lost position the best move still loses, and the hint says so.
+    let text = crosscap(&["nim", "hint", "1", "2", "3"]).stdout;
+    assert!(
+        text.contains("proven optimal, but the position is lost against perfect play"),
+        "{text}"
+    );
     let text = crosscap(&["sandpile", "hint", "--graph", "P3", "--level", "random"]);
     assert!(text.stdout.starts_with("X to move: "), "{}", text.stdout);
     let v = crosscap(&[
         "--json", "sandpile", "hint", "--graph", "P3", "--level", "random",
     ])
     .json();
-    assert_eq!(v["proven"], false, "{v}");
+    assert_eq!(
+        (&v["proven"], &v["result"]),
+        (&json!(false), &Value::Null),
+        "{v}"
+    );
     // Past the solver's reach the perfect level answers a search's move, and says so.
     let args = [
         "euler-getter",

@@ -160,8 +160,14 @@ export async function gamePage(main, id, page) {
     const answer = await api("GET", `/games/${id}/hint${level}`);
     hint = answer.move;
     // Say whether the solver proved the move: past its budget the solver level answers a
-    // search's move, which a player should not take for a proof.
-    const proof = answer.proven ? ", proven optimal"
+    // search's move, which a player should not take for a proof. A proven move of a lost
+    // position is still the best, but the player should hear that the position is lost.
+    const results = {
+      win: ": it wins",
+      draw: ": it draws",
+      loss: ", but the position is lost against perfect play",
+    };
+    const proof = answer.proven ? `, proven optimal${results[answer.result] || ""}`
       : answer.level === "perfect" ? ", not proven: beyond the solver's budget, a search's move" : "";
     hintNote.textContent = `Hint (${answer.level}${proof}): ${answer.move}, ringed on the board.`;
   }));
