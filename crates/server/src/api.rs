@@ -197,6 +197,7 @@ pub fn router(app: Arc<App>, hosts: HostPolicy) -> Router {
         .route("/games/{id}/stop", post(stop))
         .route("/games/{id}/claim", limited(post(claim), &creations))
         .route("/games/{id}/hint", limited(get(hint), &hints))
+        .route("/games/{id}/solve", limited(get(solve), &hints))
         .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such API route") })
         .method_not_allowed_fallback(|| async {
             ApiError::new(
@@ -419,6 +420,10 @@ async fn hint(State(app): State<Arc<App>>, GameId(id): GameId, query: Params) ->
         .transpose()
         .map_err(|e| ApiError::bad_request(e.to_string()))?;
     ok(app.hint(&id, level).await?)
+}
+
+async fn solve(State(app): State<Arc<App>>, GameId(id): GameId) -> Answer {
+    ok(app.solve(&id).await?)
 }
 
 #[cfg(test)]

@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use axum::http::StatusCode;
-use crosscap_engine::catalog::{Catalog, Setup};
+use crosscap_engine::catalog::{Catalog, Setup, Solved};
 use crosscap_engine::session::{Match, SetupLimits};
 use crosscap_engine::{Budget, Cancel, Level, MoveError, Player, Rng};
 use serde::{Deserialize, Serialize};
@@ -26,6 +26,10 @@ use crate::record::{Players, Record, Seat};
 use crate::resident::Resident;
 use crate::starts::{Start, Starts};
 use crate::store::{GameState, Saved, Store};
+
+/// The share of the answer wait a solve may search: it then answers `unknown` with what it
+/// searched, before the request would time out.
+const SOLVE_SHARE_OF_WAIT: f64 = 0.75;
 
 /// What followers are told on every change.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1228,34 +1232,74 @@ impl App {
                 Ok((live.current.clone_box(), level, seed))
             })
             .await?;
+        // The deadline is the request's: at `answer_wait` it answers 408 and the guard
+        // cancels the search (a search cut short by its own clock would answer a move it
+        // did not finish looking for).
+        let timed_out = format!(
+            "the hint at level {level} took longer than {} s; ask a lower level",
+            self.limits.answer_wait.as_secs_f64()
+        );
+        let work = move |game: &dyn Match, budget: &Budget| game.hint(level, seed, budget);
+        let hint = self
+            .search(
+                game,
+                self.limits.max_think,
+                ("the hint failed", timed_out),
+                work,
+            )
+            .await?
+            .ok_or_else(|| ApiError::conflict("there is no move"))?;
+        Ok(json!({
+            "move": hint.notation,
+            "level": level.to_string(),
+            "proven": hint.proven.is_some(),
+            "result": hint.proven,
+        }))
+    }
+
+    /// The exact solve of the live position (who wins with perfect play, the value, the
+    /// winning and optimal moves), within the server's search bounds. Its clock stops it
+    /// before the answer wait, so a position beyond it answers `unknown` with the nodes
+    /// searched rather than a timeout; it stops too as soon as this request ends.
+    pub async fn solve(self: &Arc<Self>, id: &str) -> Result<Solved, ApiError> {
+        let id = id.to_string();
+        let game = self
+            .run(move |app| Ok(app.slot(&id)?.lock().current.clone_box()))
+            .await?;
+        let time = self.limits.answer_wait.mul_f64(SOLVE_SHARE_OF_WAIT);
+        let timed_out = format!(
+            "the solve took longer than {} s",
+            self.limits.answer_wait.as_secs_f64()
+        );
+        let work = |game: &dyn Match, budget: &Budget| game.solve(budget);
+        self.search(game, time, ("the solve failed", timed_out), work)
+            .await
+    }
+
+    /// Runs `work` on `game` on a blocking thread, among the games computing at once,
+    /// within `time` (at most the longest think) and the search memory; past the answer
+    /// wait it answers 408 with the second of `errors`, and a failed task 500 with the
+    /// first. The search is cancelled when this future is dropped, answered or not.
+    async fn search<T: Send + 'static>(
+        &self,
+        game: Box<dyn Match>,
+        time: Duration,
+        (failed, timed_out): (&str, String),
+        work: impl FnOnce(&dyn Match, &Budget) -> T + Send + 'static,
+    ) -> Result<T, ApiError> {
         let permit = self.permit().await?;
         let cancel = Cancel::new();
         let _stop_when_done = cancel.on_drop();
         let searching = self.searches.start(&cancel);
-        // The deadline is the request's: at `answer_wait` it answers 408 and the guard
-        // cancels the search (a search cut short by its own clock would answer a move it
-        // did not finish looking for).
-        let budget = self.search_budget(self.limits.max_think, &cancel);
+        let budget = self.search_budget(time, &cancel);
         let task = tokio::task::spawn_blocking(move || {
             let (_permit, _searching) = (permit, searching);
-            game.hint(level, seed, &budget)
+            work(game.as_ref(), &budget)
         });
         match tokio::time::timeout(self.limits.answer_wait, task).await {
-            Ok(Ok(Some(hint))) => Ok(json!({
-                "move": hint.notation,
-                "level": level.to_string(),
-                "proven": hint.proven.is_some(),
-                "result": hint.proven,
-            })),
-            Ok(Ok(None)) => Err(ApiError::conflict("there is no move")),
-            Ok(Err(err)) => Err(ApiError::internal("the hint failed", err)),
-            Err(_) => Err(ApiError::new(
-                StatusCode::REQUEST_TIMEOUT,
-                format!(
-                    "the hint at level {level} took longer than {} s; ask a lower level",
-                    self.limits.answer_wait.as_secs_f64()
-                ),
-            )),
+            Ok(Ok(answer)) => Ok(answer),
+            Ok(Err(err)) => Err(ApiError::internal(failed, err)),
+            Err(_) => Err(ApiError::new(StatusCode::REQUEST_TIMEOUT, timed_out)),
         }
     }
 

@@ -18,8 +18,8 @@ pub struct Limits {
     pub max_view_bytes: usize,
     /// Most moves in one game.
     pub max_moves: usize,
-    /// Games whose computer player (or hint) may compute at the same time (0: a server
-    /// without computer players).
+    /// Games whose computer player (or hint, or solve) may compute at the same time (0: a
+    /// server without computer players).
     pub computing_at_once: usize,
     /// How long a request that needs the computer waits for a free place among the games
     /// computing at once before it is refused (429): a search that just stopped frees
@@ -27,7 +27,8 @@ pub struct Limits {
     #[serde(serialize_with = "as_seconds")]
     pub permit_wait: Duration,
     /// How long a request waits for the computer before answering with `thinking: true`
-    /// (the page then follows the game until the move arrives); also a hint's deadline.
+    /// (the page then follows the game until the move arrives); also the deadline of a hint
+    /// or solve.
     #[serde(serialize_with = "as_seconds")]
     pub answer_wait: Duration,
     /// How long a follower's request waits for a change before answering unchanged.
@@ -36,7 +37,8 @@ pub struct Limits {
     /// Longest a computer move may think, whatever its level.
     #[serde(serialize_with = "as_seconds")]
     pub max_think: Duration,
-    /// Most memory one search (a computer move or a hint) may hold in its tables and trees.
+    /// Most memory one search (a computer move, a hint or a solve) may hold in its tables and
+    /// trees.
     pub max_search_bytes: usize,
     /// Largest `mcts:N` and `flatmc:N` levels.
     pub max_mcts_iterations: u64,
@@ -51,7 +53,7 @@ pub struct Limits {
     pub create_burst: u32,
     #[serde(serialize_with = "as_seconds")]
     pub create_period: Duration,
-    /// Hints one client address may ask for at once, then one per `hint_period`.
+    /// Hints and solves one client address may ask for at once, then one per `hint_period`.
     pub hint_burst: u32,
     #[serde(serialize_with = "as_seconds")]
     pub hint_period: Duration,

@@ -507,3 +507,40 @@ fn a_hint_says_whether_the_solver_proved_it() {
         );
     }
 }
+
+/// A solve answers the live position's winner with perfect play, its value and the best
+/// moves, in the CLI's JSON: on taylor:2 X wins and every winning move is legal; at Nim's
+/// 1 2 3 every move loses alike; a game that does not exist is a 404.
+#[test]
+fn a_solve_answers_who_wins_and_the_winning_moves() {
+    let server = start(Limits::default());
+    for (game, board, winner) in [("projective-hex", "taylor:2", "X"), ("nim", "1 2 3", "O")] {
+        let created = server.create(json!({
+            "game": game, "board": board, "options": {},
+            "players": { "X": "human", "O": "human" }
+        }));
+        let id = created["id"].as_str().unwrap();
+        let (status, solved) = server.get(&format!("/api/games/{id}/solve"));
+        assert_eq!(status, 200, "{game}: {solved}");
+        assert_eq!(
+            (&solved["status"], &solved["to_move"], &solved["winner"]),
+            (&json!("solved"), &json!("X"), &json!(winner)),
+            "{game}: {solved}"
+        );
+        let legal = created["legal_moves"].as_array().unwrap();
+        let optimal = solved["optimal_moves"].as_array().unwrap();
+        assert!(optimal.iter().all(|m| legal.contains(m)), "{solved}");
+        let winning = solved["winning_moves"].as_array().unwrap();
+        if winner == "X" {
+            assert!(
+                !winning.is_empty() && winning.len() < legal.len(),
+                "{solved}"
+            );
+        } else {
+            assert_eq!((winning.len(), optimal.len()), (0, legal.len()), "{solved}");
+        }
+    }
+    let (status, answer) = server.get("/api/games/0123456789abcdef/solve");
+    assert_eq!(status, 404, "{answer}");
+    assert!(answer["error"].is_string(), "{answer}");
+}

@@ -305,7 +305,10 @@ fn random_and_mutated_requests_get_clean_answers() {
                 let path = match route {
                     5 => "/api/games".to_string(),
                     6 => format!("/api/games/{id}"),
-                    7 => format!("/api/games/{id}/{}", pick(&mut rng, &["hint", "record"])),
+                    7 => format!(
+                        "/api/games/{id}/{}",
+                        pick(&mut rng, &["hint", "record", "solve"])
+                    ),
                     8 => format!(
                         "/api/board?game={}&board={}",
                         pick(&mut rng, &["nim", "projective-hex", "sandpile"]),

@@ -533,6 +533,29 @@ fn surfaces_drawn_with_their_cuts(session: &Session) {
     }
 }
 
+/// On n3 o1 (Grundy value 5) the solve lists the two winning moves; the one clicked is
+/// ringed on the board.
+fn solve_lists_the_winning_moves(session: &Session) {
+    session.click_first("#solve");
+    let solved = session.wait_for_text("#solve-note", "Winning moves");
+    assert!(
+        solved.starts_with(
+            "Solved: X to move wins with perfect play (Grundy value 5). Winning moves (2 of "
+        ),
+        "{solved}"
+    );
+    let listed = session.read(
+        "return [...document.querySelectorAll('#solve-note .solve-move')].map(b => b.dataset.move)",
+    );
+    assert_eq!(listed, json!(["d:n3->o1", "e:n3->n1"]));
+    session.read("document.querySelectorAll('#solve-note .solve-move')[1].click()");
+    session.wait_for_text(
+        "#hint-note",
+        "From the solve: e:n3->n1, ringed on the board.",
+    );
+    session.wait_for("#board button.hint[data-move='e:n3->n1']");
+}
+
 fn click_a_cell(session: &Session) {
     session.click_first("#board [data-move]");
 }
@@ -695,6 +718,10 @@ fn projective_hex_and_euler_getter_played_by_clicks() {
         "the hint says what the position is worth: {note}"
     );
     session.wait_for("#board .hint[data-move]");
+    // The solve says who wins there.
+    session.click_first("#solve");
+    let solved = session.wait_for_text("#solve-note", "Solved: O to move");
+    assert!(solved.contains("with perfect play (value "), "{solved}");
 
     // Euler Getter: scores change with a visible +1/−1, regions are outlined with their χ.
     let deltas = std::cell::Cell::new(0);
@@ -801,6 +828,7 @@ fn graph_and_heap_games_played_by_clicks_and_keys() {
         |session| {
             if session.moves_played() == 0 {
                 surfaces_drawn_with_their_cuts(session);
+                solve_lists_the_winning_moves(session);
             }
             click_a_cell(session);
         },

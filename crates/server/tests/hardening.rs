@@ -84,21 +84,41 @@ fn timed_out_hints_stop_and_free_their_places() {
     status_until(&server, "the searches stop", |s| s["searches_running"] == 0);
 }
 
+/// A solve gets three quarters of the answer wait: beyond it the answer is `unknown`
+/// with what was searched, not a timeout, and the search stops.
 #[test]
-fn a_client_that_hangs_up_stops_its_hint() {
+fn a_solve_beyond_the_wait_answers_unknown() {
+    let server = start(quick());
+    let game = server.create(json!({"game": "euler-getter", "board": "goldberg:3"}));
+    let id = game["id"].as_str().unwrap();
+    let (status, answer) = server.get(&format!("/api/games/{id}/solve"));
+    assert_eq!(status, 200, "{answer}");
+    assert_eq!(
+        (&answer["status"], &answer["reason"]),
+        (&json!("unknown"), &json!("time")),
+        "{answer}"
+    );
+    assert!(answer["nodes"].as_u64().unwrap() > 0, "{answer}");
+    status_until(&server, "the solve stops", |s| s["searches_running"] == 0);
+}
+
+#[test]
+fn a_client_that_hangs_up_stops_its_hint_or_solve() {
     let server = start(Limits {
         answer_wait: Duration::from_secs(60),
         ..quick()
     });
     let game = server.create(json!({"game": "sandpile", "board": "path:1000"}));
     let id = game["id"].as_str().unwrap();
-    let gone = ureq::get(&server.url(&format!("/api/games/{id}/hint?level=perfect")))
-        .timeout(Duration::from_millis(300))
-        .call();
-    assert!(gone.is_err(), "the client gives up first");
-    status_until(&server, "the hint stops with its request", |s| {
-        s["searches_running"] == 0
-    });
+    for asked in ["hint?level=perfect", "solve"] {
+        let gone = ureq::get(&server.url(&format!("/api/games/{id}/{asked}")))
+            .timeout(Duration::from_millis(300))
+            .call();
+        assert!(gone.is_err(), "{asked}: the client gives up first");
+        status_until(&server, "the search stops with its request", |s| {
+            s["searches_running"] == 0
+        });
+    }
 }
 
 #[test]

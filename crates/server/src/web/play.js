@@ -52,6 +52,32 @@ function describe(state, mine) {
  * Shows game `id` in `main`. `page.current()` is false once the reader has navigated
  * away (the page then stops following the game); `page.claim(id, code)` claims a seat.
  */
+/**
+ * What a solve found, as a sentence and the best moves as buttons (`ring(move)` makes one):
+ * who wins with perfect play and the value, as the CLI says them, then the winning moves,
+ * or in a lost position whether any move does better than the rest.
+ */
+function solvedText(answer, legal, ring) {
+  const mover = answer.to_move;
+  const sign = (v) => (v > 0 ? `+${v}` : `${v}`);
+  const value = answer.value_kind === "grundy" ? `Grundy value ${answer.value}` : `value ${sign(answer.value)} for ${mover}`;
+  if (answer.status !== "solved") {
+    const known = answer.winner ? ` It proved that ${answer.winner} wins, not yet by how much.` : "";
+    return [`Unknown: the solver stopped (${answer.reason}) after ${answer.nodes.toLocaleString("en")} positions.${known}`];
+  }
+  const verdict = answer.winner === "draw" ? "a draw with perfect play"
+    : answer.winner === mover ? `${mover} to move wins with perfect play`
+    : `${mover} to move loses: ${answer.winner} wins with perfect play`;
+  const said = [`Solved: ${verdict} (${value}).`];
+  if (!answer.optimal_moves) return [...said, " The solver ran out before it had found every best move."];
+  const listed = (what, moves) => [...said, ` ${what} (${moves.length} of ${legal}):`, ...moves.flatMap((m) => [" ", ring(m)])];
+  if (answer.winner === mover) return listed("Winning moves", answer.winning_moves);
+  if (answer.optimal_moves.length === legal) {
+    return [...said, answer.winner === "draw" ? " Every move keeps the draw." : " Every move loses alike."];
+  }
+  return listed(answer.winner === "draw" ? "Moves that keep the draw" : "Every move loses; the best", answer.optimal_moves);
+}
+
 export async function gamePage(main, id, page) {
   const mine = tokens(id);
   let state = await api("GET", `/games/${id}`);
@@ -72,6 +98,7 @@ export async function gamePage(main, id, page) {
   const status = el("p", { class: "status", id: "status", "aria-live": "polite" });
   const scores = el("div", { class: "scores", id: "scores" });
   const hintNote = el("p", { class: "hint-note", id: "hint-note" });
+  const solveNote = el("div", { class: "solve-note", id: "solve-note", "aria-live": "polite" });
   const endCard = el("div", { class: "end-card", id: "end-card", hidden: "" });
   const boardBox = el("div", { class: "board", id: "board" });
   const legalBox = el("div", { class: "legal" });
@@ -81,6 +108,7 @@ export async function gamePage(main, id, page) {
   const replayLabel = el("span");
   const button = (idName, text, titleText) => el("button", { id: idName, type: "button", title: titleText }, text);
   const hintButton = button("hint", "Hint", "The computer's suggestion, ringed on the board");
+  const solveButton = button("solve", "Solve", "Who wins with perfect play, and every winning move (the exact solver, within the server's budget)");
   // Whose suggestion: the game's own hint level, the exact solver (within the server's
   // budget), or a computer level.
   const hintLevel = el("select", { id: "hint-level", "aria-label": "Hint from" },
@@ -98,9 +126,9 @@ export async function gamePage(main, id, page) {
   arrowKeys(boardBox);
 
   main.append(el("div", { class: "play" },
-    el("div", { class: "play-main" }, title, players, status, scores, hintNote, error, endCard, boardBox, legalBox),
+    el("div", { class: "play-main" }, title, players, status, scores, solveNote, hintNote, error, endCard, boardBox, legalBox),
     el("aside", { class: "side" },
-      el("div", { class: "controls" }, hintButton, hintLevel, undoButton, resignButton, stopButton, soundButton, analyseButton),
+      el("div", { class: "controls" }, hintButton, hintLevel, solveButton, undoButton, resignButton, stopButton, soundButton, analyseButton),
       pace, invite,
       el("h3", {}, "Moves"), moves,
       el("div", { class: "replay" }, el("label", { for: "replay" }, "Replay: ", replayLabel), slider),
@@ -130,9 +158,11 @@ export async function gamePage(main, id, page) {
     }
   }
 
+  // The hint, and the solve, of the position they were asked in.
+  const forgetAdvice = () => { hint = null; hintNote.textContent = ""; clear(solveNote); };
+
   const play = (move) => act(async () => {
-    hint = null;
-    hintNote.textContent = "";
+    forgetAdvice();
     showPending(move);
     return api("POST", `/games/${id}/moves`, { move, token: mine[state.to_move] });
   });
@@ -170,6 +200,25 @@ export async function gamePage(main, id, page) {
     const proof = answer.proven ? `, proven optimal${results[answer.result] || ""}`
       : answer.level === "perfect" ? ", not proven: beyond the solver's budget, a search's move" : "";
     hintNote.textContent = `Hint (${answer.level}${proof}): ${answer.move}, ringed on the board.`;
+  }));
+  solveButton.addEventListener("click", () => act(async () => {
+    const asked = state.version;
+    solveNote.replaceChildren("Solving…");
+    const answer = await api("GET", `/games/${id}/solve`).finally(() => clear(solveNote));
+    if (state.version !== asked) return null;
+    const ring = (move) => {
+      const b = el("button", { type: "button", class: "solve-move", "data-move": move, title: "Ring it on the board",
+        "aria-pressed": String(hint === move) }, move);
+      b.addEventListener("click", () => act(async () => {
+        hint = move;
+        hintNote.textContent = `From the solve: ${move}, ringed on the board.`;
+        for (const other of solveNote.querySelectorAll(".solve-move")) other.setAttribute("aria-pressed", String(other === b));
+        return null;
+      }));
+      return b;
+    };
+    solveNote.replaceChildren(...solvedText(answer, state.legal_moves.length, ring));
+    return null;
   }));
   undoButton.addEventListener("click", () => act(() =>
     api("POST", `/games/${id}/undo`, { token: mine[state.to_move] || mine.X || mine.O })));
@@ -379,8 +428,8 @@ export async function gamePage(main, id, page) {
     status.dataset.status = viewing ? "replay" : state.status;
     status.dataset.winner = state.winner || "";
     if (state.undo_request && !viewing) status.append(` ${state.undo_request} asks to take back the last move.`);
-    if (!myTurn()) { hint = null; hintNote.textContent = ""; }
-    hintButton.disabled = hintLevel.disabled = !myTurn();
+    if (!myTurn()) forgetAdvice();
+    hintButton.disabled = hintLevel.disabled = solveButton.disabled = !myTurn();
     undoButton.disabled = !anyToken() || viewing !== null || state.status === "over" || state.moves.length === 0 || state.thinking;
     resignButton.disabled = !anyToken() || state.status !== "playing";
     stopButton.hidden = !mine.owner || state.status !== "playing";
