@@ -844,6 +844,12 @@ fn graph_and_heap_games_played_by_clicks_and_keys() {
             options: &[],
         },
         |session| {
+            if session.moves_played() == 0 {
+                // The solve's winning move is marked on the board: 2:1 leaves 1 1.
+                session.click_first("#solve");
+                session.wait_for_text("#solve-note", "Winning moves (1 of 3): 2:1");
+                session.wait_for("#board .counter.solved[data-move='2:1']");
+            }
             let counter = session.wait_for("#board [data-move]");
             assert!(session.keys(&counter, "\u{E015}"), "arrow down");
             let active = session.command("GET", "/element/active", None);

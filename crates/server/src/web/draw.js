@@ -42,12 +42,14 @@ export function moveTarget(node, move, ctx) {
 }
 
 /**
- * Sets (or clears) a node's move and hint ring without listeners, for a drawing kept
- * across moves whose root plays them (see `playsMoves`).
+ * Sets (or clears) a node's move, hint ring and solve mark (a best move of the last solve,
+ * `ctx.solved`) without listeners, for a drawing kept across moves whose root plays them
+ * (see `playsMoves`).
  */
 export function markMove(node, move, ctx) {
   const known = move !== null && move !== undefined;
   node.classList.toggle("hint", known && ctx.hint === move);
+  node.classList.toggle("solved", known && !!ctx.solved && ctx.solved.has(move));
   const playable = known && ctx.canMove;
   const attrs = { "data-move": move, tabindex: "0", role: "button", "aria-label": move };
   for (const [name, value] of Object.entries(attrs)) {

@@ -86,6 +86,7 @@ export async function gamePage(main, id, page) {
   const module = await renderer(state.game);
   let viewing = null; // a position under replay, or null for the live one
   let hint = null;
+  let solvedMoves = null; // the best moves the last solve listed, marked on the board
   let lastScores = null; // the scores last drawn, and at which ply, to show their change
   let cardClosed = false;
   let heard = state.moves.length; // moves already sounded
@@ -159,7 +160,7 @@ export async function gamePage(main, id, page) {
   }
 
   // The hint, and the solve, of the position they were asked in.
-  const forgetAdvice = () => { hint = null; hintNote.textContent = ""; clear(solveNote); };
+  const forgetAdvice = () => { hint = null; solvedMoves = null; hintNote.textContent = ""; clear(solveNote); };
 
   const play = (move) => act(async () => {
     forgetAdvice();
@@ -218,6 +219,8 @@ export async function gamePage(main, id, page) {
       return b;
     };
     solveNote.replaceChildren(...solvedText(answer, state.legal_moves.length, ring));
+    const listed = [...solveNote.querySelectorAll(".solve-move")].map((b) => b.dataset.move);
+    solvedMoves = listed.length ? new Set(listed) : null;
     return null;
   }));
   undoButton.addEventListener("click", () => act(() =>
@@ -440,7 +443,7 @@ export async function gamePage(main, id, page) {
     replayLabel.textContent = `${shown.ply} / ${state.moves.length}`;
     drawMoves(shown);
     drawInvite();
-    const ctx = { canMove: myTurn(), play, hint, last: shown.moves[shown.ply - 1] || null };
+    const ctx = { canMove: myTurn(), play, hint, solved: solvedMoves, last: shown.moves[shown.ply - 1] || null };
     drawScores(shown, ctx);
     drawEndCard(said);
     listen(said);

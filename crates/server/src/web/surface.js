@@ -34,12 +34,13 @@ export function drawSurface(box, state, ctx, { fill, marked = new Set(), loop = 
   const { svg, copies, nodes, labels, overlay, clip } = kept;
   // Only what changed is written: each write restyles the cell. A cell's class is compared
   // with the page's (a stone shown before the server answers is put there); its move and
-  // hint ring with what markMove was last given, since only markMove writes them.
+  // hint ring and solve mark with what markMove was last given, since only markMove writes
+  // them.
   nodes.forEach((list, cell) => {
     const name = names[cell];
     const move = legal.has(name) ? name : null;
     const look = `${fill(cell)}${marked.has(cell) ? " in-loop" : ""}${ctx.last === name ? " last" : ""}`;
-    const mark = `${move} ${ctx.canMove} ${ctx.hint}`;
+    const mark = `${move} ${ctx.canMove} ${ctx.hint} ${!!ctx.solved && ctx.solved.has(move)}`;
     for (const [node, copy] of list) {
       const wanted = `cell ${copy.ghost ? "ghost " : copy.twin ? "twin " : ""}${look}`;
       if (node.getAttribute("class") !== wanted) {
