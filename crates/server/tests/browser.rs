@@ -548,6 +548,11 @@ fn solve_lists_the_winning_moves(session: &Session) {
         "return [...document.querySelectorAll('#solve-note .solve-move')].map(b => b.dataset.move)",
     );
     assert_eq!(listed, json!(["d:n3->o1", "e:n3->n1"]));
+    assert_eq!(
+        session.find_all("#board .move-list button.solved").len(),
+        2,
+        "marked among the moves"
+    );
     session.read("document.querySelectorAll('#solve-note .solve-move')[1].click()");
     session.wait_for_text(
         "#hint-note",

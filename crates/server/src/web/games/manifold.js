@@ -124,7 +124,8 @@ export function render(box, state, ctx) {
   if (!ctx.canMove) return;
   const list = el("div", { class: "move-list" });
   for (const m of view.moves) {
-    const b = el("button", { "data-move": m.move, class: ctx.hint === m.move ? "hint" : null },
+    const marks = [ctx.hint === m.move ? "hint" : "", ctx.solved && ctx.solved.has(m.move) ? "solved" : ""];
+    const b = el("button", { "data-move": m.move, class: marks.filter(Boolean).join(" ") || null },
       `${m.move}: on ${m.from}, ${m.curve}; leaves ${m.into.join(" + ") || "a sphere"}`);
     b.addEventListener("click", () => ctx.play(m.move));
     const card = shown.get(m.from);
