@@ -4,16 +4,14 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use crosscap_engine::agents::standard_agent;
+use crosscap_engine::agents::{KnownWins, standard_agent};
 use crosscap_engine::catalog::{
     self, BoardKind, GameDescriptor, GameInfo, OptionKind, OptionSpec, Setup, SetupError,
     SolveBudget, Unsolved, ValueKind,
 };
 use crosscap_engine::mcts::MctsConfig;
 use crosscap_engine::session::{GameMatch, Hosting, Match, SetupLimits};
-use crosscap_engine::{
-    Agent, Budget, Exhausted, Impartial, Level, NormalPlay, Proven, Rng, SolveError,
-};
+use crosscap_engine::{Agent, Budget, Exhausted, Level, NormalPlay, SolveError};
 use crosscap_graphs::Graph;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
@@ -32,59 +30,24 @@ pub const DEFAULT_TOKENS: u32 = 3;
 /// Perfect play from the Grundy tables: a random winning move, or from a P-position a
 /// random move. Positions too large for the tables go to the engine's perfect agent (the
 /// solver, then MCTS).
-pub struct TableAgent {
-    fallback: Box<dyn Agent<EdgeNimGame>>,
-    rng: Rng,
-    /// What the tables proved of the last position (`None`: they could not hold it, and
-    /// the move came from the fallback).
-    tabled: Option<Proven>,
-}
-
-impl TableAgent {
-    pub fn new(seed: u64) -> Self {
-        TableAgent {
-            fallback: standard_agent(Level::Perfect, MctsConfig::default(), seed),
-            rng: Rng::new(seed),
-            tabled: None,
-        }
-    }
-}
-
-impl Agent<EdgeNimGame> for TableAgent {
-    fn name(&self) -> String {
-        "perfect".into()
-    }
-
-    fn choose(&mut self, game: &EdgeNimGame, budget: &Budget) -> Option<crate::EdgeNimMove> {
-        let moves = game.position.moves();
-        if moves.is_empty() {
-            return None;
-        }
+fn table_agent(seed: u64) -> Box<dyn Agent<EdgeNimGame>> {
+    let tables = |game: &EdgeNimGame, budget: &Budget| {
         let max_memory = budget.max_memory.map_or(MEMORY_LIMIT, |bytes| bytes as u64);
-        let analysis = analyse(&game.position, max_memory);
-        self.tabled = analysis
-            .as_ref()
+        analyse(&game.position, max_memory)
             .ok()
-            .map(|analysis| Proven::winning(!analysis.winning_moves.is_empty()));
-        match analysis {
-            Ok(analysis) if !analysis.winning_moves.is_empty() => {
-                let i = self.rng.below(analysis.winning_moves.len());
-                Some(analysis.winning_moves[i].clone())
-            }
-            Ok(_) => Some(moves[self.rng.below(moves.len())].clone()),
-            Err(_) => self.fallback.choose(game, budget),
-        }
-    }
-
-    fn proven(&self) -> Option<Proven> {
-        self.tabled.or_else(|| self.fallback.proven())
-    }
+            .map(|analysis| analysis.winning_moves)
+    };
+    Box::new(KnownWins::new(
+        Box::new(tables),
+        standard_agent(Level::Perfect, MctsConfig::default(), seed),
+        seed,
+    ))
 }
 
 /// The agent for a level: the tables for `perfect`, the engine's agents otherwise.
 pub fn agent(level: Level, seed: u64) -> Box<dyn Agent<EdgeNimGame>> {
     match level {
-        Level::Perfect => Box::new(TableAgent::new(seed)),
+        Level::Perfect => table_agent(seed),
         other => standard_agent(other, MctsConfig::default(), seed),
     }
 }

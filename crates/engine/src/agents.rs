@@ -197,6 +197,60 @@ impl<G: Game> Agent<G> for PerfectAgent<G> {
     }
 }
 
+/// What a [`KnownWins`] agent knows: the winning moves of a position (none when it is
+/// lost), or `None` where the knowledge does not reach it within the budget.
+pub type WinningMoves<G> = Box<dyn FnMut(&G, &Budget) -> Option<Vec<<G as Game>::Move>> + Send>;
+
+/// Perfect play from exact knowledge of a game's winning moves (a theory, tables, a
+/// series) rather than a search, written once for every game that has such knowledge: a
+/// winning move at random (seeded), or from a lost position any move at random (all lose
+/// alike); where the knowledge does not reach, the fallback's move.
+pub struct KnownWins<G: Game> {
+    winning_moves: WinningMoves<G>,
+    fallback: Box<dyn Agent<G>>,
+    rng: Rng,
+    proven: Option<Proven>,
+}
+
+impl<G: Game> KnownWins<G> {
+    pub fn new(winning_moves: WinningMoves<G>, fallback: Box<dyn Agent<G>>, seed: u64) -> Self {
+        KnownWins {
+            winning_moves,
+            fallback,
+            rng: Rng::new(seed),
+            proven: None,
+        }
+    }
+}
+
+impl<G: Game> Agent<G> for KnownWins<G> {
+    fn name(&self) -> String {
+        "perfect".into()
+    }
+
+    fn choose(&mut self, game: &G, budget: &Budget) -> Option<G::Move> {
+        if game.outcome().is_some() {
+            return None;
+        }
+        let Some(winning) = (self.winning_moves)(game, budget) else {
+            let chosen = self.fallback.choose(game, budget);
+            self.proven = self.fallback.proven();
+            return chosen;
+        };
+        self.proven = Some(Proven::winning(!winning.is_empty()));
+        let pool = if winning.is_empty() {
+            game.legal_moves()
+        } else {
+            winning
+        };
+        (!pool.is_empty()).then(|| pool[self.rng.below(pool.len())].clone())
+    }
+
+    fn proven(&self) -> Option<Proven> {
+        self.proven
+    }
+}
+
 /// An agent shown under its level's name (`expert` rather than `mcts:1500ms`).
 pub struct Named<G: Game> {
     name: String,

@@ -141,7 +141,12 @@ impl<G: Impartial> GrundyTable<G> {
                         }
                     }
                     stack.push((pos, Some(kids)));
-                    for part in pending {
+                    // Reversed, so that the first child is searched first, as a recursion
+                    // would: a game whose later children contain its earlier ones (a Nim
+                    // heap's) then finds each child's own children known, and the stack
+                    // stays as deep as the game rather than as large as its positions
+                    // times their moves (a heap of 20000: 2 minutes and gigabytes before).
+                    for part in pending.into_iter().rev() {
                         stack.push((part, None));
                     }
                 }

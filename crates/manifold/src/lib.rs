@@ -46,7 +46,7 @@ pub use length::{
 };
 pub use moves::{Letter, Move, Pieces, parse_move, surface_moves};
 pub use play::{
-    DESCRIPTOR, ManifoldGame, ManifoldHost, ManifoldView, PerfectPlayer, agent, new_game,
+    DESCRIPTOR, ManifoldGame, ManifoldHost, ManifoldView, agent, new_game, perfect_player,
     playable_position,
 };
 pub use series::{PeriodProof, Periodicity, Series, detect_period, prove_periods};

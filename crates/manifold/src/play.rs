@@ -1,14 +1,14 @@
 //! Playing the game: the perfect player (which reads the G-series) and the game in the
 //! catalog the hosts offer.
 
-use crosscap_engine::agents::standard_agent;
+use crosscap_engine::agents::{KnownWins, standard_agent};
 use crosscap_engine::catalog::{
     Analysis, BoardKind, GameDescriptor, GameInfo, Setup, SetupError, SolveBudget, Unsolved,
     ValueKind,
 };
 use crosscap_engine::mcts::MctsConfig;
 use crosscap_engine::session::{GameMatch, Hosting, Match, SetupLimits};
-use crosscap_engine::{Agent, Budget, Game, Impartial, Level, NormalPlay, Proven, Rng};
+use crosscap_engine::{Agent, Budget, Game, Impartial, Level, NormalPlay};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
@@ -24,58 +24,29 @@ pub type ManifoldGame = NormalPlay<Manifold>;
 /// is as long as the genus).
 pub const MAX_PLAY_GENUS: u32 = 1000;
 
-/// Plays a random move to a position of G-value 0 when there is one (a perfect player),
-/// else a random move.
-pub struct PerfectPlayer {
-    rng: Rng,
-    series: Series,
-    /// What the series proved the last position worth to its mover.
-    proven: Option<Proven>,
-}
-
-impl PerfectPlayer {
-    pub fn new(seed: u64) -> Self {
-        PerfectPlayer {
-            rng: Rng::new(seed),
-            series: Series::compute(0),
-            proven: None,
-        }
-    }
-}
-
-impl Agent<ManifoldGame> for PerfectPlayer {
-    fn name(&self) -> String {
-        "perfect".into()
-    }
-
-    fn choose(&mut self, game: &ManifoldGame, _budget: &Budget) -> Option<Move> {
+/// The perfect player: a random move to a position of G-value 0 when there is one, else
+/// a random move, read from the G-series (exact: every move it chooses is proven optimal),
+/// computed as far as the positions' genus.
+pub fn perfect_player(seed: u64) -> Box<dyn Agent<ManifoldGame>> {
+    let mut series = Series::compute(0);
+    let read = move |game: &ManifoldGame, _: &Budget| {
         let position = &game.position;
-        if position.max_genus() > self.series.max_genus() {
-            self.series = Series::compute(position.max_genus());
+        if position.max_genus() > series.max_genus() {
+            series = Series::compute(position.max_genus());
         }
-        let winning = self
-            .series
-            .winning_moves(position)
-            .expect("the series reaches the position's genus");
-        self.proven = Some(Proven::winning(!winning.is_empty()));
-        let pool = if winning.is_empty() {
-            position.moves()
-        } else {
-            winning
-        };
-        (!pool.is_empty()).then(|| pool[self.rng.below(pool.len())])
-    }
-
-    /// The series is exact: every move it chooses is optimal.
-    fn proven(&self) -> Option<Proven> {
-        self.proven
-    }
+        series.winning_moves(position)
+    };
+    Box::new(KnownWins::new(
+        Box::new(read),
+        standard_agent(Level::Expert, MctsConfig::default(), seed),
+        seed,
+    ))
 }
 
-/// The agent for a level: `perfect` is [`PerfectPlayer`]; the others are the engine's.
+/// The agent for a level: `perfect` is [`perfect_player`]; the others are the engine's.
 pub fn agent(level: Level, seed: u64) -> Box<dyn Agent<ManifoldGame>> {
     match level {
-        Level::Perfect => Box::new(PerfectPlayer::new(seed)),
+        Level::Perfect => perfect_player(seed),
         other => standard_agent(other, MctsConfig::default(), seed),
     }
 }
