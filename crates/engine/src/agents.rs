@@ -176,7 +176,7 @@ impl<G: Game> Agent<G> for PerfectAgent<G> {
             return None;
         }
         let clock = std::time::Instant::now();
-        let solved = Solver::new(self.budget.within(budget)).solve(game);
+        let solved = Solver::new(solver_budget(self.budget.clone(), budget)).solve(game);
         self.proven = match &solved {
             Ok(solution) if !solution.best_moves.is_empty() => {
                 Some(Proven::of_value(solution.value))
@@ -385,7 +385,7 @@ impl Level {
             Level::Easy => Some(10),
             Level::Medium => Some(60),
             Level::Hard => Some(400),
-            Level::Expert => Some(1_500),
+            Level::Expert => Some(EXPERT_MS),
             Level::MctsMs(ms) | Level::PlainMctsMs(ms) => Some(ms),
             _ => None,
         }
@@ -451,6 +451,20 @@ pub const PERFECT_NODE_BUDGET: u64 = 20_000_000;
 
 /// Time budget of the `perfect` level's solver before it falls back to `expert`.
 pub const PERFECT_TIME: Duration = Duration::from_secs(30);
+
+/// The time a perfect player's solver leaves its fallback when the caller's budget is the
+/// shorter (a hint that must answer before the server's wait): the expert's think time, so
+/// that past the solver's reach the move is still searched as long as `expert` searches.
+pub const FALLBACK_RESERVE: Duration = Duration::from_millis(EXPERT_MS);
+
+/// `expert`'s think time per move, in milliseconds.
+const EXPERT_MS: u64 = 1_500;
+
+/// The budget of a perfect player's solver: its own, within the caller's less the
+/// fallback's reserve.
+pub fn solver_budget(own: Budget, caller: &Budget) -> Budget {
+    own.within(&caller.less(0, FALLBACK_RESERVE))
+}
 
 /// The standard agent for a level: MCTS with `config` for the named levels, the solver
 /// for `perfect` (falling back to expert MCTS), flat Monte Carlo and random as named.

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crosscap_engine::agents::{FlatMonteCarlo, Named, RandomAgent};
+use crosscap_engine::agents::{FlatMonteCarlo, Named, RandomAgent, solver_budget};
 use crosscap_engine::catalog::Status;
 use crosscap_engine::jobs::{GroupValue, JobValue, SplitSolve, ValueCount, solve_all, solve_jobs};
 use crosscap_engine::mcts::{Mcts, MctsConfig, PlayoutPolicy, SearchLimit};
@@ -567,7 +567,7 @@ impl Agent<ProjectiveHex> for PerfectPlayer {
         }
         let clock = Instant::now();
         self.analyser
-            .set_budget(Budget::time(PERFECT_TIME_BUDGET).within(budget));
+            .set_budget(solver_budget(Budget::time(PERFECT_TIME_BUDGET), budget));
         let analysis = self.analyser.analyse(game);
         let left = budget.less(0, clock.elapsed());
         match analysis {

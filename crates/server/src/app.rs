@@ -27,9 +27,11 @@ use crate::resident::Resident;
 use crate::starts::{Start, Starts};
 use crate::store::{GameState, Saved, Store};
 
-/// The share of the answer wait a solve may search: it then answers `unknown` with what it
-/// searched, before the request would time out.
-const SOLVE_SHARE_OF_WAIT: f64 = 0.75;
+/// The share of the answer wait a hint or a solve may search, so that it answers before the
+/// request would time out: a solve `unknown` with what it searched, a perfect player its
+/// fallback's move (it keeps the fallback's time, `FALLBACK_RESERVE`), a long search level
+/// its best move so far.
+const SEARCH_SHARE_OF_WAIT: f64 = 0.75;
 
 /// What followers are told on every change.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -1208,9 +1210,9 @@ impl App {
         self.snapshot(&slot, None)
     }
 
-    /// The computer's suggestion for the player to move, searched until the answer wait;
-    /// the search stops as soon as this request ends (answered, timed out or dropped on
-    /// a client's disconnect).
+    /// The computer's suggestion for the player to move, searched for three quarters of
+    /// the answer wait at most; the search stops as soon as this request ends (answered,
+    /// timed out or dropped on a client's disconnect).
     pub async fn hint(self: &Arc<Self>, id: &str, level: Option<Level>) -> Result<Value, ApiError> {
         let id = id.to_string();
         let (game, level, seed) = self
@@ -1232,21 +1234,16 @@ impl App {
                 Ok((live.current.clone_box(), level, seed))
             })
             .await?;
-        // The deadline is the request's: at `answer_wait` it answers 408 and the guard
-        // cancels the search (a search cut short by its own clock would answer a move it
-        // did not finish looking for).
+        // The search's clock stops it before the request's deadline; past `answer_wait` (a
+        // search that overran its clock) it answers 408 and the guard cancels the search.
+        let time = self.limits.answer_wait.mul_f64(SEARCH_SHARE_OF_WAIT);
         let timed_out = format!(
             "the hint at level {level} took longer than {} s; ask a lower level",
             self.limits.answer_wait.as_secs_f64()
         );
         let work = move |game: &dyn Match, budget: &Budget| game.hint(level, seed, budget);
         let hint = self
-            .search(
-                game,
-                self.limits.max_think,
-                ("the hint failed", timed_out),
-                work,
-            )
+            .search(game, time, ("the hint failed", timed_out), work)
             .await?
             .ok_or_else(|| ApiError::conflict("there is no move"))?;
         Ok(json!({
@@ -1266,7 +1263,7 @@ impl App {
         let game = self
             .run(move |app| Ok(app.slot(&id)?.lock().current.clone_box()))
             .await?;
-        let time = self.limits.answer_wait.mul_f64(SOLVE_SHARE_OF_WAIT);
+        let time = self.limits.answer_wait.mul_f64(SEARCH_SHARE_OF_WAIT);
         let timed_out = format!(
             "the solve took longer than {} s",
             self.limits.answer_wait.as_secs_f64()
