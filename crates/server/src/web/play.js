@@ -49,10 +49,6 @@ function describe(state, mine) {
 }
 
 /**
- * Shows game `id` in `main`. `page.current()` is false once the reader has navigated
- * away (the page then stops following the game); `page.claim(id, code)` claims a seat.
- */
-/**
  * What a solve found, as a sentence and the best moves as buttons (`ring(move)` makes one):
  * who wins with perfect play and the value, as the CLI says them, then the winning moves,
  * or in a lost position whether any move does better than the rest.
@@ -78,6 +74,10 @@ function solvedText(answer, legal, ring) {
   return listed(answer.winner === "draw" ? "Moves that keep the draw" : "Every move loses; the best", answer.optimal_moves);
 }
 
+/**
+ * Shows game `id` in `main`. `page.current()` is false once the reader has navigated
+ * away (the page then stops following the game); `page.claim(id, code)` claims a seat.
+ */
 export async function gamePage(main, id, page) {
   const mine = tokens(id);
   let state = await api("GET", `/games/${id}`);
