@@ -533,6 +533,32 @@ mod tests {
         assert_eq!(Agent::<NormalPlay<Nim>>::proven(&flat), None);
     }
 
+    /// Known wins play one of the moves the knowledge names, a move of a lost position
+    /// when it names none, and the fallback's move, unproven, where it does not reach.
+    #[test]
+    fn known_wins_play_the_knowledge_and_fall_back_beyond_it() {
+        let won = NormalPlay::new(Nim::new(vec![3, 4, 5]));
+        let lost = NormalPlay::new(Nim::new(vec![1, 2, 3]));
+        let knowledge: WinningMoves<NormalPlay<Nim>> = Box::new(|game, _| {
+            let heaps = &game.position.heaps;
+            (heaps.len() == 3).then(|| game.position.winning_moves())
+        });
+        let mut perfect = KnownWins::new(knowledge, Box::new(RandomAgent::new(1)), 1);
+        let budget = Budget::unlimited();
+        assert_eq!(
+            perfect.choose(&won, &budget),
+            Some(NimMove { heap: 0, to: 1 })
+        );
+        assert_eq!(perfect.proven(), Some(Proven::Win));
+        assert!(perfect.choose(&lost, &budget).is_some());
+        assert_eq!(perfect.proven(), Some(Proven::Loss));
+        let beyond = NormalPlay::new(Nim::new(vec![3, 4]));
+        assert!(perfect.choose(&beyond, &budget).is_some());
+        assert_eq!(perfect.proven(), None, "the fallback's move");
+        let over = NormalPlay::new(Nim::new(vec![0, 0, 0]));
+        assert_eq!(perfect.choose(&over, &budget), None);
+    }
+
     #[test]
     fn levels_round_trip() {
         for text in [
