@@ -577,6 +577,17 @@ fn take_every_token(session: &Session) {
     session.click_first("#take-button");
 }
 
+/// On K4 with two tokens an edge, the solve's four winning moves empty a vertex's edges,
+/// one at each vertex: all four are dashed. Then the move as [`take_every_token`].
+fn take_every_token_after_a_solve(session: &Session) {
+    if session.moves_played() == 0 {
+        session.click_first("#solve");
+        session.wait_for_text("#solve-note", "Winning moves (4 of ");
+        assert_eq!(session.find_all("#board .vertex.solved").len(), 4);
+    }
+    take_every_token(session);
+}
+
 /// How a test plays X's move.
 type Mover = fn(&Session);
 
@@ -803,10 +814,10 @@ fn graph_and_heap_games_played_by_clicks_and_keys() {
         &server,
         &Setup {
             game: "edge-nim",
-            board: "C3",
-            options: &[("tokens", "*=1")],
+            board: "K4",
+            options: &[("tokens", "*=2")],
         },
-        take_every_token,
+        take_every_token_after_a_solve,
     );
     play_to_the_end(
         &session,

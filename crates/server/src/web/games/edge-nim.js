@@ -1,6 +1,7 @@
 // Edge-Nim: the graph with the tokens on each edge. Pick a vertex, then how many tokens
 // to leave on each of its edges. A hint or the last move rings its vertex and marks the
-// edges it takes from, with the tokens left.
+// edges it takes from, with the tokens left; the vertices of the solve's best moves are
+// dashed.
 import { el, actionTarget } from "../draw.js";
 import { drawGraph, drawVertex } from "../graph.js";
 
@@ -16,6 +17,8 @@ export function render(box, state, ctx) {
   const index = new Map(view.vertices.map((v, i) => [v, i]));
   const hint = parse(ctx.hint);
   const last = parse(ctx.last);
+  // The vertices the solve's best moves play at, dashed.
+  const solvedFrom = new Set([...(ctx.solved || [])].map((m) => parse(m).vertex));
   const { svg, pos, edgeNodes } = drawGraph(view.vertices.length, view.edges.map((e) => e.ends.map((v) => index.get(v))), {
     edgeLabel: (e, [x, y]) => {
       const edge = view.edges[e];
@@ -34,6 +37,7 @@ export function render(box, state, ctx) {
   const nodes = view.vertices.map((name, v) => {
     const node = drawVertex(svg, pos[v], { cls: "empty", inner: name, r: 16 });
     if (hint && hint.vertex === name) node.classList.add("hint");
+    if (solvedFrom.has(name)) node.classList.add("solved");
     if (last && last.vertex === name) node.classList.add("last");
     node.setAttribute("data-vertex", name);
     if (ctx.canMove) {
