@@ -23,7 +23,7 @@ const LABEL_ROOM = 3;
 const CHAR_WIDTH = 3.3;
 // A label is hidden when its cell is seen at a grazing angle: cosine below this.
 const EDGE_ON = 0.25;
-const BAND = { plain: "#4d4d4d", lit: "#f1c40f", loop: "#f1c40f", last: "#ffffff", hint: "#00aa00" };
+const BAND = { plain: "#4d4d4d", lit: "#f1c40f", loop: "#f1c40f", last: "#ffffff", hint: "#00aa00", solved: "#7ccf8e" };
 
 let current = null; // { key, view }: the view of the game on show
 let tab = "disk"; // on a phone, the pane on show
@@ -239,6 +239,7 @@ function createView({ canvas, gl, software }, surfaces) {
     if (cell === hovered) return BAND.lit;
     if (ctx.last === name) return BAND.last;
     if (ctx.canMove && ctx.hint === name) return BAND.hint;
+    if (ctx.canMove && ctx.solved && ctx.solved.has(name)) return BAND.solved;
     if (paint.marked.has(cell)) return BAND.loop;
     return BAND.plain;
   }
