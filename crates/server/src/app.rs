@@ -1234,16 +1234,13 @@ impl App {
                 Ok((live.current.clone_box(), level, seed))
             })
             .await?;
-        // The search's clock stops it before the request's deadline; past `answer_wait` (a
-        // search that overran its clock) it answers 408 and the guard cancels the search.
-        let time = self.limits.answer_wait.mul_f64(SEARCH_SHARE_OF_WAIT);
         let timed_out = format!(
             "the hint at level {level} took longer than {} s; ask a lower level",
             self.limits.answer_wait.as_secs_f64()
         );
         let work = move |game: &dyn Match, budget: &Budget| game.hint(level, seed, budget);
         let hint = self
-            .search(game, time, ("the hint failed", timed_out), work)
+            .search(game, ("the hint failed", timed_out), work)
             .await?
             .ok_or_else(|| ApiError::conflict("there is no move"))?;
         Ok(json!({
@@ -1263,24 +1260,24 @@ impl App {
         let game = self
             .run(move |app| Ok(app.slot(&id)?.lock().current.clone_box()))
             .await?;
-        let time = self.limits.answer_wait.mul_f64(SEARCH_SHARE_OF_WAIT);
         let timed_out = format!(
             "the solve took longer than {} s",
             self.limits.answer_wait.as_secs_f64()
         );
         let work = |game: &dyn Match, budget: &Budget| game.solve(budget);
-        self.search(game, time, ("the solve failed", timed_out), work)
+        self.search(game, ("the solve failed", timed_out), work)
             .await
     }
 
     /// Runs `work` on `game` on a blocking thread, among the games computing at once,
-    /// within `time` (at most the longest think) and the search memory; past the answer
-    /// wait it answers 408 with the second of `errors`, and a failed task 500 with the
-    /// first. The search is cancelled when this future is dropped, answered or not.
+    /// within the search memory and [`SEARCH_SHARE_OF_WAIT`] of the answer wait (at most
+    /// the longest think), so that its own clock stops it before the request's deadline;
+    /// past that deadline (a search that overran its clock) it answers 408 with the second
+    /// of `errors`, and a failed task 500 with the first. The search is cancelled when this
+    /// future is dropped, answered or not.
     async fn search<T: Send + 'static>(
         &self,
         game: Box<dyn Match>,
-        time: Duration,
         (failed, timed_out): (&str, String),
         work: impl FnOnce(&dyn Match, &Budget) -> T + Send + 'static,
     ) -> Result<T, ApiError> {
@@ -1288,6 +1285,7 @@ impl App {
         let cancel = Cancel::new();
         let _stop_when_done = cancel.on_drop();
         let searching = self.searches.start(&cancel);
+        let time = self.limits.answer_wait.mul_f64(SEARCH_SHARE_OF_WAIT);
         let budget = self.search_budget(time, &cancel);
         let task = tokio::task::spawn_blocking(move || {
             let (_permit, _searching) = (permit, searching);
