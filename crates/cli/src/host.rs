@@ -382,6 +382,7 @@ fn hint(game: &GameDescriptor, matches: &ArgMatches, out: &Output) -> anyhow::Re
     let suggested = player
         .choose(started.as_any(), &computer.budget)
         .context("the computer found no move")?;
+    let result = player.proven();
     let hint = Hint {
         game: game.info.name,
         position: started.position(),
@@ -389,8 +390,8 @@ fn hint(game: &GameDescriptor, matches: &ArgMatches, out: &Output) -> anyhow::Re
         level: computer.level.to_string(),
         threads: computer.threads,
         suggested,
-        proven: player.proven().is_some(),
-        result: player.proven(),
+        proven: result.is_some(),
+        result,
         millis: clock.elapsed().as_secs_f64() * 1000.0,
     };
     let proof = match (hint.result, computer.level) {
