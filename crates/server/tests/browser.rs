@@ -833,6 +833,24 @@ fn graph_and_heap_games_played_by_clicks_and_keys() {
         !session.find_all("#board .vname").is_empty(),
         "vertices are named"
     );
+    // On P2 the first placement wins, wherever it goes: the solve says so, and neither
+    // lists nor marks the moves.
+    play_to_the_end(
+        &session,
+        &server,
+        &Setup {
+            game: "sandpile",
+            board: "P2",
+            options: &[],
+        },
+        |session| {
+            session.click_first("#solve");
+            session.wait_for_text("#solve-note", "Every move wins.");
+            assert!(session.find_all("#solve-note .solve-move").is_empty());
+            assert!(session.find_all("#board .solved").is_empty());
+            click_a_cell(session);
+        },
+    );
     play_to_the_end(
         &session,
         &server,

@@ -50,8 +50,9 @@ function describe(state, mine) {
 
 /**
  * What a solve found, as a sentence and the best moves as buttons (`ring(move)` makes one):
- * who wins with perfect play and the value, as the CLI says them, then the winning moves,
- * or in a lost position whether any move does better than the rest.
+ * who wins with perfect play and the value, as the CLI says them, then the winning moves
+ * (unless every move wins), or in a lost position whether any move does better than the
+ * rest.
  */
 function solvedText(answer, legal, ring) {
   const mover = answer.to_move;
@@ -67,7 +68,9 @@ function solvedText(answer, legal, ring) {
   const said = [`Solved: ${verdict} (${value}).`];
   if (!answer.optimal_moves) return [...said, " The solver ran out before it had found every best move."];
   const listed = (what, moves) => [...said, ` ${what} (${moves.length} of ${legal}):`, ...moves.flatMap((m) => [" ", ring(m)])];
-  if (answer.winner === mover) return listed("Winning moves", answer.winning_moves);
+  if (answer.winner === mover) {
+    return answer.winning_moves.length === legal ? [...said, " Every move wins."] : listed("Winning moves", answer.winning_moves);
+  }
   if (answer.optimal_moves.length === legal) {
     return [...said, answer.winner === "draw" ? " Every move keeps the draw." : " Every move loses alike."];
   }
