@@ -123,6 +123,21 @@ impl Scratch {
             self.seen = vec![false; n];
         }
     }
+
+    /// Notes `u` as reached by `cascade`, once, in the order first reached.
+    fn reach(&mut self, cascade: &mut Cascade, u: usize) {
+        if !self.seen[u] {
+            self.seen[u] = true;
+            cascade.reached.push(u);
+        }
+    }
+
+    /// Forgets the vertices `cascade` reached, for the next placement.
+    fn unsee(&mut self, cascade: &Cascade) {
+        for &u in &cascade.reached {
+            self.seen[u] = false;
+        }
+    }
 }
 
 impl Board {
@@ -259,18 +274,12 @@ impl Board {
             scratch.erupting = vec![false; self.classes.len()];
         }
         let mut cascade = Cascade::default();
-        let reach = |u: usize, scratch: &mut Scratch, cascade: &mut Cascade| {
-            if !scratch.seen[u] {
-                scratch.seen[u] = true;
-                cascade.reached.push(u);
-            }
-        };
         let live = |u: usize, scratch: &Scratch| match self.class_of(u) {
             Some(c) => !frozen(c) && !scratch.erupting[c],
             None => true,
         };
         scores[v] += 1;
-        reach(v, scratch, &mut cascade);
+        scratch.reach(&mut cascade, v);
         scratch.stack.push(v);
         while let Some(u) = scratch.stack.pop() {
             let t = self.threshold[u];
@@ -287,7 +296,7 @@ impl Board {
             scratch.fired[u] += times as u64;
             for &w in self.graph.neighbors(u) {
                 scores[w] += times;
-                reach(w, scratch, &mut cascade);
+                scratch.reach(&mut cascade, w);
                 if scores[w] >= self.threshold[w] {
                     scratch.stack.push(w);
                 }
@@ -301,7 +310,7 @@ impl Board {
                     scratch.erupting[c] = true;
                     cascade.erupted.push(c);
                     for &w in &self.classes[c].vertices {
-                        reach(w, scratch, &mut cascade);
+                        scratch.reach(&mut cascade, w);
                     }
                 }
             }
@@ -316,9 +325,7 @@ impl Board {
         for &c in &cascade.erupted {
             scratch.erupting[c] = false;
         }
-        for &u in &cascade.reached {
-            scratch.seen[u] = false;
-        }
+        scratch.unsee(&cascade);
         cascade
     }
 
@@ -342,15 +349,9 @@ impl Board {
         scratch.fit_vertices(n);
         let mut cascade = Cascade::default();
         let live = |u: usize| self.class_of(u).is_none_or(|c| !frozen(c));
-        let reach = |u: usize, scratch: &mut Scratch, cascade: &mut Cascade| {
-            if !scratch.seen[u] {
-                scratch.seen[u] = true;
-                cascade.reached.push(u);
-            }
-        };
         let mut queue = std::collections::VecDeque::new();
         scores[v] += 1;
-        reach(v, scratch, &mut cascade);
+        scratch.reach(&mut cascade, v);
         if self.threshold[v] > 0 && scores[v] >= self.threshold[v] && live(v) {
             queue.push_back(v);
         }
@@ -364,7 +365,7 @@ impl Board {
             scores[u] = 0;
             cascade.topplings += 1;
             for &w in self.graph.neighbors(u) {
-                reach(w, scratch, cascade);
+                scratch.reach(cascade, w);
                 if live(w) {
                     scores[w] += 1;
                     // Queued once, when its score reaches its threshold.
@@ -397,7 +398,7 @@ impl Board {
                 for (c, _) in firing.iter().enumerate().filter(|(_, fired)| **fired) {
                     cascade.erupted.push(c);
                     for &w in &self.classes[c].vertices {
-                        reach(w, scratch, &mut cascade);
+                        scratch.reach(&mut cascade, w);
                     }
                 }
                 break;
@@ -407,9 +408,7 @@ impl Board {
                 (power, length) = (power * 2, 0);
             }
         }
-        for &u in &cascade.reached {
-            scratch.seen[u] = false;
-        }
+        scratch.unsee(&cascade);
         cascade
     }
 }
