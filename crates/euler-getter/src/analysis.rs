@@ -23,7 +23,7 @@ pub struct PerPlayer<T> {
 }
 
 impl<T> PerPlayer<T> {
-    fn of(f: impl Fn(Player) -> T) -> Self {
+    pub(crate) fn of(f: impl Fn(Player) -> T) -> Self {
         PerPlayer {
             x: f(Player::X),
             o: f(Player::O),

@@ -16,7 +16,7 @@ use crosscap_topology::Symmetries;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
-use crate::analysis::plural;
+use crate::analysis::{PerPlayer, plural};
 use crate::compact::CompactBoard;
 use crate::game::{EulerGetter, Move, Rule, SwapRule};
 use crate::region::{RegionCounts, loop_cycles};
@@ -153,24 +153,6 @@ pub struct EulerView {
     pub score: PerPlayer<Score>,
     /// Once the board is full, each player's region.
     pub regions: Option<PerPlayer<RegionView>>,
-}
-
-/// One value per player, written `{"X": .., "O": ..}`.
-#[derive(Serialize)]
-pub struct PerPlayer<T> {
-    #[serde(rename = "X")]
-    pub x: T,
-    #[serde(rename = "O")]
-    pub o: T,
-}
-
-impl<T> PerPlayer<T> {
-    fn of(f: impl Fn(Player) -> T) -> PerPlayer<T> {
-        PerPlayer {
-            x: f(Player::X),
-            o: f(Player::O),
-        }
-    }
 }
 
 /// The swap rule: after how many stones the second player may swap (`None`: never),
