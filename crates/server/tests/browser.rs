@@ -805,7 +805,11 @@ fn projective_hex_and_euler_getter_played_by_clicks() {
 
 #[test]
 fn graph_and_heap_games_played_by_clicks_and_keys() {
-    let server = start(Limits::default());
+    // No creation limit: the saved games' pages below need more games than its burst.
+    let server = start(Limits {
+        create_burst: 0,
+        ..Limits::default()
+    });
     let driver = start_driver();
     let session = open_session(&driver);
     // Edge-Nim: pick a vertex with tokens, leave none on its first edge, take.
@@ -896,7 +900,59 @@ fn graph_and_heap_games_played_by_clicks_and_keys() {
             assert!(session.keys(&active, "\u{E007}"), "enter");
         },
     );
+    saved_games_a_page_at_a_time(&session, &server);
     session.command("DELETE", "", None);
+}
+
+/// The saved games, 50 a page, latest first: games named by their titles, and the ones
+/// this browser played (the five above, among 50 more made through the API, most of them
+/// newer: timestamps are in seconds) marked as the reader's, with "you" in their seats and
+/// the result said to them.
+fn saved_games_a_page_at_a_time(session: &Session, server: &common::TestServer) {
+    for _ in 0..50 {
+        server.create(
+            json!({"game": "nim", "board": "1 2", "players": {"X": "human", "O": "human"}}),
+        );
+    }
+    let yours = || {
+        let rows = session.read(
+            "return [...document.querySelectorAll('table.games tr.yours')]\
+             .map(r => [...r.cells].map(c => c.innerText))",
+        );
+        rows.as_array().unwrap().clone()
+    };
+    session.open(&server.url("/#/games"));
+    let note = session.wait_for_text(".pages", "Games 1–50 of 55");
+    assert!(
+        note.contains("Older →") && !note.contains("Newer"),
+        "{note}"
+    );
+    assert_eq!(session.find_all("table.games tr[data-id]").len(), 50);
+    let mut rows = yours();
+    session.click_first(".pages a");
+    let note = session.wait_for_text(".pages", "Games 51–55 of 55");
+    assert!(
+        note.contains("← Newer") && !note.contains("Older"),
+        "{note}"
+    );
+    assert_eq!(session.find_all("table.games tr[data-id]").len(), 5);
+    rows.extend(yours());
+    assert_eq!(rows.len(), 5, "{rows:?}");
+    let titles: Vec<&str> = rows.iter().map(|r| r[0].as_str().unwrap()).collect();
+    for title in [
+        "Edge-Nim",
+        "Sandpile toppling",
+        "Manifold decomposition",
+        "Nim",
+    ] {
+        assert!(titles.contains(&title), "{titles:?}");
+    }
+    for row in &rows {
+        let players = row[2].as_str().unwrap();
+        let result = row[4].as_str().unwrap();
+        assert_eq!(players, "X: you\nO: the computer (random)", "{row:?}");
+        assert!(result == "you won" || result == "you lost", "{row:?}");
+    }
 }
 
 #[test]

@@ -33,6 +33,13 @@ export async function renderer(game) {
   return renderers[game];
 }
 
+/** Who sits in a seat (`human` or `ai:LEVEL`), as the pages say it: `you` for a seat
+ * this browser holds. */
+export function seatLabel(who, mine) {
+  if (who !== "human") return `the computer (${who.replace(/^ai:/, "")})`;
+  return mine ? "you" : "a person";
+}
+
 const tokenKey = (id) => `crosscap-tokens-${id}`;
 /** The secrets this browser holds for a game: a token per seat it plays, the owner's. */
 export function tokens(id) {

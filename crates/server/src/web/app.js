@@ -1,7 +1,7 @@
 // The Crosscap page: a small hash router over the JSON API. Each game's drawing lives in
 // games/<name>.js and exports render(element, state, ctx); play.js is the game page.
 import { el, clear } from "./draw.js";
-import { api, getCatalog, saveTokens, createGame, boardName, renderer } from "./api.js";
+import { api, getCatalog, saveTokens, tokens, createGame, boardName, renderer, seatLabel } from "./api.js";
 import { gamePage } from "./play.js";
 
 const main = document.getElementById("main");
@@ -164,8 +164,13 @@ async function newGamePage() {
 
 // ---- Saved games ----
 
+/** The saved games, 50 a page (the server lists at most `max_listed` at once). */
 async function savedGamesPage() {
-  const list = await api("GET", "/games");
+  const SAVED_PAGE = 50;
+  const query = new URLSearchParams(location.hash.split("?")[1] || "");
+  const page = Math.max(1, Number.parseInt(query.get("page"), 10) || 1);
+  const offset = (page - 1) * SAVED_PAGE;
+  const [list, cat] = await Promise.all([api("GET", `/games?limit=${SAVED_PAGE}&offset=${offset}`), getCatalog()]);
   clear(main);
   document.title = "Saved games — Crosscap";
   const importInput = el("input", { type: "file", accept: "application/json,.json" });
@@ -180,20 +185,37 @@ async function savedGamesPage() {
       importError.textContent = err.message;
     }
   });
-  const rows = list.games.map((g) => el("tr", {},
-    el("td", {}, el("a", { href: `#/game/${g.id}` }, g.id)),
-    el("td", {}, g.game), el("td", {}, boardName(g.board)),
-    el("td", {}, `X ${g.players.X}, O ${g.players.O}`),
-    el("td", {}, String(g.moves)),
-    el("td", {}, g.finished ? (g.winner ? `${g.winner} won` : "over") : "in play"),
-    el("td", {}, new Date(g.updated * 1000).toLocaleString())));
+  const titles = new Map(cat.games.map((g) => [g.name, g.title]));
+  const rows = list.games.map((g) => {
+    const mine = tokens(g.id);
+    const yours = ["X", "O"].filter((seat) => g.players[seat] === "human" && mine[seat]);
+    const result = !g.finished ? "in play"
+      : !g.winner ? "over"
+      : yours.length === 1 ? (g.winner === yours[0] ? "you won" : "you lost")
+      : `${g.winner} won`;
+    return el("tr", { class: yours.length ? "yours" : "", "data-id": g.id },
+      el("td", {}, el("a", { href: `#/game/${g.id}`, title: `game ${g.id}` }, titles.get(g.game) || g.game)),
+      el("td", {}, boardName(g.board)),
+      el("td", { class: "seats" }, ...["X", "O"].map((seat) => el("div", {}, `${seat}: ${seatLabel(g.players[seat], mine[seat])}`))),
+      el("td", {}, String(g.moves)),
+      el("td", {}, result),
+      el("td", {}, new Date(g.updated * 1000).toLocaleString()));
+  });
+  const pageLink = (to, text) => el("a", { href: `#/games?page=${to}`, class: "page-link" }, text);
+  const older = offset + list.games.length < list.total;
+  const shown = list.games.length ? `Games ${offset + 1}–${offset + list.games.length} of ${list.total}, latest first.`
+    : list.total ? `No games this far back: ${list.total} saved in all.` : "No saved games yet.";
+  const newer = list.games.length ? pageLink(page - 1, "← Newer") : pageLink(1, "← The latest");
+  const pages = el("p", { class: "note pages" }, shown,
+    ...(page > 1 ? [" ", newer] : []),
+    ...(older ? [" ", pageLink(page + 1, "Older →")] : []));
   main.append(
     el("h1", {}, "Saved games"),
     el("p", {}, "Import a game record: ", importInput), importError,
     el("div", { class: "table-scroll" }, el("table", { class: "games" },
-      el("tr", {}, ...["game", "kind", "board", "players", "moves", "result", "last move"].map((h) => el("th", {}, h))),
+      el("tr", {}, ...["game", "board", "players", "moves", "result", "last move"].map((h) => el("th", {}, h))),
       ...rows)),
-    list.total > list.games.length ? el("p", { class: "note" }, `${list.total} games; the latest ${list.games.length} are shown.`) : "");
+    pages);
 }
 
 // ---- Rules ----

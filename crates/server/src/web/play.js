@@ -2,7 +2,7 @@
 // scores with their changes, hints drawn on the board, the move list, replay, an end
 // card, sound, a friend's invitation, and a paced view of computer-against-computer games.
 import { el, clear, arrowKeys } from "./draw.js";
-import { api, renderer, tokens, saveTokens, invitation, claimLink, createGame, boardName } from "./api.js";
+import { api, renderer, tokens, saveTokens, invitation, claimLink, createGame, boardName, seatLabel } from "./api.js";
 import * as sound from "./sound.js";
 
 // How long each move of a computer-against-computer game stays on screen while it plays.
@@ -16,9 +16,8 @@ function mySeats(state, mine) {
 
 function seatText(state, seat, mine) {
   const who = state.players[seat];
-  const waiting = state.unclaimed === seat ? " (not yet joined)" : "";
-  const label = who === "human" ? (mine[seat] ? "you" : `a person${waiting}`) : `the computer (${who.slice(3)})`;
-  return [el("span", { class: `swatch ${seat}` }), ` ${seat}: ${label}`];
+  const waiting = who === "human" && !mine[seat] && state.unclaimed === seat ? " (not yet joined)" : "";
+  return [el("span", { class: `swatch ${seat}` }), ` ${seat}: ${seatLabel(who, mine[seat])}${waiting}`];
 }
 
 /** The status line and the tab's title: the result, or whose turn it is and who you are. */
