@@ -33,6 +33,13 @@ export async function renderer(game) {
   return renderers[game];
 }
 
+export const SEATS = ["X", "O"];
+
+/** The seats this browser plays in a game (a token for a human seat), given its players. */
+export function mySeats(players, mine) {
+  return SEATS.filter((p) => players[p] === "human" && mine[p]);
+}
+
 /** Who sits in a seat (`human` or `ai:LEVEL`), as the pages say it: `you` for a seat
  * this browser holds. */
 export function seatLabel(who, mine) {

@@ -1,7 +1,7 @@
 // The Crosscap page: a small hash router over the JSON API. Each game's drawing lives in
 // games/<name>.js and exports render(element, state, ctx); play.js is the game page.
 import { el, clear } from "./draw.js";
-import { api, getCatalog, saveTokens, tokens, createGame, boardName, renderer, seatLabel } from "./api.js";
+import { api, getCatalog, saveTokens, tokens, createGame, boardName, renderer, seatLabel, SEATS, mySeats } from "./api.js";
 import { gamePage } from "./play.js";
 
 const main = document.getElementById("main");
@@ -188,7 +188,7 @@ async function savedGamesPage() {
   const titles = new Map(cat.games.map((g) => [g.name, g.title]));
   const rows = list.games.map((g) => {
     const mine = tokens(g.id);
-    const yours = ["X", "O"].filter((seat) => g.players[seat] === "human" && mine[seat]);
+    const yours = mySeats(g.players, mine);
     const result = !g.finished ? "in play"
       : !g.winner ? "over"
       : yours.length === 1 ? (g.winner === yours[0] ? "you won" : "you lost")
@@ -196,7 +196,7 @@ async function savedGamesPage() {
     return el("tr", { class: yours.length ? "yours" : "", "data-id": g.id },
       el("td", {}, el("a", { href: `#/game/${g.id}`, title: `game ${g.id}` }, titles.get(g.game) || g.game)),
       el("td", {}, boardName(g.board)),
-      el("td", { class: "seats" }, ...["X", "O"].map((seat) => el("div", {}, `${seat}: ${seatLabel(g.players[seat], mine[seat])}`))),
+      el("td", { class: "seats" }, ...SEATS.map((seat) => el("div", {}, `${seat}: ${seatLabel(g.players[seat], mine[seat])}`))),
       el("td", {}, String(g.moves)),
       el("td", {}, result),
       el("td", {}, new Date(g.updated * 1000).toLocaleString()));

@@ -2,18 +2,11 @@
 // scores with their changes, hints drawn on the board, the move list, replay, an end
 // card, sound, a friend's invitation, and a paced view of computer-against-computer games.
 import { el, clear, arrowKeys } from "./draw.js";
-import { api, renderer, tokens, saveTokens, invitation, claimLink, createGame, boardName, seatLabel } from "./api.js";
+import { api, renderer, tokens, saveTokens, invitation, claimLink, createGame, boardName, seatLabel, SEATS, mySeats } from "./api.js";
 import * as sound from "./sound.js";
 
 // How long each move of a computer-against-computer game stays on screen while it plays.
 const PACE_MS = 800;
-const SEATS = ["X", "O"];
-
-/** The seats this browser plays in a game (a token for a human seat). */
-function mySeats(state, mine) {
-  return SEATS.filter((p) => state.players[p] === "human" && mine[p]);
-}
-
 function seatText(state, seat, mine) {
   const who = state.players[seat];
   const waiting = who === "human" && !mine[seat] && state.unclaimed === seat ? " (not yet joined)" : "";
@@ -22,7 +15,7 @@ function seatText(state, seat, mine) {
 
 /** The status line and the tab's title: the result, or whose turn it is and who you are. */
 function describe(state, mine) {
-  const seats = mySeats(state, mine);
+  const seats = mySeats(state.players, mine);
   const mover = state.to_move;
   if (state.status === "over") {
     if (state.stopped) return { text: "The game was stopped by its owner.", title: "Stopped" };
@@ -346,7 +339,7 @@ export async function gamePage(main, id, page) {
     const copied = el("span", { class: "note", id: "copied" });
     again.addEventListener("click", () => act(async () => {
       // A game against a friend elsewhere invites them again.
-      const seats = mySeats(state, mine);
+      const seats = mySeats(state.players, mine);
       const other = seats[0] === "X" ? "O" : "X";
       const friend = seats.length === 1 && state.players[other] === "human" ? other : undefined;
       const game = await createGame({ game: state.game, board: state.board, options: state.options, players: state.players, friend });
