@@ -272,12 +272,31 @@ async fn status(State(app): State<Arc<App>>) -> Answer {
     ok(app.run(|app| Ok(app.status())).await?)
 }
 
-/// `GET /api/games?limit=N&offset=M`: a page of the saved games, latest first.
+/// `GET /api/games?limit=N&offset=M[&ids=ID,ID]`: a page of the saved games, latest first,
+/// of them all or of those with the ids given (a page finds the games it holds seats of).
 async fn list_games(State(app): State<Arc<App>>, query: Params) -> Answer {
     let query = params(query)?;
     let limit = number::<usize>(&query, "limit")?;
     let offset = number::<usize>(&query, "offset")?.unwrap_or(0);
-    ok(app.run(move |app| app.list(limit, offset)).await?)
+    let only = query.get("ids").map(|ids| game_ids(ids)).transpose()?;
+    ok(app.run(move |app| app.list(limit, offset, only)).await?)
+}
+
+/// The ids of a comma-separated list (empty entries skipped), each of letters and digits.
+fn game_ids(text: &str) -> Result<Vec<String>, ApiError> {
+    text.split(',')
+        .filter(|id| !id.is_empty())
+        .map(|id| {
+            if id.len() <= 64 && id.bytes().all(|b| b.is_ascii_alphanumeric()) {
+                Ok(id.to_string())
+            } else {
+                Err(ApiError::bad_request(format!(
+                    "ids: {:?} is not a game id",
+                    id.chars().take(64).collect::<String>()
+                )))
+            }
+        })
+        .collect()
 }
 
 fn created(game: Snapshot) -> Answer {

@@ -1430,16 +1430,31 @@ impl App {
     }
 
     /// The saved games, most recent first: at most `limit` (and never more than the
-    /// listing limit) after skipping `offset`, and how many there are in all.
-    pub fn list(&self, limit: Option<usize>, offset: usize) -> Result<Value, ApiError> {
+    /// listing limit) after skipping `offset`, and how many there are in all; of every
+    /// game, or of those whose ids `only` lists (at most the listing limit of them).
+    pub fn list(
+        &self,
+        limit: Option<usize>,
+        offset: usize,
+        only: Option<Vec<String>>,
+    ) -> Result<Value, ApiError> {
         let limit = limit
             .unwrap_or(self.limits.max_listed)
             .min(self.limits.max_listed);
+        if let Some(ids) = &only
+            && ids.len() > self.limits.max_listed
+        {
+            return Err(ApiError::bad_request(format!(
+                "ids: at most {} games at once, not {}",
+                self.limits.max_listed,
+                ids.len()
+            )));
+        }
         let store = self.store();
-        let games = store.list(limit, offset)?;
+        let games = store.list(limit, offset, only.as_deref())?;
         Ok(json!({
             "games": games,
-            "total": store.count()?,
+            "total": store.count(only.as_deref())?,
             "limit": limit,
             "offset": offset,
         }))

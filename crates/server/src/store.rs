@@ -348,16 +348,29 @@ impl Store {
             .collect())
     }
 
-    /// The most recently played games first: `limit` of them after skipping `offset`.
-    pub fn list(&self, limit: usize, offset: usize) -> Result<Vec<Summary>, StoreError> {
-        let mut stmt = self.conn.prepare(
+    /// The most recently played games first: `limit` of them after skipping `offset`, of
+    /// all the games or of those whose ids `only` lists.
+    pub fn list(
+        &self,
+        limit: usize,
+        offset: usize,
+        only: Option<&[String]>,
+    ) -> Result<Vec<Summary>, StoreError> {
+        let mut stmt = self.conn.prepare(&format!(
             "SELECT g.id, g.game, g.board, g.players, g.finished, g.winner, g.created, g.updated,
                     (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id)
-             FROM games g ORDER BY g.updated DESC, g.created DESC, g.id LIMIT ?1 OFFSET ?2",
-        )?;
+             FROM games g {} ORDER BY g.updated DESC, g.created DESC, g.id LIMIT ?1 OFFSET ?2",
+            among(only, 3)
+        ))?;
         let as_sql = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
+        let (limit, offset) = (as_sql(limit), as_sql(offset));
+        let ids = only.map(ids_json);
+        let params: Vec<&dyn rusqlite::ToSql> = match &ids {
+            Some(ids) => vec![&limit, &offset, ids],
+            None => vec![&limit, &offset],
+        };
         let rows = stmt
-            .query_map(params![as_sql(limit), as_sql(offset)], |r| {
+            .query_map(params.as_slice(), |r| {
                 let players: String = r.get(3)?;
                 Ok(Summary {
                     id: r.get(0)?,
@@ -375,13 +388,28 @@ impl Store {
         Ok(rows)
     }
 
-    /// The number of saved games.
-    pub fn count(&self) -> Result<usize, StoreError> {
-        let n: i64 = self
-            .conn
-            .query_row("SELECT COUNT(*) FROM games", [], |r| r.get(0))?;
+    /// The number of saved games, or of those whose ids `only` lists.
+    pub fn count(&self, only: Option<&[String]>) -> Result<usize, StoreError> {
+        let sql = format!("SELECT COUNT(*) FROM games g {}", among(only, 1));
+        let n: i64 = match only {
+            Some(ids) => self.conn.query_row(&sql, [ids_json(ids)], |r| r.get(0))?,
+            None => self.conn.query_row(&sql, [], |r| r.get(0))?,
+        };
         Ok(n as usize)
     }
+}
+
+/// The `WHERE` clause keeping the games whose ids parameter `?n` holds (a JSON array), or
+/// none without ids.
+fn among(only: Option<&[String]>, n: usize) -> String {
+    match only {
+        Some(_) => format!("WHERE g.id IN (SELECT value FROM json_each(?{n}))"),
+        None => String::new(),
+    }
+}
+
+fn ids_json(ids: &[String]) -> String {
+    serde_json::to_string(ids).expect("strings serialise")
 }
 
 /// Brings the schema up to date, one migration per transaction.

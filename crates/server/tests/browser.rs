@@ -901,6 +901,25 @@ fn graph_and_heap_games_played_by_clicks_and_keys() {
         },
     );
     saved_games_a_page_at_a_time(&session, &server);
+    // A game left in play is listed under the new-game form, to go back to.
+    session.open(&server.url("/#/"));
+    session.click_first("#start");
+    session.wait_for("#board");
+    session.open(&server.url("/#/"));
+    let listed = session.wait_for_text("#your-games", "Your games in play");
+    assert!(
+        listed.contains("Projective Hex on taylor:3 · 0 moves"),
+        "{listed}"
+    );
+    assert_eq!(session.find_all("#your-games li").len(), 1, "{listed}");
+    // The saved games shown are only the six this browser played, then every one again.
+    session.open(&server.url("/#/games"));
+    session.wait_for_text(".pages", "Games 1–50 of 56");
+    session.click_first("#only-yours");
+    session.wait_for_text(".pages", "Games 1–6 of 6");
+    assert_eq!(session.find_all("table.games tr.yours").len(), 6);
+    session.click_first("#every-game");
+    session.wait_for_text(".pages", "Games 1–50 of 56");
     session.command("DELETE", "", None);
 }
 

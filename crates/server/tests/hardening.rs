@@ -515,9 +515,13 @@ fn the_listing_pages_and_the_status_counts() {
         max_listed: 3,
         ..quick()
     });
-    for heaps in ["1", "2", "3", "4", "5"] {
-        server.create(json!({"game": "nim", "board": heaps}));
-    }
+    let ids: Vec<String> = ["1", "2", "3", "4", "5"]
+        .iter()
+        .map(|heaps| {
+            let game = server.create(json!({"game": "nim", "board": heaps}));
+            game["id"].as_str().unwrap().to_string()
+        })
+        .collect();
     let (_, first) = server.get("/api/games");
     assert_eq!(first["total"], 5);
     assert_eq!(
@@ -537,6 +541,31 @@ fn the_listing_pages_and_the_status_counts() {
     assert_eq!(all["limit"], 3);
     let (status, _) = server.get("/api/games?limit=-1");
     assert_eq!(status, 400);
+    // Only the games asked for by id (an unknown id is no error).
+    let (status, some) = server.get(&format!(
+        "/api/games?ids={},{},ffff0000ffff0000",
+        ids[1], ids[3]
+    ));
+    assert_eq!(status, 200, "{some}");
+    assert_eq!(some["total"], 2);
+    let mut boards: Vec<&str> = some["games"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|g| g["board"].as_str().unwrap())
+        .collect();
+    boards.sort();
+    assert_eq!(boards, ["2", "4"]);
+    let (_, none) = server.get("/api/games?ids=");
+    assert_eq!(none["total"], 0);
+    for bad in ["a,b,c,d", "x'%20OR%201=1", &"a".repeat(65)] {
+        let (status, answer) = server.get(&format!("/api/games?ids={bad}"));
+        assert_eq!(status, 400, "{bad}: {answer}");
+        assert!(
+            answer["error"].as_str().unwrap().starts_with("ids: "),
+            "{answer}"
+        );
+    }
     let (_, status) = server.get("/api/status");
     assert_eq!(status["games_in_memory"], 5);
     assert!(status["games_bytes"].as_u64().unwrap() > 0);

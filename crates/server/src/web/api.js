@@ -52,6 +52,16 @@ const tokenKey = (id) => `crosscap-tokens-${id}`;
 export function tokens(id) {
   try { return JSON.parse(localStorage.getItem(tokenKey(id))) || {}; } catch { return {}; }
 }
+/** The ids of the games this browser holds secrets of (at most `most`). */
+export function heldGames(most) {
+  const prefix = tokenKey("");
+  const ids = [];
+  for (let i = 0; i < localStorage.length && ids.length < most; i++) {
+    const key = localStorage.key(i);
+    if (key.startsWith(prefix)) ids.push(key.slice(prefix.length));
+  }
+  return ids;
+}
 export function saveTokens(id, more) {
   const all = { ...tokens(id) };
   for (const [seat, token] of Object.entries(more || {})) if (token && seat !== "claim") all[seat] = token;

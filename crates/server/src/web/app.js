@@ -1,10 +1,15 @@
 // The Crosscap page: a small hash router over the JSON API. Each game's drawing lives in
 // games/<name>.js and exports render(element, state, ctx); play.js is the game page.
-import { el, clear } from "./draw.js";
-import { api, getCatalog, saveTokens, tokens, createGame, boardName, renderer, seatLabel, SEATS, mySeats } from "./api.js";
+import { el, clear, plural } from "./draw.js";
+import { api, getCatalog, saveTokens, tokens, heldGames, createGame, boardName, renderer, seatLabel, SEATS, mySeats } from "./api.js";
 import { gamePage } from "./play.js";
 
 const main = document.getElementById("main");
+
+/** Most games whose ids a page sends to find the reader's own (the server's default
+ * listing limit). */
+const HELD_GAMES = 500;
+
 // Bumped on every navigation, so that a page left behind stops following its game.
 let generation = 0;
 
@@ -53,6 +58,11 @@ window.addEventListener("hashchange", route);
 route();
 
 // ---- New game ----
+
+/** A game's title from the catalog ("Euler Getter" for `euler-getter`). */
+function gameTitle(cat, name) {
+  return cat.games.find((g) => g.name === name)?.title || name;
+}
 
 function playerPicker(seat, levels, initial) {
   const kind = el("select", { name: `${seat}-kind` },
@@ -159,18 +169,37 @@ async function newGamePage() {
       start.disabled = false;
     }
   });
-  main.append(el("h1", {}, "New game"), form);
+  const yours = el("section", { id: "your-games", hidden: "" });
+  main.append(el("h1", {}, "New game"), form, yours);
+  listYourGames(yours, cat).catch(() => {});
+}
+
+/** Below the form, the latest games in play that this browser plays a seat of: where a
+ * reader who closed the page finds their game again. */
+async function listYourGames(box, cat) {
+  const held = heldGames(HELD_GAMES);
+  if (!held.length) return;
+  const list = await api("GET", `/games?limit=50&ids=${held.join(",")}`);
+  const playing = list.games.filter((g) => !g.finished && mySeats(g.players, tokens(g.id)).length);
+  if (!playing.length) return;
+  box.append(el("h2", {}, "Your games in play"), el("ul", {}, ...playing.map((g) => el("li", {},
+    el("a", { href: `#/game/${g.id}` }, `${gameTitle(cat, g.game)} on ${boardName(g.board)}`),
+    ` · ${plural(g.moves, "move")} · last move ${new Date(g.updated * 1000).toLocaleString()}`))));
+  box.hidden = false;
 }
 
 // ---- Saved games ----
 
-/** The saved games, 50 a page (the server lists at most `max_listed` at once). */
+/** The saved games, 50 a page (the server lists at most `max_listed` at once), or only the
+ * reader's (`#/games?yours=1`). */
 async function savedGamesPage() {
   const SAVED_PAGE = 50;
   const query = new URLSearchParams(location.hash.split("?")[1] || "");
   const page = Math.max(1, Number.parseInt(query.get("page"), 10) || 1);
+  const onlyYours = query.get("yours") === "1";
   const offset = (page - 1) * SAVED_PAGE;
-  const [list, cat] = await Promise.all([api("GET", `/games?limit=${SAVED_PAGE}&offset=${offset}`), getCatalog()]);
+  const ids = onlyYours ? `&ids=${heldGames(HELD_GAMES).join(",")}` : "";
+  const [list, cat] = await Promise.all([api("GET", `/games?limit=${SAVED_PAGE}&offset=${offset}${ids}`), getCatalog()]);
   clear(main);
   document.title = "Saved games — Crosscap";
   const importInput = el("input", { type: "file", accept: "application/json,.json" });
@@ -185,7 +214,6 @@ async function savedGamesPage() {
       importError.textContent = err.message;
     }
   });
-  const titles = new Map(cat.games.map((g) => [g.name, g.title]));
   const rows = list.games.map((g) => {
     const mine = tokens(g.id);
     const yours = mySeats(g.players, mine);
@@ -194,17 +222,18 @@ async function savedGamesPage() {
       : yours.length === 1 ? (g.winner === yours[0] ? "you won" : "you lost")
       : `${g.winner} won`;
     return el("tr", { class: yours.length ? "yours" : "", "data-id": g.id },
-      el("td", {}, el("a", { href: `#/game/${g.id}`, title: `game ${g.id}` }, titles.get(g.game) || g.game)),
+      el("td", {}, el("a", { href: `#/game/${g.id}`, title: `game ${g.id}` }, gameTitle(cat, g.game))),
       el("td", {}, boardName(g.board)),
       el("td", { class: "seats" }, ...SEATS.map((seat) => el("div", {}, `${seat}: ${seatLabel(g.players[seat], mine[seat])}`))),
       el("td", {}, String(g.moves)),
       el("td", {}, result),
       el("td", {}, new Date(g.updated * 1000).toLocaleString()));
   });
-  const pageLink = (to, text) => el("a", { href: `#/games?page=${to}`, class: "page-link" }, text);
+  const pageLink = (to, text) => el("a", { href: `#/games?page=${to}${onlyYours ? "&yours=1" : ""}`, class: "page-link" }, text);
   const older = offset + list.games.length < list.total;
   const shown = list.games.length ? `Games ${offset + 1}–${offset + list.games.length} of ${list.total}, latest first.`
-    : list.total ? `No games this far back: ${list.total} saved in all.` : "No saved games yet.";
+    : list.total ? `No games this far back: ${list.total} saved in all.`
+    : onlyYours ? "No games of yours on this server." : "No saved games yet.";
   const newer = list.games.length ? pageLink(page - 1, "← Newer") : pageLink(1, "← The latest");
   const pages = el("p", { class: "note pages" }, shown,
     ...(page > 1 ? [" ", newer] : []),
@@ -212,6 +241,9 @@ async function savedGamesPage() {
   main.append(
     el("h1", {}, "Saved games"),
     el("p", {}, "Import a game record: ", importInput), importError,
+    el("p", {}, onlyYours
+      ? el("a", { href: "#/games", id: "every-game" }, "Show every game")
+      : el("a", { href: "#/games?yours=1", id: "only-yours" }, "Show only the games you play")),
     el("div", { class: "table-scroll" }, el("table", { class: "games" },
       el("tr", {}, ...["game", "board", "players", "moves", "result", "last move"].map((h) => el("th", {}, h))),
       ...rows)),
