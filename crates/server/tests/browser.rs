@@ -584,6 +584,22 @@ fn take_every_token_after_a_solve(session: &Session) {
         session.click_first("#solve");
         session.wait_for_text("#solve-note", "Winning moves (4 of ");
         assert_eq!(session.find_all("#board .vertex.solved").len(), 4);
+        // Every edge's name is clear of every disc (tokens and vertices): K4's inner
+        // edges once hid theirs under the tokens.
+        let hidden = session.read(
+            "const box = (e) => e.getBoundingClientRect();
+             const meet = (t, c) => {
+               const [x, y, r] = [c.left + c.width / 2, c.top + c.height / 2, c.width / 2];
+               const dx = Math.max(t.left - x, 0, x - t.right);
+               const dy = Math.max(t.top - y, 0, y - t.bottom);
+               return Math.hypot(dx, dy) < r;
+             };
+             const discs = [...document.querySelectorAll('#board circle')].map(box);
+             return [...document.querySelectorAll('#board text.ename')]
+               .filter((name) => discs.some((disc) => meet(box(name), disc)))
+               .map((name) => name.textContent);",
+        );
+        assert_eq!(hidden, json!([]), "edge names under a disc");
     }
     take_every_token(session);
 }

@@ -283,8 +283,9 @@ function spreadOut(part, pos, random) {
 let lastLayout = { key: null, pos: null };
 
 /**
- * Draws the edges; returns { svg, pos, edgeNodes }. `edgeLabel(e, point)` labels an edge at
- * its middle. Parallel edges bow apart so that each keeps its own label.
+ * Draws the edges; returns { svg, pos, edgeNodes }. `edgeLabel(e, point, nameAt)` labels an
+ * edge at its middle; `nameAt(length)` is where a name of that many characters beside the
+ * edge stays clear of the rest. Parallel edges bow apart so that each keeps its own label.
  */
 export function drawGraph(n, edges, { grid = null, directed = false, edgeLabel = null } = {}) {
   const key = JSON.stringify([n, edges, grid]);
@@ -302,6 +303,16 @@ export function drawGraph(n, edges, { grid = null, directed = false, edgeLabel =
     const key = u < v ? `${u},${v}` : `${v},${u}`;
     parallel.set(key, (parallel.get(key) || 0) + 1);
   }
+  // How far a point is from everything drawn: vertex discs, the other edges' lines and the
+  // labels at their middles.
+  const clearance = ([x, y], skip) => Math.min(
+    ...pos.map(([px, py]) => Math.hypot(x - px, y - py) - 18),
+    ...edges.filter((_, f) => f !== skip).flatMap(([p, q]) => [
+      segmentDistance([x, y], pos[p], pos[q]),
+      Math.hypot(x - (pos[p][0] + pos[q][0]) / 2, y - (pos[p][1] + pos[q][1]) / 2) - 13,
+    ]),
+  );
+  const labels = [];
   const edgeNodes = edges.map(([u, v], e) => {
     const key = u < v ? `${u},${v}` : `${v},${u}`;
     const k = seen.get(key) || 0;
@@ -309,22 +320,50 @@ export function drawGraph(n, edges, { grid = null, directed = false, edgeLabel =
     const [a, b] = [pos[u], pos[v]];
     let d;
     let mid;
+    let side = [0, -1];
+    let bowed = true;
     if (u === v) {
       d = `M ${a[0]} ${a[1]} c -30 -50 30 -50 0 0`;
       mid = [a[0], a[1] - 38];
     } else {
       const bow = (k - (parallel.get(key) - 1) / 2) * 26 * (u < v ? 1 : -1);
       const len = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1;
-      const c = [(a[0] + b[0]) / 2 - ((b[1] - a[1]) / len) * bow * 2, (a[1] + b[1]) / 2 + ((b[0] - a[0]) / len) * bow * 2];
+      const across = [-(b[1] - a[1]) / len, (b[0] - a[0]) / len];
+      const c = [(a[0] + b[0]) / 2 + across[0] * bow * 2, (a[1] + b[1]) / 2 + across[1] * bow * 2];
       d = `M ${a[0]} ${a[1]} Q ${c[0]} ${c[1]} ${b[0]} ${b[1]}`;
       mid = [(a[0] + 2 * c[0] + b[0]) / 4, (a[1] + 2 * c[1] + b[1]) / 4];
+      side = (Math.sign(bow) || 1) < 0 ? [-across[0], -across[1]] : across;
+      bowed = bow !== 0;
     }
     const node = el("path", { d, class: "edge", "marker-end": directed ? "url(#arrow)" : null });
     svg.append(node);
-    if (edgeLabel) svg.append(edgeLabel(e, mid));
+    // Where a name of `length` characters (11 px text, at most about 7 px each in bold)
+    // beside the edge clears the edge's own label and has the most room: on the side a
+    // parallel edge bows to, else the better of the two (by its corners and middle).
+    const nameAt = (length) => {
+      const half = 3.5 * length;
+      const at = ([dx, dy]) => {
+        const away = 18 + Math.abs(dx) * half + Math.abs(dy) * 6;
+        return [mid[0] + dx * away, mid[1] + dy * away];
+      };
+      const room = (p) => Math.min(...[[0, 0], [-half, -6], [half, -6], [-half, 6], [half, 6]]
+        .map(([x, y]) => clearance([p[0] + x, p[1] + y], e)));
+      const [here, there] = [at(side), at([-side[0], -side[1]])];
+      return bowed || room(here) >= room(there) ? here : there;
+    };
+    if (edgeLabel) labels.push(edgeLabel(e, mid, nameAt));
     return node;
   });
+  // Over every edge, so that no line crosses a label.
+  svg.append(...labels);
   return { svg, pos, edgeNodes };
+}
+
+/** The distance from point `p` to the segment from `a` to `b`. */
+function segmentDistance([x, y], [ax, ay], [bx, by]) {
+  const [dx, dy] = [bx - ax, by - ay];
+  const t = Math.max(0, Math.min(1, ((x - ax) * dx + (y - ay) * dy) / (dx * dx + dy * dy || 1)));
+  return Math.hypot(x - ax - t * dx, y - ay - t * dy);
 }
 
 /** A vertex: its disc, the text inside and, when given, its name beside it. */

@@ -1,7 +1,7 @@
 // Edge-Nim: the graph with the tokens on each edge. Pick a vertex, then how many tokens
 // to leave on each of its edges. A hint or the last move rings its vertex and marks the
-// edges it takes from, with the tokens left; the vertices of the solve's best moves are
-// dashed.
+// edges it takes from, the hint with the tokens it leaves ("2→0"); the vertices of the
+// solve's best moves are dashed.
 import { el, actionTarget } from "../draw.js";
 import { drawGraph, drawVertex } from "../graph.js";
 
@@ -20,13 +20,14 @@ export function render(box, state, ctx) {
   // The vertices the solve's best moves play at, dashed.
   const solvedFrom = new Set([...(ctx.solved || [])].map((m) => parse(m).vertex));
   const { svg, pos, edgeNodes } = drawGraph(view.vertices.length, view.edges.map((e) => e.ends.map((v) => index.get(v))), {
-    edgeLabel: (e, [x, y]) => {
+    edgeLabel: (e, [x, y], nameAt) => {
       const edge = view.edges[e];
       const hinted = hint && hint.left.has(edge.name);
+      const [nx, ny] = nameAt(edge.name.length);
       return el("g", { class: `token-label${hinted ? " hint" : ""}`, "data-edge": edge.name },
         el("circle", { cx: x, cy: y, r: 13, class: "tokens" }),
-        el("text", { x, y }, String(edge.tokens)),
-        el("text", { x: x + 18, y: y - 14, class: "ename" }, hinted ? `${edge.name} → ${hint.left.get(edge.name)}` : edge.name));
+        el("text", { x, y }, hinted ? `${edge.tokens}→${hint.left.get(edge.name)}` : String(edge.tokens)),
+        el("text", { x: nx, y: ny, class: "ename" }, edge.name));
     },
   });
   view.edges.forEach((edge, e) => {

@@ -27,7 +27,9 @@ export function render(box, state, ctx) {
   });
   box.append(svg, el("p", { class: "note" },
     `Grains placed: ${view.placements} (the game stops at ${view.move_limit}). Each vertex shows its name, and its score over its threshold.`));
-  if (last && last.reached.length) {
+  if (last && last.reached.length === 1 && !last.erupted) {
+    box.append(el("p", { class: "note" }, `Last grain on ${last.vertex}: it reached no other vertex.`));
+  } else if (last && last.reached.length) {
     const steps = el("span", { class: "cascade" }, ...last.reached.map((name) => el("span", { "data-vertex": name }, name)));
     box.append(el("p", { class: "note" }, `Last grain on ${last.vertex}: the cascade reached `, steps,
       last.erupted ? " and erupted (it never stops)." : "."));
