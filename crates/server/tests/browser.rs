@@ -584,24 +584,36 @@ fn take_every_token_after_a_solve(session: &Session) {
         session.click_first("#solve");
         session.wait_for_text("#solve-note", "Winning moves (4 of ");
         assert_eq!(session.find_all("#board .vertex.solved").len(), 4);
-        // Every edge's name is clear of every disc (tokens and vertices): K4's inner
-        // edges once hid theirs under the tokens.
-        let hidden = session.read(
-            "const box = (e) => e.getBoundingClientRect();
-             const meet = (t, c) => {
-               const [x, y, r] = [c.left + c.width / 2, c.top + c.height / 2, c.width / 2];
-               const dx = Math.max(t.left - x, 0, x - t.right);
-               const dy = Math.max(t.top - y, 0, y - t.bottom);
-               return Math.hypot(dx, dy) < r;
-             };
-             const discs = [...document.querySelectorAll('#board circle')].map(box);
-             return [...document.querySelectorAll('#board text.ename')]
-               .filter((name) => discs.some((disc) => meet(box(name), disc)))
-               .map((name) => name.textContent);",
-        );
-        assert_eq!(hidden, json!([]), "edge names under a disc");
+        edge_labels_clear(session);
     }
     take_every_token(session);
+}
+
+/// Edge-Nim's labels stay apart: no two token discs overlap, no token covers a vertex, and
+/// no edge name lies under a disc or over another name (K4's inner edges once hid their
+/// names under the tokens, and Petersen's star piled its five tokens up in the middle).
+fn edge_labels_clear(session: &Session) {
+    let crowded = session.read(
+        "const box = (e) => e.getBoundingClientRect();
+         const disc = (e) => { const b = box(e); return [b.left + b.width / 2, b.top + b.height / 2, b.width / 2]; };
+         const under = (t, [x, y, r]) => Math.hypot(Math.max(t.left - x, 0, x - t.right), Math.max(t.top - y, 0, y - t.bottom)) < r;
+         const apart = (a, b) => a.right <= b.left || b.right <= a.left || a.bottom <= b.top || b.bottom <= a.top;
+         const tokens = [...document.querySelectorAll('#board circle.tokens')].map(disc);
+         const discs = [...document.querySelectorAll('#board circle')].map(disc);
+         const names = [...document.querySelectorAll('#board text.ename')];
+         const found = [];
+         discs.forEach(([x, y, r], i) => tokens.forEach(([tx, ty, tr]) => {
+           if ((tx !== x || ty !== y) && Math.hypot(tx - x, ty - y) < r + tr - 1) found.push(`disc ${i} under a token`);
+         }));
+         names.forEach((name, i) => {
+           if (discs.some((d) => under(box(name), d))) found.push(`${name.textContent} under a disc`);
+           names.slice(i + 1).forEach((other) => {
+             if (!apart(box(name), box(other))) found.push(`${name.textContent} over ${other.textContent}`);
+           });
+         });
+         return found;",
+    );
+    assert_eq!(crowded, json!([]), "Edge-Nim labels crowd each other");
 }
 
 /// How a test plays X's move.
@@ -936,6 +948,9 @@ fn graph_and_heap_games_played_by_clicks_and_keys() {
     assert_eq!(session.find_all("table.games tr.yours").len(), 6);
     session.click_first("#every-game");
     session.wait_for_text(".pages", "Games 1–50 of 56");
+    start_from_form(&session, &server, "edge-nim", "petersen");
+    session.wait_for("#board circle.tokens");
+    edge_labels_clear(&session);
     session.command("DELETE", "", None);
 }
 

@@ -279,64 +279,61 @@ function spreadOut(part, pos, random) {
   }
 }
 
-// The layout last computed, reused while the graph stays the same (every move of a game).
-let lastLayout = { key: null, pos: null };
+// The layout last computed (positions, edge curves and label points), reused while the
+// graph stays the same (every move of a game).
+let lastLayout = { key: null };
+
+// Labels that crowd each other or the vertices even at their best spots along the edges
+// (`labelPoints`) get room by drawing the graph larger, up to twice (the discs and text
+// keep their size, so they take less of it); graphs of over 200 edges are left as laid out.
+function spreadForLabels(edges, laidOut) {
+  for (let spread = 1; ; spread *= 1.15) {
+    const pos = laidOut.map(([x, y]) => [x * spread, y * spread]);
+    const curves = edgeCurves(edges, pos);
+    const { points, room } = labelPoints(curves, pos);
+    if (room >= 0 || spread * 1.15 > 2 || edges.length > 200) return { pos, curves, points };
+  }
+}
 
 /**
  * Draws the edges; returns { svg, pos, edgeNodes }. `edgeLabel(e, point, nameAt)` labels an
- * edge at its middle; `nameAt(length)` is where a name of that many characters beside the
- * edge stays clear of the rest. Parallel edges bow apart so that each keeps its own label.
+ * edge at `point` on it, near its middle where there is room (`labelPoints`);
+ * `nameAt(length)` is where a name of that many characters beside the edge stays clear of
+ * the rest. Parallel edges bow apart so that each keeps its own label.
  */
 export function drawGraph(n, edges, { grid = null, directed = false, edgeLabel = null } = {}) {
-  const key = JSON.stringify([n, edges, grid]);
-  if (lastLayout.key !== key) lastLayout = { key, pos: layoutGraph(n, edges, grid) };
-  const pos = lastLayout.pos;
+  const key = JSON.stringify([n, edges, grid, !!edgeLabel]);
+  if (lastLayout.key !== key) {
+    const pos = layoutGraph(n, edges, grid);
+    lastLayout = { key, ...(edgeLabel ? spreadForLabels(edges, pos) : { pos, curves: edgeCurves(edges, pos) }) };
+  }
+  const { pos, curves, points } = lastLayout;
   const svg = svgBox(n ? bounds(pos) : [0, 0, 0, 0], 44);
   svg.classList.add("graph");
   if (directed) {
     svg.append(el("defs", {}, el("marker", { id: "arrow", viewBox: "0 0 10 10", refX: 26, refY: 5, markerWidth: 8, markerHeight: 8, orient: "auto-start-reverse" },
       el("path", { d: "M 0 0 L 10 5 L 0 10 z", fill: "#555" }))));
   }
-  const seen = new Map();
-  const parallel = new Map();
-  for (const [u, v] of edges) {
-    const key = u < v ? `${u},${v}` : `${v},${u}`;
-    parallel.set(key, (parallel.get(key) || 0) + 1);
-  }
-  // How far a point is from everything drawn: vertex discs, the other edges' lines and the
-  // labels at their middles.
-  const clearance = ([x, y], skip) => Math.min(
-    ...pos.map(([px, py]) => Math.hypot(x - px, y - py) - 18),
-    ...edges.filter((_, f) => f !== skip).flatMap(([p, q]) => [
-      segmentDistance([x, y], pos[p], pos[q]),
-      Math.hypot(x - (pos[p][0] + pos[q][0]) / 2, y - (pos[p][1] + pos[q][1]) / 2) - 13,
-    ]),
-  );
-  const labels = [];
-  const edgeNodes = edges.map(([u, v], e) => {
-    const key = u < v ? `${u},${v}` : `${v},${u}`;
-    const k = seen.get(key) || 0;
-    seen.set(key, k + 1);
-    const [a, b] = [pos[u], pos[v]];
-    let d;
-    let mid;
-    let side = [0, -1];
-    let bowed = true;
-    if (u === v) {
-      d = `M ${a[0]} ${a[1]} c -30 -50 30 -50 0 0`;
-      mid = [a[0], a[1] - 38];
-    } else {
-      const bow = (k - (parallel.get(key) - 1) / 2) * 26 * (u < v ? 1 : -1);
-      const len = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1;
-      const across = [-(b[1] - a[1]) / len, (b[0] - a[0]) / len];
-      const c = [(a[0] + b[0]) / 2 + across[0] * bow * 2, (a[1] + b[1]) / 2 + across[1] * bow * 2];
-      d = `M ${a[0]} ${a[1]} Q ${c[0]} ${c[1]} ${b[0]} ${b[1]}`;
-      mid = [(a[0] + 2 * c[0] + b[0]) / 4, (a[1] + 2 * c[1] + b[1]) / 4];
-      side = (Math.sign(bow) || 1) < 0 ? [-across[0], -across[1]] : across;
-      bowed = bow !== 0;
-    }
+  const edgeNodes = curves.map(({ d }) => {
     const node = el("path", { d, class: "edge", "marker-end": directed ? "url(#arrow)" : null });
     svg.append(node);
+    return node;
+  });
+  if (!edgeLabel) return { svg, pos, edgeNodes };
+  // How far a point is from everything drawn: vertex discs, the other edges' lines and
+  // labels, and the names placed so far ([x, y, half width], 6 high each way).
+  const names = [];
+  const clearance = ([x, y], skip) => Math.min(
+    ...pos.map(([px, py]) => Math.hypot(x - px, y - py) - 18),
+    ...edges.flatMap(([p, q], f) => (f === skip ? [] : [
+      segmentDistance([x, y], pos[p], pos[q]),
+      Math.hypot(x - points[f][0], y - points[f][1]) - 13,
+    ])),
+    ...names.map(([nx, ny, half]) => Math.hypot(Math.max(Math.abs(x - nx) - half, 0), Math.max(Math.abs(y - ny) - 6, 0))),
+  );
+  // Over every edge, so that no line crosses a label.
+  svg.append(...curves.map(({ side, bowed }, e) => {
+    const point = points[e];
     // Where a name of `length` characters (11 px text, at most about 7 px each in bold)
     // beside the edge clears the edge's own label and has the most room: on the side a
     // parallel edge bows to, else the better of the two (by its corners and middle).
@@ -344,19 +341,67 @@ export function drawGraph(n, edges, { grid = null, directed = false, edgeLabel =
       const half = 3.5 * length;
       const at = ([dx, dy]) => {
         const away = 18 + Math.abs(dx) * half + Math.abs(dy) * 6;
-        return [mid[0] + dx * away, mid[1] + dy * away];
+        return [point[0] + dx * away, point[1] + dy * away];
       };
       const room = (p) => Math.min(...[[0, 0], [-half, -6], [half, -6], [-half, 6], [half, 6]]
         .map(([x, y]) => clearance([p[0] + x, p[1] + y], e)));
       const [here, there] = [at(side), at([-side[0], -side[1]])];
-      return bowed || room(here) >= room(there) ? here : there;
+      const best = bowed || room(here) >= room(there) ? here : there;
+      names.push([...best, half]);
+      return best;
     };
-    if (edgeLabel) labels.push(edgeLabel(e, mid, nameAt));
-    return node;
-  });
-  // Over every edge, so that no line crosses a label.
-  svg.append(...labels);
+    return edgeLabel(e, point, nameAt);
+  }));
   return { svg, pos, edgeNodes };
+}
+
+/**
+ * Each edge's curve: its SVG path `d`, the point at parameter `t` along it, the unit vector
+ * `side` across it (to the side it bows to), and whether it bows (parallel edges and loops).
+ */
+function edgeCurves(edges, pos) {
+  const seen = new Map();
+  const parallel = new Map();
+  const pairKey = (u, v) => (u < v ? `${u},${v}` : `${v},${u}`);
+  for (const [u, v] of edges) parallel.set(pairKey(u, v), (parallel.get(pairKey(u, v)) || 0) + 1);
+  return edges.map(([u, v]) => {
+    const key = pairKey(u, v);
+    const k = seen.get(key) || 0;
+    seen.set(key, k + 1);
+    const [a, b] = [pos[u], pos[v]];
+    if (u === v) {
+      const top = [a[0], a[1] - 38];
+      return { d: `M ${a[0]} ${a[1]} c -30 -50 30 -50 0 0`, at: () => top, side: [0, -1], bowed: true };
+    }
+    const bow = (k - (parallel.get(key) - 1) / 2) * 26 * (u < v ? 1 : -1);
+    const len = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1;
+    const across = [-(b[1] - a[1]) / len, (b[0] - a[0]) / len];
+    const c = [(a[0] + b[0]) / 2 + across[0] * bow * 2, (a[1] + b[1]) / 2 + across[1] * bow * 2];
+    const at = (t) => [0, 1].map((i) => (1 - t) * (1 - t) * a[i] + 2 * t * (1 - t) * c[i] + t * t * b[i]);
+    const side = bow < 0 ? [-across[0], -across[1]] : across;
+    return { d: `M ${a[0]} ${a[1]} Q ${c[0]} ${c[1]} ${b[0]} ${b[1]}`, at, side, bowed: bow !== 0 };
+  });
+}
+
+// Where along its edge each label (a disc of radius 13) goes: the middle where no other
+// label or vertex is that near, else the spot from the middle to a quarter of the way
+// towards either end with the most room, chosen again for each edge in turn for a few
+// rounds (the inner edges of a drawing with crossings, like Petersen's star, would pile
+// their labels up in the middle). Also answers the least room left (0 when none lacks it).
+const LABEL_SPOTS = [0.5, 0.42, 0.58, 0.34, 0.66, 0.26, 0.74];
+function labelPoints(curves, pos) {
+  const points = curves.map(({ at }) => at(0.5));
+  const room = (p, skip) => Math.min(
+    ...pos.map(([x, y]) => Math.hypot(p[0] - x, p[1] - y) - 18 - 13),
+    ...points.filter((_, f) => f !== skip).map(([x, y]) => Math.hypot(p[0] - x, p[1] - y) - 26 - 4),
+  );
+  for (let round = 0; round < 3; round++) {
+    curves.forEach(({ at }, e) => {
+      const middle = at(0.5);
+      points[e] = room(middle, e) >= 0 ? middle : LABEL_SPOTS.map(at).reduce((a, b) => (room(b, e) > room(a, e) ? b : a));
+    });
+  }
+  return { points, room: Math.min(0, ...points.map((p, e) => room(p, e))) };
 }
 
 /** The distance from point `p` to the segment from `a` to `b`. */
