@@ -203,17 +203,6 @@ impl<G: Game> Solver<G> {
         self.moves_reaching(game, value)
     }
 
-    /// The move the table remembers as best in `game` (or as the one that cut it off), if
-    /// any: where the last search's proof went, for a caller that writes the proof out.
-    /// With positions hashed up to symmetry it may be a move of an image of `game`: a hint
-    /// to try first, not an answer.
-    pub fn remembered_move(&self, game: &G) -> Option<G::Move> {
-        let index = self.table.get(game.position_hash())?.best()?;
-        let mut moves = game.search_moves();
-        game.order_moves(&mut moves);
-        moves.get(index).cloned()
-    }
-
     /// Whether X's final margin ([`Outcome::margin`](crate::Outcome)) under perfect play
     /// from `game` is at least `threshold`: one null-window search, which cuts far more
     /// than a full window, and whose bounds stay in the table for the next threshold. The

@@ -70,8 +70,11 @@ const NODE_BYTES: usize = 80;
 /// on compact positions, as [`crate::solve`] searches (hashed up to the board's
 /// symmetries, pairing bounds and all), the strategies from more tests on the same table:
 /// each move one to a position already written or to a pairing leaf where there is one,
-/// else the first that keeps the bound, the one the table remembers tried first; a
-/// position symmetric to one written is carried onto it. `budget` bounds the whole: the
+/// else the first in move order that keeps the bound; a position symmetric to one written
+/// is carried onto it. Every choice rests on the tests' answers, which are facts, and never
+/// on what the table happens to hold, so the certificate is the same on any number of
+/// threads (the table's remembered move first was a tenth faster on a taylor:3 position,
+/// BENCHMARKS.md, but each run wrote another file). `budget` bounds the whole: the
 /// solver's time and nodes (the extraction's positions counted as nodes), its table within
 /// three quarters of the memory cap and the certificate within the rest.
 pub fn certify(game: &EulerGetter, budget: &Budget) -> Result<Certified, CertifyError> {
@@ -85,6 +88,8 @@ pub fn certify(game: &EulerGetter, budget: &Budget) -> Result<Certified, Certify
     let symmetries = board.symmetries();
     let compact =
         CompactBoard::new(game.complex().clone(), Some(&symmetries)).ok_or(CertifyError::Board)?;
+    let pairing_board =
+        CompactBoard::new(game.complex().clone(), None).ok_or(CertifyError::Board)?;
     let mut certificate = Certificate::of(Kind::EulerGetter, board.clone());
     certificate.symmetries = (symmetries.maps()[1..].iter())
         .map(|map| map.iter().map(|&cell| cell as u32).collect())
@@ -97,6 +102,7 @@ pub fn certify(game: &EulerGetter, budget: &Budget) -> Result<Certified, Certify
         known: HashMap::new(),
         images: HashMap::new(),
         compact: &compact,
+        pairing_board: &pairing_board,
     };
     let margin = margin_by_tests(2, |m| prover.at_least(game, m)).map_err(|(error, _)| error)?;
     for (player, at_least) in [(Player::X, margin), (Player::O, -margin)] {
@@ -133,8 +139,13 @@ struct Prover<'b> {
     /// The node carrying each position symmetric to a written one onto it, by its stones
     /// and the strategy's player.
     images: HashMap<(u128, Player), u32>,
-    /// The board of the solver's positions and of its pairing bound.
+    /// The board of the solver's positions.
     compact: &'b CompactBoard,
+    /// The board of the pairing leaves' positions: their pairings start from the pairings
+    /// remembered from the leaves before (`CompactPosition::pairs_deciding`), never from
+    /// those of the solver's search, which depend on what its threads found first. So the
+    /// certificate depends only on the position, whatever the threads.
+    pairing_board: &'b CompactBoard,
 }
 
 impl<'b> Prover<'b> {
@@ -191,7 +202,7 @@ impl<'b> Prover<'b> {
         if game.to_move() == player || empty > PAIRING_LEAF_EMPTY {
             return None;
         }
-        let position = self.compact.position(game);
+        let position = self.pairing_board.position(game);
         let pairs = match player {
             Player::X => position.pairs_deciding(i32::MIN, at_least),
             Player::O => position.pairs_deciding(-at_least, i32::MAX),
@@ -251,11 +262,6 @@ impl<'b> Prover<'b> {
         } else if game.to_move() == player {
             let mut moves = game.legal_moves();
             game.order_moves(&mut moves);
-            if let Some(first) = self.solver.remembered_move(&self.compact.position(game))
-                && let Some(i) = moves.iter().position(|m| *m == first)
-            {
-                moves[..=i].rotate_right(1);
-            }
             // A move to a position already written adds nothing, and one after which the
             // pairing strategy keeps the bound ends the strategy at once: preferring them
             // shrinks the certificate several times over (BENCHMARKS.md).
