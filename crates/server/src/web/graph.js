@@ -356,8 +356,9 @@ export function drawGraph(n, edges, { grid = null, directed = false, edgeLabel =
 }
 
 /**
- * Each edge's curve: its SVG path `d`, the point at parameter `t` along it, the unit vector
- * `side` across it (to the side it bows to), and whether it bows (parallel edges and loops).
+ * Each edge's curve: its SVG path `d`, `at(t)` the point at parameter `t` along it, the unit
+ * vector `side` across it (to the side it bows to), and whether it is `bowed` (parallel
+ * edges and loops).
  */
 function edgeCurves(edges, pos) {
   const seen = new Map();
