@@ -951,7 +951,46 @@ fn graph_and_heap_games_played_by_clicks_and_keys() {
     start_from_form(&session, &server, "edge-nim", "petersen");
     session.wait_for("#board circle.tokens");
     edge_labels_clear(&session);
+    graph_zoom_kept(&session);
     session.command("DELETE", "", None);
+}
+
+/// A graph board zooms, and the board drawn anew (here for a hint) opens where the player
+/// left it; "Whole board" brings the whole graph back.
+fn graph_zoom_kept(session: &Session) {
+    let svg = session.wait_for("#board svg.graph");
+    let whole = session.attribute(&svg, "viewBox");
+    session.click_first("#board .zoom-bar button[title='Zoom in']");
+    let zoomed = session.attribute(&svg, "viewBox");
+    assert_ne!(zoomed, whole, "the board zoomed");
+    session.read("document.querySelector('#board svg.graph').dataset.before = '';");
+    session.click_first("#hint");
+    let redrawn = session.wait_for("#board svg.graph:not([data-before])");
+    session.wait_for("#board .hint");
+    assert_eq!(session.attribute(&redrawn, "viewBox"), zoomed);
+    assert!(
+        session
+            .attribute(&redrawn, "class")
+            .unwrap()
+            .contains("zoomed")
+    );
+    session.click_first("#board .zoom-bar button[title='Whole board']");
+    let view_box = |text: Option<String>| -> Vec<i64> {
+        let text = text.unwrap();
+        text.split(' ')
+            .map(|v| (v.parse::<f64>().unwrap() * 100.0).round() as i64)
+            .collect()
+    };
+    assert_eq!(
+        view_box(session.attribute(&redrawn, "viewBox")),
+        view_box(whole)
+    );
+    assert!(
+        !session
+            .attribute(&redrawn, "class")
+            .unwrap()
+            .contains("zoomed")
+    );
 }
 
 /// The saved games, 50 a page, latest first: games named by their titles, and the ones

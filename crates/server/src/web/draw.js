@@ -118,15 +118,28 @@ export function arrowKeys(box) {
   });
 }
 
+/** The zoomed views of boards drawn anew on every move, by board, the latest few. */
+const keptViews = new Map();
+const KEPT_VIEWS = 8;
+
 /**
  * Zoom and pan for a board's SVG: the wheel and two fingers zoom about the pointer, a drag
  * pans (a drag of a few pixels is still a click), and the buttons zoom in, out and back.
+ * A board drawn anew on every move passes `keep`, a key of what it draws: the next drawing
+ * with the same key and the same whole view opens where the player left this one.
  * Returns the buttons' bar.
  */
-export function panZoom(svg) {
+export function panZoom(svg, keep = null) {
   const start = svg.getAttribute("viewBox").split(" ").map(Number);
-  let box = [...start];
-  const apply = () => svg.setAttribute("viewBox", box.map((v) => v.toFixed(2)).join(" "));
+  const kept = keep === null ? null : keptViews.get(keep);
+  let box = kept && kept.start.every((v, i) => v === start[i]) ? [...kept.box] : [...start];
+  const apply = () => {
+    svg.setAttribute("viewBox", box.map((v) => v.toFixed(2)).join(" "));
+    if (keep === null) return;
+    keptViews.delete(keep);
+    keptViews.set(keep, { start, box: [...box] });
+    if (keptViews.size > KEPT_VIEWS) keptViews.delete(keptViews.keys().next().value);
+  };
   const toSvg = (clientX, clientY) => {
     const r = svg.getBoundingClientRect();
     return [box[0] + ((clientX - r.left) / r.width) * box[2], box[1] + ((clientY - r.top) / r.height) * box[3]];
@@ -192,6 +205,10 @@ export function panZoom(svg) {
     b.addEventListener("click", action);
     return b;
   };
+  if (box.some((v, i) => v !== start[i])) {
+    apply();
+    svg.classList.toggle("zoomed", box[2] < start[2] * 0.99);
+  }
   return el("div", { class: "zoom-bar" },
     button("+", "Zoom in", () => zoom(1.5, middle())),
     button("−", "Zoom out", () => zoom(1 / 1.5, middle())),

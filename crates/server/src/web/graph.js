@@ -4,7 +4,7 @@
 // is drawn without crossings: the tetrahedron as a triangle round its centre, Petersen as
 // the pentagon and star), a tree radially from its centre; vertices left too close are
 // then pushed apart. Everything is seeded: the same graph is drawn the same way each time.
-import { el, bounds, seeded, svgBox } from "./draw.js";
+import { el, bounds, panZoom, seeded, svgBox } from "./draw.js";
 
 const SPACING = 70;
 // Above this many vertices the layout's quadratic steps would be slow: a plain circle.
@@ -296,7 +296,8 @@ function spreadForLabels(edges, laidOut) {
 }
 
 /**
- * Draws the edges; returns { svg, pos, edgeNodes }. `edgeLabel(e, point, nameAt)` labels an
+ * Draws the edges; returns { svg, board, pos, edgeNodes }, `board` the drawing with its zoom
+ * bar (what the page shows; the zoom is kept while the same graph is drawn again). `edgeLabel(e, point, nameAt)` labels an
  * edge at `point` on it, near its middle where there is room (`labelPoints`);
  * `nameAt(length)` is where a name of that many characters beside the edge stays clear of
  * the rest. Parallel edges bow apart so that each keeps its own label.
@@ -319,7 +320,9 @@ export function drawGraph(n, edges, { grid = null, directed = false, edgeLabel =
     svg.append(node);
     return node;
   });
-  if (!edgeLabel) return { svg, pos, edgeNodes };
+  // The drawing with its zoom bar, opening as zoomed as the last drawing of this graph.
+  const board = el("div", { class: "zoomable graph-zoom" }, panZoom(svg, key), svg);
+  if (!edgeLabel) return { svg, board, pos, edgeNodes };
   // How far a point is from everything drawn: vertex discs, the other edges' lines and
   // labels, and the names placed so far ([x, y, half width], 6 high each way).
   const names = [];
@@ -352,7 +355,7 @@ export function drawGraph(n, edges, { grid = null, directed = false, edgeLabel =
     };
     return edgeLabel(e, point, nameAt);
   }));
-  return { svg, pos, edgeNodes };
+  return { svg, board, pos, edgeNodes };
 }
 
 /**

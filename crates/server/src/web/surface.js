@@ -301,7 +301,7 @@ function drawFaceGraph(box, state, ctx, faces, fill) {
     sideOwners.get(k).push(f);
   }));
   const edges = [...sideOwners.values()].filter((fs) => fs.length === 2).map(([a, b]) => [a, b]);
-  const { svg, pos } = drawGraph(faces.length, edges);
+  const { svg, board: wrap, pos } = drawGraph(faces.length, edges);
   svg.classList.add("surface");
   names.forEach((name, cell) => {
     const [cx, cy] = pos[cell];
@@ -312,7 +312,6 @@ function drawFaceGraph(box, state, ctx, faces, fill) {
   });
   // Drawn anew on every move: nothing of an earlier drawing is kept.
   for (const child of box.querySelectorAll(":scope > [data-kept]")) child.remove();
-  const wrap = el("div", { class: "zoomable" }, panZoom(svg), svg);
   box.append(el("p", { class: "note" }, "This board has no vertex positions: each face is a disc, joined to the faces it shares a side with."), wrap);
   // A pasted projective plane has a 3D view all the same (cut open into a disk).
   if (!ctx.still) beside3d(wrap, state, ctx, { fill });

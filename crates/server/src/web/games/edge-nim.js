@@ -19,7 +19,7 @@ export function render(box, state, ctx) {
   const last = parse(ctx.last);
   // The vertices the solve's best moves play at, dashed.
   const solvedFrom = new Set([...(ctx.solved || [])].map((m) => parse(m).vertex));
-  const { svg, pos, edgeNodes } = drawGraph(view.vertices.length, view.edges.map((e) => e.ends.map((v) => index.get(v))), {
+  const { svg, board, pos, edgeNodes } = drawGraph(view.vertices.length, view.edges.map((e) => e.ends.map((v) => index.get(v))), {
     edgeLabel: (e, [x, y], nameAt) => {
       const edge = view.edges[e];
       const hinted = hint && hint.left.has(edge.name);
@@ -67,5 +67,5 @@ export function render(box, state, ctx) {
     panel.append(take);
     inputs[0][1].focus();
   }
-  box.append(svg, panel);
+  box.append(board, panel);
 }

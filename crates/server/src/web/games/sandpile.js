@@ -12,7 +12,7 @@ export function scores(view) {
 
 export function render(box, state, ctx) {
   const view = state.view;
-  const { svg, pos } = drawGraph(view.vertices.length, view.edges, { grid: view.grid, directed: view.directed });
+  const { svg, board, pos } = drawGraph(view.vertices.length, view.edges, { grid: view.grid, directed: view.directed });
   const legal = new Set(state.legal_moves);
   const last = view.last_move;
   const nodes = new Map();
@@ -25,7 +25,7 @@ export function render(box, state, ctx) {
     if (last && last.vertex === v.name) node.classList.add("last");
     nodes.set(v.name, node);
   });
-  box.append(svg, el("p", { class: "note" },
+  box.append(board, el("p", { class: "note" },
     `Grains placed: ${view.placements} (the game stops at ${view.move_limit}). Each vertex shows its name, and its score over its threshold.`));
   if (last && last.reached.length === 1 && !last.erupted) {
     box.append(el("p", { class: "note" }, `Last grain on ${last.vertex}: it reached no other vertex.`));
