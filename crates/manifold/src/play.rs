@@ -1,6 +1,8 @@
 //! Playing the game: the perfect player (which reads the G-series) and the game in the
 //! catalog the hosts offer.
 
+use std::collections::BTreeMap;
+
 use crosscap_engine::agents::{KnownWins, standard_agent};
 use crosscap_engine::catalog::{
     Analysis, BoardKind, GameDescriptor, GameInfo, Setup, SetupError, SolveBudget, Unsolved,
@@ -70,13 +72,15 @@ pub struct ManifoldHost;
 
 /// What a page needs to draw a position beyond the match's snapshot (whose turn, legal
 /// moves, outcome): each surface with its orientability, genus and Euler
-/// characteristic, and every legal move with the curve it cuts in words.
+/// characteristic, every legal move with the curve it cuts in words, and each letter's
+/// curve in words (for the moves already played, named in the history by their letters).
 #[derive(Serialize)]
 pub struct ManifoldView {
     /// The position as text, e.g. `o2 n5`.
     pub position: Manifold,
     pub surfaces: Vec<SurfaceView>,
     pub moves: Vec<MoveView>,
+    pub curves: BTreeMap<Letter, &'static str>,
 }
 
 /// A surface of the position.
@@ -125,6 +129,10 @@ impl ManifoldView {
                     into: m.into.surfaces(),
                     curve: m.letter.description(),
                 })
+                .collect(),
+            curves: Letter::ALL
+                .into_iter()
+                .map(|letter| (letter, letter.description()))
                 .collect(),
         }
     }

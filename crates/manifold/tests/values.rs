@@ -141,6 +141,14 @@ fn a_match_for_the_web_server() {
             .unwrap()
             .contains("non-separating")
     );
+    // Every letter's curve in words, for the moves already played.
+    assert_eq!(view["curves"].as_object().unwrap().len(), 8);
+    assert!(
+        view["curves"]["g"]
+            .as_str()
+            .unwrap()
+            .contains("two non-orientable")
+    );
     assert!(m.play("g:n5->n1+n1").is_err());
     assert_eq!(m.play("n5 -> n3 + n2").unwrap(), "g:n5->n2+n3");
     assert_eq!(m.to_move(), Some(Player::O));

@@ -561,6 +561,22 @@ fn solve_lists_the_winning_moves(session: &Session) {
     session.wait_for("#board button.hint[data-move='e:n3->n1']");
 }
 
+/// The manifold game says the last cut in words under the cards, and each move of the list
+/// in its title (the notation alone, "e:n3->n1", names the curve by a letter).
+fn cuts_played_in_words(session: &Session) {
+    let said = session.wait_for_text("#board .last-move", "Last move, ");
+    assert!(
+        said.contains("cut a ") && said.contains("; leaves "),
+        "{said}"
+    );
+    let first = session.wait_for("#move-list .mv");
+    let title = session.attribute(&first, "title").unwrap();
+    assert!(
+        title.contains(" (on ") && title.contains(", cut a "),
+        "{title}"
+    );
+}
+
 fn click_a_cell(session: &Session) {
     session.click_first("#board [data-move]");
 }
@@ -895,6 +911,8 @@ fn graph_and_heap_games_played_by_clicks_and_keys() {
             if session.moves_played() == 0 {
                 surfaces_drawn_with_their_cuts(session);
                 solve_lists_the_winning_moves(session);
+            } else {
+                cuts_played_in_words(session);
             }
             click_a_cell(session);
         },

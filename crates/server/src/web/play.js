@@ -386,7 +386,8 @@ export async function gamePage(main, id, page) {
     while (moves.children.length > same) moves.lastChild.remove();
     for (let i = same; i < wanted.length; i++) {
       const [mover, m] = [state.movers[i] || "", state.moves[i]];
-      const item = el("button", { type: "button", class: `mv ${mover}`, title: `${mover} played ${m}: show the position after it` },
+      const words = module && module.describeMove ? module.describeMove(m, state.view) : null;
+      const item = el("button", { type: "button", class: `mv ${mover}`, title: `${mover} played ${m}${words ? ` (${words})` : ""}: show the position after it` },
         `${i + 1}. ${m}`);
       item.addEventListener("click", () => {
         if (watch) watch.playing = false;

@@ -99,6 +99,13 @@ function drawing(surface, form) {
   return [svg, el("div", { class: "form-note" }, `drawn as ${as}: the same surface`)];
 }
 
+/** A move in words, from its notation ("g:n5->n2+n3") and the letters' curves in `view`. */
+export function describeMove(move, view) {
+  const [, letter, from, into] = /^([a-h]):(\w+)->(.*)$/.exec(move) || [];
+  if (!letter || !view.curves) return null;
+  return `on ${from}, ${view.curves[letter]}; leaves ${into.split("+").join(" + ")}`;
+}
+
 export function render(box, state, ctx) {
   const view = state.view;
   const hinted = ctx.canMove && view.moves.find((m) => m.move === ctx.hint);
@@ -120,7 +127,9 @@ export function render(box, state, ctx) {
       el("div", {}, kind),
       el("div", {}, `χ = ${s.euler_characteristic}`)));
   }
+  const lastWords = ctx.last && describeMove(ctx.last, view);
   box.append(el("p", {}, `Position: ${view.position}`), cards);
+  if (lastWords) box.append(el("p", { class: "note last-move" }, `Last move, ${ctx.last}: ${lastWords}.`));
   if (!ctx.canMove) return;
   const list = el("div", { class: "move-list" });
   for (const m of view.moves) {
