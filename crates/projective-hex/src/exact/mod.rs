@@ -62,7 +62,9 @@
 //! stones, the winning move with the smallest proof, and a loss's proof without the
 //! refutations that an earlier one covers (all within the run-to-run noise of the node
 //! count, or worse), and dominated cells (three non-opponent neighbours in a row, the
-//! middle one empty: 1.8% more nodes, the losses' proofs larger). The H-search of module `vc` (virtual connections with Z2 labels)
+//! middle one empty: 1.8% more nodes, the losses' proofs larger), and Benzene's proof
+//! shrinking (the proof's cells dead once the loser holds every cell outside it dropped:
+//! every cell it drops is a winner's stone, not a move, so not one node fewer). The H-search of module `vc` (virtual connections with Z2 labels)
 //! is kept but off by default (`solve --virtual-connections` in the CLI,
 //! [`BitSolver::set_virtual_connections`]): gated to positions of at most 10 to 14 empty
 //! cells, anchored at groups or not, on second visits only or not, it saved at most a
