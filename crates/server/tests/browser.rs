@@ -581,8 +581,16 @@ fn click_a_cell(session: &Session) {
     session.click_first("#board [data-move]");
 }
 
-/// Edge-Nim: picks a vertex with tokens and leaves none on its first edge.
+/// Edge-Nim: picks a vertex with tokens and leaves none on its first edge. Each move of
+/// the list, and the hint, says its vertex and what it leaves in words.
 fn take_every_token(session: &Session) {
+    if let Some(first) = session.find_all("#move-list .mv").first() {
+        let title = session.attribute(first, "title").unwrap();
+        assert!(
+            title.contains("(at vertex ") && title.contains(", leaving "),
+            "{title}"
+        );
+    }
     for vertex in session.find_all("#board .vertex.pickable") {
         session.click(&vertex);
         if !session.find_all("#take input").is_empty() {
@@ -597,6 +605,8 @@ fn take_every_token(session: &Session) {
 /// one at each vertex: all four are dashed. Then the move as [`take_every_token`].
 fn take_every_token_after_a_solve(session: &Session) {
     if session.moves_played() == 0 {
+        let hinted = session.wait_for_text("#hint-note", "ringed on the board");
+        assert!(hinted.contains(" (at vertex "), "{hinted}");
         session.click_first("#solve");
         session.wait_for_text("#solve-note", "Winning moves (4 of ");
         assert_eq!(session.find_all("#board .vertex.solved").len(), 4);
@@ -909,6 +919,8 @@ fn graph_and_heap_games_played_by_clicks_and_keys() {
         },
         |session| {
             if session.moves_played() == 0 {
+                let hinted = session.wait_for_text("#hint-note", "ringed on the board");
+                assert!(hinted.contains(", cut a "), "{hinted}");
                 surfaces_drawn_with_their_cuts(session);
                 solve_lists_the_winning_moves(session);
             } else {

@@ -79,6 +79,9 @@ export async function gamePage(main, id, page) {
   // The board's drawing comes once, with the game; later answers leave it out.
   const layout = state.layout;
   const module = await renderer(state.game);
+  // A move in words, where the game's drawing module says them (the notation alone may
+  // name a curve by a letter or a move by its changes).
+  const moveWords = (move, view) => (module && module.describeMove ? module.describeMove(move, view) : null);
   let viewing = null; // a position under replay, or null for the live one
   let hint = null;
   let solvedMoves = null; // the best moves the last solve listed, marked on the board
@@ -195,7 +198,8 @@ export async function gamePage(main, id, page) {
     };
     const proof = answer.proven ? `, proven optimal${results[answer.result] || ""}`
       : answer.level === "perfect" ? ", not proven: beyond the solver's budget, a search's move" : "";
-    hintNote.textContent = `Hint (${answer.level}${proof}): ${answer.move}, ringed on the board.`;
+    const words = moveWords(answer.move, state.view);
+    hintNote.textContent = `Hint (${answer.level}${proof}): ${answer.move}${words ? ` (${words})` : ""}, ringed on the board.`;
   }));
   solveButton.addEventListener("click", () => act(async () => {
     const asked = state.version;
@@ -386,7 +390,7 @@ export async function gamePage(main, id, page) {
     while (moves.children.length > same) moves.lastChild.remove();
     for (let i = same; i < wanted.length; i++) {
       const [mover, m] = [state.movers[i] || "", state.moves[i]];
-      const words = module && module.describeMove ? module.describeMove(m, state.view) : null;
+      const words = moveWords(m, state.view);
       const item = el("button", { type: "button", class: `mv ${mover}`, title: `${mover} played ${m}${words ? ` (${words})` : ""}: show the position after it` },
         `${i + 1}. ${m}`);
       item.addEventListener("click", () => {

@@ -12,6 +12,13 @@ function parse(move) {
   return { vertex, left: new Map(changes.split(",").filter(Boolean).map((c) => c.split("=")).map(([e, n]) => [e, Number(n)])) };
 }
 
+/** A move in words: "2:a=1,C=0" is "at vertex 2, leaving 1 on a, 0 on C". */
+export function describeMove(move) {
+  const taken = parse(move);
+  if (!taken) return null;
+  return `at vertex ${taken.vertex}, leaving ${[...taken.left].map(([edge, n]) => `${n} on ${edge}`).join(", ")}`;
+}
+
 export function render(box, state, ctx) {
   const view = state.view;
   const index = new Map(view.vertices.map((v, i) => [v, i]));
