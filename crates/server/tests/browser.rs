@@ -982,7 +982,29 @@ fn graph_and_heap_games_played_by_clicks_and_keys() {
     session.wait_for("#board circle.tokens");
     edge_labels_clear(&session);
     graph_zoom_kept(&session);
+    games_in_play_behind_finished_ones(&session, &server);
     session.command("DELETE", "", None);
+}
+
+/// The games in play stay listed under the new-game form however many games this browser
+/// finished since: here 60 games of Nim, each one move, their seats held by this browser.
+fn games_in_play_behind_finished_ones(session: &Session, server: &common::TestServer) {
+    for _ in 0..60 {
+        let game = server
+            .create(json!({"game": "nim", "board": "1", "players": {"X": "human", "O": "human"}}));
+        server.play(&game, "1:0");
+        session.read(&format!(
+            "localStorage.setItem('crosscap-tokens-{}', '{}');",
+            game["id"].as_str().unwrap(),
+            game["tokens"]
+        ));
+    }
+    session.open(&server.url("/#/"));
+    let listed = session.wait_for_text("#your-games", "Your games in play");
+    for game in ["Projective Hex on taylor:3", "Edge-Nim on petersen"] {
+        assert!(listed.contains(game), "{listed}");
+    }
+    assert_eq!(session.find_all("#your-games li").len(), 2, "{listed}");
 }
 
 /// A graph board zooms, and the board drawn anew (here for a hint) opens where the player

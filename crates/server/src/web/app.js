@@ -174,12 +174,13 @@ async function newGamePage() {
   listYourGames(yours, cat).catch(() => {});
 }
 
-/** Below the form, the latest games in play that this browser plays a seat of: where a
- * reader who closed the page finds their game again. */
+/** Below the form, the games in play that this browser plays a seat of, latest first:
+ * where a reader who closed the page finds their game again, however many games it has
+ * finished since (every held game is asked for; the server lists as many at once). */
 async function listYourGames(box, cat) {
   const held = heldGames(HELD_GAMES);
   if (!held.length) return;
-  const list = await api("GET", `/games?limit=50&ids=${held.join(",")}`);
+  const list = await api("GET", `/games?limit=${held.length}&ids=${held.join(",")}`);
   const playing = list.games.filter((g) => !g.finished && mySeats(g.players, tokens(g.id)).length);
   if (!playing.length) return;
   box.append(el("h2", {}, "Your games in play"), el("ul", {}, ...playing.map((g) => el("li", {},
