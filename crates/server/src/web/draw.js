@@ -135,6 +135,7 @@ export function panZoom(svg, keep = null) {
   let box = kept && kept.start.every((v, i) => v === start[i]) ? [...kept.box] : [...start];
   const apply = () => {
     svg.setAttribute("viewBox", box.map((v) => v.toFixed(2)).join(" "));
+    svg.classList.toggle("zoomed", box[2] < start[2] * 0.99);
     if (keep === null) return;
     keptViews.delete(keep);
     keptViews.set(keep, { start, box: [...box] });
@@ -149,7 +150,6 @@ export function panZoom(svg, keep = null) {
     const k = w / box[2];
     box = [cx - (cx - box[0]) * k, cy - (cy - box[1]) * k, box[2] * k, box[3] * k];
     apply();
-    svg.classList.toggle("zoomed", box[2] < start[2] * 0.99);
   };
   const middle = () => [box[0] + box[2] / 2, box[1] + box[3] / 2];
   svg.addEventListener("wheel", (e) => {
@@ -205,14 +205,11 @@ export function panZoom(svg, keep = null) {
     b.addEventListener("click", action);
     return b;
   };
-  if (box.some((v, i) => v !== start[i])) {
-    apply();
-    svg.classList.toggle("zoomed", box[2] < start[2] * 0.99);
-  }
+  if (box.some((v, i) => v !== start[i])) apply();
   return el("div", { class: "zoom-bar" },
     button("+", "Zoom in", () => zoom(1.5, middle())),
     button("−", "Zoom out", () => zoom(1 / 1.5, middle())),
-    button("⟲", "Whole board", () => { box = [...start]; apply(); svg.classList.remove("zoomed"); }));
+    button("⟲", "Whole board", () => { box = [...start]; apply(); }));
 }
 
 /** The bounding box of points. */

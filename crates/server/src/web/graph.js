@@ -297,10 +297,11 @@ function spreadForLabels(edges, laidOut) {
 
 /**
  * Draws the edges; returns { svg, board, pos, edgeNodes }, `board` the drawing with its zoom
- * bar (what the page shows; the zoom is kept while the same graph is drawn again). `edgeLabel(e, point, nameAt)` labels an
- * edge at `point` on it, near its middle where there is room (`labelPoints`);
- * `nameAt(length)` is where a name of that many characters beside the edge stays clear of
- * the rest. Parallel edges bow apart so that each keeps its own label.
+ * bar (what the page shows; the zoom is kept while the same graph is drawn again).
+ * `edgeLabel(e, point, nameAt)` labels an edge at `point` on it, near its middle where
+ * there is room (`labelPoints`); `nameAt(length)` is where a name of that many characters
+ * beside the edge stays clear of the rest. Parallel edges bow apart so that each keeps its
+ * own label.
  */
 export function drawGraph(n, edges, { grid = null, directed = false, edgeLabel = null } = {}) {
   const key = JSON.stringify([n, edges, grid, !!edgeLabel]);
