@@ -99,18 +99,25 @@ function drawing(surface, form) {
   return [svg, el("div", { class: "form-note" }, `drawn as ${as}: the same surface`)];
 }
 
+/** A move's notation read: "g:n5->n2+n3" is the cut (g) of n5 into n2 and n3; null if
+ * it is not a cut. */
+function parseCut(move) {
+  const [, letter, from, into] = /^([a-h]):(\w+)->(.*)$/.exec(move || "") || [];
+  return letter ? { letter, from, into: into.split("+") } : null;
+}
+
 /** A move in words, from its notation ("g:n5->n2+n3") and the letters' curves in `view`. */
 export function describeMove(move, view) {
-  const [, letter, from, into] = /^([a-h]):(\w+)->(.*)$/.exec(move) || [];
-  if (!letter || !view.curves) return null;
-  return `on ${from}, ${view.curves[letter]}; leaves ${into.split("+").join(" + ")}`;
+  const cut = parseCut(move);
+  if (!cut || !view.curves) return null;
+  return `on ${cut.from}, ${view.curves[cut.letter]}; leaves ${cut.into.join(" + ")}`;
 }
 
 export function render(box, state, ctx) {
   const view = state.view;
   const hinted = ctx.canMove && view.moves.find((m) => m.move === ctx.hint);
   // "g:n3->n1+n2": the last cut left n1 and n2.
-  const left = ctx.last && ctx.last.includes("->") ? ctx.last.split("->")[1].split("+") : [];
+  const left = parseCut(ctx.last)?.into ?? [];
   const cards = el("div", { class: "cards" });
   // The first card of each surface, with its picture at rest: the one a move is drawn on.
   const shown = new Map();
