@@ -860,8 +860,10 @@ fn projective_hex_and_euler_getter_played_by_clicks() {
 #[test]
 fn graph_and_heap_games_played_by_clicks_and_keys() {
     // No creation limit: the saved games' pages below need more games than its burst.
+    // The server lists 30 games at once: the pages ask for no more.
     let server = start(Limits {
         create_burst: 0,
+        max_listed: 30,
         ..Limits::default()
     });
     let driver = start_driver();
@@ -972,12 +974,12 @@ fn graph_and_heap_games_played_by_clicks_and_keys() {
     assert_eq!(session.find_all("#your-games li").len(), 1, "{listed}");
     // The saved games shown are only the six this browser played, then every one again.
     session.open(&server.url("/#/games"));
-    session.wait_for_text(".pages", "Games 1–50 of 56");
+    session.wait_for_text(".pages", "Games 1–30 of 56");
     session.click_first("#only-yours");
     session.wait_for_text(".pages", "Games 1–6 of 6");
     assert_eq!(session.find_all("table.games tr.yours").len(), 6);
     session.click_first("#every-game");
-    session.wait_for_text(".pages", "Games 1–50 of 56");
+    session.wait_for_text(".pages", "Games 1–30 of 56");
     start_from_form(&session, &server, "edge-nim", "petersen");
     session.wait_for("#board circle.tokens");
     edge_labels_clear(&session);
@@ -987,7 +989,8 @@ fn graph_and_heap_games_played_by_clicks_and_keys() {
 }
 
 /// The games in play stay listed under the new-game form however many games this browser
-/// finished since: here 60 games of Nim, each one move, their seats held by this browser.
+/// finished since: here 60 games of Nim, each one move, their seats held by this browser,
+/// more than the server lists at once (30).
 fn games_in_play_behind_finished_ones(session: &Session, server: &common::TestServer) {
     for _ in 0..60 {
         let game = server
@@ -1063,20 +1066,20 @@ fn saved_games_a_page_at_a_time(session: &Session, server: &common::TestServer) 
         rows.as_array().unwrap().clone()
     };
     session.open(&server.url("/#/games"));
-    let note = session.wait_for_text(".pages", "Games 1–50 of 55");
+    let note = session.wait_for_text(".pages", "Games 1–30 of 55");
     assert!(
         note.contains("Older →") && !note.contains("Newer"),
         "{note}"
     );
-    assert_eq!(session.find_all("table.games tr[data-id]").len(), 50);
+    assert_eq!(session.find_all("table.games tr[data-id]").len(), 30);
     let mut rows = yours();
     session.click_first(".pages a");
-    let note = session.wait_for_text(".pages", "Games 51–55 of 55");
+    let note = session.wait_for_text(".pages", "Games 31–55 of 55");
     assert!(
         note.contains("← Newer") && !note.contains("Older"),
         "{note}"
     );
-    assert_eq!(session.find_all("table.games tr[data-id]").len(), 5);
+    assert_eq!(session.find_all("table.games tr[data-id]").len(), 25);
     rows.extend(yours());
     assert_eq!(rows.len(), 5, "{rows:?}");
     let titles: Vec<&str> = rows.iter().map(|r| r[0].as_str().unwrap()).collect();

@@ -52,19 +52,22 @@ const tokenKey = (id) => `crosscap-tokens-${id}`;
 export function tokens(id) {
   try { return JSON.parse(localStorage.getItem(tokenKey(id))) || {}; } catch { return {}; }
 }
-/** The ids of the games this browser holds secrets of (at most `most`). */
-export function heldGames(most) {
+/** The ids of the games this browser holds secrets of, the seat taken latest first. */
+export function heldGames() {
   const prefix = tokenKey("");
-  const ids = [];
-  for (let i = 0; i < localStorage.length && ids.length < most; i++) {
+  const held = [];
+  for (let i = 0; i < localStorage.length; i++) {
     const key = localStorage.key(i);
-    if (key.startsWith(prefix)) ids.push(key.slice(prefix.length));
+    if (!key.startsWith(prefix)) continue;
+    const id = key.slice(prefix.length);
+    held.push({ id, at: Number(tokens(id).at) || 0 });
   }
-  return ids;
+  return held.sort((a, b) => b.at - a.at).map((g) => g.id);
 }
+/** Keeps a game's secrets with the time they came (`at`, which orders `heldGames`). */
 export function saveTokens(id, more) {
-  const all = { ...tokens(id) };
-  for (const [seat, token] of Object.entries(more || {})) if (token && seat !== "claim") all[seat] = token;
+  const all = { ...tokens(id), at: Date.now() };
+  for (const [seat, token] of Object.entries(more || {})) if (token && seat !== "claim" && seat !== "at") all[seat] = token;
   localStorage.setItem(tokenKey(id), JSON.stringify(all));
 }
 

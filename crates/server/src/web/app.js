@@ -6,9 +6,9 @@ import { gamePage } from "./play.js";
 
 const main = document.getElementById("main");
 
-/** Most games whose ids a page sends to find the reader's own (the server's default
- * listing limit). */
-const HELD_GAMES = 500;
+/** Most requests the new-game page makes to find the reader's games in play, each for as
+ * many held games as the server lists at once (`limits.max_listed`), the latest first. */
+const HELD_REQUESTS = 10;
 
 // Bumped on every navigation, so that a page left behind stops following its game.
 let generation = 0;
@@ -176,12 +176,17 @@ async function newGamePage() {
 
 /** Below the form, the games in play that this browser plays a seat of, latest first:
  * where a reader who closed the page finds their game again, however many games it has
- * finished since (every held game is asked for; the server lists as many at once). */
+ * finished since (the held games are asked for as many at a time as the server lists). */
 async function listYourGames(box, cat) {
-  const held = heldGames(HELD_GAMES);
-  if (!held.length) return;
-  const list = await api("GET", `/games?limit=${held.length}&ids=${held.join(",")}`);
-  const playing = list.games.filter((g) => !g.finished && mySeats(g.players, tokens(g.id)).length);
+  const most = cat.limits.max_listed;
+  const held = heldGames().slice(0, most * HELD_REQUESTS);
+  const asks = [];
+  for (let i = 0; i < held.length; i += most) {
+    const ids = held.slice(i, i + most);
+    asks.push(api("GET", `/games?limit=${ids.length}&ids=${ids.join(",")}`));
+  }
+  const games = (await Promise.all(asks)).flatMap((list) => list.games).sort((a, b) => b.updated - a.updated);
+  const playing = games.filter((g) => !g.finished && mySeats(g.players, tokens(g.id)).length);
   if (!playing.length) return;
   box.append(el("h2", {}, "Your games in play"), el("ul", {}, ...playing.map((g) => el("li", {},
     el("a", { href: `#/game/${g.id}` }, `${gameTitle(cat, g.game)} on ${boardName(g.board)}`),
@@ -191,16 +196,17 @@ async function listYourGames(box, cat) {
 
 // ---- Saved games ----
 
-/** The saved games, 50 a page (the server lists at most `max_listed` at once), or only the
- * reader's (`#/games?yours=1`). */
+/** The saved games, 50 a page (fewer where the server lists fewer at once), or only the
+ * reader's (`#/games?yours=1`: the latest held, as many as the server takes). */
 async function savedGamesPage() {
-  const SAVED_PAGE = 50;
+  const cat = await getCatalog();
+  const perPage = Math.min(50, cat.limits.max_listed);
   const query = new URLSearchParams(location.hash.split("?")[1] || "");
   const page = Math.max(1, Number.parseInt(query.get("page"), 10) || 1);
   const onlyYours = query.get("yours") === "1";
-  const offset = (page - 1) * SAVED_PAGE;
-  const ids = onlyYours ? `&ids=${heldGames(HELD_GAMES).join(",")}` : "";
-  const [list, cat] = await Promise.all([api("GET", `/games?limit=${SAVED_PAGE}&offset=${offset}${ids}`), getCatalog()]);
+  const offset = (page - 1) * perPage;
+  const ids = onlyYours ? `&ids=${heldGames().slice(0, cat.limits.max_listed).join(",")}` : "";
+  const list = await api("GET", `/games?limit=${perPage}&offset=${offset}${ids}`);
   clear(main);
   document.title = "Saved games — Crosscap";
   const importInput = el("input", { type: "file", accept: "application/json,.json" });
