@@ -452,6 +452,12 @@ pub const PERFECT_NODE_BUDGET: u64 = 20_000_000;
 /// Time budget of the `perfect` level's solver before it falls back to `expert`.
 pub const PERFECT_TIME: Duration = Duration::from_secs(30);
 
+/// The solver time of a `perfect` computer whose previous move in the same game was its
+/// fallback's (the solve ran out): a position a stone or two smaller seldom comes within
+/// the full budget's reach, so a short try keeps a player from waiting the whole budget at
+/// every move; a proven move gives the next one the full budget again.
+pub const PERFECT_RETRY_TIME: Duration = Duration::from_secs(4);
+
 /// The time a perfect player's solver leaves its fallback when the caller's budget is the
 /// shorter (a hint that must answer before the server's wait): the expert's think time, so
 /// that past the solver's reach the move is still searched as long as `expert` searches.

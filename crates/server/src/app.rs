@@ -13,9 +13,11 @@ use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 use axum::http::StatusCode;
+use crosscap_engine::agents::{FALLBACK_RESERVE, PERFECT_RETRY_TIME};
 use crosscap_engine::catalog::{Catalog, Setup, Solved};
+use crosscap_engine::session::Hint;
 use crosscap_engine::session::{Match, SetupLimits};
-use crosscap_engine::{Budget, Cancel, Level, MoveError, Player, Rng};
+use crosscap_engine::{Budget, Cancel, Level, MoveError, Player, Proven, Rng};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
@@ -38,6 +40,16 @@ const SEARCH_SHARE_OF_WAIT: f64 = 0.75;
 pub struct Beat {
     pub version: u64,
     pub thinking: bool,
+}
+
+/// A computer move to search: the position, who plays it, and for how long.
+struct Job {
+    game: Box<dyn Match>,
+    level: Level,
+    seed: u64,
+    /// The game's version the move is for: a move found after a change is dropped.
+    version: u64,
+    think: Duration,
 }
 
 /// One game held in memory.
@@ -91,6 +103,12 @@ struct Live {
     /// many answers and followers ask (a finished Euler Getter game's loop cycles take up
     /// to about 50 ms on taylor:40). Every change of `current` bumps `version`.
     view: Option<(u64, Value)>,
+    /// What the computer's last move was proven worth to it (its solver finished), since
+    /// the game was loaded; cleared by a take-back.
+    computer_proven: Option<Proven>,
+    /// The `perfect` computer's last move was its fallback's: the next one tries the
+    /// solver for [`PERFECT_RETRY_TIME`] only.
+    solver_missed: bool,
 }
 
 impl Live {
@@ -239,6 +257,10 @@ pub struct Snapshot {
     pub resigned: Option<Player>,
     pub stopped: bool,
     pub thinking: bool,
+    /// What the computer's last move was proven worth to it (`win`, `draw`, `loss`: its
+    /// solver finished), absent where it was a search's move.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub computer_proven: Option<Proven>,
     pub undo_request: Option<Player>,
     /// The friend's seat while its claim code is unspent.
     pub unclaimed: Option<Player>,
@@ -623,6 +645,8 @@ impl App {
             driver: None,
             deleted: false,
             view: None,
+            computer_proven: None,
+            solver_missed: false,
         };
         let bytes = live.bytes();
         let slot = Arc::new(Slot {
@@ -749,6 +773,8 @@ impl App {
             driver: None,
             deleted: false,
             view: None,
+            computer_proven: None,
+            solver_missed: false,
         })
     }
 
@@ -849,20 +875,29 @@ impl App {
             loop {
                 let (slot_, cancel_) = (Arc::clone(&slot), cancel.clone());
                 let job = app.run(move |app| Ok(app.next_job(&slot_, &cancel_))).await;
-                let Ok(Some((game, level, seed, version))) = job else {
+                let Ok(Some(job)) = job else {
                     return;
                 };
                 let searching = app.searches.start(&cancel);
-                let budget = app.search_budget(app.limits.max_think, &cancel);
+                let budget = app.search_budget(job.think, &cancel);
+                let Job {
+                    game,
+                    level,
+                    seed,
+                    version,
+                    ..
+                } = job;
                 let choice = tokio::task::spawn_blocking(move || {
                     let _searching = searching;
-                    game.computer_move(level, seed, &budget)
+                    game.hint(level, seed, &budget)
                 })
                 .await
                 .map_err(|e| e.to_string());
                 let (slot_, cancel_) = (Arc::clone(&slot), cancel.clone());
                 let go_on = app
-                    .run(move |app| Ok(app.computer_played(&slot_, &cancel_, version, choice)))
+                    .run(move |app| {
+                        Ok(app.computer_played(&slot_, &cancel_, version, level, choice))
+                    })
                     .await;
                 if go_on != Ok(true) {
                     return;
@@ -873,8 +908,7 @@ impl App {
 
     /// What the computer driving a game under `cancel` is to search next, if anything;
     /// when nothing, it lets go of the game.
-    #[allow(clippy::type_complexity)]
-    fn next_job(&self, slot: &Slot, cancel: &Cancel) -> Option<(Box<dyn Match>, Level, u64, u64)> {
+    fn next_job(&self, slot: &Slot, cancel: &Cancel) -> Option<Job> {
         let mut live = slot.lock();
         if live.driver.as_ref() != Some(cancel) {
             return None;
@@ -889,8 +923,18 @@ impl App {
             return None;
         };
         let ply = live.saved.record.moves.len() as u64;
-        let seed = Rng::derive(live.saved.seed, ply);
-        Some((live.current.clone_box(), level, seed, live.version))
+        let think = if level == Level::Perfect && live.solver_missed {
+            PERFECT_RETRY_TIME + FALLBACK_RESERVE
+        } else {
+            self.limits.max_think
+        };
+        Some(Job {
+            game: live.current.clone_box(),
+            level,
+            seed: Rng::derive(live.saved.seed, ply),
+            version: live.version,
+            think,
+        })
     }
 
     /// Commits the computer's move if the game is still where it searched; true to go on.
@@ -899,14 +943,24 @@ impl App {
         slot: &Slot,
         cancel: &Cancel,
         version: u64,
-        choice: Result<Option<String>, String>,
+        level: Level,
+        choice: Result<Option<Hint>, String>,
     ) -> bool {
         let mut live = slot.lock();
         if live.driver.as_ref() != Some(cancel) || live.version != version {
             return live.driver.as_ref() == Some(cancel);
         }
         let played = match choice {
-            Ok(Some(text)) => self.apply(&mut live, &text).map_err(|e| e.message),
+            Ok(Some(hint)) => {
+                let played = self.apply(&mut live, &hint.notation);
+                if played.is_ok() {
+                    live.computer_proven = hint.proven;
+                    if level == Level::Perfect {
+                        live.solver_missed = hint.proven.is_none();
+                    }
+                }
+                played.map_err(|e| e.message)
+            }
             Ok(None) => Err("the computer found no move".to_string()),
             Err(err) => Err(format!("the computer player failed: {err}")),
         };
@@ -1203,6 +1257,7 @@ impl App {
             live.saved.updated = updated;
             live.current = current;
             live.undo_request = None;
+            live.computer_proven = None;
             live.version += 1;
             self.resized(&live);
             slot.announce(&live);
@@ -1372,6 +1427,7 @@ impl App {
             resigned: if latest { record.resigned } else { None },
             stopped: latest && live.saved.stopped,
             thinking: live.thinking,
+            computer_proven: if latest { live.computer_proven } else { None },
             undo_request: live.undo_request,
             unclaimed: live.unclaimed(),
             view,

@@ -2,7 +2,7 @@
 
 mod common;
 
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use common::start;
 use crosscap_server::Limits;
@@ -91,11 +91,47 @@ fn the_computer_answers_in_the_same_request() {
     let mut state = server.play(&game, "3:0");
     assert_eq!(state["moves"].as_array().unwrap().len(), 2, "{state}");
     assert_eq!(state["thinking"], false);
+    assert_eq!(state["computer_proven"], "win", "the page says so: {state}");
     while state["status"] == "playing" {
         let mv = state["legal_moves"][0].as_str().unwrap().to_string();
         state = server.play(&game, &mv);
     }
     assert_eq!(state["winner"], "O");
+}
+
+/// Where the perfect computer's solve runs out, it plays its fallback's move and says
+/// nothing proven; its next move then tries the solver briefly rather than for the whole
+/// think time (Projective Hex taylor:4 is unsolved in minutes).
+#[test]
+fn the_perfect_computer_past_its_solver_tries_it_briefly_next() {
+    let max_think = Duration::from_secs(9);
+    let server = start(Limits {
+        max_think,
+        ..Limits::default()
+    });
+    let game = server.create(json!({
+        "game": "projective-hex", "board": "taylor:4", "seed": 3,
+        "players": { "X": "ai:perfect", "O": "human" }
+    }));
+    let id = game["id"].as_str().unwrap();
+    let clock = Instant::now();
+    let first = server.until_moves(id, 1, Duration::from_secs(60));
+    let full = clock.elapsed();
+    assert!(first["computer_proven"].is_null(), "{first}");
+    let reply = first["legal_moves"][0].as_str().unwrap();
+    // The move's answer waits for the computer's reply.
+    let clock = Instant::now();
+    let (status, answer) = server.post(
+        &format!("/api/games/{id}/moves"),
+        json!({ "move": reply, "token": game["tokens"]["O"] }),
+    );
+    assert_eq!(status, 200, "{answer}");
+    server.until_moves(id, 3, Duration::from_secs(60));
+    let retry = clock.elapsed();
+    // The first move searched the whole think time (the solver, then the fallback); the
+    // second the retry's 4 s and the fallback's 1.5 s.
+    assert!(full >= max_think - Duration::from_millis(500), "{full:?}");
+    assert!(retry < Duration::from_millis(7_500), "{retry:?}");
 }
 
 #[test]

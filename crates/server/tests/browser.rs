@@ -985,7 +985,27 @@ fn graph_and_heap_games_played_by_clicks_and_keys() {
     edge_labels_clear(&session);
     graph_zoom_kept(&session);
     games_in_play_behind_finished_ones(&session, &server);
+    the_computer_says_it_solved_the_game(&session, &server);
     session.command("DELETE", "", None);
+}
+
+/// Against the perfect computer, once its solver proved its move, the player reads that
+/// the game is decided: Nim 1 2 3 is lost for X, whatever X plays first.
+fn the_computer_says_it_solved_the_game(session: &Session, server: &common::TestServer) {
+    let game = server.create(
+        json!({"game": "nim", "board": "1 2 3", "players": {"X": "human", "O": "ai:perfect"}}),
+    );
+    server.play(&game, "3:0");
+    let id = game["id"].as_str().unwrap();
+    session.read(&format!(
+        "localStorage.setItem('crosscap-tokens-{id}', '{}');",
+        game["tokens"]
+    ));
+    session.open(&server.url(&format!("/#/game/{id}")));
+    session.wait_for_text(
+        "#status",
+        "Your turn: you play X. The computer has solved the game: it wins whatever you play.",
+    );
 }
 
 /// The games in play stay listed under the new-game form however many games this browser

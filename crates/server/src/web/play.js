@@ -13,6 +13,14 @@ function seatText(state, seat, mine) {
   return [el("span", { class: `swatch ${seat}` }), ` ${seat}: ${seatLabel(who, mine[seat])}${waiting}`];
 }
 
+/** What the computer's solver proved of the position it last moved from, said to the
+ * person to move (its search's moves prove nothing and say nothing). */
+const COMPUTER_PROVED = {
+  win: " The computer has solved the game: it wins whatever you play.",
+  draw: " The computer has solved the game: a draw with perfect play.",
+  loss: " The computer has solved the game: it loses if you play perfectly from here.",
+};
+
 /** The status line and the tab's title: the result, or whose turn it is and who you are. */
 function describe(state, mine) {
   const seats = mySeats(state.players, mine);
@@ -31,7 +39,7 @@ function describe(state, mine) {
   if (state.thinking) return { text: `${mover} to move: the computer is thinking…${you}`, title: `${mover} thinking` };
   if (mine[mover] && state.players[mover] === "human") {
     const text = seats.length === 1 ? `Your turn: you play ${mover}.` : `${mover} to move.${you}`;
-    return { text, title: seats.length === 1 ? "Your turn" : `${mover} to move` };
+    return { text: text + (COMPUTER_PROVED[state.computer_proven] || ""), title: seats.length === 1 ? "Your turn" : `${mover} to move` };
   }
   if (state.players[mover] === "human" && seats.length) {
     const who = state.unclaimed === mover ? "your friend to join" : "the other player";

@@ -160,6 +160,18 @@ impl TestServer {
         answer
     }
 
+    /// Follows a game until it has `moves` moves (or the deadline passes).
+    pub fn until_moves(&self, id: &str, moves: usize, deadline: Duration) -> Value {
+        let start = Instant::now();
+        let (_, mut game) = self.get(&format!("/api/games/{id}"));
+        while game["moves"].as_array().map_or(0, Vec::len) < moves {
+            assert!(start.elapsed() < deadline, "no move {moves}: {game}");
+            let version = game["version"].as_u64().unwrap();
+            game = self.get(&format!("/api/games/{id}?wait={version}")).1;
+        }
+        game
+    }
+
     /// Follows a game until it is over (or the deadline passes).
     pub fn until_over(&self, id: &str, deadline: Duration) -> Value {
         let start = Instant::now();
