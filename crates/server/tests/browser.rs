@@ -893,6 +893,14 @@ fn graph_and_heap_games_played_by_clicks_and_keys() {
         !session.find_all("#board .vname").is_empty(),
         "vertices are named"
     );
+    // P3's last placement topples into the other vertices: the note names them apart, in
+    // words as well as on screen.
+    let cascade = session.read(
+        "const c = document.querySelector('#board .cascade');\
+         return [c.children.length, c.textContent, [...c.children].map(s => s.textContent).join(', ')]",
+    );
+    assert!(cascade[0].as_u64().unwrap() >= 2, "{cascade}");
+    assert_eq!(cascade[1], cascade[2], "{cascade}");
     // On P2 the first placement wins, wherever it goes: the solve says so, and neither
     // lists nor marks the moves.
     play_to_the_end(

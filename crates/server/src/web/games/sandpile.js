@@ -30,7 +30,10 @@ export function render(box, state, ctx) {
   if (last && last.reached.length === 1 && !last.erupted) {
     box.append(el("p", { class: "note" }, `Last grain on ${last.vertex}: it reached no other vertex.`));
   } else if (last && last.reached.length) {
-    const steps = el("span", { class: "cascade" }, ...last.reached.map((name) => el("span", { "data-vertex": name }, name)));
+    // The names apart in words too (commas), not only by their margins: a screen reader
+    // read "7 4 6" as one number.
+    const names = last.reached.map((name) => el("span", { "data-vertex": name }, name));
+    const steps = el("span", { class: "cascade" }, ...names.flatMap((name, i) => (i ? [", ", name] : [name])));
     box.append(el("p", { class: "note" }, `Last grain on ${last.vertex}: the cascade reached `, steps,
       last.erupted ? " and erupted (it never stops)." : "."));
     // Replay the cascade: light the reached vertices, and their names below, in turn.
