@@ -349,7 +349,21 @@ fn solve(game: &GameDescriptor, matches: &ArgMatches, out: &Output) -> anyhow::R
     let budget = solve_budget(matches)?;
     let started = start(game, matches)?;
     let solved = with_search_bar("solving", &budget, |budget| started.solve(budget));
-    out.emit_status(&solved, solved.status, || solved_text(&solved))
+    // A part of the game's own that ran out (sandpile's search of every play) leaves the
+    // command unfinished, however complete the verdict.
+    let status = Status::of_parts(
+        std::iter::once(solved.status).chain(own_parts(&solved.extra).map(|(_, status)| status)),
+    );
+    out.emit_status(&solved, status, || solved_text(&solved))
+}
+
+/// The game's own keys of a solve that are answers with a status of their own (sandpile's
+/// `perfect_play` and `sequences`), with that status.
+fn own_parts(extra: &Map<String, Value>) -> impl Iterator<Item = (&String, Status)> {
+    extra.iter().filter_map(|(key, value)| {
+        value.get("status")?;
+        Some((key, serde_json::from_value(value.clone()).ok()?))
+    })
 }
 
 /// The answer of `hint`.
@@ -492,6 +506,18 @@ pub fn solved_text(solved: &Solved) -> String {
     for (key, value) in &solved.extra {
         if let Some(shown) = shown(value) {
             text += &format!("{}: {shown}\n", key.replace('_', " "));
+        }
+    }
+    for (key, status) in own_parts(&solved.extra) {
+        if status != Status::Solved {
+            let spent = &solved.extra[key];
+            text += &format!(
+                "{}: {} after {} nodes in {:.1} ms\n",
+                key.replace('_', " "),
+                status_text(&status),
+                spent["nodes"],
+                spent["millis"].as_f64().unwrap_or(0.0)
+            );
         }
     }
     text + &format!("{} nodes in {:.1} ms\n", solved.nodes, solved.millis)

@@ -246,7 +246,9 @@ impl Hosting for SandpileHost {
     /// The winner with perfect play (the exact solver) and, with what is left of the
     /// budget's time, whether every play sequence ends alike (`predetermined`,
     /// `possible_winners`): each search a part with its own status (`perfect_play`,
-    /// `sequences`), answered whether or not the other ran out.
+    /// `sequences`), answered whether or not the other ran out. Solved once perfect play
+    /// is (the value of a game only won or lost follows from its winner); a `sequences`
+    /// part that ran out says so itself.
     fn analyse(game: &Sandpile, budget: &Budget) -> Result<catalog::Analysis<usize>, Unsolved> {
         let found = analysis::analyse(game, budget);
         let mover = game.to_move();
@@ -276,17 +278,9 @@ impl Hosting for SandpileHost {
                 extra.insert(key.to_string(), value);
             }
         }
-        let perfect = match (found.perfect_play, found.sequences) {
-            (Ok(perfect), Ok(_)) => perfect,
-            (Err(error), _) => return Err(Unsolved::from(error).with_extra(extra)),
-            // The winner under perfect play is known; the search over every play is not.
-            (Ok(perfect), Err(error)) => {
-                return Err(Unsolved {
-                    error,
-                    winner: Some(perfect.winner.map_or(Winner::Draw, Winner::Player)),
-                    extra,
-                });
-            }
+        let perfect = match found.perfect_play {
+            Ok(perfect) => perfect,
+            Err(error) => return Err(Unsolved::from(error).with_extra(extra)),
         };
         let (winner, value) = match perfect.winner {
             Some(w) if w == mover => (Winner::Player(w), 1),

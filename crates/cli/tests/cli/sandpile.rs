@@ -101,6 +101,45 @@ fn a_solve_whose_budget_runs_out_reports_each_part() {
     );
 }
 
+/// Perfect play solved and the search of every play cut short (grid:2x5: about 100,000
+/// nodes for the first, 220,000 positions for the second): the verdict, value and winning
+/// moves are answered in full, the `sequences` part says it ran out, and the command
+/// exits 3 as for any budget that ran out.
+#[test]
+fn perfect_play_is_answered_when_only_the_search_of_every_play_ran_out() {
+    let args = [
+        "sandpile",
+        "solve",
+        "--graph",
+        "grid:2x5",
+        "--max-nodes",
+        "150000",
+    ];
+    let run = crosscap(&[&["--json"], &args[..]].concat());
+    assert_eq!(run.code, 3, "{}", run.stderr);
+    let v: serde_json::Value = serde_json::from_str(&run.stdout).unwrap();
+    assert_eq!(v["status"], "solved", "{v}");
+    assert_eq!(v["winner"], "X", "{v}");
+    assert_eq!(v["value"], 1, "{v}");
+    assert_eq!(
+        v["winning_moves"],
+        serde_json::json!(["0", "2", "4", "5", "7", "9"]),
+        "{v}"
+    );
+    assert_eq!(v["sequences"]["status"], "unknown", "{v}");
+    assert_eq!(v["sequences"]["reason"], "nodes", "{v}");
+    assert!(v.get("predetermined").is_none(), "{v}");
+    let text = crosscap(&args);
+    assert_eq!(text.code, 3, "{}", text.stderr);
+    for line in [
+        "X to move wins with perfect play",
+        "winning moves: 0 2 4 5 7 9",
+        "sequences: unknown: the node limit ran out (--max-nodes) after ",
+    ] {
+        assert!(text.stdout.contains(line), "{line}: {}", text.stdout);
+    }
+}
+
 /// path:2000 used to run for minutes under `--max-positions 20000` (each placement of a
 /// long game topples up to about a million times); the positions now count moves played
 /// and the searches share a deadline. Small here: path:300, where the same holds.
