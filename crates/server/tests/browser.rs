@@ -913,7 +913,11 @@ fn graph_and_heap_games_played_by_clicks_and_keys() {
         },
         |session| {
             session.click_first("#solve");
-            session.wait_for_text("#solve-note", "Every move wins.");
+            let solved = session.wait_for_text("#solve-note", "Every move wins.");
+            assert!(
+                solved.contains("Whatever anyone plays, X wins: the result is predetermined."),
+                "the seed's first question, answered: {solved}"
+            );
             assert!(session.find_all("#solve-note .solve-move").is_empty());
             assert!(session.find_all("#board .solved").is_empty());
             click_a_cell(session);

@@ -225,7 +225,8 @@ export async function gamePage(main, id, page) {
       }));
       return b;
     };
-    solveNote.replaceChildren(...solvedText(answer, state.legal_moves.length, ring));
+    const more = module && module.describeSolve ? module.describeSolve(answer) : null;
+    solveNote.replaceChildren(...solvedText(answer, state.legal_moves.length, ring), ...(more ? [" ", more] : []));
     const listed = [...solveNote.querySelectorAll(".solve-move")].map((b) => b.dataset.move);
     solvedMoves = listed.length ? new Set(listed) : null;
     return null;

@@ -10,6 +10,16 @@ export function scores(view) {
   return { X: one("X"), O: one("O") };
 }
 
+/** What a solve adds for this game: whether every way of playing ends alike (the seed's
+ * first question), when its search finished. */
+export function describeSolve(answer) {
+  const result = (r) => (r === "draw" ? "a draw" : `${r} wins`);
+  const results = answer.possible_winners || [];
+  if (answer.predetermined === true) return `Whatever anyone plays, ${result(results[0])}: the result is predetermined.`;
+  if (answer.predetermined === false) return `Not predetermined: other play can end otherwise (${results.map(result).join(", ")}).`;
+  return null;
+}
+
 export function render(box, state, ctx) {
   const view = state.view;
   const { svg, board, pos } = drawGraph(view.vertices.length, view.edges, { grid: view.grid, directed: view.directed });
