@@ -1216,6 +1216,20 @@ fn a_phone_sized_page_and_a_paced_computer_game() {
         session.document_width()
     );
 
+    // A computer that thinks a while shows for how long, beside the word.
+    let game = server.create(json!({
+        "game": "projective-hex", "board": "taylor:4",
+        "players": {"X": "ai:mcts:4000ms", "O": "human"}
+    }));
+    session.open(&server.url(&format!("/#/game/{}", game["id"].as_str().unwrap())));
+    let thinking = session.wait_for_text("#status", " s You are watching.");
+    let seconds = thinking
+        .split("the computer is thinking… ")
+        .nth(1)
+        .and_then(|rest| rest.split(" s You are watching.").next())
+        .and_then(|n| n.parse::<u32>().ok());
+    assert!(seconds.is_some_and(|s| s >= 2), "{thinking}");
+
     // Sound is off until turned on.
     session.wait_for_text("#sound", "Sound: off");
     session.click_first("#sound");

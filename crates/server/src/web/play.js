@@ -36,7 +36,8 @@ function describe(state, mine) {
     return { text: `${state.winner} wins${how}.`, title: `${state.winner} wins` };
   }
   const you = seats.length === 1 ? ` You play ${seats[0]}.` : seats.length === 2 ? " You play both colours on this device." : " You are watching.";
-  if (state.thinking) return { text: `${mover} to move: the computer is thinking…${you}`, title: `${mover} thinking` };
+  // `after`: what follows the computer's thinking time, when the page shows it.
+  if (state.thinking) return { text: `${mover} to move: the computer is thinking…`, after: you, title: `${mover} thinking` };
   if (mine[mover] && state.players[mover] === "human") {
     const text = seats.length === 1 ? `Your turn: you play ${mover}.` : `${mover} to move.${you}`;
     return { text: text + (COMPUTER_PROVED[state.computer_proven] || ""), title: seats.length === 1 ? "Your turn" : `${mover} to move` };
@@ -128,6 +129,16 @@ export async function gamePage(main, id, page) {
   const soundButton = button("sound", "", "Sounds for moves and the result");
   const analyseButton = button("analyse", "Analyse from here", "A copy of the position shown, in which you play both sides and ask the computer at will");
   const pace = el("div", { class: "pace", id: "pace" });
+  // How long the computer has been thinking on this position, as this page has seen it
+  // (a perfect player's solve may take twenty seconds); hidden from screen readers, which
+  // would hear the live status line every second.
+  const thinkClock = el("span", { class: "think-clock", id: "think-clock", "aria-hidden": "true" });
+  let thinkingSince = null;
+  const tickThinkClock = () => {
+    const seconds = thinkingSince ? Math.floor((Date.now() - thinkingSince.at) / 1000) : 0;
+    thinkClock.textContent = seconds >= 2 ? ` ${seconds} s` : "";
+  };
+  const thinkTimer = setInterval(() => (page.current() ? tickThinkClock() : clearInterval(thinkTimer)), 1000);
   const exportLink = el("a", { href: `/api/games/${id}/record`, download: `crosscap-${id}.json` }, "Export record");
   const invite = el("div", { class: "invite" });
   arrowKeys(boardBox);
@@ -439,6 +450,11 @@ export async function gamePage(main, id, page) {
     if (!viewing && state.status === "playing" && state.to_move) status.prepend(el("span", { class: `swatch ${state.to_move}` }), " ");
     status.dataset.status = viewing ? "replay" : state.status;
     status.dataset.winner = state.winner || "";
+    const thinking = !viewing && state.thinking;
+    if (!thinking) thinkingSince = null;
+    else if (!thinkingSince || thinkingSince.ply !== state.moves.length) thinkingSince = { ply: state.moves.length, at: Date.now() };
+    if (thinking) status.append(thinkClock, said.after ?? "");
+    tickThinkClock();
     if (state.undo_request && !viewing) status.append(` ${state.undo_request} asks to take back the last move.`);
     if (!myTurn()) forgetAdvice();
     hintButton.disabled = hintLevel.disabled = solveButton.disabled = !myTurn();
