@@ -15,8 +15,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use axum::http::StatusCode;
 use crosscap_engine::agents::{FALLBACK_RESERVE, PERFECT_RETRY_TIME};
 use crosscap_engine::catalog::{Catalog, Setup, Solved};
-use crosscap_engine::session::Hint;
-use crosscap_engine::session::{Match, SetupLimits};
+use crosscap_engine::session::{Hint, Match, SetupLimits};
 use crosscap_engine::{Budget, Cancel, Level, MoveError, Player, Proven, Rng};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -875,18 +874,18 @@ impl App {
             loop {
                 let (slot_, cancel_) = (Arc::clone(&slot), cancel.clone());
                 let job = app.run(move |app| Ok(app.next_job(&slot_, &cancel_))).await;
-                let Ok(Some(job)) = job else {
-                    return;
-                };
-                let searching = app.searches.start(&cancel);
-                let budget = app.search_budget(job.think, &cancel);
-                let Job {
+                let Ok(Some(Job {
                     game,
                     level,
                     seed,
                     version,
-                    ..
-                } = job;
+                    think,
+                })) = job
+                else {
+                    return;
+                };
+                let searching = app.searches.start(&cancel);
+                let budget = app.search_budget(think, &cancel);
                 let choice = tokio::task::spawn_blocking(move || {
                     let _searching = searching;
                     game.hint(level, seed, &budget)
