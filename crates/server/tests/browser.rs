@@ -1222,11 +1222,11 @@ fn a_phone_sized_page_and_a_paced_computer_game() {
         "players": {"X": "ai:mcts:4000ms", "O": "human"}
     }));
     session.open(&server.url(&format!("/#/game/{}", game["id"].as_str().unwrap())));
-    let thinking = session.wait_for_text("#status", " s You are watching.");
+    let thinking = session.wait_for_text("#status", " s. You are watching.");
     let seconds = thinking
         .split("the computer is thinking… ")
         .nth(1)
-        .and_then(|rest| rest.split(" s You are watching.").next())
+        .and_then(|rest| rest.split(" s. You are watching.").next())
         .and_then(|n| n.parse::<u32>().ok());
     assert!(seconds.is_some_and(|s| s >= 2), "{thinking}");
 

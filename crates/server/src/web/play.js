@@ -136,7 +136,7 @@ export async function gamePage(main, id, page) {
   let thinkingSince = null;
   const tickThinkClock = () => {
     const seconds = thinkingSince ? Math.floor((Date.now() - thinkingSince.at) / 1000) : 0;
-    thinkClock.textContent = seconds >= 2 ? ` ${seconds} s` : "";
+    thinkClock.textContent = seconds >= 2 ? ` ${seconds} s.` : "";
   };
   const thinkTimer = setInterval(() => (page.current() ? tickThinkClock() : clearInterval(thinkTimer)), 1000);
   const exportLink = el("a", { href: `/api/games/${id}/record`, download: `crosscap-${id}.json` }, "Export record");
