@@ -9,8 +9,8 @@ use std::time::Instant;
 use anyhow::{Context, bail};
 use clap::{Arg, ArgAction, ArgMatches, Args, Command, FromArgMatches};
 use crosscap_engine::catalog::{
-    BoardKind, Catalog, GameDescriptor, GameInfo, Moves, Setup, SetupError, Solved, Status,
-    ValueKind, Winner,
+    BoardKind, Catalog, GameDescriptor, GameInfo, Moves, Part, Setup, SetupError, Solved, Spent,
+    Status, ValueKind, Winner,
 };
 use crosscap_engine::session::Match;
 use crosscap_engine::{Level, Player, Proven};
@@ -18,7 +18,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::limits::{BudgetArgs, default_seconds, setup_limits, solve_budget};
-use crate::output::{Answer, Output, ran_out, status_text, with_search_bar};
+use crate::output::{Answer, Output, part_text, ran_out, status_text, with_search_bar};
 use crate::terminal::{
     ArenaArgs, ComputerArgs, LadderArgs, PlayArgs, play_in_terminal, run_arena, run_ladder,
 };
@@ -510,14 +510,16 @@ pub fn solved_text(solved: &Solved) -> String {
     }
     for (key, status) in own_parts(&solved.extra) {
         if status != Status::Solved {
-            let spent = &solved.extra[key];
-            text += &format!(
-                "{}: {} after {} nodes in {:.1} ms\n",
-                key.replace('_', " "),
-                status_text(&status),
-                spent["nodes"],
-                spent["millis"].as_f64().unwrap_or(0.0)
-            );
+            let found = &solved.extra[key];
+            let part = Part::<()> {
+                status,
+                spent: (found["nodes"].as_u64())
+                    .zip(found["millis"].as_f64())
+                    .map(|(nodes, millis)| Spent { nodes, millis }),
+                answer: None,
+            };
+            text += &part_text(&part, &key.replace('_', " "), |_| String::new());
+            text += "\n";
         }
     }
     text + &format!("{} nodes in {:.1} ms\n", solved.nodes, solved.millis)

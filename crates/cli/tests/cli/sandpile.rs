@@ -134,7 +134,7 @@ fn perfect_play_is_answered_when_only_the_search_of_every_play_ran_out() {
     for line in [
         "X to move wins with perfect play",
         "winning moves: 0 2 4 5 7 9",
-        "sequences: unknown: the node limit ran out (--max-nodes) after ",
+        "sequences is unknown: the node limit ran out (--max-nodes) after ",
     ] {
         assert!(text.stdout.contains(line), "{line}: {}", text.stdout);
     }
