@@ -283,33 +283,69 @@ function spreadOut(part, pos, random) {
 // graph stays the same (every move of a game).
 let lastLayout = { key: null };
 
-// Labels that crowd each other or the vertices even at their best spots along the edges
-// (`labelPoints`) get room by drawing the graph larger, up to twice (the discs and text
-// keep their size, so they take less of it); graphs of over 200 edges are left as laid out.
-function spreadForLabels(edges, laidOut) {
+// Labels (and edge names) that crowd each other, the vertices or the lines even at their
+// best spots (`labelPoints`, `placeNames`) get room by drawing the graph larger, up to twice
+// (the discs and text keep their size, so they take less of it); graphs of over 200 edges
+// are left as laid out.
+function spreadForLabels(edges, laidOut, names) {
   for (let spread = 1; ; spread *= 1.15) {
     const pos = laidOut.map(([x, y]) => [x * spread, y * spread]);
     const curves = edgeCurves(edges, pos);
     const { points, room } = labelPoints(curves, pos);
-    if (room >= 0 || spread * 1.15 > 2 || edges.length > 200) return { pos, curves, points };
+    const placed = placeNames(edges, names, pos, curves, points);
+    if ((room >= 0 && placed.room >= 2) || spread * 1.15 > 2 || edges.length > 200) {
+      return { pos, curves, points, namePoints: placed.spots };
+    }
   }
+}
+
+// Where each edge's name (11 px text, at most about 7 px a character in bold) goes beside
+// the edge, clear of its own label: on the side a parallel edge bows to, else the side with
+// more room (by the name's corners and middle) from the vertex discs, the other edges'
+// lines and labels, and the names placed before it. `room` is the least such clearance.
+function placeNames(edges, names, pos, curves, points) {
+  const placed = [];
+  const clearance = ([x, y], skip) => Math.min(
+    ...pos.map(([px, py]) => Math.hypot(x - px, y - py) - 18),
+    ...edges.flatMap(([p, q], f) => (f === skip ? [] : [
+      segmentDistance([x, y], pos[p], pos[q]),
+      Math.hypot(x - points[f][0], y - points[f][1]) - 13,
+    ])),
+    ...placed.map(([nx, ny, half]) => Math.hypot(Math.max(Math.abs(x - nx) - half, 0), Math.max(Math.abs(y - ny) - 6, 0))),
+  );
+  let least = Infinity;
+  const spots = curves.map(({ side, bowed }, e) => {
+    const half = 3.5 * names[e].length;
+    const at = ([dx, dy]) => {
+      const away = 18 + Math.abs(dx) * half + Math.abs(dy) * 6;
+      return [points[e][0] + dx * away, points[e][1] + dy * away];
+    };
+    const room = (p) => Math.min(...[[0, 0], [-half, -6], [half, -6], [-half, 6], [half, 6]]
+      .map(([x, y]) => clearance([p[0] + x, p[1] + y], e)));
+    const [here, there] = [at(side), at([-side[0], -side[1]])];
+    const best = bowed || room(here) >= room(there) ? here : there;
+    least = Math.min(least, room(best));
+    placed.push([...best, half]);
+    return best;
+  });
+  return { spots, room: least };
 }
 
 /**
  * Draws the edges; returns { svg, board, pos, edgeNodes }, `board` the drawing with its zoom
  * bar (what the page shows; the zoom is kept while the same graph is drawn again).
- * `edgeLabel(e, point, nameAt)` labels an edge at `point` on it, near its middle where
- * there is room (`labelPoints`); `nameAt(length)` is where a name of that many characters
- * beside the edge stays clear of the rest. Parallel edges bow apart so that each keeps its
- * own label.
+ * With `edgeNames` (a name per edge), `edgeLabel(e, point, namePoint)` labels an edge at
+ * `point` on it, near its middle where there is room (`labelPoints`), and its name goes at
+ * `namePoint` beside it (`placeNames`). Parallel edges bow apart so that each keeps its own
+ * label.
  */
-export function drawGraph(n, edges, { grid = null, directed = false, edgeLabel = null } = {}) {
-  const key = JSON.stringify([n, edges, grid, !!edgeLabel]);
+export function drawGraph(n, edges, { grid = null, directed = false, edgeNames = null, edgeLabel = null } = {}) {
+  const key = JSON.stringify([n, edges, grid, edgeNames]);
   if (lastLayout.key !== key) {
     const pos = layoutGraph(n, edges, grid);
-    lastLayout = { key, ...(edgeLabel ? spreadForLabels(edges, pos) : { pos, curves: edgeCurves(edges, pos) }) };
+    lastLayout = { key, ...(edgeNames ? spreadForLabels(edges, pos, edgeNames) : { pos, curves: edgeCurves(edges, pos) }) };
   }
-  const { pos, curves, points } = lastLayout;
+  const { pos, curves, points, namePoints } = lastLayout;
   const svg = svgBox(n ? bounds(pos) : [0, 0, 0, 0], 44);
   svg.classList.add("graph");
   if (directed) {
@@ -323,39 +359,8 @@ export function drawGraph(n, edges, { grid = null, directed = false, edgeLabel =
   });
   // The drawing with its zoom bar, opening as zoomed as the last drawing of this graph.
   const board = el("div", { class: "zoomable graph-zoom" }, panZoom(svg, key), svg);
-  if (!edgeLabel) return { svg, board, pos, edgeNodes };
-  // How far a point is from everything drawn: vertex discs, the other edges' lines and
-  // labels, and the names placed so far ([x, y, half width], 6 high each way).
-  const names = [];
-  const clearance = ([x, y], skip) => Math.min(
-    ...pos.map(([px, py]) => Math.hypot(x - px, y - py) - 18),
-    ...edges.flatMap(([p, q], f) => (f === skip ? [] : [
-      segmentDistance([x, y], pos[p], pos[q]),
-      Math.hypot(x - points[f][0], y - points[f][1]) - 13,
-    ])),
-    ...names.map(([nx, ny, half]) => Math.hypot(Math.max(Math.abs(x - nx) - half, 0), Math.max(Math.abs(y - ny) - 6, 0))),
-  );
   // Over every edge, so that no line crosses a label.
-  svg.append(...curves.map(({ side, bowed }, e) => {
-    const point = points[e];
-    // Where a name of `length` characters (11 px text, at most about 7 px each in bold)
-    // beside the edge clears the edge's own label and has the most room: on the side a
-    // parallel edge bows to, else the better of the two (by its corners and middle).
-    const nameAt = (length) => {
-      const half = 3.5 * length;
-      const at = ([dx, dy]) => {
-        const away = 18 + Math.abs(dx) * half + Math.abs(dy) * 6;
-        return [point[0] + dx * away, point[1] + dy * away];
-      };
-      const room = (p) => Math.min(...[[0, 0], [-half, -6], [half, -6], [-half, 6], [half, 6]]
-        .map(([x, y]) => clearance([p[0] + x, p[1] + y], e)));
-      const [here, there] = [at(side), at([-side[0], -side[1]])];
-      const best = bowed || room(here) >= room(there) ? here : there;
-      names.push([...best, half]);
-      return best;
-    };
-    return edgeLabel(e, point, nameAt);
-  }));
+  if (edgeNames) svg.append(...curves.map((_, e) => edgeLabel(e, points[e], namePoints[e])));
   return { svg, board, pos, edgeNodes };
 }
 

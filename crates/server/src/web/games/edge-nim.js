@@ -27,10 +27,10 @@ export function render(box, state, ctx) {
   // The vertices the solve's best moves play at, dashed.
   const solvedFrom = new Set([...(ctx.solved || [])].map((m) => parse(m).vertex));
   const { svg, board, pos, edgeNodes } = drawGraph(view.vertices.length, view.edges.map((e) => e.ends.map((v) => index.get(v))), {
-    edgeLabel: (e, [x, y], nameAt) => {
+    edgeNames: view.edges.map((e) => e.name),
+    edgeLabel: (e, [x, y], [nx, ny]) => {
       const edge = view.edges[e];
       const hinted = hint && hint.left.has(edge.name);
-      const [nx, ny] = nameAt(edge.name.length);
       return el("g", { class: `token-label${hinted ? " hint" : ""}`, "data-edge": edge.name },
         el("circle", { cx: x, cy: y, r: 13, class: "tokens" }),
         el("text", { x, y }, hinted ? `${edge.tokens}→${hint.left.get(edge.name)}` : String(edge.tokens)),
