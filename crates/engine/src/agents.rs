@@ -147,9 +147,13 @@ impl<G: Game> Agent<G> for FlatMonteCarlo {
 }
 
 /// Plays an optimal move found by the exact solver (a random one among equals, so that
-/// games vary with the seed); falls back to another agent when the budget runs out.
+/// games vary with the seed); falls back to another agent when the budget runs out. The
+/// solver, and so its table, is kept from one move to the next: a game's later positions
+/// are among those the first solve went through, and the table's bounds hold whatever
+/// budget found them.
 pub struct PerfectAgent<G: Game> {
     budget: Budget,
+    solver: Option<Solver<G>>,
     fallback: Box<dyn Agent<G>>,
     rng: Rng,
     proven: Option<Proven>,
@@ -159,6 +163,7 @@ impl<G: Game> PerfectAgent<G> {
     pub fn new(budget: Budget, fallback: Box<dyn Agent<G>>, seed: u64) -> Self {
         PerfectAgent {
             budget,
+            solver: None,
             fallback,
             rng: Rng::new(seed),
             proven: None,
@@ -176,7 +181,15 @@ impl<G: Game> Agent<G> for PerfectAgent<G> {
             return None;
         }
         let clock = std::time::Instant::now();
-        let solved = Solver::new(solver_budget(self.budget.clone(), budget)).solve(game);
+        let budget_now = solver_budget(self.budget.clone(), budget);
+        let solver = match &mut self.solver {
+            Some(solver) => {
+                solver.set_budget(budget_now);
+                solver
+            }
+            None => self.solver.insert(Solver::new(budget_now)),
+        };
+        let solved = solver.solve(game);
         self.proven = match &solved {
             Ok(solution) if !solution.best_moves.is_empty() => {
                 Some(Proven::of_value(solution.value))
@@ -513,6 +526,30 @@ mod tests {
         let mut flat = FlatMonteCarlo::new(160, 2027);
         let mv = flat.choose(&game, &Budget::unlimited());
         assert_eq!(mv, Some(NimMove { heap: 4, to: 2 }));
+    }
+
+    /// The solver's table outlives a move: a position the first solve went through is
+    /// proven again within a budget that a fresh solver cannot prove it in.
+    #[test]
+    fn the_perfect_agent_keeps_what_its_solver_learnt() {
+        let fallback = || Box::new(RandomAgent::new(1));
+        let game = NormalPlay::new(Nim::new(vec![3, 4, 5]));
+        let mut later = game.clone();
+        later.play(&NimMove { heap: 0, to: 1 });
+        later.play(&NimMove { heap: 2, to: 2 });
+        // From nothing it takes 94 nodes; after the first position's solve, 21.
+        let small = Budget::nodes(40);
+        let mut fresh = PerfectAgent::new(Budget::unlimited(), fallback(), 1);
+        assert!(fresh.choose(&later, &small).is_some());
+        assert_eq!(
+            fresh.proven(),
+            None,
+            "40 nodes do not solve it from nothing"
+        );
+        let mut warm = PerfectAgent::new(Budget::unlimited(), fallback(), 1);
+        assert!(warm.choose(&game, &Budget::unlimited()).is_some());
+        assert!(warm.choose(&later, &small).is_some());
+        assert_eq!(warm.proven(), Some(Proven::Win));
     }
 
     /// The perfect agent says its move is proven when its solver finished, with what the

@@ -96,7 +96,12 @@ pub trait Match: Send + Sync {
     /// [`Match::computer_move`], and whether an exact solve proved it optimal (and the
     /// position's worth to its mover).
     fn hint(&self, level: Level, seed: u64, budget: &Budget) -> Option<Hint> {
-        let mut computer = self.computer(level, seed);
+        self.hint_by(self.computer(level, seed).as_mut(), budget)
+    }
+
+    /// [`Match::hint`] by a computer of this game's, which may have played earlier moves
+    /// of it and keeps what it learnt.
+    fn hint_by(&self, computer: &mut dyn Computer, budget: &Budget) -> Option<Hint> {
         let notation = computer.choose(self.as_any(), budget)?;
         Some(Hint {
             notation,

@@ -6,7 +6,7 @@
 //! Every method that takes a lock, touches the database or replays a game is synchronous
 //! and runs on a blocking thread ([`App::run`]); the async methods only wait.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 use std::future::Future;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -15,7 +15,7 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 use axum::http::StatusCode;
 use crosscap_engine::agents::{FALLBACK_RESERVE, PERFECT_RETRY_TIME};
 use crosscap_engine::catalog::{Catalog, Setup, Solved};
-use crosscap_engine::session::{Hint, Match, SetupLimits};
+use crosscap_engine::session::{Computer, Hint, Match, SetupLimits};
 use crosscap_engine::{Budget, Cancel, Level, MoveError, Player, Proven, Rng};
 use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
@@ -43,12 +43,45 @@ pub struct Beat {
 
 /// A computer move to search: the position, who plays it, and for how long.
 struct Job {
+    /// The game's id.
+    id: String,
     game: Box<dyn Match>,
     level: Level,
     seed: u64,
     /// The game's version the move is for: a move found after a change is dropped.
     version: u64,
     think: Duration,
+}
+
+/// The `perfect` computers of the last games they moved in, each with what its solver
+/// learnt (its table, within `max_search_bytes` as while it searched): the game's next
+/// computer move starts from it, and a position the last solve went through is answered
+/// at once. At most `computing_at_once`, the least recently used dropped first.
+struct WarmComputers {
+    capacity: usize,
+    kept: VecDeque<(String, Box<dyn Computer>)>,
+}
+
+impl WarmComputers {
+    fn take(&mut self, id: &str) -> Option<Box<dyn Computer>> {
+        let at = self.kept.iter().position(|(kept, _)| kept == id)?;
+        self.kept.remove(at).map(|(_, computer)| computer)
+    }
+
+    /// Keeps `game`'s computer; returns the one it replaces, to be dropped (a table of up
+    /// to `max_search_bytes`) outside the lock.
+    fn keep(&mut self, game: String, computer: Box<dyn Computer>) -> Option<Box<dyn Computer>> {
+        if self.capacity == 0 {
+            return Some(computer);
+        }
+        let evicted = if self.kept.len() >= self.capacity {
+            self.kept.pop_front().map(|(_, old)| old)
+        } else {
+            None
+        };
+        self.kept.push_back((game, computer));
+        evicted
+    }
 }
 
 /// One game held in memory.
@@ -375,6 +408,7 @@ pub struct App {
     starts: Starts,
     computing: Arc<Semaphore>,
     searches: Arc<Searches>,
+    warm: Mutex<WarmComputers>,
     /// Bumped by every deletion, so that a game loaded meanwhile is checked again.
     deletions: AtomicU64,
     /// Raised at shutdown: computer players stop, queued ones stop waiting.
@@ -432,6 +466,10 @@ impl App {
     pub fn new(catalog: Catalog, store: Store, limits: Limits) -> Arc<App> {
         Arc::new(App {
             computing: Arc::new(Semaphore::new(limits.computing_at_once)),
+            warm: Mutex::new(WarmComputers {
+                capacity: limits.computing_at_once,
+                kept: VecDeque::new(),
+            }),
             games: Mutex::new(Resident::new(limits.max_games_bytes)),
             catalog,
             limits,
@@ -446,6 +484,12 @@ impl App {
 
     fn store(&self) -> MutexGuard<'_, Store> {
         self.store
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    fn warm(&self) -> MutexGuard<'_, WarmComputers> {
+        self.warm
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
@@ -875,6 +919,7 @@ impl App {
                 let (slot_, cancel_) = (Arc::clone(&slot), cancel.clone());
                 let job = app.run(move |app| Ok(app.next_job(&slot_, &cancel_))).await;
                 let Ok(Some(Job {
+                    id,
                     game,
                     level,
                     seed,
@@ -886,9 +931,18 @@ impl App {
                 };
                 let searching = app.searches.start(&cancel);
                 let budget = app.search_budget(think, &cancel);
+                let perfect = level == Level::Perfect;
+                let warm = if perfect { app.warm().take(&id) } else { None };
+                let app_ = Arc::clone(&app);
                 let choice = tokio::task::spawn_blocking(move || {
                     let _searching = searching;
-                    game.hint(level, seed, &budget)
+                    let mut computer = warm.unwrap_or_else(|| game.computer(level, seed));
+                    let hint = game.hint_by(computer.as_mut(), &budget);
+                    if perfect {
+                        let evicted = app_.warm().keep(id, computer);
+                        drop(evicted);
+                    }
+                    hint
                 })
                 .await
                 .map_err(|e| e.to_string());
@@ -928,6 +982,7 @@ impl App {
             self.limits.max_think
         };
         Some(Job {
+            id: live.saved.id.clone(),
             game: live.current.clone_box(),
             level,
             seed: Rng::derive(live.saved.seed, ply),
@@ -1570,4 +1625,48 @@ fn movers(start: &dyn Match, moves: &[String]) -> Result<Vec<Player>, ApiError> 
             .map_err(|e| ApiError::internal("a saved game no longer replays", e))?;
     }
     Ok(movers)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A computer that only says which one it is.
+    struct Named(&'static str);
+
+    impl Computer for Named {
+        fn choose(&mut self, _: &dyn std::any::Any, _: &Budget) -> Option<String> {
+            Some(self.0.to_string())
+        }
+    }
+
+    fn name_of(computer: Option<Box<dyn Computer>>) -> Option<String> {
+        computer.and_then(|mut c| c.choose(&(), &Budget::unlimited()))
+    }
+
+    /// Each game gets its own computer back once; past the capacity the least recently
+    /// kept goes, and with no capacity nothing is kept.
+    #[test]
+    fn warm_computers_are_kept_per_game_within_the_capacity() {
+        let mut warm = WarmComputers {
+            capacity: 2,
+            kept: VecDeque::new(),
+        };
+        assert!(warm.keep("a".into(), Box::new(Named("a"))).is_none());
+        assert!(warm.keep("b".into(), Box::new(Named("b"))).is_none());
+        assert_eq!(name_of(warm.take("a")).as_deref(), Some("a"));
+        assert!(warm.take("a").is_none(), "taken once");
+        assert!(warm.keep("a".into(), Box::new(Named("a2"))).is_none());
+        let evicted = warm.keep("c".into(), Box::new(Named("c")));
+        assert_eq!(name_of(evicted).as_deref(), Some("b"));
+        assert_eq!(name_of(warm.take("c")).as_deref(), Some("c"));
+        assert_eq!(name_of(warm.take("a")).as_deref(), Some("a2"));
+        let mut none = WarmComputers {
+            capacity: 0,
+            kept: VecDeque::new(),
+        };
+        let refused = none.keep("a".into(), Box::new(Named("a")));
+        assert_eq!(name_of(refused).as_deref(), Some("a"));
+        assert!(none.take("a").is_none());
+    }
 }
