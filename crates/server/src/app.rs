@@ -68,16 +68,17 @@ impl WarmComputers {
         self.kept.remove(at).map(|(_, computer)| computer)
     }
 
-    /// Keeps `game`'s computer; returns the one it replaces, to be dropped (a table of up
-    /// to `max_search_bytes`) outside the lock.
+    /// Keeps `game`'s computer; returns the one it replaces (the game's other one, when a
+    /// hint and a move searched at once, else the least recently kept), to be dropped (a
+    /// table of up to `max_search_bytes`) outside the lock.
     fn keep(&mut self, game: String, computer: Box<dyn Computer>) -> Option<Box<dyn Computer>> {
         if self.capacity == 0 {
             return Some(computer);
         }
-        let evicted = if self.kept.len() >= self.capacity {
-            self.kept.pop_front().map(|(_, old)| old)
-        } else {
-            None
+        let evicted = match self.take(&game) {
+            Some(other) => Some(other),
+            None if self.kept.len() >= self.capacity => self.kept.pop_front().map(|(_, old)| old),
+            None => None,
         };
         self.kept.push_back((game, computer));
         evicted
@@ -492,6 +493,28 @@ impl App {
         self.warm
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
+    }
+
+    /// The computer's move at `level` in game `id`'s position `game`. A `perfect` computer
+    /// is the game's kept one when there is one, and is kept again afterwards
+    /// ([`WarmComputers`]); other levels are made for the move.
+    fn computer_hint(
+        &self,
+        id: &str,
+        game: &dyn Match,
+        level: Level,
+        seed: u64,
+        budget: &Budget,
+    ) -> Option<Hint> {
+        if level != Level::Perfect {
+            return game.hint(level, seed, budget);
+        }
+        let kept = self.warm().take(id);
+        let mut computer = kept.unwrap_or_else(|| game.computer(level, seed));
+        let hint = game.hint_by(computer.as_mut(), budget);
+        let evicted = self.warm().keep(id.to_string(), computer);
+        drop(evicted);
+        hint
     }
 
     fn games(&self) -> MutexGuard<'_, Resident<Slot>> {
@@ -931,18 +954,10 @@ impl App {
                 };
                 let searching = app.searches.start(&cancel);
                 let budget = app.search_budget(think, &cancel);
-                let perfect = level == Level::Perfect;
-                let warm = if perfect { app.warm().take(&id) } else { None };
                 let app_ = Arc::clone(&app);
                 let choice = tokio::task::spawn_blocking(move || {
                     let _searching = searching;
-                    let mut computer = warm.unwrap_or_else(|| game.computer(level, seed));
-                    let hint = game.hint_by(computer.as_mut(), &budget);
-                    if perfect {
-                        let evicted = app_.warm().keep(id, computer);
-                        drop(evicted);
-                    }
-                    hint
+                    app_.computer_hint(&id, game.as_ref(), level, seed, &budget)
                 })
                 .await
                 .map_err(|e| e.to_string());
@@ -1324,6 +1339,7 @@ impl App {
     /// timed out or dropped on a client's disconnect).
     pub async fn hint(self: &Arc<Self>, id: &str, level: Option<Level>) -> Result<Value, ApiError> {
         let id = id.to_string();
+        let game_id = id.clone();
         let (game, level, seed) = self
             .run(move |app| {
                 let slot = app.slot(&id)?;
@@ -1347,7 +1363,10 @@ impl App {
             "the hint at level {level} took longer than {} s; ask a lower level",
             self.limits.answer_wait.as_secs_f64()
         );
-        let work = move |game: &dyn Match, budget: &Budget| game.hint(level, seed, budget);
+        let app = Arc::clone(self);
+        let work = move |game: &dyn Match, budget: &Budget| {
+            app.computer_hint(&game_id, game, level, seed, budget)
+        };
         let hint = self
             .search(game, ("the hint failed", timed_out), work)
             .await?
@@ -1661,6 +1680,11 @@ mod tests {
         assert_eq!(name_of(evicted).as_deref(), Some("b"));
         assert_eq!(name_of(warm.take("c")).as_deref(), Some("c"));
         assert_eq!(name_of(warm.take("a")).as_deref(), Some("a2"));
+        // A game's second computer (a hint searched beside a move) replaces its first.
+        assert!(warm.keep("d".into(), Box::new(Named("d"))).is_none());
+        let replaced = warm.keep("d".into(), Box::new(Named("d2")));
+        assert_eq!(name_of(replaced).as_deref(), Some("d"));
+        assert_eq!(name_of(warm.take("d")).as_deref(), Some("d2"));
         let mut none = WarmComputers {
             capacity: 0,
             kept: VecDeque::new(),
