@@ -480,6 +480,12 @@ pub fn mcts_agent_with(
 /// Time budget of each `perfect` move before it falls back to `expert`.
 pub const PERFECT_TIME_BUDGET: Duration = Duration::from_secs(20);
 
+/// Most empty cells the perfect player tries to solve; with more it plays as `expert` at
+/// once rather than spend its whole budget in vain. On three lines of taylor:4 (48 cells)
+/// played by `medium`, no position with 43 or more empty cells gave a proven move within
+/// the budget; one of three with 42 did, and both with 40 or 41 (BENCHMARKS.md).
+pub const PERFECT_MAX_EMPTY_CELLS: usize = 42;
+
 /// The computer player of a level. The MCTS levels (the named levels' times per move, see
 /// [`Level::think_ms`], `mcts:N` and `mcts:Nms`) search the focused game with RAVE, the
 /// MCTS-solver and the players' [`knowledge`] (`plain:LEVEL` with [`baseline_mcts_config`]
@@ -564,6 +570,10 @@ impl Agent<ProjectiveHex> for PerfectPlayer {
     fn choose(&mut self, game: &ProjectiveHex, budget: &Budget) -> Option<Move> {
         if game.outcome().is_some() {
             return None;
+        }
+        if game.empty_count() > PERFECT_MAX_EMPTY_CELLS {
+            self.proven = None;
+            return self.fallback.choose(game, budget);
         }
         let clock = Instant::now();
         self.analyser
@@ -1134,6 +1144,31 @@ pub fn all_openings(start: &ProjectiveHex, budget: &Budget) -> Result<Openings, 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Past [`PERFECT_MAX_EMPTY_CELLS`] the perfect player plays its fallback's move
+    /// without a search of its solver's; within it, it solves.
+    #[test]
+    fn the_perfect_player_skips_the_solver_on_a_board_too_empty() {
+        let perfect = || PerfectPlayer {
+            analyser: Analyser::new(Budget::unlimited()),
+            fallback: agent(Level::Random, 1),
+            rng: Rng::new(1),
+            proven: None,
+        };
+        let mut game = ProjectiveHex::on_board("taylor:4", Opening::Standard).unwrap();
+        let mut player = perfect();
+        assert!(player.choose(&game, &Budget::unlimited()).is_some());
+        assert_eq!(player.analyser.nodes(), 0);
+        assert_eq!(player.proven(), None);
+        let mut rng = Rng::new(5);
+        while game.empty_count() > PERFECT_MAX_EMPTY_CELLS {
+            let mv = game.random_move(&mut rng).unwrap();
+            game.play(&mv);
+        }
+        let mut player = perfect();
+        assert!(player.choose(&game, &Budget::nodes(1_000)).is_some());
+        assert!(player.analyser.nodes() > 0);
+    }
 
     fn neighbours(game: &ProjectiveHex, cell: usize) -> Vec<usize> {
         game.geometry().sides(cell).map(|(n, _)| n).collect()

@@ -53,10 +53,11 @@ struct Job {
     think: Duration,
 }
 
-/// The `perfect` computers of the last games they moved in, each with what its solver
-/// learnt (its table, within `max_search_bytes` as while it searched): the game's next
-/// computer move starts from it, and a position the last solve went through is answered
-/// at once. At most `computing_at_once`, the least recently used dropped first.
+/// The `perfect` computers of the last games they moved or gave a hint in, each with what
+/// its solver learnt (its table, within `max_search_bytes` as while it searched): the
+/// game's next `perfect` move or hint starts from it, and a position the last solve went
+/// through is answered at once. At most `computing_at_once`, the least recently used
+/// dropped first.
 struct WarmComputers {
     capacity: usize,
     kept: VecDeque<(String, Box<dyn Computer>)>,

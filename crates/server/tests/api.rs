@@ -109,8 +109,11 @@ fn the_perfect_computer_past_its_solver_tries_it_briefly_next() {
         max_think,
         ..Limits::default()
     });
+    // Six stones, 42 empty cells: within the cells the perfect player tries to solve
+    // (`PERFECT_MAX_EMPTY_CELLS`), but not within its budget.
     let game = server.create(json!({
         "game": "projective-hex", "board": "taylor:4", "seed": 3,
+        "options": { "moves": "d5 d3 e4 d4 e5 e3" },
         "players": { "X": "ai:perfect", "O": "human" }
     }));
     let id = game["id"].as_str().unwrap();
