@@ -43,8 +43,8 @@ pub struct Beat {
 
 /// A computer move to search: the position, who plays it, and for how long.
 struct Job {
-    /// The game's id.
-    id: String,
+    /// The game's [`Live::setup`], which its kept computer goes by.
+    setup: String,
     game: Box<dyn Match>,
     level: Level,
     seed: u64,
@@ -53,10 +53,12 @@ struct Job {
     think: Duration,
 }
 
-/// The `perfect` computers of the last games they moved or gave a hint in, each with what
-/// its solver learnt (its table, within `max_search_bytes` as while it searched): the
-/// game's next `perfect` move or hint starts from it, and a position the last solve went
-/// through is answered at once. At most `computing_at_once`, the least recently used
+/// The `perfect` computers of the last setups (a game, board and options: one set of rules
+/// and positions) they moved or gave a hint in, each with what its solver learnt (its
+/// table, within `max_search_bytes` as while it searched): the next `perfect` move or hint
+/// of any game of that setup starts from it, and a position an earlier solve went through
+/// is answered at once (the first move of a game like one before it, a position after the
+/// replies the last solve refuted). At most `computing_at_once`, the least recently used
 /// dropped first.
 struct WarmComputers {
     capacity: usize,
@@ -64,24 +66,24 @@ struct WarmComputers {
 }
 
 impl WarmComputers {
-    fn take(&mut self, id: &str) -> Option<Box<dyn Computer>> {
-        let at = self.kept.iter().position(|(kept, _)| kept == id)?;
+    fn take(&mut self, setup: &str) -> Option<Box<dyn Computer>> {
+        let at = self.kept.iter().position(|(kept, _)| kept == setup)?;
         self.kept.remove(at).map(|(_, computer)| computer)
     }
 
-    /// Keeps `game`'s computer; returns the one it replaces (the game's other one, when a
-    /// hint and a move searched at once, else the least recently kept), to be dropped (a
-    /// table of up to `max_search_bytes`) outside the lock.
-    fn keep(&mut self, game: String, computer: Box<dyn Computer>) -> Option<Box<dyn Computer>> {
+    /// Keeps `setup`'s computer; returns the one it replaces (the setup's other one, when
+    /// two searches of it ran at once, else the least recently kept), to be dropped (a table
+    /// of up to `max_search_bytes`) outside the lock.
+    fn keep(&mut self, setup: String, computer: Box<dyn Computer>) -> Option<Box<dyn Computer>> {
         if self.capacity == 0 {
             return Some(computer);
         }
-        let evicted = match self.take(&game) {
+        let evicted = match self.take(&setup) {
             Some(other) => Some(other),
             None if self.kept.len() >= self.capacity => self.kept.pop_front().map(|(_, old)| old),
             None => None,
         };
-        self.kept.push_back((game, computer));
+        self.kept.push_back((setup, computer));
         evicted
     }
 }
@@ -146,6 +148,13 @@ struct Live {
 }
 
 impl Live {
+    /// The game, board and options: games alike in them have the same rules and
+    /// positions, so a solver's table serves them all.
+    fn setup(&self) -> String {
+        let record = &self.saved.record;
+        format!("{}\n{}\n{}", record.game, record.options, record.board)
+    }
+
     fn winner(&self) -> Option<Player> {
         match self.saved.record.resigned {
             Some(p) => Some(p.opponent()),
@@ -496,12 +505,12 @@ impl App {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// The computer's move at `level` in game `id`'s position `game`. A `perfect` computer
-    /// is the game's kept one when there is one, and is kept again afterwards
+    /// The computer's move at `level` in `game`, of [`Live::setup`] `setup`. A `perfect`
+    /// computer is the setup's kept one when there is one, and is kept again afterwards
     /// ([`WarmComputers`]); other levels are made for the move.
     fn computer_hint(
         &self,
-        id: &str,
+        setup: &str,
         game: &dyn Match,
         level: Level,
         seed: u64,
@@ -510,10 +519,10 @@ impl App {
         if level != Level::Perfect {
             return game.hint(level, seed, budget);
         }
-        let kept = self.warm().take(id);
+        let kept = self.warm().take(setup);
         let mut computer = kept.unwrap_or_else(|| game.computer(level, seed));
         let hint = game.hint_by(computer.as_mut(), budget);
-        let evicted = self.warm().keep(id.to_string(), computer);
+        let evicted = self.warm().keep(setup.to_string(), computer);
         drop(evicted);
         hint
     }
@@ -943,7 +952,7 @@ impl App {
                 let (slot_, cancel_) = (Arc::clone(&slot), cancel.clone());
                 let job = app.run(move |app| Ok(app.next_job(&slot_, &cancel_))).await;
                 let Ok(Some(Job {
-                    id,
+                    setup,
                     game,
                     level,
                     seed,
@@ -958,7 +967,7 @@ impl App {
                 let app_ = Arc::clone(&app);
                 let choice = tokio::task::spawn_blocking(move || {
                     let _searching = searching;
-                    app_.computer_hint(&id, game.as_ref(), level, seed, &budget)
+                    app_.computer_hint(&setup, game.as_ref(), level, seed, &budget)
                 })
                 .await
                 .map_err(|e| e.to_string());
@@ -998,7 +1007,7 @@ impl App {
             self.limits.max_think
         };
         Some(Job {
-            id: live.saved.id.clone(),
+            setup: live.setup(),
             game: live.current.clone_box(),
             level,
             seed: Rng::derive(live.saved.seed, ply),
@@ -1340,8 +1349,7 @@ impl App {
     /// timed out or dropped on a client's disconnect).
     pub async fn hint(self: &Arc<Self>, id: &str, level: Option<Level>) -> Result<Value, ApiError> {
         let id = id.to_string();
-        let game_id = id.clone();
-        let (game, level, seed) = self
+        let (game, level, seed, setup) = self
             .run(move |app| {
                 let slot = app.slot(&id)?;
                 let live = slot.lock();
@@ -1357,7 +1365,7 @@ impl App {
                 };
                 app.check_level(Seat::Computer(level))?;
                 let seed = Rng::derive(live.saved.seed ^ 0x4849_4e54, live.version);
-                Ok((live.current.clone_box(), level, seed))
+                Ok((live.current.clone_box(), level, seed, live.setup()))
             })
             .await?;
         let timed_out = format!(
@@ -1366,7 +1374,7 @@ impl App {
         );
         let app = Arc::clone(self);
         let work = move |game: &dyn Match, budget: &Budget| {
-            app.computer_hint(&game_id, game, level, seed, budget)
+            app.computer_hint(&setup, game, level, seed, budget)
         };
         let hint = self
             .search(game, ("the hint failed", timed_out), work)
@@ -1664,10 +1672,10 @@ mod tests {
         computer.and_then(|mut c| c.choose(&(), &Budget::unlimited()))
     }
 
-    /// Each game gets its own computer back once; past the capacity the least recently
+    /// Each setup gets its own computer back once; past the capacity the least recently
     /// kept goes, and with no capacity nothing is kept.
     #[test]
-    fn warm_computers_are_kept_per_game_within_the_capacity() {
+    fn warm_computers_are_kept_per_setup_within_the_capacity() {
         let mut warm = WarmComputers {
             capacity: 2,
             kept: VecDeque::new(),
@@ -1681,7 +1689,7 @@ mod tests {
         assert_eq!(name_of(evicted).as_deref(), Some("b"));
         assert_eq!(name_of(warm.take("c")).as_deref(), Some("c"));
         assert_eq!(name_of(warm.take("a")).as_deref(), Some("a2"));
-        // A game's second computer (a hint searched beside a move) replaces its first.
+        // A setup's second computer (two of its games searched at once) replaces its first.
         assert!(warm.keep("d".into(), Box::new(Named("d"))).is_none());
         let replaced = warm.keep("d".into(), Box::new(Named("d2")));
         assert_eq!(name_of(replaced).as_deref(), Some("d"));

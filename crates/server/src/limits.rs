@@ -38,8 +38,8 @@ pub struct Limits {
     #[serde(serialize_with = "as_seconds")]
     pub max_think: Duration,
     /// Most memory one search (a computer move, a hint or a solve) may hold in its tables and
-    /// trees. The `perfect` computers kept between moves (at most `computing_at_once`) hold
-    /// up to as much each.
+    /// trees. The `perfect` computers kept for the next moves and games of their setups (at
+    /// most `computing_at_once`) hold up to as much each.
     pub max_search_bytes: usize,
     /// Largest `mcts:N` and `flatmc:N` levels.
     pub max_mcts_iterations: u64,
