@@ -287,13 +287,17 @@ let lastLayout = { key: null };
 // best spots (`labelPoints`, `placeNames`) get room by drawing the graph larger, up to twice
 // (the discs and text keep their size, so they take less of it); graphs of over 200 edges
 // are left as laid out.
+// Pixels between an edge's name and anything else drawn: a name touching a line reads as
+// that line's.
+const NAME_ROOM = 2;
+
 function spreadForLabels(edges, laidOut, names) {
   for (let spread = 1; ; spread *= 1.15) {
     const pos = laidOut.map(([x, y]) => [x * spread, y * spread]);
     const curves = edgeCurves(edges, pos);
     const { points, room } = labelPoints(curves, pos);
     const placed = placeNames(edges, names, pos, curves, points);
-    if ((room >= 0 && placed.room >= 2) || spread * 1.15 > 2 || edges.length > 200) {
+    if ((room >= 0 && placed.room >= NAME_ROOM) || spread * 1.15 > 2 || edges.length > 200) {
       return { pos, curves, points, namePoints: placed.spots };
     }
   }
@@ -323,8 +327,10 @@ function placeNames(edges, names, pos, curves, points) {
     const room = (p) => Math.min(...[[0, 0], [-half, -6], [half, -6], [-half, 6], [half, 6]]
       .map(([x, y]) => clearance([p[0] + x, p[1] + y], e)));
     const [here, there] = [at(side), at([-side[0], -side[1]])];
-    const best = bowed || room(here) >= room(there) ? here : there;
-    least = Math.min(least, room(best));
+    const hereRoom = room(here);
+    const thereRoom = bowed ? -Infinity : room(there);
+    const [best, bestRoom] = hereRoom >= thereRoom ? [here, hereRoom] : [there, thereRoom];
+    least = Math.min(least, bestRoom);
     placed.push([...best, half]);
     return best;
   });
