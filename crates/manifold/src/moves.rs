@@ -137,6 +137,24 @@ impl Serialize for Pieces {
     }
 }
 
+impl Move {
+    /// The move in words: the letter's, except where (c) or (e) takes the last crosscaps
+    /// and leaves the sphere, which the letter's words would call non-orientable.
+    pub fn description(&self) -> &'static str {
+        match (self.letter, self.into) {
+            (Letter::C, Pieces::One(Surface::Sphere)) => {
+                "cut a one-sided curve through the only crosscap (its neighbourhood is a \
+                 Möbius band): the crosscap is lost and a sphere is left"
+            }
+            (Letter::E, Pieces::One(Surface::Sphere)) => {
+                "cut a two-sided curve through the two crosscaps (its neighbourhood is an \
+                 annulus): both are lost and a sphere is left"
+            }
+            _ => self.letter.description(),
+        }
+    }
+}
+
 impl fmt::Display for Move {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}:{}->{}", self.letter, self.from, self.into)
@@ -372,6 +390,29 @@ mod tests {
                 "h:n6->o2+n2"
             ]
         );
+    }
+
+    /// A move's words never call the sphere non-orientable: (c) on n1 and (e) on n2 say
+    /// that a sphere is left, and (c), (e) elsewhere keep the letter's words.
+    #[test]
+    fn words_of_a_move_match_what_it_leaves() {
+        for g in 1..12 {
+            for m in surface_moves(Surface::NonOrientable(g)) {
+                let sphere_left = m.into == Pieces::One(Surface::Sphere);
+                assert_eq!(
+                    m.description().contains("non-orientable"),
+                    !sphere_left
+                        && matches!(m.letter, Letter::C | Letter::E | Letter::G | Letter::H),
+                    "{m}: {}",
+                    m.description()
+                );
+                assert_eq!(
+                    m.description().contains("a sphere is left"),
+                    sphere_left && matches!(m.letter, Letter::C | Letter::E),
+                    "{m}"
+                );
+            }
+        }
     }
 
     /// Every move keeps the Euler characteristic's bookkeeping of Corollary 1.3: cutting a

@@ -127,7 +127,7 @@ impl ManifoldView {
                     letter: m.letter,
                     from: m.from,
                     into: m.into.surfaces(),
-                    curve: m.letter.description(),
+                    curve: m.description(),
                 })
                 .collect(),
             curves: Letter::ALL

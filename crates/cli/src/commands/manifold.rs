@@ -152,14 +152,14 @@ pub fn run(cmd: ManifoldCommand, out: &Output) -> anyhow::Result<Answer> {
                 winning_curves: move_values
                     .iter()
                     .filter(|(_, v)| *v == 0)
-                    .map(|(m, _)| m.letter.description())
+                    .map(|(m, _)| m.description())
                     .collect(),
                 moves: all.then(|| {
                     move_values
                         .iter()
                         .map(|(m, v)| MoveValue {
                             notation: m.to_string(),
-                            curve: m.letter.description(),
+                            curve: m.description(),
                             to: position.after(m),
                             grundy: *v,
                         })

@@ -31,6 +31,12 @@ fn value_lists_every_move_in_words() {
             .unwrap()
             .contains("two crosscaps")
     );
+    assert!(
+        moves[1]["curve"]
+            .as_str()
+            .unwrap()
+            .ends_with("a sphere is left")
+    );
     let text = crosscap(&["manifold", "value", "o2", "o2"]);
     assert_eq!(text.code, 0, "{}", text.stderr);
     assert!(
