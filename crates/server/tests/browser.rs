@@ -1644,6 +1644,15 @@ fn a_cell_is_played_on_each_3d_surface_on_a_phone() {
                 .filter_map(|p| session.attribute(p, "data-cell"))
                 .collect();
             assert_eq!(session.find_all("#view3d .cell3d").len(), 2 * cells.len());
+            // And on the cross-cap, each cell once, and played there.
+            session.click_first("#view3d button[data-surface='crosscap']");
+            session.wait_for("#view3d[data-surface='crosscap']");
+            assert_eq!(session.find_all("#view3d .cell3d").len(), cells.len());
+            session.settled_labels_3d();
+            assert!(
+                session.play_in_3d(false),
+                "{board}: a playable cell on the cross-cap"
+            );
         }
     }
     assert_eq!(session.console_errors(), Vec::<String>::new());

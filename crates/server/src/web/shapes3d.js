@@ -1,8 +1,8 @@
 // Where a board's cells go in space, as plain numbers (no three.js here). A surface is a
 // list of cell copies: each a polygon in the layout's own coordinates (a chart) and a map
 // from the chart into space. A projective-plane board is drawn on the sphere, where every
-// cell appears twice (antipodal copies), and on Boy's surface, an immersion of the
-// projective plane itself; torus and Klein bottle boards on a torus and on the figure-8
+// cell appears twice (antipodal copies), and on the projective plane itself, immersed as
+// Boy's surface and mapped onto the cross-cap; torus and Klein bottle boards on a torus and on the figure-8
 // Klein bottle, whose maps are periodic exactly as the boards are glued. A projective plane
 // pasted as faces is first cut open into a disk (projectiveDisk) and then drawn as a taylor
 // board is.
@@ -193,13 +193,15 @@ function projectivePlane(cells, toSphere, first) {
       { cell, polygon, map: (p) => negate(toSphere(p)) },
     ]),
   };
-  const boy = {
-    name: "boy",
-    title: "Boy's surface",
+  const immersed = (name, title, surface, evenOut) => ({
+    name,
+    title,
     convex: false,
-    copies: cells.map(({ cell, polygon }) => ({ cell, polygon, map: (p) => boysSurface(evenOut(toSphere(p))) })),
-  };
-  return first === "sphere" ? [sphere, boy] : [boy, sphere];
+    copies: cells.map(({ cell, polygon }) => ({ cell, polygon, map: (p) => surface(evenOut(toSphere(p))) })),
+  });
+  const boy = immersed("boy", "Boy's surface", boysSurface, evenOnBoy);
+  const crosscap = immersed("crosscap", "Cross-cap", crossCap, evenOnCrossCap);
+  return first === "sphere" ? [sphere, boy, crosscap] : [boy, sphere, crosscap];
 }
 
 // The disk a taylor board's rim bounds laid on the northern hemisphere (azimuthal
@@ -260,25 +262,38 @@ function boysSurface(p) {
   ];
 }
 
+// The cross-cap: a quadratic map, so antipodal points go to the same place. The chart's
+// centre goes to the bottom of a bag, and the rim, whose antipodal points are glued, to a
+// segment across its mouth where the surface passes through itself, with a pinch point at
+// either end. The bag is tipped back 60 degrees about the x axis, so that the view, which
+// starts from above, sees its side and the segment along its top.
+const CROSS_CAP_TILT = [Math.cos(Math.PI / 3), Math.sin(Math.PI / 3)];
+const crossCap = ([a, b, c]) => {
+  const [x, y, z] = [2 * a * c, 2 * b * c, a * a - c * c];
+  const [cos, sin] = CROSS_CAP_TILT;
+  return [x, y * cos + z * sin, z * cos - y * sin];
+};
+
 // Boy's surface spreads the sphere unevenly, its top (where the chart's centre goes) about
-// 2.7 times as much as near the equator: moving each point of the sphere to the polar angle
-// that holds the same share of Boy's area as its own angle holds of the sphere's makes the
-// cells of a ring about as large on Boy's surface as on the sphere.
-const evenOut = (() => {
+// 2.7 times as much as near the equator, and the cross-cap too: moving each point of the
+// sphere to the polar angle that holds the same share of the surface's area as its own
+// angle holds of the sphere's makes the cells of a ring about as large on the surface as
+// on the sphere.
+const evenOut = (surface) => {
   const steps = 90;
   const around = 24;
   const at = (polar, azimuth) => [Math.sin(polar) * Math.cos(azimuth), Math.sin(polar) * Math.sin(azimuth), Math.cos(polar)];
   const h = 1e-5;
-  // The area Boy's surface gives the band of the sphere up to each polar angle.
+  // The area the surface gives the band of the sphere up to each polar angle.
   const share = [0];
   for (let i = 0; i < steps; i++) {
     const polar = ((i + 0.5) / steps) * (Math.PI / 2);
     let stretch = 0;
     for (let k = 0; k < around; k++) {
       const azimuth = (k / around) * TAU;
-      const p = boysSurface(at(polar, azimuth));
-      const a = sub(boysSurface(at(polar + h, azimuth)), p);
-      const b = sub(boysSurface(at(polar, azimuth + h)), p);
+      const p = surface(at(polar, azimuth));
+      const a = sub(surface(at(polar + h, azimuth)), p);
+      const b = sub(surface(at(polar, azimuth + h)), p);
       stretch += length(cross(a, b)) / (h * h) / around;
     }
     share.push(share[i] + stretch * (Math.PI / 2 / steps));
@@ -292,7 +307,9 @@ const evenOut = (() => {
     const polar = ((i + (want - share[i]) / (share[i + 1] - share[i])) / steps) * (Math.PI / 2);
     return at(Math.min(polar, Math.PI / 2), Math.atan2(p[1], p[0]));
   };
-})();
+};
+const evenOnBoy = evenOut(boysSurface);
+const evenOnCrossCap = evenOut(crossCap);
 
 // A torus or Klein bottle board: rows of cells 3/2 apart, columns sqrt(3) apart in the
 // layout, so the board repeats every `columns * sqrt(3)` across and `rows * 3/2` down;

@@ -1,6 +1,6 @@
 // The board in 3D beside the disk (three.js, WebGL): a goldberg or taylor board or a pasted
-// projective plane on the sphere (each cell twice, antipodal copies lit together) or on
-// Boy's surface, a torus or
+// projective plane on the sphere (each cell twice, antipodal copies lit together), on
+// Boy's surface or on the cross-cap, a torus or
 // Klein bottle board on a torus or a Klein bottle. Turn, zoom and pan with mouse or touch
 // (OrbitControls); a click that is not a drag plays the cell under it, found by casting a
 // ray. The view outlives the page's redraws, so a move does not reset its orientation.
