@@ -653,7 +653,8 @@ type Mover = fn(&Session);
 fn readme_screenshots() {
     let server = start(Limits::default());
     let driver = start_driver();
-    let session = new_session(&driver, "1000,1400", &[]);
+    // Stills: moves and winning loops shown as they end, not while they are drawn in.
+    let session = new_session(&driver, "1000,1400", &["--force-prefers-reduced-motion"]);
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../docs/screenshots");
     std::fs::create_dir_all(&dir).unwrap();
     let games: [(Setup, Mover); 6] = [
@@ -774,6 +775,21 @@ fn projective_hex_and_euler_getter_played_by_clicks() {
         !session.find_all("#board .win polyline").is_empty(),
         "the winning loop is drawn"
     );
+    // Step by step: step k of the loop starts its drawing 90 ms after step k - 1.
+    let steps = session.read(
+        "return [...document.querySelectorAll('#board .win polyline')].map((line) => \
+         [line.style.getPropertyValue('--step'), getComputedStyle(line).animationDelay])",
+    );
+    for step in steps.as_array().unwrap() {
+        let k: f64 = step[0].as_str().unwrap().trim().parse().unwrap();
+        let delay: f64 = step[1]
+            .as_str()
+            .unwrap()
+            .trim_end_matches('s')
+            .parse()
+            .unwrap();
+        assert!((delay - 0.09 * k).abs() < 1e-6, "{steps}");
+    }
     // Analysis: the position after the first move, copied into a game where this browser
     // plays both sides and asks for hints.
     session.click_first("#move-list .mv");

@@ -220,7 +220,7 @@ function loopPath(loop, copies, clip, cls) {
         const corner = shared ? null : cb.poly.find((p) => corners.has(key(p)));
         if (!shared && !corner) continue;
         const mid = shared ? [(shared[0][0] + shared[1][0]) / 2, (shared[0][1] + shared[1][1]) / 2] : corner;
-        group.append(el("polyline", { points: [ca.centre, mid, cb.centre].map(pt).join(" ") }));
+        group.append(step(i, [ca.centre, mid, cb.centre]));
         joined = true;
       }
     }
@@ -228,10 +228,19 @@ function loopPath(loop, copies, clip, cls) {
       const dist = (p, q) => Math.hypot(p.centre[0] - q.centre[0], p.centre[1] - q.centre[1]);
       let best = null;
       for (const ca of copies[a]) for (const cb of copies[b]) if (!best || dist(ca, cb) < dist(...best)) best = [ca, cb];
-      group.append(el("polyline", { points: best.map((c) => pt(c.centre)).join(" ") }));
+      group.append(step(i, best.map((c) => c.centre)));
     }
   });
   return group;
+}
+
+// Step `i` of a loop through `points`: its length counts as 1 and its place in the loop is
+// `--step` (set through the CSSOM: the page's policy refuses style attributes), so that the
+// stylesheet can draw a winning loop in, step after step.
+function step(i, points) {
+  const line = el("polyline", { points: points.map(pt).join(" "), pathLength: 1 });
+  line.style.setProperty("--step", i);
+  return line;
 }
 
 // The boundary of an area: the sides of its cells' copies that no other copy in the area
