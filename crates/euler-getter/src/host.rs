@@ -103,12 +103,7 @@ impl Hosting for EulerHost {
             let a = game.analysis(p);
             let c = game.counts(p);
             format!(
-                "{p} ({}): chi {} = {} - {} loops (V {} - E {} + F {})",
-                if game.colour_of(p) == Player::X {
-                    "blue"
-                } else {
-                    "red"
-                },
+                "{p}: chi {} = {} - {} loops (V {} - E {} + F {})",
                 a.chi,
                 plural(a.components, "piece"),
                 a.loops,
@@ -129,6 +124,9 @@ impl Hosting for EulerHost {
                 game.to_move()
             );
         }
+        if game.swapped() {
+            text += "\n(swapped: each player took over the other's stones)";
+        }
         text
     }
 }
@@ -144,9 +142,6 @@ pub struct EulerView {
     pub surface_chi: i64,
     /// Each cell's owner, in cell order.
     pub owners: Vec<Option<Player>>,
-    /// The colour each player's stones are drawn in: `blue` for the first stones' owner,
-    /// `red` for the other (a swap exchanges them).
-    pub colours: PerPlayer<&'static str>,
     /// `normal` (the larger characteristic wins) or `reverse`.
     pub rule: String,
     pub swap: SwapState,
@@ -197,13 +192,6 @@ impl EulerView {
             surface: board.surface().to_string(),
             surface_chi: game.complex().euler_characteristic(),
             owners: game.owners(),
-            colours: PerPlayer::of(|p| {
-                if game.colour_of(p) == Player::X {
-                    "blue"
-                } else {
-                    "red"
-                }
-            }),
             rule: game.rule().to_string(),
             swap: SwapState {
                 after: game.swap_rule().0,
@@ -570,6 +558,24 @@ mod tests {
             game.play(&mv);
         }
         game
+    }
+
+    /// The terminal's drawing names each player's stones as the board shows them (by
+    /// owner), and after a swap says that the players took over each other's stones.
+    #[test]
+    fn the_drawing_tells_a_swap() {
+        let limits = SetupLimits::default();
+        let mut game =
+            new_game("goldberg:1", Rule::Normal, SwapRule(Some(1)), None, &limits).unwrap();
+        game.play(&Move::Place(0));
+        assert!(!EulerHost::drawing(&game, false).contains("swapped"));
+        game.play(&Move::Swap);
+        let text = EulerHost::drawing(&game, false);
+        assert!(
+            text.contains("\nX: chi 0 ") && text.contains("\nO: chi 1 "),
+            "{text}"
+        );
+        assert!(text.ends_with("(swapped: each player took over the other's stones)"));
     }
 
     /// The null-window solve (winner, then margin, with the margin bounds) against the
