@@ -69,7 +69,7 @@ impl<const VIRTUAL_CONNECTIONS: bool> Hosting for HexHost<VIRTUAL_CONNECTIONS> {
 
     /// The board drawn by the topology crate, then the winner and the loop.
     fn drawing(game: &ProjectiveHex, _colour: bool) -> String {
-        let mut text = game.board().text_drawing(Some(game.stones()), false);
+        let mut text = game.board().text_drawing_named(game.stones());
         if !text.ends_with('\n') {
             text.push('\n');
         }

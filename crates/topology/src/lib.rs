@@ -344,7 +344,13 @@ impl Board {
     /// The board drawn as text; `ghosts` adds the identified cells beyond the rim where the
     /// family has them (taylor boards).
     pub fn text_drawing(&self, cells: Option<&[Option<Player>]>, ghosts: bool) -> String {
-        text::draw(self, cells, ghosts)
+        text::draw(self, cells, ghosts, false)
+    }
+
+    /// The stones drawn as text with every empty cell's name in its place, so that a player
+    /// at a terminal reads the moves off the board.
+    pub fn text_drawing_named(&self, cells: &[Option<Player>]) -> String {
+        text::draw(self, Some(cells), false, true)
     }
 
     /// The board as an SVG picture, the drawing the web app shows; `cells` colours stones.

@@ -1,4 +1,4 @@
-//! Boards drawn as text for `crosscap board show`.
+//! Boards drawn as text for `crosscap board show` and for play at a terminal.
 
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -32,13 +32,26 @@ fn stone(cell: Option<Player>, ghost: bool) -> String {
     .to_string()
 }
 
-/// Cell names, or stones when `cells` is given; ghosts are names with a prime, or stones in
+/// Cell names, or stones when `cells` is given (with `names`, the empty cells keep their
+/// names, for a player to read moves off); ghosts are names with a prime, or stones in
 /// lower case (`-` when empty).
-pub(crate) fn draw(board: &Board, cells: Option<&[Option<Player>]>, ghosts: bool) -> String {
-    let label = |cell: usize, ghost: bool| match cells {
-        Some(stones) => stone(stones.get(cell).copied().flatten(), ghost),
-        None if ghost => format!("{}'", board.cell_name(cell)),
-        None => board.cell_name(cell).to_string(),
+pub(crate) fn draw(
+    board: &Board,
+    cells: Option<&[Option<Player>]>,
+    ghosts: bool,
+    names: bool,
+) -> String {
+    let name = |cell: usize, ghost: bool| {
+        if ghost {
+            format!("{}'", board.cell_name(cell))
+        } else {
+            board.cell_name(cell).to_string()
+        }
+    };
+    let label = |cell: usize, ghost: bool| match cells.map(|c| c.get(cell).copied().flatten()) {
+        Some(None) if names => name(cell, ghost),
+        Some(owner) => stone(owner, ghost),
+        None => name(cell, ghost),
     };
     match &board.text {
         TextStyle::Grid {
@@ -68,8 +81,13 @@ pub(crate) fn draw(board: &Board, cells: Option<&[Option<Player>]>, ghosts: bool
                     .map(|&g| board.cell_name(g))
                     .collect();
                 let _ = write!(out, "{}", board.cell_name(cell));
-                if cells.is_some() {
-                    let _ = write!(out, " {}", label(cell, false));
+                // The name begins the line already: the stone, or `.`, follows it.
+                if let Some(stones) = cells {
+                    let _ = write!(
+                        out,
+                        " {}",
+                        stone(stones.get(cell).copied().flatten(), false)
+                    );
                 }
                 let _ = writeln!(
                     out,

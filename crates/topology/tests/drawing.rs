@@ -111,6 +111,12 @@ fn taylor_text_follows_the_seeds_keyboard_layout() {
         "      a1  a2  a3\n    b1  b2  b3  b4\n  c1  c2  c3  c4  c5\nd1  d2  d3  d4  d5  d6\n  \
          e1  e2  e3  e4  e5\n    f1  f2  f3  f4\n"
     );
+    // For play at a terminal: stones, and the empty cells by name.
+    let named = board.text_drawing_named(&position.cells);
+    assert_eq!(
+        named.lines().take(2).collect::<Vec<_>>(),
+        ["      a1  X   O", "    b1  b2  X   O"]
+    );
     let ghosts = board.text_drawing(Some(&position.cells), true);
     // The seed's ghost picture: x's at the top right, o's at the bottom left.
     let lines: Vec<&str> = ghosts.lines().collect();
@@ -127,6 +133,14 @@ fn goldberg_text_lists_cells_with_neighbours() {
     let text = board.text_drawing(None, false);
     assert_eq!(text.lines().count(), 21);
     assert!(text.starts_with("1 (5 sides): 2 3 4 5 6\n"), "{text}");
+    // A list names every cell already: the stones follow the names.
+    let mut stones = vec![None; board.cell_count()];
+    stones[0] = Some(crosscap_engine::Player::X);
+    let named = board.text_drawing_named(&stones);
+    assert!(
+        named.starts_with("1 X (5 sides): 2 3 4 5 6\n2 . (6 sides)"),
+        "{named}"
+    );
 }
 
 #[test]
