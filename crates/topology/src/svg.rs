@@ -1,6 +1,8 @@
-//! Boards as SVG pictures: the drawing `crosscap board svg` writes and the web app shows.
+//! Boards as SVG pictures: the drawing `crosscap board svg` writes (and the Python
+//! module's boards show).
 //!
-//! Empty cells are drawn in sand, X's in red and O's in blue. Ghosts (copies of cells
+//! Cells are drawn in the web app's colours, which colour-blind eyes tell apart (Okabe and
+//! Ito's palette): empty cells pale, X's in vermilion and O's in blue. Ghosts (copies of cells
 //! beyond the rim) are paler with dashed outlines; the rim is a dashed line. A cell the rim
 //! splits has both halves drawn; a twin half big enough for a name repeats it.
 
@@ -35,9 +37,9 @@ const MARGIN: f64 = 12.0;
 
 fn fill(stone: Option<Player>) -> &'static str {
     match stone {
-        None => "#f3e7c9",
-        Some(Player::X) => "#d64541",
-        Some(Player::O) => "#3b7dd8",
+        None => "#f4f1ea",
+        Some(Player::X) => "#d55e00",
+        Some(Player::O) => "#0072b2",
     }
 }
 

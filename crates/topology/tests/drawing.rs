@@ -156,7 +156,10 @@ fn svg_draws_every_cell_and_colours_stones() {
         svg.matches("<polygon data-cell=").count(),
         27 + board.layout().ghosts.len()
     );
-    assert!(svg.contains("#d64541") && svg.contains("#3b7dd8"));
+    assert!(
+        svg.contains("#d55e00") && svg.contains("#0072b2"),
+        "the page's colours"
+    );
     let goldberg = Board::from_spec("goldberg:3").unwrap();
     let plain = goldberg.svg(
         None,
