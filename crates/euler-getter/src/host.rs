@@ -97,7 +97,7 @@ impl Hosting for EulerHost {
     }
 
     /// The board drawn by the topology crate, then each player's score.
-    fn drawing(game: &EulerGetter, _colour: bool) -> String {
+    fn drawing(game: &EulerGetter, colour: bool) -> String {
         let board = game.complex().board();
         let row = |p: Player| {
             let a = game.analysis(p);
@@ -114,7 +114,7 @@ impl Hosting for EulerHost {
         };
         let mut text = format!(
             "{}\n{}\n{}",
-            board.text_drawing(Some(&game.owners()), false).trim_end(),
+            board.text_drawing_named(&game.owners(), colour).trim_end(),
             row(Player::X),
             row(Player::O)
         );

@@ -68,8 +68,8 @@ impl<const VIRTUAL_CONNECTIONS: bool> Hosting for HexHost<VIRTUAL_CONNECTIONS> {
     }
 
     /// The board drawn by the topology crate, then the winner and the loop.
-    fn drawing(game: &ProjectiveHex, _colour: bool) -> String {
-        let mut text = game.board().text_drawing_named(game.stones());
+    fn drawing(game: &ProjectiveHex, colour: bool) -> String {
+        let mut text = game.board().text_drawing_named(game.stones(), colour);
         if !text.ends_with('\n') {
             text.push('\n');
         }

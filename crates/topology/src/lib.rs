@@ -344,13 +344,23 @@ impl Board {
     /// The board drawn as text; `ghosts` adds the identified cells beyond the rim where the
     /// family has them (taylor boards).
     pub fn text_drawing(&self, cells: Option<&[Option<Player>]>, ghosts: bool) -> String {
-        text::draw(self, cells, ghosts, false)
+        let marks = text::Marks {
+            ghosts,
+            ..text::Marks::default()
+        };
+        text::draw(self, cells, marks)
     }
 
     /// The stones drawn as text with every empty cell's name in its place, so that a player
-    /// at a terminal reads the moves off the board.
-    pub fn text_drawing_named(&self, cells: &[Option<Player>]) -> String {
-        text::draw(self, Some(cells), false, true)
+    /// at a terminal reads the moves off the board; with `colour`, the stones in the
+    /// terminal's red (X) and blue (O).
+    pub fn text_drawing_named(&self, cells: &[Option<Player>], colour: bool) -> String {
+        let marks = text::Marks {
+            names: true,
+            colour,
+            ..text::Marks::default()
+        };
+        text::draw(self, Some(cells), marks)
     }
 
     /// The board as an SVG picture, the drawing the web app shows; `cells` colours stones.

@@ -20,6 +20,17 @@ pub(crate) enum TextStyle {
     List,
 }
 
+/// What a text drawing shows besides the cells' places.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct Marks {
+    /// Ghosts: the identified cells beyond the rim, where the family has them.
+    pub ghosts: bool,
+    /// With stones, the empty cells keep their names, for a player to read moves off.
+    pub names: bool,
+    /// Stones in the terminal's colours (ANSI), X red and O blue as on the page.
+    pub colour: bool,
+}
+
 fn stone(cell: Option<Player>, ghost: bool) -> String {
     match (cell, ghost) {
         (None, false) => ".",
@@ -32,15 +43,19 @@ fn stone(cell: Option<Player>, ghost: bool) -> String {
     .to_string()
 }
 
-/// Cell names, or stones when `cells` is given (with `names`, the empty cells keep their
-/// names, for a player to read moves off); ghosts are names with a prime, or stones in
-/// lower case (`-` when empty).
-pub(crate) fn draw(
-    board: &Board,
-    cells: Option<&[Option<Player>]>,
-    ghosts: bool,
-    names: bool,
-) -> String {
+/// A label as written: in its owner's ANSI colour when `colour` is set.
+fn painted(label: &str, owner: Option<Player>, colour: bool) -> String {
+    match owner.filter(|_| colour) {
+        Some(Player::X) => format!("\x1b[1;31m{label}\x1b[0m"),
+        Some(Player::O) => format!("\x1b[1;34m{label}\x1b[0m"),
+        None => label.to_string(),
+    }
+}
+
+/// Cell names, or stones when `cells` is given (see [`Marks`]); ghosts are names with a
+/// prime, or stones in lower case (`-` when empty).
+pub(crate) fn draw(board: &Board, cells: Option<&[Option<Player>]>, marks: Marks) -> String {
+    let owner = |cell: usize| cells.and_then(|c| c.get(cell).copied().flatten());
     let name = |cell: usize, ghost: bool| {
         if ghost {
             format!("{}'", board.cell_name(cell))
@@ -48,8 +63,8 @@ pub(crate) fn draw(
             board.cell_name(cell).to_string()
         }
     };
-    let label = |cell: usize, ghost: bool| match cells.map(|c| c.get(cell).copied().flatten()) {
-        Some(None) if names => name(cell, ghost),
+    let label = |cell: usize, ghost: bool| match cells.map(|_| owner(cell)) {
+        Some(None) if marks.names => name(cell, ghost),
         Some(owner) => stone(owner, ghost),
         None => name(cell, ghost),
     };
@@ -58,19 +73,19 @@ pub(crate) fn draw(
             cells: centers,
             ghosts: ghost_cells,
         } => {
-            let mut items: Vec<((i64, i64), String)> = centers
+            let mut items: Vec<Item> = centers
                 .iter()
                 .enumerate()
-                .map(|(cell, &at)| (at, label(cell, false)))
+                .map(|(cell, &at)| (at, label(cell, false), owner(cell)))
                 .collect();
-            if ghosts {
+            if marks.ghosts {
                 items.extend(
                     ghost_cells
                         .iter()
-                        .map(|&(cell, at)| (at, label(cell, true))),
+                        .map(|&(cell, at)| (at, label(cell, true), owner(cell))),
                 );
             }
-            grid(&items)
+            grid(&items, marks.colour)
         }
         TextStyle::List => {
             let mut out = String::new();
@@ -82,12 +97,9 @@ pub(crate) fn draw(
                     .collect();
                 let _ = write!(out, "{}", board.cell_name(cell));
                 // The name begins the line already: the stone, or `.`, follows it.
-                if let Some(stones) = cells {
-                    let _ = write!(
-                        out,
-                        " {}",
-                        stone(stones.get(cell).copied().flatten(), false)
-                    );
+                if cells.is_some() {
+                    let mark = stone(owner(cell), false);
+                    let _ = write!(out, " {}", painted(&mark, owner(cell), marks.colour));
                 }
                 let _ = writeln!(
                     out,
@@ -101,29 +113,37 @@ pub(crate) fn draw(
     }
 }
 
-/// Labels placed on the hexagon grid, columns wide enough for the widest label.
-fn grid(items: &[((i64, i64), String)]) -> String {
+/// A label at its grid centre, with the owner of its cell (for its colour).
+type Item = ((i64, i64), String, Option<Player>);
+
+/// Labels placed on the hexagon grid, columns wide enough for the widest label (measured
+/// before any colour is added).
+fn grid(items: &[Item], colour: bool) -> String {
     let width = items
         .iter()
-        .map(|(_, l)| l.chars().count())
+        .map(|(_, l, _)| l.chars().count())
         .max()
         .unwrap_or(1);
     let pitch = (width + 2) & !1;
-    let min_x = items.iter().map(|((x, _), _)| *x).min().unwrap_or(0);
-    let mut lines: BTreeMap<i64, Vec<(usize, &str)>> = BTreeMap::new();
-    for ((x, y), l) in items {
+    let min_x = items.iter().map(|((x, _), _, _)| *x).min().unwrap_or(0);
+    let mut lines: BTreeMap<i64, Vec<(usize, &Item)>> = BTreeMap::new();
+    for item in items {
+        let ((x, y), _, _) = item;
         let column = (x - min_x) as usize * pitch / 2;
-        lines.entry(*y).or_default().push((column, l.as_str()));
+        lines.entry(*y).or_default().push((column, item));
     }
     let mut out = String::new();
     for (_, mut line) in lines {
-        line.sort();
+        line.sort_by_key(|&(column, _)| column);
         let mut text = String::new();
-        for (column, l) in line {
-            while text.chars().count() < column {
+        let mut shown = 0;
+        for (column, (_, label, owner)) in line {
+            while shown < column {
                 text.push(' ');
+                shown += 1;
             }
-            text.push_str(l);
+            text.push_str(&painted(label, *owner, colour));
+            shown += label.chars().count();
         }
         out.push_str(text.trim_end());
         out.push('\n');

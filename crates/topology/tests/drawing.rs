@@ -112,11 +112,19 @@ fn taylor_text_follows_the_seeds_keyboard_layout() {
          e1  e2  e3  e4  e5\n    f1  f2  f3  f4\n"
     );
     // For play at a terminal: stones, and the empty cells by name.
-    let named = board.text_drawing_named(&position.cells);
+    let named = board.text_drawing_named(&position.cells, false);
     assert_eq!(
         named.lines().take(2).collect::<Vec<_>>(),
         ["      a1  X   O", "    b1  b2  X   O"]
     );
+    // In colour the stones are painted and the cells stay where they were.
+    let painted = board.text_drawing_named(&position.cells, true);
+    assert!(painted.starts_with("      a1  \x1b[1;31mX\x1b[0m   \x1b[1;34mO\x1b[0m\n"));
+    let plain = painted
+        .replace("\x1b[1;31m", "")
+        .replace("\x1b[1;34m", "")
+        .replace("\x1b[0m", "");
+    assert_eq!(plain, named);
     let ghosts = board.text_drawing(Some(&position.cells), true);
     // The seed's ghost picture: x's at the top right, o's at the bottom left.
     let lines: Vec<&str> = ghosts.lines().collect();
@@ -136,7 +144,7 @@ fn goldberg_text_lists_cells_with_neighbours() {
     // A list names every cell already: the stones follow the names.
     let mut stones = vec![None; board.cell_count()];
     stones[0] = Some(crosscap_engine::Player::X);
-    let named = board.text_drawing_named(&stones);
+    let named = board.text_drawing_named(&stones, false);
     assert!(
         named.starts_with("1 X (5 sides): 2 3 4 5 6\n2 . (6 sides)"),
         "{named}"
