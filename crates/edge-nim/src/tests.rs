@@ -296,20 +296,22 @@ fn tetrahedron_theorem_holds_to_fifteen() {
 
 #[test]
 fn edge_nim_on_c3_and_c4_is_circular_nim() {
+    // The seed's equivalence: the same Grundy value in every position of the box, not only
+    // the same losing positions.
     for (spec, max) in [("C3", 6u32), ("C4", 4)] {
         let g = graph(spec);
-        let table = PTable::compute(&g, &vec![max; g.edge_count()], MEMORY_LIMIT, &quiet).unwrap();
+        let bounds = vec![max; g.edge_count()];
+        let table = PTable::compute(&g, &bounds, MEMORY_LIMIT, &quiet).unwrap();
+        let values = GrundyValues::compute(&g, &bounds, MEMORY_LIMIT, &quiet).unwrap();
         let mut circular = GrundyTable::new();
-        for tokens in box_positions(&vec![max; g.edge_count()]) {
+        for tokens in box_positions(&bounds) {
             let cn = CircularNim {
                 stacks: tokens.clone(),
                 k: 2,
             };
-            assert_eq!(
-                table.is_p(&tokens),
-                Some(circular.grundy(&cn) == 0),
-                "{spec} {tokens:?}"
-            );
+            let value = circular.grundy(&cn);
+            assert_eq!(values.value(&tokens), Some(value), "{spec} {tokens:?}");
+            assert_eq!(table.is_p(&tokens), Some(value == 0), "{spec} {tokens:?}");
         }
     }
 }
