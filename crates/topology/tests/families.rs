@@ -64,6 +64,25 @@ fn taylor_three_has_the_seeds_adjacencies() {
     );
     assert_eq!(board.cell_name(0), "a1");
     assert_eq!(board.cell_index("d4"), Some(15));
+    // "In order": the seed's lists go round the cell, as its sides do (from some side, one
+    // way or the other).
+    for (cell, seed) in [
+        ("c1", ["b1", "c2", "d2", "d1", "d6", "e5"].as_slice()),
+        ("d1", ["d2", "e1", "c5", "d6", "c1"].as_slice()),
+    ] {
+        let round: Vec<&str> = board
+            .sides(board.cell_index(cell).unwrap())
+            .iter()
+            .map(|side| board.cell_name(side.neighbor))
+            .collect();
+        let n = round.len();
+        let found = (0..n).any(|start| {
+            let forward = (0..n).map(|i| round[(start + i) % n]);
+            let backward = (0..n).map(|i| round[(start + n - i) % n]);
+            forward.eq(seed.iter().copied()) || backward.eq(seed.iter().copied())
+        });
+        assert!(found, "{cell}: {round:?} is not {seed:?} round the cell");
+    }
 }
 
 /// The neighbours the rim rules and Hex's interior rule give to cell (r, c).
