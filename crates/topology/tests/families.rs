@@ -85,8 +85,15 @@ fn taylor_three_has_the_seeds_adjacencies() {
     }
 }
 
-/// The neighbours the issue's rim rules and Hex's interior rule give to cell (r, c).
-fn taylor_expected_neighbors(n: usize) -> Vec<std::collections::BTreeSet<(usize, usize)>> {
+/// A taylor board's cells by (row, column) and the pairs of cells Hex's interior rule
+/// makes neighbours, then those the issue's rim rules glue across the rim.
+type TaylorAdjacency = (
+    Vec<(usize, usize)>,
+    std::collections::BTreeSet<((usize, usize), (usize, usize))>,
+    std::collections::BTreeSet<((usize, usize), (usize, usize))>,
+);
+
+fn taylor_adjacency(n: usize) -> TaylorAdjacency {
     use std::collections::BTreeSet;
     let len = |r: usize| if r <= n { n + r } else { 3 * n - r };
     let rows = 2 * n;
@@ -96,31 +103,28 @@ fn taylor_expected_neighbors(n: usize) -> Vec<std::collections::BTreeSet<(usize,
             cells.push((r, c));
         }
     }
-    let index = |cell: (usize, usize)| cells.iter().position(|&x| x == cell).unwrap();
-    let mut expected = vec![BTreeSet::new(); cells.len()];
-    let mut touch = |a: (usize, usize), b: (usize, usize)| {
-        expected[index(a)].insert(b);
-        expected[index(b)].insert(a);
-    };
+    let pair = |a: (usize, usize), b: (usize, usize)| (a.min(b), a.max(b));
+    let mut interior = BTreeSet::new();
     for r in 0..rows {
         for c in 0..len(r) {
             if c + 1 < len(r) {
-                touch((r, c), (r, c + 1));
+                interior.insert(pair((r, c), (r, c + 1)));
             }
             if r + 1 < rows {
                 let below: Vec<isize> = if r < n { vec![0, 1] } else { vec![-1, 0] };
                 for d in below {
                     let cc = c as isize + d;
                     if cc >= 0 && (cc as usize) < len(r + 1) {
-                        touch((r, c), (r + 1, cc as usize));
+                        interior.insert(pair((r, c), (r + 1, cc as usize)));
                     }
                 }
             }
         }
     }
+    let mut rim = BTreeSet::new();
     for i in 0..n {
-        touch((0, i), (rows - 1, n - i));
-        touch((0, i), (rows - 1, n - 1 - i));
+        rim.insert(pair((0, i), (rows - 1, n - i)));
+        rim.insert(pair((0, i), (rows - 1, n - 1 - i)));
     }
     let partner_row = |r: usize| {
         if r <= n {
@@ -133,18 +137,86 @@ fn taylor_expected_neighbors(n: usize) -> Vec<std::collections::BTreeSet<(usize,
     let first = |r: usize| (partner_row(r), 0);
     for r in 0..rows {
         let (first_cell, last_cell) = ((r, 0), (r, len(r) - 1));
-        touch(first_cell, last(r));
-        touch(last_cell, first(r));
+        rim.insert(pair(first_cell, last(r)));
+        rim.insert(pair(last_cell, first(r)));
         if (1..=n).contains(&r) {
-            touch(first_cell, last(r - 1));
-            touch(last_cell, first(r - 1));
+            rim.insert(pair(first_cell, last(r - 1)));
+            rim.insert(pair(last_cell, first(r - 1)));
         }
         if (n..=rows - 2).contains(&r) {
-            touch(first_cell, last(r + 1));
-            touch(last_cell, first(r + 1));
+            rim.insert(pair(first_cell, last(r + 1)));
+            rim.insert(pair(last_cell, first(r + 1)));
         }
     }
+    (cells, interior, rim)
+}
+
+/// The neighbours the issue's rim rules and Hex's interior rule give to cell (r, c).
+fn taylor_expected_neighbors(n: usize) -> Vec<std::collections::BTreeSet<(usize, usize)>> {
+    let (cells, interior, rim) = taylor_adjacency(n);
+    let index = |cell: (usize, usize)| cells.iter().position(|&x| x == cell).unwrap();
+    let mut expected = vec![std::collections::BTreeSet::new(); cells.len()];
+    for &(a, b) in interior.iter().chain(&rim) {
+        expected[index(a)].insert(b);
+        expected[index(b)].insert(a);
+    }
     expected
+}
+
+/// The (row, column) of a taylor board's cell from its name (`c4`: row 2, column 3).
+fn taylor_coordinates(board: &Board, cell: usize) -> (usize, usize) {
+    let name = board.cell_name(cell);
+    let row = name.as_bytes()[0] - b'a';
+    let column: usize = name[1..].parse().unwrap();
+    (row as usize, column - 1)
+}
+
+/// The seed's global loop: "a closed path that crossed the boundary an odd number of
+/// times". On random closed walks from cell to neighbouring cell, the homology class the
+/// board gives the walk (its sides' classes added up) is non-zero exactly when the walk
+/// crosses the rim an odd number of times.
+#[test]
+fn taylor_loops_are_global_when_they_cross_the_rim_an_odd_number_of_times() {
+    let mut rng = crosscap_engine::Rng::new(31);
+    for n in 3..=6 {
+        let board = Board::from_spec(&format!("taylor:{n}")).unwrap();
+        let (_, interior, rim) = taylor_adjacency(n);
+        assert!(
+            interior.is_disjoint(&rim),
+            "taylor:{n}: each pair glued one way"
+        );
+        let crosses = |a: usize, b: usize| {
+            let (a, b) = (taylor_coordinates(&board, a), taylor_coordinates(&board, b));
+            rim.contains(&(a.min(b), a.max(b)))
+        };
+        let mut odd = 0;
+        for _ in 0..400 {
+            let start = rng.below(board.cell_count());
+            let (mut at, mut class, mut crossings) = (start, 0u64, 0);
+            // A random walk, kept if it comes home within 200 steps.
+            for _ in 0..200 {
+                let sides = board.sides(at);
+                let side = &sides[rng.below(sides.len())];
+                class ^= side.class;
+                crossings += crosses(at, side.neighbor) as u32;
+                at = side.neighbor;
+                if at == start {
+                    break;
+                }
+            }
+            if at != start {
+                continue;
+            }
+            assert_eq!(
+                class != 0,
+                crossings % 2 == 1,
+                "taylor:{n}: a walk from {} crossing the rim {crossings} times",
+                board.cell_name(start)
+            );
+            odd += (crossings % 2) as usize;
+        }
+        assert!(odd > 10, "taylor:{n}: global loops among the walks ({odd})");
+    }
 }
 
 #[test]
@@ -152,12 +224,7 @@ fn taylor_boards_follow_the_rim_rules() {
     for n in 2..=8 {
         let board = Board::from_spec(&format!("taylor:{n}")).unwrap();
         let expected = taylor_expected_neighbors(n);
-        let coordinates = |cell: usize| {
-            let name = board.cell_name(cell);
-            let row = name.as_bytes()[0] - b'a';
-            let column: usize = name[1..].parse().unwrap();
-            (row as usize, column - 1)
-        };
+        let coordinates = |cell: usize| taylor_coordinates(&board, cell);
         assert_eq!(expected.len(), board.cell_count());
         for (cell, wanted) in expected.iter().enumerate() {
             let actual: std::collections::BTreeSet<(usize, usize)> = board
