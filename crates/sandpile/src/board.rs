@@ -696,7 +696,7 @@ mod tests {
     }
 
     #[test]
-    fn toppling_conserves_chips_and_stops_below_the_bound() {
+    fn a_centre_topples_on_its_fourth_chip_and_the_cascade_stops() {
         let b = board("grid:3x3");
         let mut scores = vec![0; 9];
         let mut scratch = Scratch::default();

@@ -231,14 +231,27 @@ fn cascades_never_stop_on_every_family() {
         "petersen",
         "tetrahedron",
     ] {
-        let board = Board::from_spec(spec).unwrap();
-        // Fill every vertex to its threshold minus one: the next chip anywhere erupts.
-        let mut scores: Vec<u32> = (0..board.vertex_count())
-            .map(|v| board.threshold(v) - 1)
-            .collect();
-        let cascade = board.place(&mut scores, &|_| false, 0, &mut Scratch::default());
-        assert_eq!(cascade.erupted, vec![0], "{spec}");
-        assert_eq!(cascade.reached.len(), board.vertex_count(), "{spec}");
+        // The seed: a total above the degree sum less the vertex count topples for ever. A
+        // stable position holds at most that total, with every vertex one chip short of
+        // toppling; one more chip anywhere erupts, under either rule.
+        for toppling in [Toppling::Abelian, Toppling::Reset] {
+            let board = Board::with_toppling(Graph::from_spec(spec).unwrap(), toppling).unwrap();
+            let mut scores: Vec<u32> = (0..board.vertex_count())
+                .map(|v| board.threshold(v) - 1)
+                .collect();
+            let degree_sum = 2 * board.graph().edge_count() as u32;
+            assert_eq!(
+                scores.iter().sum::<u32>(),
+                degree_sum - board.vertex_count() as u32
+            );
+            let cascade = board.place(&mut scores, &|_| false, 0, &mut Scratch::default());
+            assert_eq!(cascade.erupted, vec![0], "{spec} {toppling:?}");
+            assert_eq!(
+                cascade.reached.len(),
+                board.vertex_count(),
+                "{spec} {toppling:?}"
+            );
+        }
     }
 }
 
