@@ -1,5 +1,6 @@
 //! Property tests: the validator on random gluings of polygons, the sum rule
-//! chi(region) + chi(complement) = chi(surface) on random 2-colourings of trivalent boards,
+//! chi(region) + chi(complement) = chi(surface) on random 2-colourings of trivalent boards
+//! (their border a union of circles),
 //! and the board symmetries on the families and on random gluings.
 
 use std::collections::{HashMap, HashSet};
@@ -301,6 +302,23 @@ proptest! {
                     "{}",
                     board.spec()
                 );
+                // Why (the Euler Getter seed): the border between the two is a disjoint
+                // union of circles, every vertex on it on exactly two of its edges, so its
+                // characteristic V - E is 0.
+                let mut border_edges_at = HashMap::new();
+                let mut border_edges = HashSet::new();
+                for cell in 0..board.cell_count() {
+                    let corners = board.cell_vertices(cell);
+                    for (i, side) in board.sides(cell).iter().enumerate() {
+                        if region[cell] != region[side.neighbor] && border_edges.insert(side.edge) {
+                            for v in [corners[i], corners[(i + 1) % corners.len()]] {
+                                *border_edges_at.entry(v).or_insert(0) += 1;
+                            }
+                        }
+                    }
+                }
+                assert!(border_edges_at.values().all(|&n| n == 2), "{}", board.spec());
+                assert_eq!(border_edges_at.len(), border_edges.len(), "{}", board.spec());
             }
         });
     }
