@@ -37,6 +37,17 @@ impl Surface {
         }
     }
 
+    /// The surface with the sphere's one representation: `Orientable(0)` and
+    /// `NonOrientable(0)` are the sphere (a move from them would take a handle or crosscap
+    /// they do not have).
+    pub fn canonical(self) -> Surface {
+        match self {
+            Surface::Orientable(genus) => Surface::orientable(genus),
+            Surface::NonOrientable(genus) => Surface::non_orientable(genus),
+            Surface::Sphere => Surface::Sphere,
+        }
+    }
+
     /// `n_g`, the sphere when `genus` is 0.
     pub fn non_orientable(genus: u32) -> Surface {
         if genus == 0 {
@@ -137,16 +148,16 @@ pub struct Manifold {
 }
 
 impl Manifold {
-    pub fn new(mut surfaces: Vec<Surface>) -> Manifold {
+    /// The manifold of `surfaces`; a genus-0 variant, which the enum allows, is the sphere.
+    pub fn new(surfaces: Vec<Surface>) -> Manifold {
+        let mut surfaces: Vec<Surface> = surfaces.into_iter().map(Surface::canonical).collect();
         surfaces.sort_unstable();
         Manifold { surfaces }
     }
 
     /// The single surface `surface`.
     pub fn single(surface: Surface) -> Manifold {
-        Manifold {
-            surfaces: vec![surface],
-        }
+        Manifold::new(vec![surface])
     }
 
     /// The surfaces, sorted.
@@ -223,6 +234,21 @@ mod tests {
             assert_eq!(sphere.parse::<Surface>().unwrap(), Surface::Sphere);
         }
         assert_eq!("N3".parse::<Surface>().unwrap(), Surface::NonOrientable(3));
+    }
+
+    /// Genus 0 written with a variant is the sphere in a manifold: equal, and no move.
+    #[test]
+    fn genus_zero_variants_are_the_sphere() {
+        use crosscap_engine::Impartial;
+        for zero in [Surface::Orientable(0), Surface::NonOrientable(0)] {
+            let manifold = Manifold::single(zero);
+            assert_eq!(manifold, Manifold::single(Surface::Sphere));
+            assert!(manifold.moves().is_empty());
+        }
+        assert_eq!(
+            Manifold::new(vec![Surface::NonOrientable(0), Surface::Orientable(1)]),
+            Manifold::new(vec![Surface::Orientable(1), Surface::Sphere])
+        );
     }
 
     #[test]
