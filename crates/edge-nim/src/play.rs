@@ -254,9 +254,9 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
                 <p>Edges that share no vertex are separate Nim heaps; on the 3- and \
                 4-cycles the game is Circular Nim. Dufour, Flesch and Heubach found the losing positions of \
                 the tetrahedron when one edge is empty: with <i>a</i> = 0, the position \
-                is lost for the player to move exactly when, the edges named by one of \
-                the tetrahedron's symmetries that keep <i>a</i>, b + C = B + c, b ≤ c \
-                and A ⊕ b ⊕ B = 0.</p>\
+                is lost for the player to move exactly when the other edges can be \
+                named, by one of the tetrahedron's symmetries that keep <i>a</i>, so \
+                that b + C = B + c, b ≤ c and A ⊕ b ⊕ B = 0.</p>\
                 <p>On the page, pick a vertex, then how many tokens to leave on each of \
                 its edges.</p>",
     },

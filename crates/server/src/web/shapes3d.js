@@ -2,8 +2,9 @@
 // list of cell copies: each a polygon in the layout's own coordinates (a chart) and a map
 // from the chart into space. A projective-plane board is drawn on the sphere, where every
 // cell appears twice (antipodal copies), and on the projective plane itself, immersed as
-// Boy's surface and mapped onto the cross-cap; torus and Klein bottle boards on a torus and on the figure-8
-// Klein bottle, whose maps are periodic exactly as the boards are glued. A projective plane
+// Boy's surface and mapped onto the cross-cap; torus and Klein bottle boards on a torus
+// and on the figure-8 Klein bottle, whose maps are periodic exactly as the boards are
+// glued. A projective plane
 // pasted as faces is first cut open into a disk (projectiveDisk) and then drawn as a taylor
 // board is.
 
