@@ -168,7 +168,7 @@ impl Serialize for Move {
 }
 
 /// Every proper decomposition of `surface` (Theorem 2.1), in the order (a) to (h), splits
-/// by increasing first part; none for the sphere.
+/// by increasing first part; none for the sphere (however written, genus-0 variants too).
 pub fn surface_moves(surface: Surface) -> Vec<Move> {
     let mut moves = Vec::new();
     let mut push = |letter, into| {
@@ -178,7 +178,7 @@ pub fn surface_moves(surface: Surface) -> Vec<Move> {
             into,
         })
     };
-    match surface {
+    match surface.canonical() {
         Surface::Sphere => {}
         Surface::Orientable(g) => {
             push(Letter::A, Pieces::One(Surface::orientable(g - 1)));
@@ -358,6 +358,8 @@ mod tests {
     #[test]
     fn moves_of_small_surfaces_follow_theorem_2_1() {
         assert!(names("S").is_empty());
+        assert!(surface_moves(Surface::Orientable(0)).is_empty());
+        assert!(surface_moves(Surface::NonOrientable(0)).is_empty());
         assert_eq!(names("o1"), ["a:o1->S"]);
         assert_eq!(names("o4"), ["a:o4->o3", "b:o4->o1+o3", "b:o4->o2+o2"]);
         assert_eq!(names("n1"), ["c:n1->S", "d:n1->S"]);
