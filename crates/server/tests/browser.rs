@@ -775,6 +775,7 @@ fn projective_hex_and_euler_getter_played_by_clicks() {
         !session.find_all("#board .win polyline").is_empty(),
         "the winning loop is drawn"
     );
+    session.wait_for_text("#end-card .end-how", "By the global loop");
     // Step by step: step k of the loop starts its drawing 90 ms after step k - 1.
     let steps = session.read(
         "return [...document.querySelectorAll('#board .win polyline')].map((line) => \

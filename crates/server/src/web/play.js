@@ -385,8 +385,10 @@ export async function gamePage(main, id, page) {
     close.addEventListener("click", () => { cardClosed = true; drawEndCard(said); });
     const result = module && module.scores ? module.scores(state.view) : null;
     const scoreLine = result ? `X ${result.X.text} · O ${result.O.text}` : "";
+    const how = module && module.endNote ? module.endNote(state.view) : "";
     endCard.append(el("h2", {}, said.title), said.text === `${said.title}.` ? "" : el("p", {}, said.text),
       scoreLine ? el("p", { class: "end-score" }, scoreLine) : "",
+      how ? el("p", { class: "end-how" }, how) : "",
       el("p", { class: "note" }, `${state.moves.length} moves.`),
       el("div", { class: "controls" }, again, copy, close), copied);
   }

@@ -7,6 +7,11 @@ export const swapLabel = "Swap: take over the opening";
 /** The view's field of each cell's stone: what a set-up position changes. */
 export const positionField = "stones";
 
+/** How the game was won, for the end card: the winning loop. */
+export function endNote(view) {
+  return view.loop && view.loop.length ? `By the global loop ${view.loop.join(" – ")} (${view.loop.length} cells).` : "";
+}
+
 export function render(box, state, ctx) {
   const view = state.view;
   const index = new Map(state.layout.names.map((n, i) => [n, i]));
