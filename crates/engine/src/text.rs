@@ -16,6 +16,16 @@ pub fn write_stdout(text: &str) -> std::io::Result<()> {
     }
 }
 
+/// `text` in `owner`'s colour on a terminal (ANSI bold red for X and blue for O, as the
+/// page's vermilion and blue), or as it is without an owner or with `colour` off.
+pub fn painted(text: &str, owner: Option<crate::Player>, colour: bool) -> String {
+    match owner.filter(|_| colour) {
+        Some(crate::Player::X) => format!("\x1b[1;31m{text}\x1b[0m"),
+        Some(crate::Player::O) => format!("\x1b[1;34m{text}\x1b[0m"),
+        None => text.to_string(),
+    }
+}
+
 /// `text` with every control character written as its Rust escape (`\u{1b}`, `\n`), other
 /// characters (quotes included) kept.
 pub fn escape_controls(text: &str) -> String {
@@ -64,6 +74,18 @@ pub fn shorten_long_runs(message: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn stones_are_painted_only_when_asked() {
+        use crate::Player;
+        assert_eq!(
+            painted("X2 ", Some(Player::X), true),
+            "\x1b[1;31mX2 \x1b[0m"
+        );
+        assert_eq!(painted("O", Some(Player::O), true), "\x1b[1;34mO\x1b[0m");
+        assert_eq!(painted("X", Some(Player::X), false), "X");
+        assert_eq!(painted(".", None, true), ".");
+    }
 
     #[test]
     fn long_runs_are_cut_and_short_ones_kept() {

@@ -4,6 +4,7 @@ use std::cell::RefCell;
 use std::hash::Hasher;
 use std::sync::Arc;
 
+use crosscap_engine::text::painted;
 use crosscap_engine::{Game, MoveError, Notation, Outcome, Player, Rng};
 use rustc_hash::FxHasher;
 
@@ -235,16 +236,7 @@ impl Sandpile {
                 Some(p) if self.is_erupted(v) => format!("{p}*"),
                 Some(p) => format!("{p}{}", self.scores[v]),
             };
-            let code = match self.owners[v] {
-                Some(Player::X) => "31",
-                Some(Player::O) => "34",
-                None => "",
-            };
-            if colour && !code.is_empty() {
-                format!("\x1b[1;{code}m{text:<3}\x1b[0m")
-            } else {
-                format!("{text:<3}")
-            }
+            painted(&format!("{text:<3}"), self.owners[v], colour)
         };
         let graph = self.board.graph();
         let mut out = String::new();

@@ -4,6 +4,7 @@ use std::collections::BTreeMap;
 use std::fmt::Write;
 
 use crosscap_engine::Player;
+use crosscap_engine::text::painted;
 
 use crate::Board;
 
@@ -41,15 +42,6 @@ fn stone(cell: Option<Player>, ghost: bool) -> String {
         (Some(Player::O), true) => "o",
     }
     .to_string()
-}
-
-/// A label as written: in its owner's ANSI colour when `colour` is set.
-fn painted(label: &str, owner: Option<Player>, colour: bool) -> String {
-    match owner.filter(|_| colour) {
-        Some(Player::X) => format!("\x1b[1;31m{label}\x1b[0m"),
-        Some(Player::O) => format!("\x1b[1;34m{label}\x1b[0m"),
-        None => label.to_string(),
-    }
 }
 
 /// Cell names, or stones when `cells` is given (see [`Marks`]); ghosts are names with a
