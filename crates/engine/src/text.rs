@@ -1,5 +1,7 @@
-//! Text from users echoed in messages: control characters (line breaks, terminal escapes)
-//! must not reach a terminal, a log line or an answer raw, and a message stays one line.
+//! Text for terminals and messages. Text from users echoed in messages: control characters
+//! (line breaks, terminal escapes) must not reach a terminal, a log line or an answer raw,
+//! and a message stays one line. Stones painted in the players' colours, the one escape
+//! written on purpose.
 
 /// Writes `text` to stdout and flushes it. A reader that closed the pipe early (`| head`)
 /// is not an error: the output just stops, and the program ends as it would have. Every
