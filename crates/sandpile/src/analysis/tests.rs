@@ -16,8 +16,7 @@ fn analyse_all(game: &Sandpile) -> (PerfectPlay, Sequences) {
 /// default and the reset one the seed words, since every fact the seed states holds under both.
 fn analyse_spec(spec: &str) -> [(Toppling, PerfectPlay, Sequences); 2] {
     [Toppling::Abelian, Toppling::Reset].map(|toppling| {
-        let board = Board::with_toppling(Graph::from_spec(spec).unwrap(), toppling).unwrap();
-        let (play, sequences) = analyse_all(&Sandpile::new(Arc::new(board)));
+        let (play, sequences) = analyse_all(&Sandpile::new(Arc::new(board_under(spec, toppling))));
         (toppling, play, sequences)
     })
 }
@@ -235,7 +234,7 @@ fn cascades_never_stop_on_every_family() {
         // stable position holds at most that total, with every vertex one chip short of
         // toppling; one more chip anywhere erupts, under either rule.
         for toppling in [Toppling::Abelian, Toppling::Reset] {
-            let board = Board::with_toppling(Graph::from_spec(spec).unwrap(), toppling).unwrap();
+            let board = board_under(spec, toppling);
             let mut scores: Vec<u32> = (0..board.vertex_count())
                 .map(|v| board.threshold(v) - 1)
                 .collect();
@@ -413,7 +412,12 @@ fn naive_reset_placement(board: &Board, scores: &[u32], v: usize) -> (Option<Vec
 }
 
 fn reset_board(spec: &str) -> Board {
-    Board::with_toppling(Graph::from_spec(spec).unwrap(), Toppling::Reset).unwrap()
+    board_under(spec, Toppling::Reset)
+}
+
+/// The board of `spec` under `toppling`.
+fn board_under(spec: &str, toppling: Toppling) -> Board {
+    Board::with_toppling(Graph::from_spec(spec).unwrap(), toppling).unwrap()
 }
 
 #[test]
