@@ -71,7 +71,8 @@ pub fn add_games(
             )
             .collect();
         let about = format!("{}: {}.", info.title, names.join(", "));
-        root.subcommand(command.about(about))
+        let long_about = format!("{}\n\n{about}", info.summary);
+        root.subcommand(command.about(about).long_about(long_about))
     })
 }
 

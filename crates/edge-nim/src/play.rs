@@ -228,6 +228,7 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
     info: GameInfo {
         name: "edge-nim",
         title: "Edge-Nim",
+        summary: "Take tokens from the edges at one vertex of a graph: whoever takes the last token wins.",
         board_kind: BoardKind::Graph,
         board_label: "graph: tetrahedron, C4, K4, P5, star:3, edges:0-1,1-2, g6:<graph6>, ...",
         default_board: "tetrahedron",

@@ -68,6 +68,9 @@ impl OptionSpec {
 pub struct GameInfo {
     pub name: &'static str,
     pub title: &'static str,
+    /// One sentence on how the game is won, for a player choosing a game (the new-game
+    /// form, the command's help).
+    pub summary: &'static str,
     pub board_kind: BoardKind,
     /// What the board text holds, in words.
     pub board_label: &'static str,

@@ -259,6 +259,7 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
     info: GameInfo {
         name: "nim",
         title: "Nim",
+        summary: "Take counters from one heap at a time: whoever takes the last counter wins.",
         board_kind: BoardKind::Heaps,
         board_label: "heap sizes",
         default_board: "3 4 5",

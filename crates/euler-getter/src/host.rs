@@ -474,6 +474,7 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
     info: GameInfo {
         name: "euler-getter",
         title: "Euler Getter",
+        summary: "Fill the cells of a board on the projective plane: once it is full, the player whose area has the larger Euler characteristic wins.",
         board_kind: BoardKind::Surface,
         board_label: "board: goldberg:K (the author's boards), taylor:N, or a pasted board file",
         default_board: "goldberg:2",

@@ -221,6 +221,7 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
     info: GameInfo {
         name: "manifold",
         title: "Manifold decomposition",
+        summary: "Cut closed surfaces along curves that bound no disk: whoever makes the last cut wins.",
         board_kind: BoardKind::Surfaces,
         board_label: "surfaces (o = orientable, n = non-orientable, number = genus)",
         default_board: "n5 o2",

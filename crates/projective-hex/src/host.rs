@@ -217,6 +217,7 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
     info: GameInfo {
         name: "projective-hex",
         title: "Projective Hex",
+        summary: "Claim the cells of a board glued into a projective plane: the first to close a loop of their colour that cannot be shrunk to a point wins.",
         board_kind: BoardKind::Surface,
         board_label: "board: taylor:N (Bill Taylor's boards), goldberg:K, or a pasted board file",
         default_board: "taylor:3",

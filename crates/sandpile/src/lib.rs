@@ -352,6 +352,7 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
     info: GameInfo {
         name: "sandpile",
         title: "Sandpile toppling",
+        summary: "Place grains on the vertices of a graph: a vertex that topples claims its neighbours, and whoever holds every vertex wins.",
         board_kind: BoardKind::Graph,
         board_label: "graph: grid:RxC, P3, C3, K1,3, star:4, arcs:0>1,1>0, g6:<graph6>, ...",
         default_board: "grid:3x3",

@@ -731,6 +731,7 @@ fn projective_hex_and_euler_getter_played_by_clicks() {
     let driver = start_driver();
     let session = open_session(&driver);
     option_notes_clear_their_fields(&session, &server);
+    the_board_is_drawn_before_the_game_starts(&session, &server);
     // The first move: its cell is marked as the last move; a hint is ringed on the board
     // and played; the board zooms.
     let first_move_checks = |session: &Session| {
@@ -1417,6 +1418,42 @@ fn option_notes_clear_their_fields(session: &Session, server: &common::TestServe
             "{game}: option notes under their fields"
         );
     }
+}
+
+/// The new-game form draws the board as it will start and redraws it as the board text
+/// changes; a board that will not do says why at once; each game says how it is won.
+fn the_board_is_drawn_before_the_game_starts(session: &Session, server: &common::TestServer) {
+    session.open(&server.url("/#/"));
+    session.click_first("#game option[value='projective-hex']");
+    session.wait_for_text("#game-summary", "cannot be shrunk to a point");
+    let cells_drawn = || {
+        session.read(
+            "return new Set([...document.querySelectorAll('#board-preview [data-cell]')]
+               .map((cell) => cell.dataset.cell)).size",
+        )
+    };
+    session.wait_for_text("#board-preview figcaption", "on taylor:3, at the start");
+    assert_eq!(cells_drawn(), json!(27), "taylor:3's cells");
+    session.type_into("#board-spec", "taylor:4");
+    session.wait_for_text("#board-preview figcaption", "on taylor:4, at the start");
+    assert_eq!(cells_drawn(), json!(48), "taylor:4's cells");
+    session.type_into("#board-spec", "taylor:99");
+    session.wait_for_text("#board-error", "between 2 and 40");
+    assert_eq!(cells_drawn(), json!(0), "no board beside the error");
+    session.click_first("#game option[value='sandpile']");
+    session.wait_for_text("#game-summary", "whoever holds every vertex wins");
+    session.wait_for_text("#board-preview figcaption", "Sandpile toppling on grid:3x3");
+    let vertices =
+        session.read("return document.querySelectorAll('#board-preview circle.vertex').length");
+    assert_eq!(vertices, json!(9), "grid:3x3's vertices");
+    // The browser logs the refused board's 400; nothing else may be logged.
+    let errors = session.console_errors();
+    assert!(
+        errors
+            .iter()
+            .all(|e| e.contains("board=taylor%3A99") && e.contains("400")),
+        "{errors:?}"
+    );
 }
 
 fn start_from_form(session: &Session, server: &common::TestServer, game: &str, board: &str) {

@@ -139,6 +139,7 @@ pub static TAKE_AWAY: GameDescriptor = GameDescriptor {
     info: GameInfo {
         name: "take-away",
         title: "Take-away",
+        summary: "Take 1 to `most` counters from one pile: whoever takes the last one wins.",
         board_kind: BoardKind::Heaps,
         board_label: "pile of counters",
         default_board: "7",

@@ -135,6 +135,25 @@ fn help_lists_the_games() {
     assert!(run.stdout.contains("nim"));
 }
 
+/// A game's own help starts by saying how the game is won (the catalog's summary, which
+/// the new-game form shows too).
+#[test]
+fn a_games_help_says_how_it_is_won() {
+    let run = crosscap(&["manifold", "--help"]);
+    assert_eq!(run.code, 0);
+    assert!(
+        run.stdout
+            .starts_with("Cut closed surfaces along curves that bound no disk: whoever makes the last cut wins.\n"),
+        "{}",
+        run.stdout
+    );
+    assert!(
+        run.stdout.contains("Manifold decomposition: solve, hint"),
+        "{}",
+        run.stdout
+    );
+}
+
 /// Every JSON object says which version and command line made it, and how long it took,
 /// after the answer's own keys.
 #[test]

@@ -91,7 +91,25 @@ async function newGamePage() {
     ...cat.games.map((g) => el("option", { value: g.name }, g.title)));
   const wanted = new URLSearchParams(location.hash.split("?")[1] || "").get("game");
   if (wanted) gameSelect.value = wanted;
+  const summary = el("span", { class: "help", id: "game-summary" });
   const board = el("textarea", { name: "board", id: "board-spec", rows: 1, spellcheck: "false" });
+  // The board as it will start, redrawn as the board text changes: a player sees which
+  // board a name stands for, and a board that will not do, before starting.
+  const preview = el("figure", { class: "board board-preview", id: "board-preview" });
+  let previewsAsked = 0;
+  let previewTimer;
+  async function drawPreview() {
+    clearTimeout(previewTimer);
+    const asked = ++previewsAsked;
+    const g = kind();
+    const spec = board.value.trim();
+    try {
+      await drawAtStart(preview, g, spec, () => asked === previewsAsked);
+    } catch (err) {
+      if (asked === previewsAsked) preview.replaceChildren(el("p", { class: "error", id: "board-error" }, err.message));
+    }
+  }
+  board.addEventListener("input", () => { clearTimeout(previewTimer); previewTimer = setTimeout(drawPreview, 400); });
   const examples = el("span", { class: "help" });
   const boardLabel = el("span", { class: "help" });
   const options = el("div", { id: "options" });
@@ -113,12 +131,15 @@ async function newGamePage() {
     setup.hidden = true;
     renderer(g.name).then((module) => { setup.hidden = !(module && module.positionField); });
     board.value = g.default_board;
+    drawPreview();
+    clear(summary);
+    summary.append(g.summary, " ", el("a", { href: `#/rules/${g.name}` }, "Rules"));
     boardLabel.textContent = `The ${g.board_label}. Paste a board file, a graph spec or graph6 as you like.`;
     clear(examples);
     examples.append("Examples: ");
     for (const b of g.example_boards) {
       const a = el("a", { href: "#" }, b);
-      a.addEventListener("click", (e) => { e.preventDefault(); board.value = b; });
+      a.addEventListener("click", (e) => { e.preventDefault(); board.value = b; drawPreview(); });
       examples.append(a, " ");
     }
     clear(options);
@@ -139,7 +160,7 @@ async function newGamePage() {
   syncGame();
 
   const form = el("form", { class: "new-game" },
-    el("label", { for: "game" }, "Game"), gameSelect,
+    el("label", { for: "game" }, "Game"), gameSelect, summary,
     el("label", { for: "board-spec" }, "Board"), board, boardLabel, examples,
     el("label", {}, "Options"), options,
     el("label", {}, el("span", { class: "swatch X" }), " X (moves first)"), x.element,
@@ -170,7 +191,7 @@ async function newGamePage() {
     }
   });
   const yours = el("section", { id: "your-games", hidden: "" });
-  main.append(el("h1", {}, "New game"), form, yours);
+  main.append(el("h1", {}, "New game"), el("div", { class: "new-game-layout" }, form, preview), yours);
   listYourGames(yours, cat).catch(() => {});
 }
 
@@ -268,29 +289,29 @@ async function rulesPage(name) {
   for (const g of cat.games) {
     if (name && g.name !== name) continue;
     const picture = el("figure", { class: "board rule-picture" });
+    drawAtStart(picture, g, g.default_board).catch(() => picture.remove());
     const section = el("section", { id: `rules-${g.name}` }, el("h2", {}, g.title), picture);
     section.insertAdjacentHTML("beforeend", g.rules);
     section.append(el("p", {}, el("a", { href: `#/?game=${g.name}` }, `Play ${g.title}`)));
     box.append(section);
-    drawPicture(picture, g);
   }
   main.append(box);
 }
 
-// The game's default board at its start, drawn by the game's own module: the rules shown
-// on the real board.
-async function drawPicture(figure, g) {
-  try {
-    const [start, module] = await Promise.all([
-      api("GET", `/board?game=${encodeURIComponent(g.name)}&board=${encodeURIComponent(g.default_board)}`),
-      renderer(g.name),
-    ]);
-    if (!module) return;
-    module.render(figure, start, { canMove: false, hint: null, last: null, play: () => {}, still: true });
-    figure.append(el("figcaption", { class: "note" }, `${g.title} on ${g.default_board}, at the start.`));
-  } catch {
-    figure.remove();
-  }
+// A board at its start, drawn by the game's own module without its 3D view, with a caption
+// (the rules shown on the real board; the new game's board before it starts), unless
+// `current` says by then that it is no longer wanted. Throws the server's word on a board
+// that will not do.
+async function drawAtStart(figure, g, spec, current = () => true) {
+  const [start, module] = await Promise.all([
+    api("GET", `/board?game=${encodeURIComponent(g.name)}&board=${encodeURIComponent(spec)}`),
+    renderer(g.name),
+  ]);
+  if (!current()) return;
+  clear(figure);
+  if (!module) return;
+  module.render(figure, start, { canMove: false, hint: null, last: null, play: () => {}, still: true });
+  figure.append(el("figcaption", { class: "note" }, `${g.title} on ${boardName(spec)}, at the start.`));
 }
 
 // ---- Setting up a position ----
