@@ -17,7 +17,7 @@ use axum::routing::{MethodRouter, get, post};
 use crosscap_engine::Level;
 use crosscap_engine::text::{escape_controls, shorten_long_runs};
 use serde::{Deserialize, Serialize};
-use serde_json::json;
+use serde_json::{Value, json};
 
 use crate::app::{App, NewGame, Snapshot};
 use crate::guard::{self, HostPolicy, RateLimit};
@@ -253,8 +253,9 @@ async fn catalog(State(app): State<Arc<App>>) -> Answer {
     }))
 }
 
-/// `GET /api/board?game=NAME&board=SPEC`: a board's starting position, drawn (the rules
-/// pages' pictures); the game's default board when `board` is absent.
+/// `GET /api/board?game=NAME&board=SPEC&options=JSON`: a board's starting position, drawn
+/// (the rules pages' pictures, the new-game form's board), with the game's options as a new
+/// game takes them; the game's default board when `board` is absent.
 async fn board_preview(State(app): State<Arc<App>>, query: Params) -> Answer {
     let query = params(query)?;
     let game = query
@@ -262,8 +263,15 @@ async fn board_preview(State(app): State<Arc<App>>, query: Params) -> Answer {
         .cloned()
         .ok_or_else(|| ApiError::bad_request("name the game: ?game=NAME"))?;
     let board = query.get("board").cloned();
+    let options = match query.get("options") {
+        None => json!({}),
+        Some(text) => serde_json::from_str::<Value>(text)
+            .ok()
+            .filter(Value::is_object)
+            .ok_or_else(|| ApiError::bad_request("options must be a JSON object"))?,
+    };
     ok(app
-        .run(move |app| app.preview(&game, board.as_deref()))
+        .run(move |app| app.preview(&game, board.as_deref(), options))
         .await?)
 }
 

@@ -1525,8 +1525,14 @@ impl App {
     }
 
     /// A board's starting position as a page draws it (view, drawing, moves), without
-    /// starting a game: the pictures of the rules pages.
-    pub fn preview(&self, game: &str, board: Option<&str>) -> Result<Value, ApiError> {
+    /// starting a game, under `options` as a new game takes them: the pictures of the rules
+    /// pages and the new-game form.
+    pub fn preview(
+        &self,
+        game: &str,
+        board: Option<&str>,
+        options: Value,
+    ) -> Result<Value, ApiError> {
         let kind = self
             .catalog
             .find(game)
@@ -1535,7 +1541,7 @@ impl App {
         let record = Record {
             game: game.to_string(),
             board: board.unwrap_or(kind.default_board).to_string(),
-            options: json!({}),
+            options,
             players: Players::default(),
             moves: Vec::new(),
             resigned: None,

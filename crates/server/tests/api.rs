@@ -529,12 +529,21 @@ fn a_board_is_drawn_without_starting_a_game() {
     assert_eq!(start["view"]["stones"].as_array().unwrap().len(), 12);
     let (_, nim) = server.get("/api/board?game=nim");
     assert_eq!(nim["view"]["heaps"], json!([3, 4, 5]), "the default board");
+    // The options as a new game takes them (the new-game form's board drawn as it starts).
+    let (status, tokens) = server
+        .get("/api/board?game=edge-nim&board=C3&options=%7B%22tokens%22%3A%221%2C2%2C5%22%7D");
+    assert_eq!(status, 200, "{tokens}");
+    assert_eq!(tokens["view"]["tokens"], json!([1, 2, 5]), "{tokens}");
     let (_, listed) = server.get("/api/games");
     assert_eq!(listed["total"], 0, "no game was started");
     for bad in [
         "/api/board",
         "/api/board?game=chess",
         "/api/board?game=nim&board=x",
+        "/api/board?game=nim&options=%5B1%5D",
+        "/api/board?game=nim&options=%7B",
+        "/api/board?game=edge-nim&board=C3&options=%7B%22tokens%22%3A%229%2C9%22%7D",
+        "/api/board?game=nim&options=%7B%22nope%22%3A1%7D",
     ] {
         let (status, answer) = server.get(bad);
         assert_eq!(status, 400, "{bad}: {answer}");

@@ -310,8 +310,9 @@ fn random_and_mutated_requests_get_clean_answers() {
                         pick(&mut rng, &["hint", "record", "solve"])
                     ),
                     8 => format!(
-                        "/api/board?game={}&board={}",
+                        "/api/board?game={}&board={}&options={}",
                         pick(&mut rng, &["nim", "projective-hex", "sandpile"]),
+                        encode(&odd_bytes(&mut rng)),
                         encode(&odd_bytes(&mut rng))
                     ),
                     _ => format!("/api/{}", encode(&odd_bytes(&mut rng))),

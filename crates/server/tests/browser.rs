@@ -1420,8 +1420,9 @@ fn option_notes_clear_their_fields(session: &Session, server: &common::TestServe
     }
 }
 
-/// The new-game form draws the board as it will start and redraws it as the board text
-/// changes; a board that will not do says why at once; each game says how it is won.
+/// The new-game form draws the board as it will start and redraws it as the board text or
+/// an option changes; a board that will not do says why at once; each game says how it is
+/// won.
 fn the_board_is_drawn_before_the_game_starts(session: &Session, server: &common::TestServer) {
     session.open(&server.url("/#/"));
     session.click_first("#game option[value='projective-hex']");
@@ -1446,12 +1447,30 @@ fn the_board_is_drawn_before_the_game_starts(session: &Session, server: &common:
     let vertices =
         session.read("return document.querySelectorAll('#board-preview circle.vertex').length");
     assert_eq!(vertices, json!(9), "grid:3x3's vertices");
-    // The browser logs the refused board's 400; nothing else may be logged.
+    // The options too: Edge-Nim's tokens, and a count that does not fit the graph.
+    session.click_first("#game option[value='edge-nim']");
+    session.type_into("#board-spec", "C3");
+    session.type_into("input[name='tokens']", "1,2,5");
+    session.wait_for_text("#board-preview figcaption", "Edge-Nim on C3");
+    let tokens = || {
+        session.read(
+            "return [...document.querySelectorAll('#board-preview .token-label')]
+               .map((edge) => `${edge.dataset.edge}=${edge.querySelector('text').textContent}`)",
+        )
+    };
+    let start = Instant::now();
+    while tokens() != json!(["0-1=1", "1-2=2", "0-2=5"]) {
+        assert!(start.elapsed() < WAIT, "the tokens drawn: {}", tokens());
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    session.type_into("input[name='tokens']", "1,2");
+    session.wait_for_text("#board-error", "3 edges but 2 token counts");
+    // The browser logs the refused requests' 400s; nothing else may be logged.
     let errors = session.console_errors();
     assert!(
         errors
             .iter()
-            .all(|e| e.contains("board=taylor%3A99") && e.contains("400")),
+            .all(|e| e.contains("/api/board?") && e.contains("400")),
         "{errors:?}"
     );
 }

@@ -93,7 +93,7 @@ async function newGamePage() {
   if (wanted) gameSelect.value = wanted;
   const summary = el("span", { class: "help", id: "game-summary" });
   const board = el("textarea", { name: "board", id: "board-spec", rows: 1, spellcheck: "false" });
-  // The board as it will start, redrawn as the board text changes: a player sees which
+  // The board as it will start, redrawn as the board text or an option changes: a player sees which
   // board a name stands for, and a board that will not do, before starting.
   const preview = el("figure", { class: "board board-preview", id: "board-preview" });
   let previewsAsked = 0;
@@ -104,12 +104,13 @@ async function newGamePage() {
     const g = kind();
     const spec = board.value.trim();
     try {
-      await drawAtStart(preview, g, spec, () => asked === previewsAsked);
+      await drawAtStart(preview, g, spec, () => asked === previewsAsked, formOptions());
     } catch (err) {
       if (asked === previewsAsked) preview.replaceChildren(el("p", { class: "error", id: "board-error" }, err.message));
     }
   }
-  board.addEventListener("input", () => { clearTimeout(previewTimer); previewTimer = setTimeout(drawPreview, 400); });
+  const previewSoon = () => { clearTimeout(previewTimer); previewTimer = setTimeout(drawPreview, 400); };
+  board.addEventListener("input", previewSoon);
   const examples = el("span", { class: "help" });
   const boardLabel = el("span", { class: "help" });
   const options = el("div", { id: "options" });
@@ -123,6 +124,15 @@ async function newGamePage() {
     location.hash = `#/setup/${encodeURIComponent(gameSelect.value)}/${encodeURIComponent(board.value.trim())}`;
   });
   let optionInputs = [];
+  // The options as a new game takes them: a text option left empty is left out.
+  const formOptions = () => {
+    const opts = {};
+    for (const { opt, input } of optionInputs) {
+      if (opt.kind === "text" && input.value.trim() === "") continue;
+      opts[opt.name] = input.value;
+    }
+    return opts;
+  };
 
   const kind = () => cat.games.find((g) => g.name === gameSelect.value);
   function syncGame() {
@@ -131,7 +141,6 @@ async function newGamePage() {
     setup.hidden = true;
     renderer(g.name).then((module) => { setup.hidden = !(module && module.positionField); });
     board.value = g.default_board;
-    drawPreview();
     clear(summary);
     summary.append(g.summary, " ", el("a", { href: `#/rules/${g.name}` }, "Rules"));
     boardLabel.textContent = `The ${g.board_label}. Paste a board file, a graph spec or graph6 as you like.`;
@@ -153,8 +162,10 @@ async function newGamePage() {
         input = el("input", { type: "text", name: opt.name, value: JSON.parse(opt.default) });
       }
       options.append(el("div", {}, el("label", {}, opt.label, " ", input), el("div", { class: "help" }, opt.help)));
+      input.addEventListener(opt.kind === "select" ? "change" : "input", previewSoon);
       return { opt, input };
     });
+    drawPreview();
   }
   gameSelect.addEventListener("change", syncGame);
   syncGame();
@@ -170,11 +181,7 @@ async function newGamePage() {
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
     error.textContent = "";
-    const opts = {};
-    for (const { opt, input } of optionInputs) {
-      if (opt.kind === "text" && input.value.trim() === "") continue;
-      opts[opt.name] = input.value;
-    }
+    const opts = formOptions();
     try {
       if (x.friend() && o.friend()) throw new Error("One seat at most is a friend's: you play the other.");
       start.disabled = true;
@@ -300,11 +307,13 @@ async function rulesPage(name) {
 
 // A board at its start, drawn by the game's own module without its 3D view, with a caption
 // (the rules shown on the real board; the new game's board before it starts), unless
-// `current` says by then that it is no longer wanted. Throws the server's word on a board
-// that will not do.
-async function drawAtStart(figure, g, spec, current = () => true) {
+// `current` says by then that it is no longer wanted; under the game's `options` as a new
+// game takes them. Throws the server's word on a board or options that will not do.
+async function drawAtStart(figure, g, spec, current = () => true, options = {}) {
+  const query = `game=${encodeURIComponent(g.name)}&board=${encodeURIComponent(spec)}`
+    + `&options=${encodeURIComponent(JSON.stringify(options))}`;
   const [start, module] = await Promise.all([
-    api("GET", `/board?game=${encodeURIComponent(g.name)}&board=${encodeURIComponent(spec)}`),
+    api("GET", `/board?${query}`),
     renderer(g.name),
   ]);
   if (!current()) return;
