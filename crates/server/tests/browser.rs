@@ -478,6 +478,31 @@ fn play_to_the_end(
     assert!(
         !session.find_all("#play-again").is_empty() && !session.find_all("#copy-record").is_empty()
     );
+    // The result is shared in the same words to anyone, with the game's link (the clipboard
+    // and the share sheet are caught, as a headless browser has neither to look at).
+    session.read(
+        "navigator.clipboard.writeText = async (text) => { window.shared = text; };
+         if (navigator.share) navigator.share = async (data) => { window.shared = `${data.text} ${data.url}`; };",
+    );
+    session.click_first("#share-result");
+    let started = Instant::now();
+    let shared = loop {
+        let shared = session.read("return [window.shared || null, location.hash]");
+        if let (Some(text), Some(hash)) = (shared[0].as_str(), shared[1].as_str()) {
+            break (text.to_string(), hash.to_string());
+        }
+        assert!(started.elapsed() < WAIT, "nothing was shared");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let (text, hash) = shared;
+    assert!(
+        text.contains(" won")
+            && text.contains(" move")
+            && text.ends_with(&hash)
+            && !text.contains("You"),
+        "{}: {text}",
+        setup.game
+    );
     assert!(
         session.find_all("#undo:disabled").len() == 1,
         "no undo once the game is over"

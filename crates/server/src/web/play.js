@@ -1,7 +1,7 @@
 // The game page: the board (drawn by games/<name>.js), whose turn and who you are, the
 // scores with their changes, hints drawn on the board, the move list, replay, an end
 // card, sound, a friend's invitation, and a paced view of computer-against-computer games.
-import { el, clear, arrowKeys } from "./draw.js";
+import { el, clear, arrowKeys, plural } from "./draw.js";
 import { api, renderer, tokens, saveTokens, invitation, claimLink, createGame, boardName, seatLabel, SEATS, mySeats } from "./api.js";
 import * as sound from "./sound.js";
 
@@ -351,16 +351,31 @@ export async function gamePage(main, id, page) {
     scores.hidden = !scores.firstChild;
   }
 
-  // The result, the score, and what next: play again, copy the record, or look back.
+  // The result, the score, and what next: play again, share the result, copy the record, or
+  // look back.
   function drawEndCard(said) {
     const over = state.status === "over" && viewing === null && !cardClosed;
     endCard.hidden = !over;
     clear(endCard);
     if (!over) return;
     const again = button("play-again", "Play again");
+    const share = button("share-result", "Share the result");
     const copy = button("copy-record", "Copy the record");
     const close = button("close-card", "Look at the board");
     const copied = el("span", { class: "note", id: "copied" });
+    // To the clipboard, or, where the page may not write there (not served over https or
+    // from localhost), selected in a box to copy by hand.
+    const toClipboard = async (text, what) => {
+      try {
+        await navigator.clipboard.writeText(text);
+        copied.textContent = "Copied.";
+      } catch {
+        const area = el("textarea", { readonly: "", rows: 4 }, text);
+        endCard.append(area);
+        area.select();
+        copied.textContent = `Select and copy ${what} below.`;
+      }
+    };
     again.addEventListener("click", () => act(async () => {
       // A game against a friend elsewhere invites them again.
       const seats = mySeats(state.players, mine);
@@ -370,27 +385,31 @@ export async function gamePage(main, id, page) {
       location.hash = `#/game/${game.id}`;
     }));
     copy.addEventListener("click", async () => {
-      const text = await (await fetch(`/api/games/${id}/record`)).text();
-      try {
-        await navigator.clipboard.writeText(text);
-        copied.textContent = "Copied.";
-      } catch {
-        // No clipboard (a page not served over https or from localhost): select it to copy.
-        const area = el("textarea", { readonly: "", rows: 4 }, text);
-        endCard.append(area);
-        area.select();
-        copied.textContent = "Select and copy the record below.";
-      }
+      toClipboard(await (await fetch(`/api/games/${id}/record`)).text(), "the record");
     });
     close.addEventListener("click", () => { cardClosed = true; drawEndCard(said); });
     const result = module && module.scores ? module.scores(state.view) : null;
     const scoreLine = result ? `X ${result.X.text} · O ${result.O.text}` : "";
     const how = module && module.endNote ? module.endNote(state.view) : "";
+    // Said the same to whoever reads it (not "you won"), with the game's link, which shows
+    // the game to anyone and lets nobody play in it.
+    share.addEventListener("click", async () => {
+      const outcome = !state.winner ? "the game is over"
+        : state.resigned ? `${state.winner} won (${state.resigned} resigned)` : `${state.winner} won`;
+      const text = `${state.title} on ${boardName(state.board)}: ${outcome}${scoreLine ? `, ${scoreLine}` : ""}, `
+        + `in ${plural(state.moves.length, "move")}.`;
+      const url = `${location.origin}${location.pathname}#/game/${id}`;
+      if (navigator.share) {
+        navigator.share({ title: `${state.title} — Crosscap`, text, url }).catch(() => {});
+      } else {
+        toClipboard(`${text} ${url}`, "the result");
+      }
+    });
     endCard.append(el("h2", {}, said.title), said.text === `${said.title}.` ? "" : el("p", {}, said.text),
       scoreLine ? el("p", { class: "end-score" }, scoreLine) : "",
       how ? el("p", { class: "end-how" }, how) : "",
       el("p", { class: "note" }, `${state.moves.length} moves.`),
-      el("div", { class: "controls" }, again, copy, close), copied);
+      el("div", { class: "controls" }, again, share, copy, close), copied);
   }
 
   // Sounds for moves new since the last drawing, and for the result.
