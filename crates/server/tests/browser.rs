@@ -82,6 +82,16 @@ struct Session<'a> {
     id: String,
 }
 
+/// Closing the session quits its browser and deletes the profile the driver made for it
+/// (killing the driver leaves both behind: a browser with no parent, and its directories in
+/// the temporary directory). Also on a failed test; a failure to close is not a second one.
+impl Drop for Session<'_> {
+    fn drop(&mut self) {
+        let url = format!("{}/session/{}", self.driver.base, self.id);
+        let _ = ureq::delete(&url).timeout(Duration::from_secs(30)).call();
+    }
+}
+
 impl Session<'_> {
     fn command(&self, method: &str, path: &str, body: Option<Value>) -> Value {
         let url = format!("{}/session/{}{path}", self.driver.base, self.id);
