@@ -20,7 +20,8 @@ use serde_json::{Map, Value};
 use crate::limits::{BudgetArgs, default_seconds, setup_limits, solve_budget};
 use crate::output::{Answer, Output, part_text, ran_out, status_text, with_search_bar};
 use crate::terminal::{
-    ArenaArgs, ComputerArgs, LadderArgs, PlayArgs, play_in_terminal, run_arena, run_ladder,
+    ArenaArgs, ComputerArgs, LadderArgs, PlayArgs, play_in_terminal, proof_note, run_arena,
+    run_ladder,
 };
 
 /// The verbs every game has, and what each does.
@@ -33,7 +34,7 @@ const VERBS: [(&str, &str); 5] = [
     ("hint", "The computer's move for the player to move"),
     (
         "play",
-        "Plays the game in the terminal against the computer",
+        "Plays the game in the terminal against the computer: type a move, `moves`, `hint`, `undo` or `quit`",
     ),
     (
         "arena",
@@ -409,27 +410,13 @@ fn hint(game: &GameDescriptor, matches: &ArgMatches, out: &Output) -> anyhow::Re
         result,
         millis: clock.elapsed().as_secs_f64() * 1000.0,
     };
-    let proof = match (hint.result, computer.level) {
-        (Some(result), _) => proof_note(result),
-        (None, Level::Perfect) => ", not proven: beyond the solver's budget, a search's move",
-        (None, _) => "",
-    };
+    let proof = proof_note(hint.result, computer.level);
     out.emit(&hint, || {
         format!(
             "{} to move: {} (the computer at {}{proof}, {:.0} ms)\n",
             hint.to_move, hint.suggested, hint.level, hint.millis
         )
     })
-}
-
-/// How a hint proven optimal reads: in a lost position every move loses (or loses by the
-/// least), and the player is told so rather than left to think the hint wins.
-fn proof_note(result: Proven) -> &'static str {
-    match result {
-        Proven::Win => ", proven optimal: it wins",
-        Proven::Draw => ", proven optimal: it draws",
-        Proven::Loss => ", proven optimal, but the position is lost against perfect play",
-    }
 }
 
 /// A game on the terminal: nothing is printed as JSON.
@@ -441,6 +428,7 @@ fn play(game: &GameDescriptor, matches: &ArgMatches, _: &Output) -> anyhow::Resu
         started,
         args.colour,
         &computer,
+        game.info.hint_level,
         std::io::stdout().is_terminal(),
     )
 }
@@ -710,6 +698,7 @@ mod tests {
             game,
             Player::X,
             &computer,
+            TAKE_AWAY.info.hint_level,
             false,
             &mut "2\n".as_bytes(),
             &mut out,

@@ -12,7 +12,7 @@ use crosscap_engine::catalog::Status;
 use crosscap_engine::ladder::{Rating, RoundRobin};
 use crosscap_engine::mcts::with_search_threads;
 use crosscap_engine::session::{ArenaRun, Computer as MatchComputer, Match};
-use crosscap_engine::{Budget, Cancel, Exhausted, Level, Player, Rng};
+use crosscap_engine::{Budget, Cancel, Exhausted, Level, Player, Proven, Rng};
 
 use crate::limits::{
     check_threads, move_budget, parse_games, parse_level, parse_max_minutes, parse_player,
@@ -277,12 +277,13 @@ pub fn run_ladder(game: &dyn Match, args: &LadderArgs, out: &Output) -> anyhow::
 }
 
 /// Plays a game in the terminal: the human types moves in the game's notation (or
-/// `moves`, `quit`), the computer answers. Reads stdin line by line, so it can be driven
+/// `moves`, `hint`, `undo`, `quit`), the computer answers. Reads stdin line by line, so it can be driven
 /// by a script; a reader that closes stdout early (`| head`) ends the game quietly.
 pub fn play_in_terminal(
     game: Box<dyn Match>,
     human: Player,
     computer: &Computer,
+    hint_level: Level,
     colour: bool,
 ) -> anyhow::Result<Answer> {
     let stdin = std::io::stdin();
@@ -290,6 +291,7 @@ pub fn play_in_terminal(
         game,
         human,
         computer,
+        hint_level,
         colour,
         &mut stdin.lock(),
         &mut std::io::stdout(),
@@ -298,11 +300,13 @@ pub fn play_in_terminal(
 }
 
 /// The game loop of [`play_in_terminal`], reading the human's lines from `input` and
-/// writing to `out`.
+/// writing to `out`; a hint is the computer's move at `hint_level` (the game's hint level,
+/// as the web app's hint button).
 pub fn play_game(
     mut game: Box<dyn Match>,
     human: Player,
     computer: &Computer,
+    hint_level: Level,
     colour: bool,
     input: &mut dyn BufRead,
     out: &mut dyn Write,
@@ -313,7 +317,14 @@ pub fn play_game(
         computer.level,
         human.opponent()
     )?;
-    writeln!(out, "Type a move, `moves` for the legal moves, or `quit`.")?;
+    writeln!(
+        out,
+        "Type a move, `moves` for the legal moves, `hint`, `undo` to take back your last \
+         move, or `quit`."
+    )?;
+    let start = game.clone_box();
+    // The moves played and who played them, to replay all but the last ones on an undo.
+    let mut played: Vec<(Player, String)> = Vec::new();
     let mut player = computer.player(&*game);
     loop {
         writeln!(out, "{}", game.drawing(colour))?;
@@ -342,19 +353,60 @@ pub fn play_game(
                 "moves" | "help" | "?" => {
                     writeln!(out, "legal moves: {}", game.legal_moves().join(" "))?;
                 }
-                text => {
-                    if let Err(err) = game.play(text) {
-                        writeln!(out, "{err}")?;
-                    }
+                "hint" => {
+                    let hint = game
+                        .hint(hint_level, computer.seed, &computer.budget)
+                        .context("the computer found no move")?;
+                    let note = proof_note(hint.proven, hint_level);
+                    writeln!(
+                        out,
+                        "hint: {} (the computer at {hint_level}{note})",
+                        hint.notation
+                    )?;
                 }
+                "undo" => {
+                    let Some(last) = played.iter().rposition(|(by, _)| *by == human) else {
+                        writeln!(out, "nothing to take back: you have not moved yet")?;
+                        continue;
+                    };
+                    played.truncate(last);
+                    game = start.clone_box();
+                    for (_, mv) in &played {
+                        game.play(mv)
+                            .context("replaying the moves before the undo")?;
+                    }
+                    // The computer's kept search was for the line taken back.
+                    player = computer.player(&*game);
+                    writeln!(out, "took back your last move and the replies to it")?;
+                }
+                text => match game.play(text) {
+                    Ok(mv) => played.push((mover, mv)),
+                    Err(err) => writeln!(out, "{err}")?,
+                },
             }
         } else {
             let mv = player
                 .choose(game.as_any(), &computer.budget)
                 .context("the computer found no move")?;
-            let played = game.play(&mv).context("the computer's move")?;
-            writeln!(out, "{mover} plays {played}")?;
+            let mv = game.play(&mv).context("the computer's move")?;
+            writeln!(out, "{mover} plays {mv}")?;
+            played.push((mover, mv));
         }
+    }
+}
+
+/// How a hint reads after its move: proven optimal (in a lost position every move loses, or
+/// loses by the least, and the player is told so rather than left to think the hint wins),
+/// or, from a perfect player past its solver's reach, a search's move.
+pub(crate) fn proof_note(proven: Option<Proven>, level: Level) -> &'static str {
+    match (proven, level) {
+        (Some(Proven::Win), _) => ", proven optimal: it wins",
+        (Some(Proven::Draw), _) => ", proven optimal: it draws",
+        (Some(Proven::Loss), _) => {
+            ", proven optimal, but the position is lost against perfect play"
+        }
+        (None, Level::Perfect) => ", not proven: beyond the solver's budget, a search's move",
+        (None, _) => "",
     }
 }
 
@@ -432,6 +484,7 @@ mod tests {
             nim(),
             Player::X,
             &random(),
+            Level::Perfect,
             false,
             &mut script.as_bytes(),
             &mut out,
@@ -455,6 +508,34 @@ mod tests {
         assert!(
             text.ends_with("You win.\n") || text.ends_with("The computer wins.\n"),
             "{text}"
+        );
+    }
+
+    /// A hint is the hint level's move, said proven where the solver proved it: at 1 2,
+    /// leaving 1 1 wins.
+    #[test]
+    fn a_hint_names_the_move_and_its_proof() {
+        let text = transcript("hint\nquit\n");
+        assert!(
+            text.contains("hint: 2:1 (the computer at perfect, proven optimal: it wins)"),
+            "{text}"
+        );
+    }
+
+    /// Undo takes back the player's last move and the computer's reply, back to the
+    /// position before it; with no move of the player's there is nothing to take back.
+    #[test]
+    fn undo_takes_back_a_move_and_its_reply() {
+        let text = transcript("undo\n2:1\nundo\nmoves\nquit\n");
+        assert!(text.contains("nothing to take back"), "{text}");
+        assert!(text.contains("O plays "), "{text}");
+        let after_undo = text
+            .split("took back your last move and the replies to it")
+            .nth(1)
+            .expect("an undo");
+        assert!(
+            after_undo.contains("legal moves: 1:0 2:0 2:1"),
+            "the start's moves again: {text}"
         );
     }
 
@@ -537,6 +618,7 @@ mod tests {
             nim(),
             Player::X,
             &random(),
+            Level::Perfect,
             false,
             &mut "quit\n".as_bytes(),
             &mut ClosedPipe,

@@ -72,6 +72,32 @@ fn play_against_the_perfect_computer_from_a_script() {
     assert!(run.stdout.contains("The computer wins."), "{}", run.stdout);
 }
 
+/// Terminal play takes `hint` (the game's hint level, proven where it solves: at 1 2 3
+/// every move loses) and `undo` (the player's last move and the computer's reply).
+#[test]
+fn hint_and_undo_in_terminal_play() {
+    let run = crosscap_with_input(
+        &["nim", "play", "1", "2", "3", "--level", "perfect"],
+        "undo\nhint\n1:0\nundo\nmoves\nquit\n",
+    );
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let text = &run.stdout;
+    assert!(text.contains("nothing to take back"), "{text}");
+    assert!(
+        text.contains("(the computer at perfect, proven optimal, but the position is lost"),
+        "{text}"
+    );
+    assert!(text.contains("O plays "), "{text}");
+    let after = text
+        .split("took back your last move")
+        .nth(1)
+        .expect("an undo");
+    assert!(
+        after.contains("legal moves: 1:0 2:0 2:1 3:0 3:1 3:2"),
+        "{text}"
+    );
+}
+
 #[test]
 fn p_positions_of_three_heaps() {
     let v = crosscap(&["--json", "nim", "p-positions", "--heaps", "3", "--max", "3"]).json();
