@@ -301,7 +301,7 @@ pub fn play_in_terminal(
 
 /// The game loop of [`play_in_terminal`], reading the human's lines from `input` and
 /// writing to `out`; a hint is the computer's move at `hint_level` (the game's hint level,
-/// as the web app's hint button).
+/// as the web app's hint button) or at the level the player names.
 pub fn play_game(
     mut game: Box<dyn Match>,
     human: Player,
@@ -319,8 +319,8 @@ pub fn play_game(
     )?;
     writeln!(
         out,
-        "Type a move, `moves` for the legal moves, `hint`, `undo` to take back your last \
-         move, or `quit`."
+        "Type a move, `moves` for the legal moves, `hint` (or `hint LEVEL`, e.g. `hint \
+         perfect`), `undo` to take back your last move, or `quit`."
     )?;
     let start = game.clone_box();
     // The moves played and who played them, to replay all but the last ones on an undo.
@@ -353,16 +353,25 @@ pub fn play_game(
                 "moves" | "help" | "?" => {
                     writeln!(out, "legal moves: {}", game.legal_moves().join(" "))?;
                 }
-                "hint" => {
-                    let hint = game
-                        .hint(hint_level, computer.seed, &computer.budget)
-                        .context("the computer found no move")?;
-                    let note = proof_note(hint.proven, hint_level);
-                    writeln!(
-                        out,
-                        "hint: {} (the computer at {hint_level}{note})",
-                        hint.notation
-                    )?;
+                text if text == "hint" || text.starts_with("hint ") => {
+                    let level = match text["hint".len()..].trim() {
+                        "" => Ok(hint_level),
+                        level => parse_level(level),
+                    };
+                    match level {
+                        Ok(level) => {
+                            let hint = game
+                                .hint(level, computer.seed, &computer.budget)
+                                .context("the computer found no move")?;
+                            let note = proof_note(hint.proven, level);
+                            writeln!(
+                                out,
+                                "hint: {} (the computer at {level}{note})",
+                                hint.notation
+                            )?;
+                        }
+                        Err(err) => writeln!(out, "hint LEVEL: {err}")?,
+                    }
                 }
                 "undo" => {
                     let Some(last) = played.iter().rposition(|(by, _)| *by == human) else {

@@ -72,13 +72,13 @@ fn play_against_the_perfect_computer_from_a_script() {
     assert!(run.stdout.contains("The computer wins."), "{}", run.stdout);
 }
 
-/// Terminal play takes `hint` (the game's hint level, proven where it solves: at 1 2 3
+/// Terminal play takes `hint` (the game's hint level, or one named, proven where it solves: at 1 2 3
 /// every move loses) and `undo` (the player's last move and the computer's reply).
 #[test]
 fn hint_and_undo_in_terminal_play() {
     let run = crosscap_with_input(
         &["nim", "play", "1", "2", "3", "--level", "perfect"],
-        "undo\nhint\n1:0\nundo\nmoves\nquit\n",
+        "undo\nhint\nhint mcts:50\nhint strong\n1:0\nundo\nmoves\nquit\n",
     );
     assert_eq!(run.code, 0, "{}", run.stderr);
     let text = &run.stdout;
@@ -87,6 +87,8 @@ fn hint_and_undo_in_terminal_play() {
         text.contains("(the computer at perfect, proven optimal, but the position is lost"),
         "{text}"
     );
+    assert!(text.contains("(the computer at mcts:50)"), "{text}");
+    assert!(text.contains("hint LEVEL: expected easy, medium"), "{text}");
     assert!(text.contains("O plays "), "{text}");
     let after = text
         .split("took back your last move")
