@@ -428,6 +428,22 @@ impl Session<'_> {
             .unwrap()
     }
 
+    /// Gives this browser the seats of `game` (an answer of the API's create), as the page
+    /// keeps them.
+    fn hold_seats(&self, game: &Value) {
+        self.read(&format!(
+            "localStorage.setItem('crosscap-tokens-{}', '{}');",
+            game["id"].as_str().unwrap(),
+            game["tokens"]
+        ));
+    }
+
+    /// Opens `game`'s page with its seats held by this browser.
+    fn open_seated(&self, server: &common::TestServer, game: &Value) {
+        self.hold_seats(game);
+        self.open(&server.url(&format!("/#/game/{}", game["id"].as_str().unwrap())));
+    }
+
     /// Sends keys to an element (focusing it), e.g. "\u{E007}" for Enter.
     fn keys(&self, element: &str, text: &str) -> bool {
         let url = format!(
@@ -1051,7 +1067,51 @@ fn graph_and_heap_games_played_by_clicks_and_keys() {
     graph_zoom_kept(&session);
     games_in_play_behind_finished_ones(&session, &server);
     the_computer_says_it_solved_the_game(&session, &server);
-    session.command("DELETE", "", None);
+    a_rematch_swaps_the_colours(&session, &server);
+}
+
+/// After a game against the computer, the rematch with the colours swapped gives the
+/// computer the first move and the reader the other colour; between two people on this
+/// device there is nothing to swap.
+fn a_rematch_swaps_the_colours(session: &Session, server: &common::TestServer) {
+    let game = server.create(
+        json!({"game": "nim", "board": "1 2", "players": {"X": "human", "O": "ai:random"}}),
+    );
+    let id = game["id"].as_str().unwrap();
+    let (status, _) = server.post(
+        &format!("/api/games/{id}/resign"),
+        json!({ "token": game["tokens"]["X"] }),
+    );
+    assert_eq!(status, 200);
+    session.open_seated(server, &game);
+    session.wait_for_text("#end-card:not([hidden])", "You lost");
+    session.click_first("#play-swapped");
+    let start = Instant::now();
+    let rematch = loop {
+        let hash = session.read("return location.hash");
+        let hash = hash.as_str().unwrap_or_default();
+        if let Some(new) = hash.strip_prefix("#/game/").filter(|new| *new != id) {
+            break new.to_string();
+        }
+        assert!(start.elapsed() < WAIT, "no rematch opened: {hash}");
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let (_, swapped) = server.get(&format!("/api/games/{rematch}"));
+    assert_eq!(
+        swapped["players"],
+        json!({"X": "ai:random", "O": "human"}),
+        "{swapped}"
+    );
+    session.wait_for_text("#status", "Your turn: you play O.");
+    let both = server
+        .create(json!({"game": "nim", "board": "1", "players": {"X": "human", "O": "human"}}));
+    server.play(&both, "1:0");
+    session.open_seated(server, &both);
+    session.wait_for("#end-card:not([hidden]) #play-again");
+    assert!(
+        session.find_all("#play-swapped:not([hidden])").is_empty(),
+        "nothing to swap between two people here"
+    );
 }
 
 /// Against the perfect computer, once its solver proved its move, the player reads that
@@ -1061,12 +1121,7 @@ fn the_computer_says_it_solved_the_game(session: &Session, server: &common::Test
         json!({"game": "nim", "board": "1 2 3", "players": {"X": "human", "O": "ai:perfect"}}),
     );
     server.play(&game, "3:0");
-    let id = game["id"].as_str().unwrap();
-    session.read(&format!(
-        "localStorage.setItem('crosscap-tokens-{id}', '{}');",
-        game["tokens"]
-    ));
-    session.open(&server.url(&format!("/#/game/{id}")));
+    session.open_seated(server, &game);
     session.wait_for_text(
         "#status",
         "Your turn: you play X. The computer has solved the game: it wins whatever you play.",
@@ -1081,11 +1136,7 @@ fn games_in_play_behind_finished_ones(session: &Session, server: &common::TestSe
         let game = server
             .create(json!({"game": "nim", "board": "1", "players": {"X": "human", "O": "human"}}));
         server.play(&game, "1:0");
-        session.read(&format!(
-            "localStorage.setItem('crosscap-tokens-{}', '{}');",
-            game["id"].as_str().unwrap(),
-            game["tokens"]
-        ));
+        session.hold_seats(&game);
     }
     session.open(&server.url("/#/"));
     let listed = session.wait_for_text("#your-games", "Your games in play");

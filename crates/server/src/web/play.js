@@ -351,14 +351,15 @@ export async function gamePage(main, id, page) {
     scores.hidden = !scores.firstChild;
   }
 
-  // The result, the score, and what next: play again, share the result, copy the record, or
-  // look back.
+  // The result, the score, and what next: play again (the same colours or swapped), share
+  // the result, copy the record, or look back.
   function drawEndCard(said) {
     const over = state.status === "over" && viewing === null && !cardClosed;
     endCard.hidden = !over;
     clear(endCard);
     if (!over) return;
     const again = button("play-again", "Play again");
+    const swapped = button("play-swapped", "Play again, colours swapped");
     const share = button("share-result", "Share the result");
     const copy = button("copy-record", "Copy the record");
     const close = button("close-card", "Look at the board");
@@ -376,14 +377,21 @@ export async function gamePage(main, id, page) {
         copied.textContent = `Select and copy ${what} below.`;
       }
     };
-    again.addEventListener("click", () => act(async () => {
-      // A game against a friend elsewhere invites them again.
-      const seats = mySeats(state.players, mine);
-      const other = seats[0] === "X" ? "O" : "X";
-      const friend = seats.length === 1 && state.players[other] === "human" ? other : undefined;
-      const game = await createGame({ game: state.game, board: state.board, options: state.options, players: state.players, friend });
+    // A game against a friend elsewhere invites them again (to the other colour when the
+    // colours are swapped, the reader taking theirs).
+    const seats = mySeats(state.players, mine);
+    const other = seats[0] === "X" ? "O" : "X";
+    const withFriend = seats.length === 1 && state.players[other] === "human";
+    const rematch = (swap) => act(async () => {
+      const players = swap ? { X: state.players.O, O: state.players.X } : state.players;
+      const friend = withFriend ? (swap ? seats[0] : other) : undefined;
+      const game = await createGame({ game: state.game, board: state.board, options: state.options, players, friend });
       location.hash = `#/game/${game.id}`;
-    }));
+    });
+    again.addEventListener("click", () => rematch(false));
+    swapped.addEventListener("click", () => rematch(true));
+    // Swapping changes nothing where both seats are the same kind of player on this device.
+    swapped.hidden = state.players.X === state.players.O && !withFriend;
     copy.addEventListener("click", async () => {
       toClipboard(await (await fetch(`/api/games/${id}/record`)).text(), "the record");
     });
@@ -409,7 +417,7 @@ export async function gamePage(main, id, page) {
       scoreLine ? el("p", { class: "end-score" }, scoreLine) : "",
       how ? el("p", { class: "end-how" }, how) : "",
       el("p", { class: "note" }, `${state.moves.length} moves.`),
-      el("div", { class: "controls" }, again, share, copy, close), copied);
+      el("div", { class: "controls" }, again, swapped, share, copy, close), copied);
   }
 
   // Sounds for moves new since the last drawing, and for the result.
