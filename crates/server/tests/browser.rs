@@ -23,14 +23,26 @@ const WAIT: Duration = Duration::from_secs(60);
 /// How long a whole game may take, on the same terms.
 const GAME_WAIT: Duration = Duration::from_secs(300);
 
-/// A chromedriver process, ended when dropped.
+/// A chromedriver process, ended when dropped, with a temporary directory of its own for
+/// the browsers' profiles and sockets, deleted with it.
 struct Driver {
     child: Child,
     base: String,
+    _temporary: tempfile::TempDir,
 }
 
+/// Asked to shut down, the driver quits its sessions' browsers (killed, it leaves them
+/// running), also after a failed test; killed only if it does not exit in time.
 impl Drop for Driver {
     fn drop(&mut self) {
+        let _ = ureq::get(&format!("{}/shutdown", self.base))
+            .timeout(Duration::from_secs(10))
+            .call();
+        let start = Instant::now();
+        while matches!(self.child.try_wait(), Ok(None)) && start.elapsed() < Duration::from_secs(10)
+        {
+            std::thread::sleep(Duration::from_millis(50));
+        }
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
@@ -55,8 +67,10 @@ fn start_driver() -> Driver {
         .and_then(|l| l.local_addr())
         .expect("a free port")
         .port();
+    let temporary = tempfile::tempdir().expect("a temporary directory");
     let child = Command::new(find_program(&["chromedriver"]))
         .arg(format!("--port={port}"))
+        .env("TMPDIR", temporary.path())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .spawn()
@@ -64,6 +78,7 @@ fn start_driver() -> Driver {
     let driver = Driver {
         child,
         base: format!("http://127.0.0.1:{port}"),
+        _temporary: temporary,
     };
     let start = Instant::now();
     while ureq::get(&format!("{}/status", driver.base))
@@ -80,16 +95,6 @@ fn start_driver() -> Driver {
 struct Session<'a> {
     driver: &'a Driver,
     id: String,
-}
-
-/// Closing the session quits its browser and deletes the profile the driver made for it
-/// (killing the driver leaves both behind: a browser with no parent, and its directories in
-/// the temporary directory). Also on a failed test; a failure to close is not a second one.
-impl Drop for Session<'_> {
-    fn drop(&mut self) {
-        let url = format!("{}/session/{}", self.driver.base, self.id);
-        let _ = ureq::delete(&url).timeout(Duration::from_secs(30)).call();
-    }
 }
 
 impl Session<'_> {
@@ -369,8 +374,6 @@ fn a_friend_claims_a_seat_from_another_browser() {
     for session in [&creator, &friend] {
         assert_eq!(session.console_errors(), Vec::<String>::new());
     }
-    creator.command("DELETE", "", None);
-    friend.command("DELETE", "", None);
 }
 
 impl Session<'_> {
@@ -773,7 +776,6 @@ fn readme_screenshots() {
         );
         std::fs::write(dir.join(format!("{}.png", setup.game)), png).unwrap();
     }
-    session.command("DELETE", "", None);
 }
 
 #[test]
@@ -923,7 +925,6 @@ fn projective_hex_and_euler_getter_played_by_clicks() {
     session.click_first("#hint-level option[value='perfect']");
     session.click_first("#hint");
     session.wait_for("#board .hint[data-move]");
-    session.command("DELETE", "", None);
 }
 
 #[test]
@@ -1340,7 +1341,6 @@ fn a_phone_sized_page_and_a_paced_computer_game() {
     session.wait_for_text("#sound", "Sound: on");
     assert_eq!(session.console_errors(), Vec::<String>::new());
     session.screenshot("phone-nim");
-    session.command("DELETE", "", None);
 }
 
 /// The median and the 95th percentile of some times.
@@ -1474,7 +1474,6 @@ fn page_figures() {
         bytes.iter().sum::<u64>() / bytes.len().max(1) as u64,
         bytes.iter().max().unwrap_or(&0)
     );
-    session.command("DELETE", "", None);
 }
 
 // ---- The 3D views (view3d.js) ----
@@ -1767,7 +1766,6 @@ fn euler_getter_played_to_the_end_on_the_3d_sphere() {
     session.wait_for("#view3d[data-surface='boy']");
     assert!(session.play_in_3d(false), "a playable cell in view");
     assert_eq!(session.console_errors(), Vec::<String>::new());
-    session.command("DELETE", "", None);
 }
 
 #[test]
@@ -1815,7 +1813,6 @@ fn a_cell_is_played_on_each_3d_surface_on_a_phone() {
         }
     }
     assert_eq!(session.console_errors(), Vec::<String>::new());
-    session.command("DELETE", "", None);
 }
 
 /// A session as `open_session` opens, with more command line flags for chromium.
@@ -1834,7 +1831,6 @@ fn without_webgl_the_disk_is_played_alone_and_nothing_is_logged() {
     session.wait_for_text("#board", "need WebGL");
     assert!(session.find_all("#view3d").is_empty());
     assert_eq!(session.console_errors(), Vec::<String>::new());
-    session.command("DELETE", "", None);
 }
 
 /// Zooms the 3D view with the wheel (its labels spread apart), pans it with a right-button
