@@ -22,7 +22,7 @@ use serde_json::{Value, json};
 use crate::app::{App, NewGame, Snapshot};
 use crate::guard::{self, HostPolicy, RateLimit};
 use crate::record::Record;
-use crate::store::StoreError;
+use crate::store::{Filter, StoreError};
 use crate::web;
 
 /// An error answer: a status and one plain sentence, sent as `{"error": "..."}`. The
@@ -280,14 +280,18 @@ async fn status(State(app): State<Arc<App>>) -> Answer {
     ok(app.run(|app| Ok(app.status())).await?)
 }
 
-/// `GET /api/games?limit=N&offset=M[&ids=ID,ID]`: a page of the saved games, latest first,
-/// of them all or of those with the ids given (a page finds the games it holds seats of).
+/// `GET /api/games?limit=N&offset=M[&ids=ID,ID][&game=NAME]`: a page of the saved games,
+/// latest first, of them all, of those with the ids given (a page finds the games it holds
+/// seats of), of one game, or both.
 async fn list_games(State(app): State<Arc<App>>, query: Params) -> Answer {
     let query = params(query)?;
     let limit = number::<usize>(&query, "limit")?;
     let offset = number::<usize>(&query, "offset")?.unwrap_or(0);
-    let only = query.get("ids").map(|ids| game_ids(ids)).transpose()?;
-    ok(app.run(move |app| app.list(limit, offset, only)).await?)
+    let filter = Filter {
+        ids: query.get("ids").map(|ids| game_ids(ids)).transpose()?,
+        game: query.get("game").cloned(),
+    };
+    ok(app.run(move |app| app.list(limit, offset, filter)).await?)
 }
 
 /// The ids of a comma-separated list (empty entries skipped), each of letters and digits.

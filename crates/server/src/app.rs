@@ -26,7 +26,7 @@ pub use crate::limits::Limits;
 use crate::record::{Players, Record, Seat};
 use crate::resident::Resident;
 use crate::starts::{Start, Starts};
-use crate::store::{GameState, Saved, Store};
+use crate::store::{Filter, GameState, Saved, Store};
 
 /// The share of the answer wait a hint or a solve may search, so that it answers before the
 /// request would time out: a solve `unknown` with what it searched, a perfect player its
@@ -1580,12 +1580,12 @@ impl App {
         &self,
         limit: Option<usize>,
         offset: usize,
-        only: Option<Vec<String>>,
+        filter: Filter,
     ) -> Result<Value, ApiError> {
         let limit = limit
             .unwrap_or(self.limits.max_listed)
             .min(self.limits.max_listed);
-        if let Some(ids) = &only
+        if let Some(ids) = &filter.ids
             && ids.len() > self.limits.max_listed
         {
             return Err(ApiError::bad_request(format!(
@@ -1594,11 +1594,16 @@ impl App {
                 ids.len()
             )));
         }
+        if let Some(game) = &filter.game {
+            self.catalog
+                .find(game)
+                .map_err(|e| ApiError::bad_request(e.0))?;
+        }
         let store = self.store();
-        let games = store.list(limit, offset, only.as_deref())?;
+        let games = store.list(limit, offset, &filter)?;
         Ok(json!({
             "games": games,
-            "total": store.count(only.as_deref())?,
+            "total": store.count(&filter)?,
             "limit": limit,
             "offset": offset,
         }))

@@ -349,26 +349,24 @@ impl Store {
     }
 
     /// The most recently played games first: `limit` of them after skipping `offset`, of
-    /// all the games or of those whose ids `only` lists.
+    /// the games `filter` keeps.
     pub fn list(
         &self,
         limit: usize,
         offset: usize,
-        only: Option<&[String]>,
+        filter: &Filter,
     ) -> Result<Vec<Summary>, StoreError> {
+        let (clause, kept) = filter.clause(3);
         let mut stmt = self.conn.prepare(&format!(
             "SELECT g.id, g.game, g.board, g.players, g.finished, g.winner, g.created, g.updated,
                     (SELECT COUNT(*) FROM moves m WHERE m.game_id = g.id)
-             FROM games g {} ORDER BY g.updated DESC, g.created DESC, g.id LIMIT ?1 OFFSET ?2",
-            among(only, 3)
+             FROM games g {clause} ORDER BY g.updated DESC, g.created DESC, g.id
+             LIMIT ?1 OFFSET ?2"
         ))?;
         let as_sql = |n: usize| i64::try_from(n).unwrap_or(i64::MAX);
         let (limit, offset) = (as_sql(limit), as_sql(offset));
-        let ids = only.map(ids_json);
-        let params: Vec<&dyn rusqlite::ToSql> = match &ids {
-            Some(ids) => vec![&limit, &offset, ids],
-            None => vec![&limit, &offset],
-        };
+        let mut params: Vec<&dyn rusqlite::ToSql> = vec![&limit, &offset];
+        params.extend(kept.iter().map(|p| p as &dyn rusqlite::ToSql));
         let rows = stmt
             .query_map(params.as_slice(), |r| {
                 let players: String = r.get(3)?;
@@ -388,28 +386,49 @@ impl Store {
         Ok(rows)
     }
 
-    /// The number of saved games, or of those whose ids `only` lists.
-    pub fn count(&self, only: Option<&[String]>) -> Result<usize, StoreError> {
-        let sql = format!("SELECT COUNT(*) FROM games g {}", among(only, 1));
-        let n: i64 = match only {
-            Some(ids) => self.conn.query_row(&sql, [ids_json(ids)], |r| r.get(0))?,
-            None => self.conn.query_row(&sql, [], |r| r.get(0))?,
-        };
+    /// The number of saved games that `filter` keeps.
+    pub fn count(&self, filter: &Filter) -> Result<usize, StoreError> {
+        let (clause, kept) = filter.clause(1);
+        let sql = format!("SELECT COUNT(*) FROM games g {clause}");
+        let n: i64 = self
+            .conn
+            .query_row(&sql, rusqlite::params_from_iter(kept), |r| r.get(0))?;
         Ok(n as usize)
     }
 }
 
-/// The `WHERE` clause keeping the games whose ids parameter `?n` holds (a JSON array), or
-/// none without ids.
-fn among(only: Option<&[String]>, n: usize) -> String {
-    match only {
-        Some(_) => format!("WHERE g.id IN (SELECT value FROM json_each(?{n}))"),
-        None => String::new(),
-    }
+/// Which saved games a list keeps: those whose ids `ids` lists, those of the game named
+/// `game`, both, or (the default) all.
+#[derive(Clone, Debug, Default)]
+pub struct Filter {
+    pub ids: Option<Vec<String>>,
+    pub game: Option<String>,
 }
 
-fn ids_json(ids: &[String]) -> String {
-    serde_json::to_string(ids).expect("strings serialise")
+impl Filter {
+    /// The `WHERE` clause (empty when every game is kept), its parameters numbered from
+    /// `?first`, and their values in order.
+    fn clause(&self, first: usize) -> (String, Vec<String>) {
+        let mut conditions = Vec::new();
+        let mut values = Vec::new();
+        if let Some(ids) = &self.ids {
+            conditions.push(format!(
+                "g.id IN (SELECT value FROM json_each(?{}))",
+                first + values.len()
+            ));
+            values.push(serde_json::to_string(ids).expect("strings serialise"));
+        }
+        if let Some(game) = &self.game {
+            conditions.push(format!("g.game = ?{}", first + values.len()));
+            values.push(game.clone());
+        }
+        let clause = if conditions.is_empty() {
+            String::new()
+        } else {
+            format!("WHERE {}", conditions.join(" AND "))
+        };
+        (clause, values)
+    }
 }
 
 /// Brings the schema up to date, one migration per transaction.

@@ -1062,6 +1062,25 @@ fn graph_and_heap_games_played_by_clicks_and_keys() {
     assert_eq!(session.find_all("table.games tr.yours").len(), 6);
     session.click_first("#every-game");
     session.wait_for_text(".pages", "Games 1–30 of 56");
+    // One game's games, a choice kept when only the reader's are shown.
+    session.click_first("#game-filter option[value='edge-nim']");
+    session.wait_for_text(".pages", "Games 1–1 of 1");
+    assert_eq!(
+        session.read("return document.querySelector('table.games tr[data-id] td').innerText"),
+        json!("Edge-Nim")
+    );
+    session.click_first("#only-yours");
+    session.wait_for_text(".pages", "Games 1–1 of 1");
+    let hash = session.read("return location.hash");
+    let hash = hash.as_str().unwrap();
+    assert!(
+        hash.contains("yours=1") && hash.contains("game=edge-nim"),
+        "{hash}"
+    );
+    session.click_first("#game-filter option[value='']");
+    session.wait_for_text(".pages", "Games 1–6 of 6");
+    session.click_first("#every-game");
+    session.wait_for_text(".pages", "Games 1–30 of 56");
     start_from_form(&session, &server, "edge-nim", "petersen");
     session.wait_for("#board circle.tokens");
     edge_labels_clear(&session);

@@ -558,6 +558,21 @@ fn the_listing_pages_and_the_status_counts() {
     assert_eq!(boards, ["2", "4"]);
     let (_, none) = server.get("/api/games?ids=");
     assert_eq!(none["total"], 0);
+    // Only one game's games, alone or with ids; an unknown game is refused.
+    server.create(json!({"game": "manifold", "board": "o1"}));
+    let (_, nim) = server.get("/api/games?game=nim");
+    assert_eq!(nim["total"], 5, "{nim}");
+    let (_, manifold) = server.get("/api/games?game=manifold");
+    assert_eq!(manifold["total"], 1, "{manifold}");
+    assert_eq!(manifold["games"][0]["board"], "o1", "{manifold}");
+    let (_, both) = server.get(&format!("/api/games?game=manifold&ids={}", ids[1]));
+    assert_eq!(both["total"], 0, "{both}");
+    let (_, both) = server.get(&format!("/api/games?game=nim&ids={}", ids[1]));
+    assert_eq!(both["total"], 1, "{both}");
+    for bad in ["chess", "nim'%20OR%201=1"] {
+        let (status, answer) = server.get(&format!("/api/games?game={bad}"));
+        assert_eq!(status, 400, "{bad}: {answer}");
+    }
     for bad in ["a,b,c,d", "x'%20OR%201=1", &"a".repeat(65)] {
         let (status, answer) = server.get(&format!("/api/games?ids={bad}"));
         assert_eq!(status, 400, "{bad}: {answer}");
@@ -567,7 +582,7 @@ fn the_listing_pages_and_the_status_counts() {
         );
     }
     let (_, status) = server.get("/api/status");
-    assert_eq!(status["games_in_memory"], 5);
+    assert_eq!(status["games_in_memory"], 6);
     assert!(status["games_bytes"].as_u64().unwrap() > 0);
     assert!(status["uptime_seconds"].is_u64());
     if cfg!(target_os = "linux") {

@@ -225,16 +225,19 @@ async function listYourGames(box, cat) {
 // ---- Saved games ----
 
 /** The saved games, 50 a page (fewer where the server lists fewer at once), or only the
- * reader's (`#/games?yours=1`: the latest held, as many as the server takes). */
+ * reader's (`#/games?yours=1`: the latest held, as many as the server takes), of every
+ * game or of one (`#/games?game=NAME`). */
 async function savedGamesPage() {
   const cat = await getCatalog();
   const perPage = Math.min(50, cat.limits.max_listed);
   const query = new URLSearchParams(location.hash.split("?")[1] || "");
   const page = Math.max(1, Number.parseInt(query.get("page"), 10) || 1);
   const onlyYours = query.get("yours") === "1";
+  const oneGame = cat.games.some((g) => g.name === query.get("game")) ? query.get("game") : "";
   const offset = (page - 1) * perPage;
   const ids = onlyYours ? `&ids=${heldGames().slice(0, cat.limits.max_listed).join(",")}` : "";
-  const list = await api("GET", `/games?limit=${perPage}&offset=${offset}${ids}`);
+  const gameParam = oneGame ? `&game=${encodeURIComponent(oneGame)}` : "";
+  const list = await api("GET", `/games?limit=${perPage}&offset=${offset}${ids}${gameParam}`);
   clear(main);
   document.title = "Saved games — Crosscap";
   const importInput = el("input", { type: "file", accept: "application/json,.json" });
@@ -264,11 +267,23 @@ async function savedGamesPage() {
       el("td", {}, result),
       el("td", {}, new Date(g.updated * 1000).toLocaleString()));
   });
-  const pageLink = (to, text) => el("a", { href: `#/games?page=${to}${onlyYours ? "&yours=1" : ""}`, class: "page-link" }, text);
+  // The games' page as asked for, with some of its parameters changed.
+  const linkTo = (changes) => {
+    const params = new URLSearchParams({ ...(onlyYours ? { yours: "1" } : {}), ...(oneGame ? { game: oneGame } : {}), ...changes });
+    for (const [key, value] of [...params]) if (!value) params.delete(key);
+    return `#/games?${params}`;
+  };
+  const pageLink = (to, text) => el("a", { href: linkTo({ page: String(to) }), class: "page-link" }, text);
+  const gameFilter = el("select", { id: "game-filter", "aria-label": "Game" },
+    el("option", { value: "" }, "every game"),
+    ...cat.games.map((g) => el("option", { value: g.name }, g.title)));
+  gameFilter.value = oneGame;
+  gameFilter.addEventListener("change", () => { location.hash = linkTo({ game: gameFilter.value, page: "" }); });
   const older = offset + list.games.length < list.total;
   const shown = list.games.length ? `Games ${offset + 1}–${offset + list.games.length} of ${list.total}, latest first.`
     : list.total ? `No games this far back: ${list.total} saved in all.`
-    : onlyYours ? "No games of yours on this server." : "No saved games yet.";
+    : onlyYours ? "No games of yours on this server."
+    : oneGame ? `No saved games of ${gameTitle(cat, oneGame)} yet.` : "No saved games yet.";
   const newer = list.games.length ? pageLink(page - 1, "← Newer") : pageLink(1, "← The latest");
   const pages = el("p", { class: "note pages" }, shown,
     ...(page > 1 ? [" ", newer] : []),
@@ -276,9 +291,9 @@ async function savedGamesPage() {
   main.append(
     el("h1", {}, "Saved games"),
     el("p", {}, "Import a game record: ", importInput), importError,
-    el("p", {}, onlyYours
-      ? el("a", { href: "#/games", id: "every-game" }, "Show every game")
-      : el("a", { href: "#/games?yours=1", id: "only-yours" }, "Show only the games you play")),
+    el("p", {}, "Show ", gameFilter, onlyYours ? " that you play · " : " · ", onlyYours
+      ? el("a", { href: linkTo({ yours: "", page: "" }), id: "every-game" }, "everyone's games")
+      : el("a", { href: linkTo({ yours: "1", page: "" }), id: "only-yours" }, "only the games you play")),
     el("div", { class: "table-scroll" }, el("table", { class: "games" },
       el("tr", {}, ...["game", "board", "players", "moves", "result", "last move"].map((h) => el("th", {}, h))),
       ...rows)),
