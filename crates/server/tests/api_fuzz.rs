@@ -234,12 +234,27 @@ fn mutated_body(rng: &mut Rng, valid: &Value) -> Vec<u8> {
 
 /// A query string of a few keys the routes read (and one they do not) with odd values.
 fn query(rng: &mut Rng) -> String {
-    let keys = ["ply", "wait", "level", "limit", "offset", "page", "x"];
+    let keys = [
+        "ply", "wait", "level", "limit", "offset", "page", "ids", "game", "options", "x",
+    ];
     let values: Vec<String> = (0..rng.below(4))
         .map(|_| {
             let value = match rng.below(3) {
                 0 => rng.below(40).to_string(),
-                1 => pick(rng, &["easy", "perfect", "random", "mcts:3", "flatmc:2"]).to_string(),
+                1 => pick(
+                    rng,
+                    &[
+                        "easy",
+                        "perfect",
+                        "random",
+                        "mcts:3",
+                        "flatmc:2",
+                        "nim",
+                        "{}",
+                        "{\"tokens\":\"1\"}",
+                    ],
+                )
+                .to_string(),
                 _ => encode(&odd_bytes(rng)),
             };
             format!("{}={value}", pick(rng, &keys))
