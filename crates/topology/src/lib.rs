@@ -363,7 +363,8 @@ impl Board {
         text::draw(self, Some(cells), marks)
     }
 
-    /// The board as an SVG picture, the drawing the web app shows; `cells` colours stones.
+    /// The board as an SVG picture (for a paper or a page), in the web app's colours; `cells`
+    /// colours stones.
     pub fn svg(&self, cells: Option<&[Option<Player>]>, options: &SvgOptions) -> String {
         svg::render(self, cells, options)
     }

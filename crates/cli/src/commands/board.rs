@@ -50,7 +50,8 @@ pub enum BoardCommand {
         #[arg(long, value_enum, default_value_t = TableFormat::Text)]
         format: TableFormat,
     },
-    /// Writes the board as an SVG picture, the drawing the web app shows.
+    /// Writes the board as an SVG picture (for a paper or a page): its flat drawing with the
+    /// ghost cells beyond the edges, in the web app's colours.
     Svg {
         #[command(flatten)]
         spec: SpecArg,
