@@ -34,7 +34,8 @@ const VERBS: [(&str, &str); 5] = [
     ("hint", "The computer's move for the player to move"),
     (
         "play",
-        "Plays the game in the terminal against the computer: type a move, `moves`, `hint [LEVEL]`, `undo` or `quit`",
+        "Plays the game in the terminal against the computer: type a move, `moves`, \
+         `hint [LEVEL]`, `undo` or `quit`",
     ),
     (
         "arena",

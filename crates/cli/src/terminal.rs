@@ -277,8 +277,9 @@ pub fn run_ladder(game: &dyn Match, args: &LadderArgs, out: &Output) -> anyhow::
 }
 
 /// Plays a game in the terminal: the human types moves in the game's notation (or
-/// `moves`, `hint`, `undo`, `quit`), the computer answers. Reads stdin line by line, so it can be driven
-/// by a script; a reader that closes stdout early (`| head`) ends the game quietly.
+/// `moves`, `hint`, `undo`, `quit`), the computer answers. Reads stdin line by line, so it
+/// can be driven by a script; a reader that closes stdout early (`| head`) ends the game
+/// quietly.
 pub fn play_in_terminal(
     game: Box<dyn Match>,
     human: Player,

@@ -93,8 +93,8 @@ async function newGamePage() {
   if (wanted) gameSelect.value = wanted;
   const summary = el("span", { class: "help", id: "game-summary" });
   const board = el("textarea", { name: "board", id: "board-spec", rows: 1, spellcheck: "false" });
-  // The board as it will start, redrawn as the board text or an option changes: a player sees which
-  // board a name stands for, and a board that will not do, before starting.
+  // The board as it will start, redrawn as the board text or an option changes: a player
+  // sees which board a name stands for, and a board that will not do, before starting.
   const preview = el("figure", { class: "board board-preview", id: "board-preview" });
   let previewsAsked = 0;
   let previewTimer;

@@ -401,7 +401,7 @@ export async function gamePage(main, id, page) {
     const how = module && module.endNote ? module.endNote(state.view) : "";
     // Said the same to whoever reads it (not "you won"), with the game's link, which shows
     // the game to anyone and lets nobody play in it.
-    share.addEventListener("click", async () => {
+    share.addEventListener("click", () => {
       const outcome = !state.winner ? "the game is over"
         : state.resigned ? `${state.winner} won (${state.resigned} resigned)` : `${state.winner} won`;
       const text = `${state.title} on ${boardName(state.board)}: ${outcome}${scoreLine ? `, ${scoreLine}` : ""}, `
