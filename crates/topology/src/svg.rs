@@ -4,7 +4,8 @@
 //! Cells are drawn in the web app's colours, which colour-blind eyes tell apart (Okabe and
 //! Ito's palette): empty cells pale, X's in vermilion and O's in blue. Ghosts (copies of cells
 //! beyond the rim) are paler with dashed outlines; the rim is a dashed line. A cell the rim
-//! splits has both halves drawn; a twin half big enough for a name repeats it.
+//! splits has both halves drawn; a twin half big enough for a name repeats it. Marked cells
+//! (a winning loop, say) are outlined in black, every copy of them.
 
 use std::fmt::Write;
 
@@ -14,12 +15,14 @@ use crate::Board;
 use crate::layout::{centroid, polygon_area};
 
 /// What to draw besides the cells.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SvgOptions {
     /// Draw the ghost copies of cells beyond the rim.
     pub ghosts: bool,
     /// Write each cell's name in it.
     pub labels: bool,
+    /// Cells to outline (every copy drawn of them), by index.
+    pub marked: Vec<usize>,
 }
 
 impl Default for SvgOptions {
@@ -27,6 +30,7 @@ impl Default for SvgOptions {
         SvgOptions {
             ghosts: true,
             labels: true,
+            marked: Vec::new(),
         }
     }
 }
@@ -125,6 +129,35 @@ pub(crate) fn render(
         }
     }
     let _ = writeln!(out, "</g>");
+    if !options.marked.is_empty() {
+        let _ = writeln!(
+            out,
+            r##"<g class="marked" fill="none" stroke="#000" stroke-width="3.5" stroke-linejoin="round">"##
+        );
+        let ghosts = layout.ghosts.iter().filter(|_| options.ghosts);
+        let copies = options
+            .marked
+            .iter()
+            .flat_map(|&cell| {
+                layout.cells[cell]
+                    .pieces
+                    .iter()
+                    .map(move |piece| (cell, piece))
+            })
+            .chain(
+                ghosts
+                    .filter(|ghost| options.marked.contains(&ghost.cell))
+                    .map(|ghost| (ghost.cell, &ghost.polygon)),
+            );
+        for (cell, polygon) in copies {
+            let _ = writeln!(
+                out,
+                r#"<polygon data-cell="{cell}" points="{}"/>"#,
+                points(polygon)
+            );
+        }
+        let _ = writeln!(out, "</g>");
+    }
     if !layout.rim.is_empty() {
         let _ = writeln!(
             out,

@@ -184,9 +184,52 @@ fn svg_draws_every_cell_and_colours_stones() {
         &SvgOptions {
             ghosts: false,
             labels: false,
+            ..SvgOptions::default()
         },
     );
     let pieces: usize = goldberg.layout().cells.iter().map(|c| c.pieces.len()).sum();
     assert_eq!(plain.matches("<polygon data-cell=").count(), pieces);
     assert!(!plain.contains("<text"));
+}
+
+/// Marked cells are outlined, every copy of them: a cell on taylor:3's rim has a ghost
+/// beyond it, an inner one none.
+#[test]
+fn svg_outlines_the_marked_cells_and_their_ghosts() {
+    let board = Board::from_spec("taylor:3").unwrap();
+    let (rim, inner) = (
+        board.cell_index("a1").unwrap(),
+        board.cell_index("c3").unwrap(),
+    );
+    let copies = |cell: usize| {
+        board.layout().cells[cell].pieces.len()
+            + board
+                .layout()
+                .ghosts
+                .iter()
+                .filter(|g| g.cell == cell)
+                .count()
+    };
+    assert!(copies(rim) > 1 && copies(inner) == 1);
+    let svg = board.svg(
+        None,
+        &SvgOptions {
+            marked: vec![rim, inner],
+            ..SvgOptions::default()
+        },
+    );
+    let marked = svg
+        .split(r#"<g class="marked""#)
+        .nth(1)
+        .and_then(|rest| rest.split("</g>").next())
+        .expect("a group of marked cells");
+    assert_eq!(
+        marked.matches("<polygon").count(),
+        copies(rim) + copies(inner)
+    );
+    assert!(
+        !board
+            .svg(None, &SvgOptions::default())
+            .contains("class=\"marked\"")
+    );
 }

@@ -58,6 +58,10 @@ pub enum BoardCommand {
         /// Colour the stones of this position.
         #[arg(long)]
         position: Option<String>,
+        /// Outline these cells, by name, separated by commas or spaces (a winning loop, as
+        /// `projective-hex winner` names it).
+        #[arg(long)]
+        mark: Option<String>,
         /// Write the picture to this file instead of standard output.
         #[arg(long, short)]
         output: Option<std::path::PathBuf>,
@@ -298,15 +302,26 @@ pub fn run(cmd: BoardCommand, out: &Output) -> anyhow::Result<Answer> {
         BoardCommand::Svg {
             spec,
             position,
+            mark,
             output,
             no_ghosts,
             no_labels,
         } => {
             let board = spec.board()?;
             let stones = stones(&board, position.as_deref())?;
+            let marked = mark
+                .iter()
+                .flat_map(|names| names.split([',', ' ']).filter(|name| !name.is_empty()))
+                .map(|name| {
+                    board.cell_index(name).ok_or_else(|| {
+                        anyhow::anyhow!("--mark: {} has no cell {name:?}", board.spec())
+                    })
+                })
+                .collect::<anyhow::Result<Vec<usize>>>()?;
             let options = SvgOptions {
                 ghosts: !no_ghosts,
                 labels: !no_labels,
+                marked,
             };
             let svg = board.svg(stones.as_ref().map(|(c, _)| c.as_slice()), &options);
             match output {

@@ -160,6 +160,40 @@ fn svg_writes_a_picture() {
     std::fs::remove_file(&path).unwrap();
 }
 
+/// The seed's finished game with O's global loop (as `projective-hex winner` names it)
+/// outlined: seven cells, the rim ones with their ghosts too.
+#[test]
+fn svg_marks_a_winning_loop() {
+    let position = ".XO/..XO/..OO./.XOX../XOX../XO..";
+    let winner = crosscap(&["--json", "projective-hex", "winner", "--position", position]).json();
+    let cells: Vec<&str> = winner["loop"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c.as_str().unwrap())
+        .collect();
+    assert_eq!(cells.len(), 7, "{winner}");
+    let marked = cells.join(" ");
+    let run = crosscap(&[
+        "board",
+        "svg",
+        "taylor:3",
+        "--position",
+        position,
+        "--mark",
+        &marked,
+    ]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let group = run
+        .stdout
+        .split(r#"<g class="marked""#)
+        .nth(1)
+        .and_then(|rest| rest.split("</g>").next())
+        .expect("the marked cells' group");
+    assert!(group.matches("<polygon").count() > 7, "{group}");
+    crosscap(&["board", "svg", "taylor:3", "--mark", "a3,zz"]).assert_user_error("no cell \"zz\"");
+}
+
 #[test]
 fn board_files_work_end_to_end() {
     let dir = std::env::temp_dir().join(format!("crosscap-board-files-{}", std::process::id()));
