@@ -443,14 +443,31 @@ impl Board {
         Ok(self.board.region_euler_characteristic(&in_region))
     }
 
-    /// The web app's drawing as SVG text (show it with `IPython.display.SVG`).
-    fn svg(&self) -> String {
-        self.board.svg(None, &Default::default())
+    /// The board's flat drawing as SVG text in the web app's colours (show it with
+    /// `IPython.display.SVG`): `position` colours its stones, `mark` outlines cells by name
+    /// (a winning loop, say), every copy drawn of them.
+    #[pyo3(signature = (position=None, mark=None))]
+    fn svg(&self, position: Option<&str>, mark: Option<Vec<String>>) -> PyResult<String> {
+        let stones = position
+            .map(|text| self.board.parse_position(text).map_err(bad_input))
+            .transpose()?;
+        let marked = mark
+            .unwrap_or_default()
+            .iter()
+            .map(|name| self.cell(name))
+            .collect::<PyResult<Vec<usize>>>()?;
+        let options = crosscap_topology::SvgOptions {
+            marked,
+            ..Default::default()
+        };
+        Ok(self
+            .board
+            .svg(stones.as_ref().map(|p| p.cells.as_slice()), &options))
     }
 
     /// Jupyter shows a board as its drawing.
     fn _repr_svg_(&self) -> String {
-        self.svg()
+        self.board.svg(None, &Default::default())
     }
 
     fn __repr__(&self) -> String {

@@ -63,6 +63,12 @@ def test_euler_getter_scores_add_up_to_the_surface_characteristic():
     board = crosscap.Board("goldberg:1")
     assert (board.surface, board.euler_characteristic) == ("projective plane", 1)
     assert board._repr_svg_().startswith("<svg")
+    seed_game = crosscap.Board("taylor:3").svg(
+        position=".XO/..XO/..OO./.XOX../XOX../XO..", mark=["a3", "b4", "c4", "c3", "d3", "e2", "f2"],
+    )
+    assert '<g class="marked"' in seed_game and "#0072b2" in seed_game
+    with pytest.raises(ValueError, match="no cell named"):
+        crosscap.Board("taylor:3").svg(mark=["zz"])
     assert (crosscap.Board("torus:4x6").orientable, crosscap.Board("klein:4x6").surface) == (
         True, "Klein bottle",
     )
