@@ -1273,6 +1273,14 @@ fn a_phone_sized_page_and_a_paced_computer_game() {
             session.document_width()
         );
     }
+    // The rules start with each game in a sentence, linked to its own rules.
+    session.open(&server.url("/#/rules"));
+    let index = session.wait_for_text("#rules-index", "Nim — Take counters");
+    assert_eq!(session.find_all("#rules-index li a").len(), 6, "{index}");
+    session.click_first("#rules-index a[href='#/rules/sandpile']");
+    session.wait_for("#rules-sandpile .rule-picture svg");
+    assert!(session.find_all("#rules-index").is_empty());
+    assert_eq!(session.find_all(".rules section").len(), 1);
     // The rules' tetrahedron: a triangle round its centre vertex, no two vertices touching.
     session.open(&server.url("/#/rules/edge-nim"));
     session.wait_for("#rules-edge-nim svg .vertex");

@@ -308,6 +308,11 @@ async function rulesPage(name) {
   document.title = "Rules — Crosscap";
   main.append(el("h1", {}, "Rules"));
   const box = el("div", { class: "rules" });
+  // Every game's rules on one page start with each game in a sentence.
+  if (!name) {
+    box.append(el("ul", { class: "rules-index", id: "rules-index" }, ...cat.games.map((g) => el("li", {},
+      el("a", { href: `#/rules/${g.name}` }, g.title), ` — ${g.summary}`))));
+  }
   for (const g of cat.games) {
     if (name && g.name !== name) continue;
     const picture = el("figure", { class: "board rule-picture" });
