@@ -69,7 +69,7 @@ pub struct GameInfo {
     pub name: &'static str,
     pub title: &'static str,
     /// One sentence on how the game is won, for a player choosing a game (the new-game
-    /// form, the command's help).
+    /// form, the rules page, the command's help).
     pub summary: &'static str,
     pub board_kind: BoardKind,
     /// What the board text holds, in words.
