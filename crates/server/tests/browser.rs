@@ -1273,6 +1273,9 @@ fn a_phone_sized_page_and_a_paced_computer_game() {
             session.document_width()
         );
     }
+    // A link naming no game of the catalog opens the form on the first game.
+    session.open(&server.url("/#/?game=chess"));
+    session.wait_for_text("#game-summary", "cannot be shrunk to a point");
     // The rules start with each game in a sentence, linked to its own rules.
     session.open(&server.url("/#/rules"));
     let index = session.wait_for_text("#rules-index", "Nim — Take counters");

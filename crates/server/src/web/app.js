@@ -89,8 +89,10 @@ async function newGamePage() {
   document.title = "New game — Crosscap";
   const gameSelect = el("select", { name: "game", id: "game" },
     ...cat.games.map((g) => el("option", { value: g.name }, g.title)));
+  // A link may name the game to start (the rules pages' "Play" links); a name the catalog
+  // does not hold leaves the first game chosen.
   const wanted = new URLSearchParams(location.hash.split("?")[1] || "").get("game");
-  if (wanted) gameSelect.value = wanted;
+  if (cat.games.some((g) => g.name === wanted)) gameSelect.value = wanted;
   const summary = el("span", { class: "help", id: "game-summary" });
   const board = el("textarea", { name: "board", id: "board-spec", rows: 1, spellcheck: "false" });
   // The board as it will start, redrawn as the board text or an option changes: a player
