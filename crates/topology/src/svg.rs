@@ -21,7 +21,8 @@ pub struct SvgOptions {
     pub ghosts: bool,
     /// Write each cell's name in it.
     pub labels: bool,
-    /// Cells to outline (every copy drawn of them), by index.
+    /// Cells to outline (every copy drawn of them), by index; an index past the board's
+    /// cells outlines nothing.
     pub marked: Vec<usize>,
 }
 
@@ -138,12 +139,8 @@ pub(crate) fn render(
         let copies = options
             .marked
             .iter()
-            .flat_map(|&cell| {
-                layout.cells[cell]
-                    .pieces
-                    .iter()
-                    .map(move |piece| (cell, piece))
-            })
+            .filter_map(|&cell| Some((cell, layout.cells.get(cell)?)))
+            .flat_map(|(cell, shape)| shape.pieces.iter().map(move |piece| (cell, piece)))
             .chain(
                 ghosts
                     .filter(|ghost| options.marked.contains(&ghost.cell))

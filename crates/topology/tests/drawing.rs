@@ -232,4 +232,15 @@ fn svg_outlines_the_marked_cells_and_their_ghosts() {
             .svg(None, &SvgOptions::default())
             .contains("class=\"marked\"")
     );
+    let beyond = board.svg(
+        None,
+        &SvgOptions {
+            marked: vec![board.cell_count()],
+            ..SvgOptions::default()
+        },
+    );
+    assert!(
+        beyond.trim_end().ends_with("</svg>"),
+        "no such cell: nothing outlined, no panic"
+    );
 }
