@@ -507,6 +507,15 @@ fn play_to_the_end(
     assert!(
         !session.find_all("#play-again").is_empty() && !session.find_all("#copy-record").is_empty()
     );
+    // The card says how the last move won: the loop made, or the loser left without a move.
+    let how = match setup.game {
+        "projective-hex" => Some("By the global loop"),
+        "edge-nim" | "manifold" | "nim" => Some("cannot move"),
+        _ => None,
+    };
+    if let Some(how) = how {
+        session.wait_for_text("#end-card .end-how", how);
+    }
     // The result is shared in the same words to anyone, with the game's link (the clipboard
     // and the share sheet are caught, as a headless browser has neither to look at).
     session.read(

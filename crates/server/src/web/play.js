@@ -398,7 +398,9 @@ export async function gamePage(main, id, page) {
     close.addEventListener("click", () => { cardClosed = true; drawEndCard(said); });
     const result = module && module.scores ? module.scores(state.view) : null;
     const scoreLine = result ? `X ${result.X.text} · O ${result.O.text}` : "";
-    const how = module && module.endNote ? module.endNote(state.view) : "";
+    // How the game was won, where a move won it (a resignation says so in the title).
+    const how = module && module.endNote && state.winner && !state.resigned
+      ? module.endNote(state.view, { winner: state.winner, loser: state.winner === "X" ? "O" : "X" }) : "";
     // Said the same to whoever reads it (not "you won"), with the game's link, which shows
     // the game to anyone and lets nobody play in it.
     share.addEventListener("click", () => {

@@ -19,6 +19,11 @@ export function describeMove(move) {
   return `at vertex ${taken.vertex}, leaving ${[...taken.left].map(([edge, n]) => `${n} on ${edge}`).join(", ")}`;
 }
 
+/** How the game was won, for the end card: normal play, whoever cannot move loses. */
+export function endNote(view, { winner, loser }) {
+  return `${winner} took the last tokens: with every edge empty, ${loser} cannot move.`;
+}
+
 export function render(box, state, ctx) {
   const view = state.view;
   const index = new Map(view.vertices.map((v, i) => [v, i]));

@@ -106,6 +106,11 @@ function parseCut(move) {
   return letter ? { letter, from, into: into.split("+") } : null;
 }
 
+/** How the game was won, for the end card: normal play, whoever cannot move loses. */
+export function endNote(view, { winner, loser }) {
+  return `${winner} made the last cut: only spheres are left, where every curve bounds a disc, so ${loser} cannot move.`;
+}
+
 /** A move in words, from its notation ("g:n5->n2+n3") and the letters' curves in `view`. */
 export function describeMove(move, view) {
   const cut = parseCut(move);

@@ -3,6 +3,11 @@
 // takes; the last move's heap is marked.
 import { el, svgBox, moveTarget } from "../draw.js";
 
+/** How the game was won, for the end card: normal play, whoever cannot move loses. */
+export function endNote(view, { winner, loser }) {
+  return `${winner} took the last counter: with every heap empty, ${loser} cannot move.`;
+}
+
 export function render(box, state, ctx) {
   const heaps = state.view.heaps;
   const widest = Math.max(1, ...heaps);
