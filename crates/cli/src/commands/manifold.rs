@@ -57,6 +57,10 @@ pub enum ManifoldCommand {
         /// How many leading values of each series to print (the period is found from all).
         #[arg(long, default_value_t = 40)]
         show: usize,
+        /// Text prints each series on a line with its period; the others give a table of
+        /// g, G(o_g) and G(n_g) for the values shown, to paste into a paper or a plot.
+        #[arg(long, value_enum, default_value_t = TableFormat::Text)]
+        format: TableFormat,
     },
 }
 
@@ -197,7 +201,11 @@ pub fn run(cmd: ManifoldCommand, out: &Output) -> anyhow::Result<Answer> {
                 )
             })
         }
-        ManifoldCommand::Series { max_genus, show } => {
+        ManifoldCommand::Series {
+            max_genus,
+            show,
+            format,
+        } => {
             if max_genus > MAX_GENUS {
                 bail!("--max-genus {max_genus} is too large (at most {MAX_GENUS})");
             }
@@ -218,7 +226,10 @@ pub fn run(cmd: ManifoldCommand, out: &Output) -> anyhow::Result<Answer> {
                 orientable: of(series.orientable(), o, proof.orientable),
                 nonorientable: of(series.nonorientable(), n, proof.nonorientable),
             };
-            out.emit(&report, || series_text(&report))
+            out.emit(&report, || match format {
+                TableFormat::Text => series_text(&report),
+                _ => series_table(&report).render(format),
+            })
         }
     }
 }
@@ -294,6 +305,16 @@ fn table_text(rows: &[TableRow]) -> Table {
             },
             row.nonorientable.to_string(),
         ]);
+    }
+    t
+}
+
+/// The values shown, a row per genus.
+fn series_table(report: &SeriesReport) -> Table {
+    let mut t = Table::new(&["g", "G(o_g)", "G(n_g)"]).all_math();
+    let (o, n) = (&report.orientable.values, &report.nonorientable.values);
+    for (genus, (o, n)) in o.iter().zip(n).enumerate() {
+        t.push(vec![genus.to_string(), o.to_string(), n.to_string()]);
     }
     t
 }

@@ -172,6 +172,27 @@ fn series_shows_the_papers_periods() {
         "{}",
         text.stdout
     );
+    // For a paper or a plot: a row per genus.
+    let csv = crosscap(&[
+        "manifold",
+        "series",
+        "--max-genus",
+        "100",
+        "--show",
+        "5",
+        "--format",
+        "csv",
+    ]);
+    assert_eq!(
+        csv.stdout,
+        "g,G(o_g),G(n_g)\n0,0,0\n1,1,1\n2,2,2\n3,0,4\n4,2,6\n"
+    );
+    let latex = crosscap(&["manifold", "series", "--show", "4", "--format", "latex"]);
+    assert!(
+        latex.stdout.contains("$3$ & $0$ & $4$ \\\\"),
+        "{}",
+        latex.stdout
+    );
 }
 
 #[test]
