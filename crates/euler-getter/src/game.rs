@@ -525,6 +525,9 @@ pub(crate) mod tests {
             "taylor:2",
             "taylor:3",
             "taylor:5",
+            // Other surfaces of odd characteristic: N3 and N5 as connected sums.
+            "sum:taylor:2+torus:2x3",
+            "sum:goldberg:1+klein:2x3+torus:2x3",
         ]
         .map(String::from)
         .to_vec();

@@ -476,7 +476,7 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
         title: "Euler Getter",
         summary: "Fill the cells of a board on the projective plane: once it is full, the player whose area has the larger Euler characteristic wins.",
         board_kind: BoardKind::Surface,
-        board_label: "board: goldberg:K (the author's boards), taylor:N, or a pasted board file",
+        board_label: "board: goldberg:K (the author's boards), taylor:N, a connected sum such as sum:taylor:3+torus:4x4 (any surface of odd characteristic), or a pasted board file",
         default_board: "goldberg:2",
         example_boards: &[
             "goldberg:1",
@@ -484,6 +484,7 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
             "goldberg:3",
             "goldberg:4",
             "taylor:3",
+            "sum:taylor:3+torus:4x4",
         ],
         options: &[
             OptionSpec {

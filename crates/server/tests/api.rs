@@ -550,6 +550,43 @@ fn a_board_is_drawn_without_starting_a_game() {
     }
 }
 
+/// Euler Getter on a surface other than the projective plane: a torus summed with a
+/// projective plane is N3 (χ = -1), played to the end through the API; the areas'
+/// characteristics add up to the surface's, so the game has a winner.
+#[test]
+fn euler_getter_is_played_on_a_connected_sum() {
+    let server = start(Limits::default());
+    let spec = "sum:goldberg:1+torus:2x3";
+    let (status, drawn) = server.get(&format!(
+        "/api/board?game=euler-getter&board={}",
+        spec.replace('+', "%2B")
+    ));
+    assert_eq!(status, 200, "{drawn}");
+    assert_eq!(
+        drawn["layout"]["cells"].as_array().unwrap().len(),
+        9,
+        "6 + 6 - 3 cells"
+    );
+    assert_eq!(drawn["view"]["surface"], "N3");
+    let game = server.create(json!({
+        "game": "euler-getter",
+        "board": spec,
+        "players": { "X": "human", "O": "human" },
+    }));
+    let mut now = game.clone();
+    while now["status"] == "playing" {
+        let first = now["legal_moves"][0].as_str().unwrap().to_string();
+        now = server.play(&game, &first);
+    }
+    let score = &now["view"]["score"];
+    let (x, o) = (
+        score["X"]["chi"].as_i64().unwrap(),
+        score["O"]["chi"].as_i64().unwrap(),
+    );
+    assert_eq!(x + o, -1, "{score}");
+    assert!(now["winner"].is_string(), "{now}");
+}
+
 /// A hint says whether an exact solve proved it, and then what the position is worth to
 /// its mover: the solver level does on boards within its reach (the empty goldberg:1 and
 /// Nim's 1 2 3 are lost, the rest won); on goldberg:3 it answers a search's move, said to

@@ -7,7 +7,7 @@ use thiserror::Error;
 #[derive(Debug, Error)]
 pub enum TopologyError {
     #[error(
-        "unknown board spec {spec:?}: expected taylor:N, goldberg:K, torus:RxC, klein:RxC, file:PATH or a board file's JSON"
+        "unknown board spec {spec:?}: expected taylor:N, goldberg:K, torus:RxC, klein:RxC, sum:A+B, file:PATH or a board file's JSON"
     )]
     UnknownFamily { spec: String },
     #[error("bad board spec {spec:?}: {reason}")]

@@ -25,7 +25,8 @@ pub struct Layout {
 
 /// A cell in the plane: usually one polygon. A cell the rim cuts in two (goldberg boards,
 /// where the rim is the equator) has two pieces: the first holds `center`, the second is its
-/// twin half on the opposite side of the rim.
+/// twin half on the opposite side of the rim. A cell of a connected sum that runs through
+/// the tube has a piece in each summand's drawing (its pieces there after).
 #[derive(Clone, Debug, Serialize)]
 pub struct CellShape {
     pub pieces: Vec<Vec<[f64; 2]>>,
@@ -34,7 +35,7 @@ pub struct CellShape {
 }
 
 impl CellShape {
-    /// True when the rim splits this cell into twin halves.
+    /// True when the cell is drawn in more than one piece (see [`CellShape`]).
     pub fn is_split(&self) -> bool {
         self.pieces.len() > 1
     }

@@ -4,7 +4,7 @@
 //! A [`Board`] is a validated cell complex of a closed connected surface (its faces are the
 //! playable cells) with cell names, a row structure for position strings and a 2D layout. It
 //! is built from a spec string (see [`Board::from_spec`]): `taylor:N`, `goldberg:K`,
-//! `torus:RxC`, `klein:RxC` or `file:PATH`.
+//! `torus:RxC`, `klein:RxC`, `sum:A+B+...` (their connected sum) or `file:PATH`.
 //!
 //! # Example
 //!
@@ -125,8 +125,9 @@ pub struct Board {
 
 impl Board {
     /// Builds the board a spec names: `taylor:N` (N >= 2), `goldberg:K` (K >= 1), `torus:RxC`
-    /// and `klein:RxC` (R even, R >= 2, C >= 3), `file:PATH` (a JSON board file), or a board
-    /// file's JSON itself (text starting with `{`), read in memory.
+    /// and `klein:RxC` (R even, R >= 2, C >= 3), `sum:A+B+...` (the connected sum of 2 to 6
+    /// of those boards), `file:PATH` (a JSON board file), or a board file's JSON itself
+    /// (text starting with `{`), read in memory.
     ///
     /// ```
     /// use crosscap_topology::{Board, Surface};
@@ -147,25 +148,7 @@ impl Board {
         if spec.starts_with('{') {
             return Board::from_parts(spec, families::file::inline(spec)?);
         }
-        let (family, argument) =
-            spec.split_once(':')
-                .ok_or_else(|| TopologyError::UnknownFamily {
-                    spec: spec.to_string(),
-                })?;
-        let parts = match family {
-            "taylor" => families::taylor::build(families::parse_size(spec, argument, 2, 40)?),
-            "goldberg" => families::goldberg::build(families::parse_size(spec, argument, 1, 40)?),
-            "torus" | "klein" => {
-                let (rows, columns) = families::grid::parse_dimensions(spec, argument)?;
-                families::grid::build(rows, columns, family == "klein")
-            }
-            "file" => families::file::load(argument.trim())?,
-            _ => {
-                return Err(TopologyError::UnknownFamily {
-                    spec: spec.to_string(),
-                });
-            }
-        };
+        let parts = families::build(spec)?;
         Board::from_parts(spec, parts)
     }
 

@@ -1,6 +1,6 @@
 //! Every board family at several sizes: counts, surface, trivalence, the seed's facts.
 
-use crosscap_topology::Board;
+use crosscap_topology::{Board, Surface};
 
 fn names(board: &Board, cells: &[usize]) -> Vec<String> {
     let mut n: Vec<String> = cells
@@ -348,5 +348,119 @@ fn malformed_specs_are_errors_that_say_why() {
     ] {
         let message = Board::from_spec(spec).unwrap_err().to_string();
         assert!(message.contains(needle), "{spec}: {message}");
+    }
+}
+
+/// Small boards of every family, to be summed.
+const SUMMANDS: &[&str] = &[
+    "taylor:2",
+    "taylor:3",
+    "goldberg:1",
+    "goldberg:2",
+    "torus:2x3",
+    "torus:4x5",
+    "klein:2x3",
+    "klein:4x4",
+];
+
+/// A connected sum cuts a disc out of each board and joins them by a tube: two vertices
+/// and three edges fewer, three pairs of cells made one, so χ(A # B) = χ(A) + χ(B) − 2;
+/// every vertex stays trivalent, and the sum is orientable exactly when both boards are.
+#[test]
+fn every_two_boards_sum_to_a_trivalent_board_of_the_summed_characteristic() {
+    for a in SUMMANDS {
+        for b in SUMMANDS {
+            let (first, second) = (Board::from_spec(a).unwrap(), Board::from_spec(b).unwrap());
+            let spec = format!("sum:{a}+{b}");
+            let sum = Board::from_spec(&spec).unwrap();
+            assert_eq!(
+                (sum.vertex_count(), sum.edge_count(), sum.cell_count()),
+                (
+                    first.vertex_count() + second.vertex_count() - 2,
+                    first.edge_count() + second.edge_count() - 3,
+                    first.cell_count() + second.cell_count() - 3
+                ),
+                "{spec}"
+            );
+            assert_eq!(
+                sum.euler_characteristic(),
+                first.euler_characteristic() + second.euler_characteristic() - 2,
+                "{spec}"
+            );
+            assert!(sum.is_trivalent(), "{spec}");
+            assert_eq!(
+                sum.is_orientable(),
+                first.is_orientable() && second.is_orientable(),
+                "{spec}"
+            );
+            // Each summand's cells keep their names behind its number; the three cells
+            // through the tube are drawn in both summands' drawings.
+            assert_eq!(sum.cell_name(0), format!("1.{}", first.cell_name(0)));
+            assert_eq!(sum.layout().cells.len(), sum.cell_count());
+            let pieces = |board: &Board| -> usize {
+                board.layout().cells.iter().map(|c| c.pieces.len()).sum()
+            };
+            assert_eq!(pieces(&sum), pieces(&first) + pieces(&second), "{spec}");
+        }
+    }
+}
+
+/// The manifold seed's Theorem 1.2 (a torus and a projective plane make three projective
+/// planes) and Corollary 1.3 (a/2 tori and b projective planes, a even and b > 0, make
+/// a + b projective planes), on boards built as those sums and classified from their cells.
+#[test]
+fn connected_sums_are_the_surfaces_the_manifold_seed_names() {
+    let surface = |spec: &str| Board::from_spec(spec).unwrap().surface();
+    assert_eq!(
+        surface("sum:torus:4x4+taylor:3"),
+        Surface::NonOrientable { crosscaps: 3 }
+    );
+    assert_eq!(
+        surface("sum:taylor:3+taylor:2+taylor:2"),
+        Surface::NonOrientable { crosscaps: 3 }
+    );
+    for tori in 1..=2 {
+        for planes in 1..=3 {
+            let summands: Vec<&str> = std::iter::repeat_n("torus:2x3", tori)
+                .chain(std::iter::repeat_n("taylor:2", planes))
+                .collect();
+            let spec = format!("sum:{}", summands.join("+"));
+            assert_eq!(
+                surface(&spec),
+                Surface::NonOrientable {
+                    crosscaps: (2 * tori + planes) as u32
+                },
+                "{spec}"
+            );
+        }
+    }
+    // Tori alone stay orientable: the genus adds up.
+    assert_eq!(
+        surface("sum:torus:2x3+torus:4x4+torus:2x4"),
+        Surface::Orientable { genus: 3 }
+    );
+}
+
+#[test]
+fn a_sum_names_what_it_cannot_sum() {
+    for (spec, said) in [
+        ("sum:taylor:3", "2 to 6 boards"),
+        (
+            "sum:taylor:2+taylor:2+taylor:2+taylor:2+taylor:2+taylor:2+taylor:2",
+            "2 to 6 boards",
+        ),
+        (
+            "sum:file:board.json+taylor:3",
+            "only taylor, goldberg, torus and klein",
+        ),
+        (
+            "sum:sum:taylor:2+taylor:2",
+            "only taylor, goldberg, torus and klein",
+        ),
+        ("sum:taylor:2+", "an empty board"),
+        ("sum:taylor:99+torus:2x3", "between 2 and 40"),
+    ] {
+        let error = Board::from_spec(spec).unwrap_err().to_string();
+        assert!(error.contains(said), "{spec}: {error}");
     }
 }

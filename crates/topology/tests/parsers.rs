@@ -14,6 +14,8 @@ const SPECS: &[&str] = &[
     "torus:2x3",
     "klein:4x5",
     "taylor:41",
+    "sum:taylor:2+torus:2x3",
+    "sum:goldberg:1+klein:2x3+taylor:3",
     TETRAHEDRON,
 ];
 

@@ -14,7 +14,8 @@ use crate::output::{Answer, Output, Table, TableFormat};
 /// The board spec every `board` command takes.
 #[derive(Args, Debug)]
 pub struct SpecArg {
-    /// taylor:N (N >= 2), goldberg:K (K >= 1), torus:RxC, klein:RxC (R even) or file:PATH.
+    /// taylor:N (N >= 2), goldberg:K (K >= 1), torus:RxC, klein:RxC (R even), sum:A+B (the
+    /// connected sum of such boards, e.g. sum:taylor:3+torus:4x4) or file:PATH.
     spec: String,
 }
 
@@ -94,7 +95,8 @@ struct InfoReport {
     trivalent: bool,
     /// How many cells have each number of sides.
     cells_by_sides: BTreeMap<usize, usize>,
-    /// Cells the 2D drawing splits at the rim (goldberg boards).
+    /// Cells the 2D drawing shows in more than one piece: split at the rim (goldberg
+    /// boards) or joined through a connected sum's tube (sum boards).
     split_cells: Vec<String>,
     cell_list: Vec<CellInfo>,
     /// The whole cell complex, so that anyone can recompute χ = V − E + F.
@@ -243,7 +245,7 @@ fn info_text(report: &InfoReport, cells: bool, format: TableFormat) -> String {
     );
     if !report.split_cells.is_empty() {
         text += &format!(
-            "cells split by the rim of the drawing: {}\n",
+            "cells drawn in pieces (split by the rim or joined through a tube): {}\n",
             report.split_cells.join(" ")
         );
     }

@@ -4,9 +4,35 @@ pub mod file;
 pub mod goldberg;
 pub mod grid;
 pub mod hex;
+pub mod sum;
 pub mod taylor;
 
+use crate::BoardParts;
 use crate::error::TopologyError;
+
+/// The parts of the board a family spec names (`taylor:3`, `sum:taylor:3+torus:4x4`, ...).
+pub(crate) fn build(spec: &str) -> Result<BoardParts, TopologyError> {
+    let (family, argument) = spec
+        .split_once(':')
+        .ok_or_else(|| TopologyError::UnknownFamily {
+            spec: spec.to_string(),
+        })?;
+    Ok(match family {
+        "taylor" => taylor::build(parse_size(spec, argument, 2, 40)?),
+        "goldberg" => goldberg::build(parse_size(spec, argument, 1, 40)?),
+        "torus" | "klein" => {
+            let (rows, columns) = grid::parse_dimensions(spec, argument)?;
+            grid::build(rows, columns, family == "klein")
+        }
+        "sum" => sum::build(spec, argument)?,
+        "file" => file::load(argument.trim())?,
+        _ => {
+            return Err(TopologyError::UnknownFamily {
+                spec: spec.to_string(),
+            });
+        }
+    })
+}
 
 /// Reads the size in `family:N`, which must lie in `min..=max`.
 pub(crate) fn parse_size(

@@ -1,0 +1,234 @@
+//! `sum:A+B+...`: the connected sum of family boards, so that Euler Getter can be played
+//! on closed surfaces other than the projective plane (the seed: any trivalent complex of
+//! a surface of odd Euler characteristic), e.g. `sum:taylor:3+torus:4x4`, a torus and a
+//! projective plane, which is three projective planes (the manifold seed's Theorem 1.2).
+//!
+//! Two boards are summed at a vertex of each: a small disc around each vertex is cut out
+//! and the two circles are joined by a tube. The three edges at one vertex run on through
+//! the tube into the three edges at the other, so every vertex stays trivalent, and the
+//! three cells around one vertex each join a cell around the other: χ(A # B) = χ(A) + χ(B)
+//! − 2 (two vertices and three edges fewer, three cells fewer). Of the ways to pair the
+//! edges, the one that keeps two orientable boards orientable is taken.
+
+use std::collections::HashMap;
+
+use crate::complex::Complex;
+use crate::error::TopologyError;
+use crate::layout::{CellShape, Ghost, Layout};
+use crate::text::TextStyle;
+use crate::{BoardParts, families};
+
+/// The most boards in one sum.
+pub const MAX_SUMMANDS: usize = 6;
+
+/// The gap between two summands' drawings, in layout units (a cell is about one across).
+const GAP: f64 = 1.5;
+
+pub(crate) fn build(spec: &str, argument: &str) -> Result<BoardParts, TopologyError> {
+    let bad = |reason: String| TopologyError::BadSpec {
+        spec: spec.to_string(),
+        reason,
+    };
+    let summands: Vec<&str> = argument.split('+').map(str::trim).collect();
+    if summands.len() < 2 || summands.len() > MAX_SUMMANDS {
+        return Err(bad(format!(
+            "a sum needs 2 to {MAX_SUMMANDS} boards joined by '+', e.g. sum:taylor:3+torus:4x4"
+        )));
+    }
+    let mut sum: Option<BoardParts> = None;
+    for (k, summand) in summands.iter().enumerate() {
+        if summand.is_empty() {
+            return Err(bad("an empty board between '+' signs".to_string()));
+        }
+        let family = summand.split(':').next().unwrap_or_default();
+        if !matches!(family, "taylor" | "goldberg" | "torus" | "klein") {
+            return Err(bad(format!(
+                "{summand:?}: only taylor, goldberg, torus and klein boards can be summed"
+            )));
+        }
+        let mut parts = families::build(summand)?;
+        parts.names = parts
+            .names
+            .iter()
+            .map(|n| format!("{}.{n}", k + 1))
+            .collect();
+        sum = Some(match sum {
+            None => parts,
+            Some(left) => join(left, parts).map_err(|reason| bad(reason.to_string()))?,
+        });
+    }
+    Ok(sum.expect("at least two summands"))
+}
+
+/// The connected sum of `a` and `b`, joined at the first vertex of each one's first cell.
+fn join(a: BoardParts, b: BoardParts) -> Result<BoardParts, &'static str> {
+    let shift = a.faces.iter().flatten().max().map_or(0, |v| v + 1);
+    let b_faces: Vec<Vec<u64>> = b
+        .faces
+        .iter()
+        .map(|face| face.iter().map(|v| v + shift).collect())
+        .collect();
+    let (va, vb) = (a.faces[0][0], b_faces[0][0]);
+    let a_around = around(&a.faces, va).ok_or("a summand's vertex is not trivalent")?;
+    let mut b_around = around(&b_faces, vb).ok_or("a summand's vertex is not trivalent")?;
+    let orientable =
+        |faces: &[Vec<u64>]| Complex::from_vertex_cycles(faces).map(|c| c.is_orientable());
+    let both_orientable =
+        orientable(&a.faces).unwrap_or(false) && orientable(&b_faces).unwrap_or(false);
+    let mut faces = glue(&a.faces, &b_faces, &a_around, &b_around);
+    if both_orientable && !orientable(&faces).unwrap_or(false) {
+        // The other way round the tube: the second vertex's cells in the opposite order.
+        let [(c0, f0, l0), (c1, f1, l1), (c2, f2, l2)] = b_around;
+        b_around = [(c0, l0, f0), (c2, l2, f2), (c1, l1, f1)];
+        faces = glue(&a.faces, &b_faces, &a_around, &b_around);
+    }
+    let merged: HashMap<usize, usize> = (0..3).map(|i| (b_around[i].0, a_around[i].0)).collect();
+    // The second board's cells that stay their own, after the first board's.
+    let mut index = HashMap::new();
+    for cell in (0..b_faces.len()).filter(|c| !merged.contains_key(c)) {
+        index.insert(cell, a.faces.len() + index.len());
+    }
+    let new_index = |cell: usize| merged.get(&cell).copied().unwrap_or_else(|| index[&cell]);
+    let mut names = a.names;
+    names.extend(
+        (0..b.names.len())
+            .filter(|c| !merged.contains_key(c))
+            .map(|c| b.names[c].clone()),
+    );
+    let layout = match (a.layout, b.layout) {
+        (Some(left), Some(right)) => Some(side_by_side(left, right, new_index)),
+        _ => None,
+    };
+    Ok(BoardParts {
+        faces,
+        names,
+        rows: Vec::new(),
+        text: TextStyle::List,
+        layout,
+    })
+}
+
+/// The three cells around vertex `v`, each with the neighbour of `v` it meets first and
+/// the one it meets last going round the cell, in the order the cells' sides meet: the
+/// second cell starts where the first ends. `None` unless `v` lies on exactly three
+/// cells that way.
+fn around(faces: &[Vec<u64>], v: u64) -> Option<[(usize, u64, u64); 3]> {
+    let mut cells = Vec::new();
+    for (cell, face) in faces.iter().enumerate() {
+        let n = face.len();
+        for i in 0..n {
+            if face[i] == v {
+                cells.push((cell, face[(i + 1) % n], face[(i + n - 1) % n]));
+            }
+        }
+    }
+    if cells.len() != 3 {
+        return None;
+    }
+    // Order the cells so that each one's last neighbour is the next one's first (a cell
+    // written the other way round has them swapped).
+    let mut ordered = vec![cells[0]];
+    let mut rest: Vec<_> = cells[1..].to_vec();
+    while let Some(&(_, _, last)) = ordered.last()
+        && !rest.is_empty()
+    {
+        let next = rest
+            .iter()
+            .position(|&(_, first, end)| first == last || end == last)?;
+        let (cell, first, end) = rest.remove(next);
+        ordered.push(if first == last {
+            (cell, first, end)
+        } else {
+            (cell, end, first)
+        });
+    }
+    Some([ordered[0], ordered[1], ordered[2]])
+}
+
+/// The faces of the sum: cell `i` around the first vertex joins cell `i` around the
+/// second through the tube. The merged cells keep the first board's places; the second
+/// board's merged cells are dropped from the end of the list (see [`join`]).
+fn glue(
+    a: &[Vec<u64>],
+    b: &[Vec<u64>],
+    a_around: &[(usize, u64, u64); 3],
+    b_around: &[(usize, u64, u64); 3],
+) -> Vec<Vec<u64>> {
+    let mut faces: Vec<Vec<u64>> = a.to_vec();
+    // The second board's neighbour of its vertex that each neighbour of the first one's
+    // edge runs on into: the first neighbours pair up, going round in the same order.
+    for i in 0..3 {
+        let (cell, first, last) = a_around[i];
+        let (other, b_first, b_last) = b_around[i];
+        // The first board's cell from `first` round to `last`, without the vertex...
+        let mut face = path(&a[cell], first, last);
+        // ...then through the tube into the second board's cell, from its neighbour at
+        // `last`'s edge round to its neighbour at `first`'s edge.
+        face.extend(path(&b[other], b_last, b_first));
+        faces[cell] = face;
+    }
+    let merged: Vec<usize> = b_around.iter().map(|&(cell, _, _)| cell).collect();
+    faces.extend(
+        b.iter()
+            .enumerate()
+            .filter(|(c, _)| !merged.contains(c))
+            .map(|(_, f)| f.clone()),
+    );
+    faces
+}
+
+/// The vertices of `face` from `from` to `to` along the side that does not pass the
+/// vertex between them (the summed vertex, next to both).
+fn path(face: &[u64], from: u64, to: u64) -> Vec<u64> {
+    let n = face.len();
+    let start = face
+        .iter()
+        .position(|&v| v == from)
+        .expect("a neighbour on the face");
+    let forward: Vec<u64> = (0..n).map(|k| face[(start + k) % n]).collect();
+    let end = forward
+        .iter()
+        .position(|&v| v == to)
+        .expect("a neighbour on the face");
+    if end == n - 2 {
+        // `from`, ..., `to`, vertex: going forward avoids it.
+        forward[..=end].to_vec()
+    } else {
+        // `from`, vertex, `to`, ...: go the other way.
+        let mut backward: Vec<u64> = (0..n).map(|k| face[(start + n - k) % n]).collect();
+        backward.truncate(n - 1);
+        backward
+    }
+}
+
+/// The two drawings side by side, the second to the right of the first; a merged cell is
+/// drawn in both, its second piece in the second drawing.
+fn side_by_side(left: Layout, right: Layout, new_index: impl Fn(usize) -> usize) -> Layout {
+    let dx = left.bounds[2] - right.bounds[0] + GAP;
+    let dy = (left.bounds[1] + left.bounds[3] - right.bounds[1] - right.bounds[3]) / 2.0;
+    let moved = |p: &[f64; 2]| [p[0] + dx, p[1] + dy];
+    let mut cells = left.cells;
+    let mut ghosts = left.ghosts;
+    for (cell, shape) in right.cells.into_iter().enumerate() {
+        let pieces: Vec<Vec<[f64; 2]>> = shape
+            .pieces
+            .iter()
+            .map(|piece| piece.iter().map(moved).collect())
+            .collect();
+        let target = new_index(cell);
+        if target < cells.len() {
+            cells[target].pieces.extend(pieces);
+        } else {
+            cells.push(CellShape {
+                pieces,
+                center: moved(&shape.center),
+            });
+        }
+    }
+    ghosts.extend(right.ghosts.iter().map(|g| Ghost {
+        cell: new_index(g.cell),
+        polygon: g.polygon.iter().map(moved).collect(),
+        center: moved(&g.center),
+    }));
+    Layout::new(cells, ghosts, Vec::new(), None)
+}
