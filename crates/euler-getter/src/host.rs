@@ -533,7 +533,11 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
                 between the areas is a union of circles with characteristic 0, and the \
                 two characteristics add up to that of the projective plane, 1. A disk \
                 counts 1, an annulus or a Möbius band 0, each extra hole one less. At \
-                the end the page shows each region, its pieces and their loops.</p>",
+                the end the page shows each region, its pieces and their loops.</p>\
+                <p>The same holds on any closed surface of odd characteristic: a board \
+                such as sum:taylor:3+torus:4x4 joins a projective plane and a torus by a \
+                tube into three projective planes (χ = −1), and the two areas' \
+                characteristics add up to −1.</p>",
     },
     start,
     layout: Some(crosscap_topology::Board::drawing_of),

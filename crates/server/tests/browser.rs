@@ -1565,6 +1565,14 @@ fn the_board_is_drawn_before_the_game_starts(session: &Session, server: &common:
     session.type_into("#board-spec", "taylor:99");
     session.wait_for_text("#board-error", "between 2 and 40");
     assert_eq!(cells_drawn(), json!(0), "no board beside the error");
+    // Euler Getter on another surface: a torus summed with a projective plane (N3).
+    session.click_first("#game option[value='euler-getter']");
+    session.type_into("#board-spec", "sum:taylor:3+torus:4x4");
+    session.wait_for_text(
+        "#board-preview figcaption",
+        "on sum:taylor:3+torus:4x4, at the start",
+    );
+    assert_eq!(cells_drawn(), json!(40), "27 + 16 - 3 cells");
     session.click_first("#game option[value='sandpile']");
     session.wait_for_text("#game-summary", "whoever holds every vertex wins");
     session.wait_for_text("#board-preview figcaption", "Sandpile toppling on grid:3x3");
