@@ -72,6 +72,10 @@ def test_euler_getter_scores_add_up_to_the_surface_characteristic():
     assert (crosscap.Board("torus:4x6").orientable, crosscap.Board("klein:4x6").surface) == (
         True, "Klein bottle",
     )
+    # A torus and a projective plane make three projective planes, where Euler Getter plays too.
+    n3 = crosscap.Board("sum:torus:2x3+goldberg:1")
+    assert (n3.surface, n3.euler_characteristic) == ("N3", -1)
+    assert crosscap.Game("euler-getter", "sum:torus:2x3+goldberg:1", swap="none").solve()["winner"] in ("X", "O")
     game = crosscap.Game("euler-getter", "goldberg:1", swap="none")
     seed = 0
     while not game.is_over:
