@@ -459,6 +459,11 @@ fn a_sum_names_what_it_cannot_sum() {
         ),
         ("sum:taylor:2+", "an empty board"),
         ("sum:taylor:99+torus:2x3", "between 2 and 40"),
+        // Counted from the specs, before any board is built.
+        (
+            "sum:torus:200x200+taylor:2",
+            "40012 cells together, more than 40000",
+        ),
     ] {
         let error = Board::from_spec(spec).unwrap_err().to_string();
         assert!(error.contains(said), "{spec}: {error}");

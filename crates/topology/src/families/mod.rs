@@ -10,6 +10,10 @@ pub mod taylor;
 use crate::BoardParts;
 use crate::error::TopologyError;
 
+/// The sizes `taylor:N` and `goldberg:K` take.
+pub(crate) const TAYLOR_SIZES: (usize, usize) = (2, 40);
+pub(crate) const GOLDBERG_SIZES: (usize, usize) = (1, 40);
+
 /// The parts of the board a family spec names (`taylor:3`, `sum:taylor:3+torus:4x4`, ...).
 pub(crate) fn build(spec: &str) -> Result<BoardParts, TopologyError> {
     let (family, argument) = spec
@@ -18,8 +22,8 @@ pub(crate) fn build(spec: &str) -> Result<BoardParts, TopologyError> {
             spec: spec.to_string(),
         })?;
     Ok(match family {
-        "taylor" => taylor::build(parse_size(spec, argument, 2, 40)?),
-        "goldberg" => goldberg::build(parse_size(spec, argument, 1, 40)?),
+        "taylor" => taylor::build(parse_size(spec, argument, TAYLOR_SIZES)?),
+        "goldberg" => goldberg::build(parse_size(spec, argument, GOLDBERG_SIZES)?),
         "torus" | "klein" => {
             let (rows, columns) = grid::parse_dimensions(spec, argument)?;
             grid::build(rows, columns, family == "klein")
@@ -38,8 +42,7 @@ pub(crate) fn build(spec: &str) -> Result<BoardParts, TopologyError> {
 pub(crate) fn parse_size(
     spec: &str,
     argument: &str,
-    min: usize,
-    max: usize,
+    (min, max): (usize, usize),
 ) -> Result<usize, TopologyError> {
     let bad = |reason: String| TopologyError::BadSpec {
         spec: spec.to_string(),

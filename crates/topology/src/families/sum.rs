@@ -12,14 +12,19 @@
 
 use std::collections::HashMap;
 
+use crate::BoardParts;
 use crate::complex::Complex;
 use crate::error::TopologyError;
+use crate::families::{self, grid};
 use crate::layout::{CellShape, Ghost, Layout};
 use crate::text::TextStyle;
-use crate::{BoardParts, families};
 
 /// The most boards in one sum.
 pub const MAX_SUMMANDS: usize = 6;
+
+/// The most cells of a sum, counted from the summands' specs before any is built: as many
+/// as the largest single board (torus:200x200), so that a sum costs no more to refuse.
+pub const MAX_SUM_CELLS: usize = 40_000;
 
 /// The gap between two summands' drawings, in layout units (a cell is about one across).
 const GAP: f64 = 1.5;
@@ -35,17 +40,24 @@ pub(crate) fn build(spec: &str, argument: &str) -> Result<BoardParts, TopologyEr
             "a sum needs 2 to {MAX_SUMMANDS} boards joined by '+', e.g. sum:taylor:3+torus:4x4"
         )));
     }
-    let mut sum: Option<BoardParts> = None;
-    for (k, summand) in summands.iter().enumerate() {
+    let mut cells = 0;
+    for summand in &summands {
         if summand.is_empty() {
             return Err(bad("an empty board between '+' signs".to_string()));
         }
-        let family = summand.split(':').next().unwrap_or_default();
-        if !matches!(family, "taylor" | "goldberg" | "torus" | "klein") {
-            return Err(bad(format!(
+        cells += cell_count(summand).ok_or_else(|| {
+            bad(format!(
                 "{summand:?}: only taylor, goldberg, torus and klein boards can be summed"
-            )));
-        }
+            ))
+        })??;
+    }
+    if cells > MAX_SUM_CELLS {
+        return Err(bad(format!(
+            "the boards have {cells} cells together, more than {MAX_SUM_CELLS}"
+        )));
+    }
+    let mut sum: Option<BoardParts> = None;
+    for (k, summand) in summands.iter().enumerate() {
         let mut parts = families::build(summand)?;
         parts.names = parts
             .names
@@ -58,6 +70,22 @@ pub(crate) fn build(spec: &str, argument: &str) -> Result<BoardParts, TopologyEr
         });
     }
     Ok(sum.expect("at least two summands"))
+}
+
+/// The cells of the board `summand` names, from its spec alone; `None` for a family that
+/// cannot be summed.
+fn cell_count(summand: &str) -> Option<Result<usize, TopologyError>> {
+    let (family, argument) = summand.split_once(':')?;
+    Some(match family {
+        "taylor" => {
+            families::parse_size(summand, argument, families::TAYLOR_SIZES).map(|n| 3 * n * n)
+        }
+        "goldberg" => {
+            families::parse_size(summand, argument, families::GOLDBERG_SIZES).map(|k| 5 * k * k + 1)
+        }
+        "torus" | "klein" => grid::parse_dimensions(summand, argument).map(|(r, c)| r * c),
+        _ => return None,
+    })
 }
 
 /// The connected sum of `a` and `b`, joined at the first vertex of each one's first cell.
