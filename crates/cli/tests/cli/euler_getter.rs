@@ -256,6 +256,23 @@ fn the_survey_checks_the_even_cells_claim() {
         "{}",
         md.stdout
     );
+    // Beyond the projective plane (README's table): sums of boards, N3 odd and N5 even.
+    let sums = crosscap(&[
+        "euler-getter",
+        "survey",
+        "--board",
+        "sum:goldberg:1+torus:2x3",
+        "--board",
+        "sum:goldberg:1+torus:2x3+klein:2x3",
+        "--format",
+        "markdown",
+    ]);
+    for row in [
+        "| sum:goldberg:1+torus:2x3 | 9 | N3 | second | -1 | n/a (odd) |",
+        "| sum:goldberg:1+torus:2x3+klein:2x3 | 12 | N5 | first | 1 | holds |",
+    ] {
+        assert!(sums.stdout.contains(row), "{}", sums.stdout);
+    }
 }
 
 /// A solve whose budget runs out is an answer (exit 3, JSON with the limit, nodes and
