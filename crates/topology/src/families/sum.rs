@@ -110,19 +110,21 @@ fn join(a: BoardParts, b: BoardParts) -> Result<BoardParts, &'static str> {
         b_around = [(c0, l0, f0), (c2, l2, f2), (c1, l1, f1)];
         faces = glue(&a.faces, &b_faces, &a_around, &b_around);
     }
+    // Each of the second board's cells: a merged one is the first board's cell it joined,
+    // the others follow the first board's cells in their order.
     let merged: HashMap<usize, usize> = (0..3).map(|i| (b_around[i].0, a_around[i].0)).collect();
-    // The second board's cells that stay their own, after the first board's.
-    let mut index = HashMap::new();
-    for cell in (0..b_faces.len()).filter(|c| !merged.contains_key(c)) {
-        index.insert(cell, a.faces.len() + index.len());
-    }
-    let new_index = |cell: usize| merged.get(&cell).copied().unwrap_or_else(|| index[&cell]);
-    let mut names = a.names;
-    names.extend(
-        (0..b.names.len())
-            .filter(|c| !merged.contains_key(c))
-            .map(|c| b.names[c].clone()),
+    let kept: Vec<usize> = (0..b_faces.len())
+        .filter(|c| !merged.contains_key(c))
+        .collect();
+    let mut index = merged.clone();
+    index.extend(
+        kept.iter()
+            .enumerate()
+            .map(|(k, &c)| (c, a.faces.len() + k)),
     );
+    let new_index = |cell: usize| index[&cell];
+    let mut names = a.names;
+    names.extend(kept.iter().map(|&c| b.names[c].clone()));
     let layout = match (a.layout, b.layout) {
         (Some(left), Some(right)) => Some(side_by_side(left, right, new_index)),
         _ => None,
@@ -157,9 +159,8 @@ fn around(faces: &[Vec<u64>], v: u64) -> Option<[(usize, u64, u64); 3]> {
     // written the other way round has them swapped).
     let mut ordered = vec![cells[0]];
     let mut rest: Vec<_> = cells[1..].to_vec();
-    while let Some(&(_, _, last)) = ordered.last()
-        && !rest.is_empty()
-    {
+    while !rest.is_empty() {
+        let (_, _, last) = ordered[ordered.len() - 1];
         let next = rest
             .iter()
             .position(|&(_, first, end)| first == last || end == last)?;
@@ -174,8 +175,8 @@ fn around(faces: &[Vec<u64>], v: u64) -> Option<[(usize, u64, u64); 3]> {
 }
 
 /// The faces of the sum: cell `i` around the first vertex joins cell `i` around the
-/// second through the tube. The merged cells keep the first board's places; the second
-/// board's merged cells are dropped from the end of the list (see [`join`]).
+/// second through the tube and keeps the first one's place; the second board's other
+/// cells follow the first board's, in their order.
 fn glue(
     a: &[Vec<u64>],
     b: &[Vec<u64>],
@@ -183,15 +184,15 @@ fn glue(
     b_around: &[(usize, u64, u64); 3],
 ) -> Vec<Vec<u64>> {
     let mut faces: Vec<Vec<u64>> = a.to_vec();
-    // The second board's neighbour of its vertex that each neighbour of the first one's
-    // edge runs on into: the first neighbours pair up, going round in the same order.
+    // The edge from each first-board neighbour runs on through the tube into the edge to
+    // the second-board neighbour in the same place of the order: `last` of cell `i` to
+    // `b_last` of cell `i` (which are cell `i + 1`'s `first` and `b_first`).
     for i in 0..3 {
         let (cell, first, last) = a_around[i];
         let (other, b_first, b_last) = b_around[i];
-        // The first board's cell from `first` round to `last`, without the vertex...
+        // The first board's cell from `first` round to `last`, without the vertex, then
+        // through the tube the second board's cell from `b_last` round to `b_first`.
         let mut face = path(&a[cell], first, last);
-        // ...then through the tube into the second board's cell, from its neighbour at
-        // `last`'s edge round to its neighbour at `first`'s edge.
         face.extend(path(&b[other], b_last, b_first));
         faces[cell] = face;
     }
