@@ -1605,6 +1605,9 @@ fn the_board_is_drawn_before_the_game_starts(session: &Session, server: &common:
             .all(|e| e.contains("/api/board?") && e.contains("400")),
         "{errors:?}"
     );
+    // In a game on a sum, the board says how its boards are joined.
+    start_from_form(session, server, "euler-getter", "sum:taylor:3+torus:4x4");
+    session.wait_for_text("#board", "three cells around it run through the tube");
 }
 
 fn start_from_form(session: &Session, server: &common::TestServer, game: &str, board: &str) {

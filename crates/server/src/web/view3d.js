@@ -45,7 +45,10 @@ export function view3d(disk, state, ctx, paint) {
     // pasted projective plane, cut open into a disk (shapes3d.js).
     if (current) current.view.dispose();
     current = null;
-    disk.after(el("p", { class: "note" }, "This board has no 3D view: only goldberg, taylor, torus and klein boards and pasted projective planes have one."));
+    const said = String(state.board).trim().startsWith("sum:")
+      ? "A connected sum: each board is drawn flat, and a tube joins each board to the next at a vertex. The three cells around it run through the tube: they are drawn on both boards, dashed on the second, with the first board's names. A sum has no 3D view."
+      : "This board has no 3D view: only goldberg, taylor, torus and klein boards and pasted projective planes have one.";
+    disk.after(el("p", { class: "note" }, said));
     return;
   }
   if (surfaces[0].copies.length > MAX_COPIES) {
