@@ -57,6 +57,8 @@ pub(crate) fn build(spec: &str, argument: &str) -> Result<BoardParts, TopologyEr
         )));
     }
     let mut sum: Option<BoardParts> = None;
+    // Whether the boards so far are all orientable: of the families, only the torus is.
+    let mut orientable = true;
     for (k, summand) in summands.iter().enumerate() {
         let mut parts = families::build(summand)?;
         parts.names = parts
@@ -64,9 +66,12 @@ pub(crate) fn build(spec: &str, argument: &str) -> Result<BoardParts, TopologyEr
             .iter()
             .map(|n| format!("{}.{n}", k + 1))
             .collect();
+        orientable &= summand.starts_with("torus:");
         sum = Some(match sum {
             None => parts,
-            Some(left) => join(left, parts).map_err(|reason| bad(reason.to_string()))?,
+            Some(left) => {
+                join(left, parts, orientable).map_err(|reason| bad(reason.to_string()))?
+            }
         });
     }
     Ok(sum.expect("at least two summands"))
@@ -88,8 +93,9 @@ fn cell_count(summand: &str) -> Option<Result<usize, TopologyError>> {
     })
 }
 
-/// The connected sum of `a` and `b`, joined at the first vertex of each one's first cell.
-fn join(a: BoardParts, b: BoardParts) -> Result<BoardParts, &'static str> {
+/// The connected sum of `a` and `b`, joined at the first vertex of each one's first cell;
+/// `both_orientable` says whether the sum must come out orientable.
+fn join(a: BoardParts, b: BoardParts, both_orientable: bool) -> Result<BoardParts, &'static str> {
     let shift = a.faces.iter().flatten().max().map_or(0, |v| v + 1);
     let b_faces: Vec<Vec<u64>> = b
         .faces
@@ -100,11 +106,9 @@ fn join(a: BoardParts, b: BoardParts) -> Result<BoardParts, &'static str> {
     let a_around = around(&a.faces, va).ok_or("a summand's vertex is not trivalent")?;
     let mut b_around = around(&b_faces, vb).ok_or("a summand's vertex is not trivalent")?;
     let orientable =
-        |faces: &[Vec<u64>]| Complex::from_vertex_cycles(faces).map(|c| c.is_orientable());
-    let both_orientable =
-        orientable(&a.faces).unwrap_or(false) && orientable(&b_faces).unwrap_or(false);
+        |faces: &[Vec<u64>]| Complex::from_vertex_cycles(faces).is_ok_and(|c| c.is_orientable());
     let mut faces = glue(&a.faces, &b_faces, &a_around, &b_around);
-    if both_orientable && !orientable(&faces).unwrap_or(false) {
+    if both_orientable && !orientable(&faces) {
         // The other way round the tube: the second vertex's cells in the opposite order.
         let [(c0, f0, l0), (c1, f1, l1), (c2, f2, l2)] = b_around;
         b_around = [(c0, l0, f0), (c2, l2, f2), (c1, l1, f1)];
