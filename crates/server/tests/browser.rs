@@ -1605,9 +1605,22 @@ fn the_board_is_drawn_before_the_game_starts(session: &Session, server: &common:
             .all(|e| e.contains("/api/board?") && e.contains("400")),
         "{errors:?}"
     );
-    // In a game on a sum, the board says how its boards are joined.
+    // In a game on a sum, the 3D view shows each board on its surface, joined by a tube
+    // that the three cells around its ends run through, and a cell is played there.
     start_from_form(session, server, "euler-getter", "sum:taylor:3+torus:4x4");
-    session.wait_for_text("#board", "three cells around it run through the tube");
+    session.wait_for("#view3d[data-surface='sum']");
+    session.wait_for_text("#view3d", "run through it, as three strips");
+    // A copy for every piece of a cell on the disk, and the tube's strips, which are not
+    // labelled (the disk's pieces: 27 + 16 cells, the 3 through the tube on both boards).
+    let pieces = session
+        .find_all("#board svg polygon[data-cell]:not(.ghost)")
+        .len();
+    assert_eq!(pieces, 43);
+    let labelled = session.settled_labels_3d();
+    assert!(!labelled.is_empty());
+    assert!(session.find_all("#view3d .cell3d").len() > pieces);
+    assert!(session.play_in_3d(true), "a playable cell on the sum");
+    assert_eq!(session.console_errors(), Vec::<String>::new());
 }
 
 fn start_from_form(session: &Session, server: &common::TestServer, game: &str, board: &str) {

@@ -21,6 +21,37 @@ pub struct Layout {
     /// For goldberg boards, each cell's polygon on the unit sphere (the representative in the
     /// northern hemisphere; its antipodal copy is the negation), for a rotatable sphere view.
     pub sphere: Option<Vec<Vec<[f64; 3]>>>,
+    /// For a connected sum, its boards as drawn here, so that the web app can put each on
+    /// its own surface in 3D (empty for any other board).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub summands: Vec<Summand>,
+    /// For a connected sum, its tubes (empty for any other board).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub tubes: Vec<Tube>,
+}
+
+/// One board of a connected sum in the sum's drawing.
+#[derive(Clone, Debug, Serialize)]
+pub struct Summand {
+    /// The board's spec, e.g. `torus:4x4`.
+    pub board: String,
+    /// `[min_x, min_y, max_x, max_y]` of its drawing in the sum's: the pieces of cells
+    /// drawn there are this board's.
+    pub bounds: [f64; 4],
+    /// How far its drawing was moved to lie beside the others: a point of the board's own
+    /// drawing plus `offset` is where it is drawn in the sum's.
+    pub offset: [f64; 2],
+    /// The board's rim in its own drawing.
+    pub rim: Vec<[f64; 2]>,
+}
+
+/// A tube of a connected sum: the two boards (indices into [`Layout::summands`]) whose
+/// vertices it joins, and the three cells around those vertices that run through it, in
+/// order round the vertex.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct Tube {
+    pub summands: [usize; 2],
+    pub cells: [usize; 3],
 }
 
 /// A cell in the plane: usually one polygon. A cell the rim cuts in two (goldberg boards,
@@ -83,6 +114,8 @@ impl Layout {
             ghosts,
             rim,
             sphere,
+            summands: Vec::new(),
+            tubes: Vec::new(),
         }
     }
 }

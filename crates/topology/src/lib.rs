@@ -48,7 +48,7 @@ use serde::Serialize;
 pub use complex::{Complex, Side};
 pub use error::{ComplexError, PositionError, TopologyError};
 pub use families::file::{BoardFile, MAX_BOARD_FILE_BYTES};
-pub use layout::{CellShape, Ghost, Layout};
+pub use layout::{CellShape, Ghost, Layout, Summand, Tube};
 pub use position::Position;
 pub use svg::SvgOptions;
 pub use symmetry::Symmetries;

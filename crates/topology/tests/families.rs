@@ -401,8 +401,83 @@ fn every_two_boards_sum_to_a_trivalent_board_of_the_summed_characteristic() {
                 board.layout().cells.iter().map(|c| c.pieces.len()).sum()
             };
             assert_eq!(pieces(&sum), pieces(&first) + pieces(&second), "{spec}");
+            assert_summands_drawn(&sum, &[a, b]);
         }
     }
+}
+
+/// What a sum's layout tells the web app for its 3D view: each board's place in the
+/// drawing (its own drawing moved by its offset) and rim, and each tube's boards and the
+/// three cells through it, each drawn in both boards and each next to the other two.
+fn assert_summands_drawn(sum: &Board, specs: &[&str]) {
+    let layout = sum.layout();
+    let boards: Vec<&str> = layout.summands.iter().map(|s| s.board.as_str()).collect();
+    assert_eq!(boards, specs);
+    let inside = |piece: &[[f64; 2]], bounds: [f64; 4]| {
+        piece.iter().all(|p| {
+            p[0] >= bounds[0] - 1e-9
+                && p[1] >= bounds[1] - 1e-9
+                && p[0] <= bounds[2] + 1e-9
+                && p[1] <= bounds[3] + 1e-9
+        })
+    };
+    let all_pieces: Vec<&Vec<[f64; 2]>> = layout.cells.iter().flat_map(|c| &c.pieces).collect();
+    for summand in &layout.summands {
+        let own = Board::from_spec(&summand.board).unwrap();
+        assert_eq!(summand.rim, own.layout().rim, "{}", summand.board);
+        let moved = |p: &[f64; 2]| [p[0] + summand.offset[0], p[1] + summand.offset[1]];
+        let here = all_pieces
+            .iter()
+            .filter(|piece| inside(piece, summand.bounds))
+            .count();
+        let own_pieces: usize = own.layout().cells.iter().map(|c| c.pieces.len()).sum();
+        assert_eq!(
+            here, own_pieces,
+            "{}: the pieces in its bounds",
+            summand.board
+        );
+        let first = moved(&own.layout().cells[1].pieces[0][0]);
+        assert!(
+            all_pieces.iter().any(|piece| piece[0] == first),
+            "{}: its drawing moved by its offset",
+            summand.board
+        );
+    }
+    assert_eq!(layout.tubes.len(), specs.len() - 1);
+    for (k, tube) in layout.tubes.iter().enumerate() {
+        assert_eq!(
+            tube.summands,
+            [0, k + 1],
+            "every tube starts on the first board"
+        );
+        for (i, &cell) in tube.cells.iter().enumerate() {
+            for &summand in &tube.summands {
+                let bounds = layout.summands[summand].bounds;
+                assert!(
+                    layout.cells[cell]
+                        .pieces
+                        .iter()
+                        .any(|piece| inside(piece, bounds)),
+                    "{}: tube cell drawn in board {summand}",
+                    sum.cell_name(cell)
+                );
+            }
+            let next = tube.cells[(i + 1) % 3];
+            assert!(sum.neighbors(cell).contains(&next));
+        }
+    }
+}
+
+#[test]
+fn a_sum_of_three_boards_has_two_tubes_from_the_first() {
+    let specs = ["taylor:2", "torus:2x3", "klein:2x3"];
+    let sum = Board::from_spec(&format!("sum:{}", specs.join("+"))).unwrap();
+    assert_summands_drawn(&sum, &specs);
+    let other = Board::from_spec("sum:goldberg:2+taylor:3+torus:4x5+klein:4x4").unwrap();
+    assert_summands_drawn(
+        &other,
+        &["goldberg:2", "taylor:3", "torus:4x5", "klein:4x4"],
+    );
 }
 
 /// The manifold seed's Theorem 1.2 (a torus and a projective plane make three projective

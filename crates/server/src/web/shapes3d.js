@@ -21,12 +21,15 @@ const to3 = ([x, y]) => [x, y, 0];
 const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
 
 /**
- * The surfaces a board can be shown on, best first: `{ name, title, convex, copies }`,
- * each copy `{ cell, polygon, map }`. Empty when neither the layout nor the board says
- * where the cells lie (a board file; a pasted board other than a projective plane).
+ * The surfaces a board can be shown on, best first: `{ name, title, convex, copies }` and
+ * maybe a `note` to show with it and an `eye` (where it is best seen from), each copy
+ * `{ cell, polygon, map }` and maybe `reach` (see tessellate) and `quiet` (no label).
+ * Empty when neither the layout nor the board says where the cells lie (a board file; a
+ * pasted board other than a projective plane).
  */
 export function surfacesOf(layout, board) {
   const family = String(board).split(":")[0];
+  if (layout.summands) return [connectedSum(layout)];
   if (layout.sphere) {
     return projectivePlane(layout.sphere.map((polygon, cell) => ({ cell, polygon })), normalize, "sphere");
   }
@@ -41,12 +44,18 @@ export function surfacesOf(layout, board) {
     const cells = disk.cells.map((polygon, cell) => ({ cell, polygon: polygon.map(to3) }));
     return projectivePlane(cells, diskToHemisphere(disk.rim), "boy");
   }
-  const size = /^(torus|klein):(\d+)[xX](\d+)$/.exec(String(board).trim());
+  const size = gridSize(board);
   if (size) {
     const cells = layout.cells.map((shape, cell) => ({ cell, polygon: shape.pieces[0].map(to3) }));
-    return [periodic(cells, Number(size[2]), Number(size[3]), size[1] === "klein")];
+    return [periodic(cells, ...size)];
   }
   return [];
+}
+
+/** A torus or Klein bottle board's `[rows, columns, klein]`, or null for another board. */
+function gridSize(board) {
+  const size = /^(torus|klein):(\d+)[xX](\d+)$/.exec(String(board).trim());
+  return size && [Number(size[2]), Number(size[3]), size[1] === "klein"];
 }
 
 /** A board pasted as JSON: its faces (vertex lists), or null. */
@@ -316,6 +325,14 @@ const evenOnCrossCap = evenOut(crossCap);
 // layout, so the board repeats every `columns * sqrt(3)` across and `rows * 3/2` down;
 // going once down a Klein bottle board mirrors it across x = 0.
 function periodic(cells, rows, columns, klein) {
+  const map = periodicMap(rows, columns, klein);
+  return klein
+    ? { name: "klein", title: "Klein bottle", convex: false, copies: cells.map((c) => ({ ...c, map })) }
+    : { name: "torus", title: "Torus", convex: false, copies: cells.map((c) => ({ ...c, map })) };
+}
+
+// The map of periodic(): a torus, or the figure-8 Klein bottle.
+function periodicMap(rows, columns, klein) {
   const width = columns * Math.sqrt(3);
   const height = rows * 1.5;
   const angles = ([x, y]) => [TAU * (x / width), TAU * (y / height)];
@@ -332,9 +349,216 @@ function periodic(cells, rows, columns, klein) {
     const up = tube * (Math.sin(u / 2) * Math.sin(v) + Math.cos(u / 2) * Math.sin(2 * v));
     return [ring * Math.cos(u), ring * Math.sin(u), up];
   };
-  return klein
-    ? { name: "klein", title: "Klein bottle", convex: false, copies: cells.map((c) => ({ ...c, map: figure8 })) }
-    : { name: "torus", title: "Torus", convex: false, copies: cells.map((c) => ({ ...c, map: torus })) };
+  return klein ? figure8 : torus;
+}
+
+// How far apart the boards of a connected sum stand (each is scaled to about radius 1), how
+// many pieces each third of a tube is drawn in along its length, and how many points its
+// middle line is followed by.
+const SUM_SPACING = 2.8;
+const TUBE_SEGMENTS = 10;
+const TUBE_STEPS = 48;
+
+// A connected sum (the layout's summands and tubes): each board on its own surface (a
+// projective plane on Boy's surface, a torus, a Klein bottle) in a row, each turned so
+// that its tubes' mouths face up, and each tube an arch from the first board to a later
+// one. The three cells through a tube run along it as three strips, so that each cell is
+// seen to go on from one board to the other; the strips carry no labels.
+function connectedSum(layout) {
+  const boards = layout.summands.map((summand, k) => {
+    const [x0, y0, x1, y1] = summand.bounds;
+    const inside = (piece) => piece.every(([x, y]) => x >= x0 - 1e-6 && y >= y0 - 1e-6 && x <= x1 + 1e-6 && y <= y1 + 1e-6);
+    const cells = [];
+    layout.cells.forEach((shape, cell) => {
+      for (const piece of shape.pieces) {
+        if (inside(piece)) cells.push({ cell, polygon: piece.map(([x, y]) => [x - summand.offset[0], y - summand.offset[1], 0]) });
+      }
+    });
+    const size = gridSize(summand.board);
+    const map = size ? periodicMap(...size) : onBoy(diskToHemisphere(summand.rim));
+    // Its middle and size, from at most about 2,000 cells (a large board would take long).
+    const stride = Math.ceil(cells.length / 2000);
+    const points = cells.filter((_, i) => i % stride === 0).flatMap(({ polygon }) => polygon.map(map));
+    const centre = scale(points.reduce(add, [0, 0, 0]), 1 / points.length);
+    // Its size: the root mean square distance from its middle (Boy's surface's three lobes
+    // reach far out, and scaled by them it looked small beside a torus).
+    const radius = Math.sqrt(points.reduce((sum, p) => sum + length(sub(p, centre)) ** 2, 0) / points.length) || 1;
+    return { cells, map, centre, radius, at: [k * SUM_SPACING, 0, 0], turn: (p) => p };
+  });
+  const mouths = layout.tubes.map((tube) => tube.summands.map((board) => mouth(boards[board], tube.cells)));
+  // Each board turned about its middle so that the mean of its mouths' normals points up.
+  boards.forEach((board, k) => {
+    const up = mouths.flat().filter((_, i) => layout.tubes[Math.floor(i / 2)].summands[i % 2] === k)
+      .reduce((sum, m) => add(sum, m.normal), [0, 0, 0]);
+    board.turn = turnTo(normalize(up), [0, 0, 1]);
+  });
+  const place = (board, p) => add(scale(board.turn(sub(p, board.centre)), 1 / board.radius), board.at);
+  const placed = (board, m) => ({
+    vertex: place(board, m.vertex),
+    normal: board.turn(m.normal),
+    centres: m.centres.map((c) => place(board, c)),
+  });
+  const copies = boards.flatMap((board) => board.cells.map(({ cell, polygon }) => ({ cell, polygon, map: (p) => place(board, board.map(p)) })));
+  layout.tubes.forEach((tube, t) => {
+    const [a, b] = tube.summands.map((board, end) => placed(boards[board], mouths[t][end]));
+    copies.push(...tubeCopies(tube.cells, a, b));
+  });
+  const note = "A connected sum: each board on its own surface, and a tube from the first board to each other one. The three cells around each end of a tube run through it, as three strips. On the disk the boards are drawn flat, and those cells on both boards: dashed on the second, with the first board's names.";
+  // Seen from the front and above, so that the tubes' arches show.
+  return { name: "sum", title: "Connected sum", convex: false, note, eye: [0.1, -0.8, 0.55], copies };
+}
+
+// A projective plane given in a chart whose `toSphere` lands on the sphere, on Boy's surface.
+const onBoy = (toSphere) => (p) => boysSurface(evenOnBoy(toSphere(p)));
+
+// Where a tube leaves a board (before the board is turned and placed): the vertex its
+// three cells meet at, a normal of the surface there (pointing away from the board's
+// middle) and the middles of the cells' pieces nearest to it.
+function mouth(board, tubeCells) {
+  const near = (p, q) => length(sub(p, q)) < 1e-4 * board.radius;
+  const corners = tubeCells.map((cell) => board.cells.filter((c) => c.cell === cell).map((c) => c.polygon.map(board.map)));
+  const vertex = corners[0].flat().find((p) => corners.slice(1).every((pieces) => pieces.flat().some((q) => near(p, q))))
+    ?? scale(corners.map((pieces) => pieces[0][0]).reduce(add, [0, 0, 0]), 1 / 3);
+  const centres = corners.map((pieces) => pieces
+    .map((piece) => scale(piece.reduce(add, [0, 0, 0]), 1 / piece.length))
+    .reduce((best, c) => (length(sub(c, vertex)) < length(sub(best, vertex)) ? c : best)));
+  let normal = normalize(cross(sub(centres[1], centres[0]), sub(centres[2], centres[0])));
+  if (dot(normal, sub(vertex, board.centre)) < 0) normal = negate(normal);
+  return { vertex, normal, centres };
+}
+
+const dot = (a, b) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+
+// A rotation taking the unit vector `from` to the unit vector `to` (Rodrigues' formula).
+function turnTo(from, to) {
+  const axis = cross(from, to);
+  const cos = dot(from, to);
+  if (cos < -1 + 1e-9) return ([x, y, z]) => [x, -y, -z];
+  return (p) => add(add(scale(p, cos), cross(axis, p)), scale(axis, dot(axis, p) / (1 + cos)));
+}
+
+// The copies of a tube from mouth `a` to mouth `b` (placed): a cubic arch leaving each
+// mouth along its normal, flared where it meets the boards, cut along its length into
+// three strips, strip i the cell `cells[i]`. Each strip starts and ends between the
+// directions of its cell's neighbours around the mouth, so that it meets its own cell on
+// both boards; the circle's sense is the same at both ends (else the tube leaves the
+// second board from its other side, as an orientation-reversing handle must).
+function tubeCopies(cells, a, b) {
+  let tube = arch(a, b, false);
+  if (!tube) tube = arch(a, b, true);
+  const { spine, u, v, radius, strips } = tube;
+  const at = (t) => {
+    const f = Math.min(t * TUBE_STEPS, TUBE_STEPS - 1e-9);
+    const i = Math.floor(f);
+    const w = f - i;
+    return [spine, u, v].map((line) => lerp(line[i], line[i + 1], w));
+  };
+  return cells.flatMap((cell, i) => {
+    const map = ([s, t]) => {
+      const [centre, across, up] = at(t);
+      const angle = strips(t, i, s);
+      return add(centre, scale(add(scale(across, Math.cos(angle)), scale(up, Math.sin(angle))), radius(t)));
+    };
+    const pieces = [];
+    for (let j = 0; j < TUBE_SEGMENTS; j++) {
+      const [t0, t1] = [j / TUBE_SEGMENTS, (j + 1) / TUBE_SEGMENTS];
+      const side = [0, 0.25, 0.5, 0.75, 1];
+      const polygon = [...side.map((s) => [s, t0, 0]), ...side.reverse().map((s) => [s, t1, 0])];
+      pieces.push({ cell, polygon, map, reach: alongSides, quiet: true });
+    }
+    return pieces;
+  });
+}
+
+// A tube's middle line from `a` to `b`, TUBE_STEPS + 1 points evenly spaced along it: a
+// Catmull-Rom spline that leaves each end along its normal (`aOut`, `bOut`) and passes
+// above the boards between (each is about 1 high and centred at height 0).
+function archLine(a, aOut, b, bOut) {
+  const stub = 0.3;
+  const top = Math.max(a[2], b[2], 1.2) + 0.4 + 0.15 * length(sub(a, b));
+  const middle = lerp(a, b, 0.5);
+  middle[2] = top;
+  const through = [
+    sub(a, scale(aOut, stub)), a, add(a, scale(aOut, stub)), middle,
+    add(b, scale(bOut, stub)), b, sub(b, scale(bOut, stub)),
+  ];
+  const dense = [];
+  for (let k = 1; k + 2 < through.length; k++) {
+    const [p0, p1, p2, p3] = through.slice(k - 1, k + 3);
+    for (let i = 0; i < 40; i++) {
+      const t = i / 40;
+      const [t2, t3] = [t * t, t * t * t];
+      dense.push(scale(add(add(scale(p1, 2), scale(sub(p2, p0), t)),
+        add(scale(add(sub(scale(p0, 2), scale(p1, 5)), sub(scale(p2, 4), p3)), t2),
+          scale(add(sub(scale(p1, 3), p0), sub(p3, scale(p2, 3))), t3))), 0.5));
+    }
+  }
+  dense.push(b);
+  const along = [0];
+  for (let i = 1; i < dense.length; i++) along.push(along[i - 1] + length(sub(dense[i], dense[i - 1])));
+  const total = along[along.length - 1];
+  const spine = [];
+  let j = 0;
+  for (let i = 0; i <= TUBE_STEPS; i++) {
+    const want = (total * i) / TUBE_STEPS;
+    while (j < dense.length - 2 && along[j + 1] < want) j++;
+    const w = (want - along[j]) / (along[j + 1] - along[j] || 1);
+    spine.push(lerp(dense[j], dense[j + 1], Math.min(1, Math.max(0, w))));
+  }
+  return spine;
+}
+
+// How far a point of a tube's strip lies from its middle line towards its sides (the
+// cells' borders run along the strips, not across them).
+const alongSides = ([s]) => Math.abs(2 * s - 1);
+
+// The tube's middle line, a frame along it (turned as little as can be), its radius and
+// where each strip lies round it, from mouth `a` to mouth `b` (entered from the other side
+// when `flip`); null when the cells go round the two mouths in opposite senses.
+function arch(a, b, flip) {
+  const bNormal = flip ? negate(b.normal) : b.normal;
+  const spine = archLine(a.vertex, a.normal, b.vertex, bNormal);
+  const tangents = spine.map((_, i) => normalize(sub(spine[Math.min(i + 1, TUBE_STEPS)], spine[Math.max(i - 1, 0)])));
+  const flat = (d, tangent) => normalize(sub(d, scale(tangent, dot(d, tangent))));
+  const u = [flat(sub(a.centres[0], a.vertex), tangents[0])];
+  for (let i = 1; i <= TUBE_STEPS; i++) u.push(flat(u[i - 1], tangents[i]));
+  const v = u.map((across, i) => cross(tangents[i], across));
+  // The cells' directions round each mouth, as angles in the frame there.
+  const angles = (m, i) => m.centres.map((c) => {
+    const d = sub(c, m.vertex);
+    return Math.atan2(dot(d, v[i]), dot(d, u[i]));
+  });
+  const wrap = (x) => x - TAU * Math.round(x / TAU);
+  const ends = [angles(a, 0), angles(b, TUBE_STEPS)].map((around) => {
+    const sense = Math.sign(wrap(around[1] - around[0])) || 1;
+    const gap = (from, to) => (((sense * (to - from)) % TAU) + TAU) % TAU;
+    // Between cell i and cell i + 1, and strip i from the one before it to that.
+    const between = around.map((angle, i) => angle + (sense * gap(angle, around[(i + 1) % 3])) / 2);
+    return { sense, start: between[2], widths: between.map((end, i) => gap(between[(i + 2) % 3], end)) };
+  });
+  const [from, to] = ends;
+  if (from.sense !== to.sense) return flip ? { ...fallback(from), spine, u, v, radius: radiusOf(a, b) } : null;
+  const turn = wrap(to.start - from.start);
+  const strips = (t, i, s) => {
+    const widths = from.widths.map((w, k) => w + (to.widths[k] - w) * t);
+    const before = widths.slice(0, i).reduce((sum, w) => sum + w, 0);
+    return from.start + turn * t + from.sense * (before + s * widths[i]);
+  };
+  return { spine, u, v, radius: radiusOf(a, b), strips };
+}
+
+// Strips as they leave mouth `from`, kept the same all along (when the senses differ both
+// ways round, which a tube cannot show without crossing its strips).
+const fallback = (from) => ({
+  strips: (t, i, s) => from.start + from.sense * (from.widths.slice(0, i).reduce((sum, w) => sum + w, 0) + s * from.widths[i]),
+});
+
+// A tube's radius a fraction `t` along: a fifth of its cells' reach from the mouths (at
+// most a tenth of a board's size), flared where it meets the boards.
+function radiusOf(a, b) {
+  const reach = (m) => m.centres.reduce((sum, c) => sum + length(sub(c, m.vertex)), 0) / 3;
+  const [ra, rb] = [reach(a), reach(b)].map((r) => 0.22 * r);
+  return (t) => Math.min(0.1, ra + (rb - ra) * t) * (1 + 0.7 * (Math.exp(-t / 0.05) + Math.exp(-(1 - t) / 0.05)));
 }
 
 /** Where a cell's border band begins: this fraction of the way from its centre to its sides. */
@@ -343,9 +567,10 @@ export const BORDER_FROM = 0.9;
 /**
  * Triangles for every copy: a fan around the polygon's centre split `k` times along each
  * spoke. Each vertex carries how far out it lies (`edges`: 0 at the centre, 1 on the
- * sides), which the view's shader turns into the border band past BORDER_FROM (outlines,
- * highlights): a band of triangles of its own would triple what a software renderer draws
- * (goldberg:8, k = 1: 6 triangles a hexagon instead of 18).
+ * sides, or as the copy's own `reach(point)` says), which the view's shader turns into the
+ * border band past BORDER_FROM (outlines, highlights): a band of triangles of its own would
+ * triple what a software renderer draws (goldberg:8, k = 1: 6 triangles a hexagon instead
+ * of 18).
  * Returns flat arrays and, per copy, its vertex range (the centre first), triangle range,
  * centre, three corners of its inner polygon a third of the way round from each other (to
  * measure its size on screen) and the radius of a sphere about its centre holding it.
@@ -354,12 +579,12 @@ export function tessellate(copies, k) {
   const positions = [];
   const edges = [];
   const index = [];
-  const out = copies.map(({ cell, polygon, map }) => {
+  const out = copies.map(({ cell, polygon, map, reach }) => {
     const n = polygon.length;
     const centre = scale(polygon.reduce(add, [0, 0, 0]), 1 / n);
-    const vertex = (p, reach) => {
+    const vertex = (p, out) => {
       positions.push(...map(p));
-      edges.push(reach);
+      edges.push(reach ? reach(p) : out);
       return positions.length / 3 - 1;
     };
     const start = positions.length / 3;

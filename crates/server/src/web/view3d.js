@@ -42,12 +42,10 @@ export function view3d(disk, state, ctx, paint) {
   if (!surfaces.length) {
     // A board file or a pasted board says how its cells are glued, not where they lie in
     // space: the named families (goldberg, taylor, torus, klein) have a 3D view, and a
-    // pasted projective plane, cut open into a disk (shapes3d.js).
+    // pasted projective plane, cut open into a disk, and sums of the families (shapes3d.js).
     if (current) current.view.dispose();
     current = null;
-    const said = String(state.board).trim().startsWith("sum:")
-      ? "A connected sum: each board is drawn flat, and a tube joins each board to the next at a vertex. The three cells around it run through the tube: they are drawn on both boards, dashed on the second, with the first board's names. A sum has no 3D view."
-      : "This board has no 3D view: only goldberg, taylor, torus and klein boards and pasted projective planes have one.";
+    const said = "This board has no 3D view: only goldberg, taylor, torus and klein boards, their connected sums and pasted projective planes have one.";
     disk.after(el("p", { class: "note" }, said));
     return;
   }
@@ -141,8 +139,10 @@ function createView({ canvas, gl, software }, surfaces) {
   canvas.setAttribute("role", "img");
   const stage = el("div", { class: "stage" }, canvas, labels);
   const chooser = el("div", { class: "surfaces" });
+  // What the surface on show is, when it needs saying (a connected sum).
+  const about = el("p", { class: "note", hidden: "" });
   const element = el("div", { class: "pane3d", id: "view3d" }, chooser, stage,
-    el("p", { class: "note" }, "Drag to turn, scroll or pinch to zoom, right-drag or two fingers to pan. Click a cell to play it."));
+    el("p", { class: "note" }, "Drag to turn, scroll or pinch to zoom, right-drag or two fingers to pan. Click a cell to play it."), about);
 
   let shown = null; // the surface on show: mesh, its copies and their labels
   let state = null;
@@ -178,9 +178,12 @@ function createView({ canvas, gl, software }, surfaces) {
     const group = new THREE.Group();
     group.add(new THREE.Mesh(geometry, bandedMaterial()));
     scene.add(group);
+    about.textContent = surface.note || "";
+    about.hidden = !surface.note;
     const copies = mesh.copies.map((c, index) => ({
       ...c,
       index,
+      quiet: Boolean(surface.copies[index].quiet),
       centre: new THREE.Vector3(...c.centre),
       corners: c.corners.map((p) => new THREE.Vector3(...p)),
       normal: new THREE.Vector3().fromBufferAttribute(geometry.getAttribute("normal"), c.vertices[0]),
@@ -196,7 +199,8 @@ function createView({ canvas, gl, software }, surfaces) {
     if (state) update(state, ctx, paint, disk);
   }
 
-  // Looks at the surface from above and aside, far enough to see all of it.
+  // Looks at the surface from above and aside (or from where the surface says it is best
+  // seen), far enough to see all of it.
   function frame3d(bound) {
     // Drops what is left of an easing turn or pan, which would carry the view on.
     controls.enableDamping = false;
@@ -204,7 +208,7 @@ function createView({ canvas, gl, software }, surfaces) {
     controls.enableDamping = easing;
     const distance = bound.radius / Math.sin(THREE.MathUtils.degToRad(camera.fov / 2)) * 1.2;
     controls.target.copy(bound.center);
-    camera.position.copy(bound.center).add(new THREE.Vector3(0.25, -0.35, 0.9).normalize().multiplyScalar(distance));
+    camera.position.copy(bound.center).add(new THREE.Vector3(...(shown.surface.eye || [0.25, -0.35, 0.9])).normalize().multiplyScalar(distance));
     camera.near = distance / 50;
     camera.far = distance * 10;
     camera.updateProjectionMatrix();
@@ -473,7 +477,7 @@ function createView({ canvas, gl, software }, surfaces) {
       towards.copy(eye).sub(copy.centre).normalize();
       const facing = Math.abs(copy.normal.dot(towards)) > EDGE_ON
         && (shown.surface.convex ? copy.centre.dot(towards) > 0 : !copy.occluded);
-      const visible = facing && at.z < 1 && x >= 0 && y >= 0 && x <= width && y <= height;
+      const visible = !copy.quiet && facing && at.z < 1 && x >= 0 && y >= 0 && x <= width && y <= height;
       const label = copy.label;
       if (label.hidden !== !visible) label.hidden = !visible;
       if (!visible) continue;

@@ -16,7 +16,7 @@ use crate::BoardParts;
 use crate::complex::Complex;
 use crate::error::TopologyError;
 use crate::families::{self, grid};
-use crate::layout::{CellShape, Ghost, Layout};
+use crate::layout::{CellShape, Ghost, Layout, Summand, Tube};
 use crate::text::TextStyle;
 
 /// The most boards in one sum.
@@ -59,6 +59,8 @@ pub(crate) fn build(spec: &str, argument: &str) -> Result<BoardParts, TopologyEr
     let mut sum: Option<BoardParts> = None;
     // Whether the boards so far are all orientable: of the families, only the torus is.
     let mut orientable = true;
+    // The first vertex of each board, numbered as in the sum.
+    let mut first_vertices = Vec::new();
     for (k, summand) in summands.iter().enumerate() {
         let mut parts = families::build(summand)?;
         parts.names = parts
@@ -68,13 +70,34 @@ pub(crate) fn build(spec: &str, argument: &str) -> Result<BoardParts, TopologyEr
             .collect();
         orientable &= summand.starts_with("torus:");
         sum = Some(match sum {
-            None => parts,
-            Some(left) => {
-                join(left, parts, orientable).map_err(|reason| bad(reason.to_string()))?
+            None => {
+                first_vertices.push(0);
+                if let Some(layout) = &mut parts.layout {
+                    layout.summands = vec![summand_drawn(summand, layout, [0.0, 0.0])];
+                }
+                parts
             }
+            Some(left) => join(left, parts, summand, orientable, &mut first_vertices)
+                .map_err(|reason| bad(reason.to_string()))?,
         });
     }
     Ok(sum.expect("at least two summands"))
+}
+
+/// How board `spec`, drawn as `layout`, lies in the sum's drawing once moved by `offset`.
+fn summand_drawn(spec: &str, layout: &Layout, offset: [f64; 2]) -> Summand {
+    let [x0, y0, x1, y1] = layout.bounds;
+    Summand {
+        board: spec.to_string(),
+        bounds: [
+            x0 + offset[0],
+            y0 + offset[1],
+            x1 + offset[0],
+            y1 + offset[1],
+        ],
+        offset,
+        rim: layout.rim.clone(),
+    }
 }
 
 /// The cells of the board `summand` names, from its spec alone; `None` for a family that
@@ -93,9 +116,16 @@ fn cell_count(summand: &str) -> Option<Result<usize, TopologyError>> {
     })
 }
 
-/// The connected sum of `a` and `b`, joined at the first vertex of each one's first cell;
-/// `both_orientable` says whether the sum must come out orientable.
-fn join(a: BoardParts, b: BoardParts, both_orientable: bool) -> Result<BoardParts, &'static str> {
+/// The connected sum of `a` and `b` (the board `b_spec`), joined at the first vertex of
+/// each one's first cell; `both_orientable` says whether the sum must come out orientable.
+/// `first_vertices` holds the first vertex of each board summed so far, and gains `b`'s.
+fn join(
+    a: BoardParts,
+    b: BoardParts,
+    b_spec: &str,
+    both_orientable: bool,
+    first_vertices: &mut Vec<u64>,
+) -> Result<BoardParts, &'static str> {
     let shift = a.faces.iter().flatten().max().map_or(0, |v| v + 1);
     let b_faces: Vec<Vec<u64>> = b
         .faces
@@ -129,8 +159,15 @@ fn join(a: BoardParts, b: BoardParts, both_orientable: bool) -> Result<BoardPart
     let new_index = |cell: usize| index[&cell];
     let mut names = a.names;
     names.extend(kept.iter().map(|&c| b.names[c].clone()));
+    // The board of the sum's vertex `va`: the last whose first vertex is not above it.
+    let a_summand = first_vertices.iter().rposition(|&v| v <= va).unwrap_or(0);
+    first_vertices.push(shift);
+    let tube = Tube {
+        summands: [a_summand, first_vertices.len() - 1],
+        cells: a_around.map(|(cell, _, _)| cell),
+    };
     let layout = match (a.layout, b.layout) {
-        (Some(left), Some(right)) => Some(side_by_side(left, right, new_index)),
+        (Some(left), Some(right)) => Some(side_by_side(left, right, b_spec, tube, new_index)),
         _ => None,
     };
     Ok(BoardParts {
@@ -234,12 +271,23 @@ fn path(face: &[u64], from: u64, to: u64) -> Vec<u64> {
     }
 }
 
-/// The two drawings side by side, the second to the right of the first; a merged cell is
-/// drawn in both, its second piece in the second drawing.
-fn side_by_side(left: Layout, right: Layout, new_index: impl Fn(usize) -> usize) -> Layout {
+/// The two drawings side by side, the second (board `right_spec`) to the right of the
+/// first, joined by `tube`; a merged cell is drawn in both, its second piece in the second
+/// drawing.
+fn side_by_side(
+    left: Layout,
+    right: Layout,
+    right_spec: &str,
+    tube: Tube,
+    new_index: impl Fn(usize) -> usize,
+) -> Layout {
     let dx = left.bounds[2] - right.bounds[0] + GAP;
     let dy = (left.bounds[1] + left.bounds[3] - right.bounds[1] - right.bounds[3]) / 2.0;
     let moved = |p: &[f64; 2]| [p[0] + dx, p[1] + dy];
+    let mut summands = left.summands;
+    summands.push(summand_drawn(right_spec, &right, [dx, dy]));
+    let mut tubes = left.tubes;
+    tubes.push(tube);
     let mut cells = left.cells;
     let mut ghosts = left.ghosts;
     for (cell, shape) in right.cells.into_iter().enumerate() {
@@ -263,5 +311,9 @@ fn side_by_side(left: Layout, right: Layout, new_index: impl Fn(usize) -> usize)
         polygon: g.polygon.iter().map(moved).collect(),
         center: moved(&g.center),
     }));
-    Layout::new(cells, ghosts, Vec::new(), None)
+    Layout {
+        summands,
+        tubes,
+        ..Layout::new(cells, ghosts, Vec::new(), None)
+    }
 }
