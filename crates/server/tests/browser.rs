@@ -1616,6 +1616,20 @@ fn the_board_is_drawn_before_the_game_starts(session: &Session, server: &common:
         .find_all("#board svg polygon[data-cell]:not(.ghost)")
         .len();
     assert_eq!(pieces, 43);
+    // Each board's rim, and where the tube leaves each board, numbered with the other one.
+    assert_eq!(session.find_all("#board svg .rim").len(), 2);
+    let mouths: Vec<(Option<String>, Option<String>)> = session
+        .find_all("#board svg .tube-mouth")
+        .iter()
+        .map(|m| {
+            (
+                session.attribute(m, "data-board"),
+                session.attribute(m, "data-to"),
+            )
+        })
+        .collect();
+    let ends = |board: &str, to: &str| (Some(board.to_string()), Some(to.to_string()));
+    assert_eq!(mouths, [ends("1", "2"), ends("2", "1")]);
     let labelled = session.settled_labels_3d();
     assert!(!labelled.is_empty());
     assert!(session.find_all("#view3d .cell3d").len() > pieces);
@@ -1694,6 +1708,9 @@ impl Session<'_> {
     /// view when no playable cell is on show. Answers whether it played.
     fn play_in_3d(&self, mouse: bool) -> bool {
         self.wait_for("#view3d[data-settled]");
+        // The whole canvas in the window (a sum's view lies below its wide disk), so that
+        // every label on show can be pointed at.
+        self.read("document.querySelector('#view3d .stage').scrollIntoView({ block: 'center' }); return null");
         let mut playable = self.labels_3d("[data-move]");
         playable.sort_by_key(|l| (l.x - 150).pow(2) + (l.y - 150).pow(2));
         let Some(label) = playable.first() else {

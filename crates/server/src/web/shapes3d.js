@@ -403,7 +403,7 @@ function connectedSum(layout) {
     const [a, b] = tube.summands.map((board, end) => placed(boards[board], mouths[t][end]));
     copies.push(...tubeCopies(tube.cells, a, b));
   });
-  const note = "A connected sum: each board on its own surface, and a tube from the first board to each other one. The three cells around each end of a tube run through it, as three strips. On the disk the boards are drawn flat, and those cells on both boards: dashed on the second, with the first board's names.";
+  const note = "A connected sum: each board on its own surface, and a tube from the first board to each other one. The three cells around each end of a tube run through it, as three strips. On the disk the boards are drawn flat, a numbered ring where a tube leaves each (the number is the board at its other end), and those cells on both boards: dashed on the second, with the first board's names.";
   // Seen from the front and above, so that the tubes' arches show.
   return { name: "sum", title: "Connected sum", convex: false, note, eye: [0.1, -0.8, 0.55], copies };
 }

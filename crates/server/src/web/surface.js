@@ -112,9 +112,7 @@ function build(layout) {
     class: "surface",
   });
   const board = { layout, svg, copies: copiesOf(layout), nodes: new Map(), labels: new Map(), ctx: null };
-  if (layout.rim && layout.rim.length) {
-    svg.append(el("polygon", { class: "rim", points: points(layout.rim) }));
-  }
+  for (const rim of rimsOf(layout)) svg.append(el("polygon", { class: "rim", points: points(rim) }));
   const names = el("g", { class: "labels" });
   board.copies.forEach((list, cell) => {
     const nodes = list.map((copy) => {
@@ -135,7 +133,7 @@ function build(layout) {
   board.clip = rimClip(svg, layout);
   board.overlay = el("g", { class: "overlay" });
   board.dot = el("g");
-  svg.append(board.overlay, names, board.dot);
+  svg.append(board.overlay, names, board.dot, tubeMouths(layout, board.copies));
   playsMoves(svg, () => board.ctx);
   board.wrap = el("div", { class: "zoomable", "data-kept": "" }, panZoom(svg), svg);
   return board;
@@ -186,14 +184,48 @@ function centroid(poly) {
   return [cx / (6 * a), cy / (6 * a)];
 }
 
+// The rims of the drawing: the layout's, or each board's of a connected sum, moved to where
+// that board is drawn.
+function rimsOf(layout) {
+  if (layout.summands) {
+    return layout.summands
+      .filter((board) => board.rim.length)
+      .map(({ rim, offset: [dx, dy] }) => rim.map(([x, y]) => [x + dx, y + dy]));
+  }
+  return layout.rim && layout.rim.length ? [layout.rim] : [];
+}
+
 // Lines beyond the rim are clipped to it: a loop or an outline leaves the disk where the
 // surface is glued, and comes back on the other side.
 function rimClip(svg, layout) {
-  if (!layout.rim || !layout.rim.length) return null;
+  const rims = rimsOf(layout);
+  if (!rims.length) return null;
   clipIds += 1;
   const id = `rim-clip-${clipIds}`;
-  svg.append(el("defs", {}, el("clipPath", { id }, el("polygon", { points: points(layout.rim) }))));
+  svg.append(el("defs", {}, el("clipPath", { id }, ...rims.map((rim) => el("polygon", { points: points(rim) })))));
   return `url(#${id})`;
+}
+
+// Where each tube of a connected sum leaves each of its two boards: a ring at the corner
+// its three cells share there, numbered with the board at the tube's other end.
+function tubeMouths(layout, copies) {
+  const group = el("g", { class: "tube-mouths" });
+  for (const tube of layout.tubes || []) {
+    tube.summands.forEach((board, end) => {
+      const [x0, y0, x1, y1] = layout.summands[board].bounds;
+      const here = (poly) => poly.every(([x, y]) => x >= x0 - 1e-6 && y >= y0 - 1e-6 && x <= x1 + 1e-6 && y <= y1 + 1e-6);
+      const [first, ...others] = tube.cells.map((cell) => copies[cell].filter((c) => here(c.poly)).flatMap((c) => c.poly));
+      const corner = first.find((p) => others.every((poly) => poly.some((q) => key(q) === key(p))));
+      if (!corner) return;
+      const other = tube.summands[1 - end] + 1;
+      const [x, y] = [corner[0] * SCALE, corner[1] * SCALE];
+      group.append(el("g", { class: "tube-mouth", "data-board": board + 1, "data-to": other },
+        el("title", {}, `The tube to board ${other}`),
+        el("circle", { cx: x, cy: y, r: 8 }),
+        el("text", { x, y }, String(other))));
+    });
+  }
+  return group;
 }
 
 function edgesOf(poly) {
@@ -257,8 +289,10 @@ function outline({ cells, cls, label: text }, copies, layout, clip) {
       }
     }
   }
-  const rim = new Set(layout.rim ? edgesOf(layout.rim).map(edgeKey) : []);
-  const onRim = rimTest(layout.rim);
+  const rims = rimsOf(layout);
+  const rim = new Set(rims.flatMap((r) => edgesOf(r).map(edgeKey)));
+  const tests = rims.map(rimTest);
+  const onRim = (side) => tests.some((test) => test(side));
   const d = sides
     .filter(([k, e]) => count.get(k) === 1 && !rim.has(k) && !onRim(e))
     .map(([, [p, q]]) => `M${pt(p)}L${pt(q)}`).join("");
@@ -277,7 +311,6 @@ function outline({ cells, cls, label: text }, copies, layout, clip) {
 
 // Whether a side lies along the rim (a rim-cut piece's arc), within a small tolerance.
 function rimTest(rim) {
-  if (!rim || !rim.length) return () => false;
   const rimSides = edgesOf(rim);
   const near = (p) => rimSides.some(([a, b]) => {
     const [dx, dy] = [b[0] - a[0], b[1] - a[1]];

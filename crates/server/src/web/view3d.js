@@ -69,6 +69,9 @@ export function view3d(disk, state, ctx, paint) {
   // The disk and the view stay side by side across moves (play.js keeps data-kept), unless
   // the disk was put elsewhere (a new page): then they are put together again.
   if (!current.views || !current.views.isConnected || !current.views.contains(disk)) current.views = tabbed(disk, view);
+  // A connected sum's boards, side by side on the disk and in a row in 3D, go one above
+  // the other, each the full width.
+  current.views.toggleAttribute("data-wide", Boolean(state.layout.summands));
   view.update(state, ctx, paint, disk);
 }
 
@@ -129,6 +132,9 @@ function createView({ canvas, gl, software }, surfaces) {
   // Between the pointer going down and up (or a wheel turn): the view is being moved.
   let turning = false;
   controls.addEventListener("start", () => { turning = true; });
+  // Whether the canvas has had its size: the first view is framed before it has, so it is
+  // framed again then, for the canvas's shape.
+  let sized = false;
   controls.addEventListener("end", () => {
     turning = false;
     requestRender();
@@ -195,18 +201,27 @@ function createView({ canvas, gl, software }, surfaces) {
     chooser.querySelectorAll("button").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.surface === surface.name)));
     element.dataset.surface = surface.name;
     canvas.setAttribute("aria-label", `The board in 3D: ${surface.title}`);
-    frame3d(geometry.boundingSphere);
+    frame3d(geometry);
     if (state) update(state, ctx, paint, disk);
   }
 
   // Looks at the surface from above and aside (or from where the surface says it is best
   // seen), far enough to see all of it.
-  function frame3d(bound) {
+  function frame3d(geometry) {
+    const bound = geometry.boundingSphere;
     // Drops what is left of an easing turn or pan, which would carry the view on.
     controls.enableDamping = false;
     controls.update();
     controls.enableDamping = easing;
-    const distance = bound.radius / Math.sin(THREE.MathUtils.degToRad(camera.fov / 2)) * 1.2;
+    const tan = Math.tan(THREE.MathUtils.degToRad(camera.fov / 2));
+    let distance = bound.radius / Math.sin(THREE.MathUtils.degToRad(camera.fov / 2)) * 1.2;
+    if (shown.surface.eye) {
+      // A row of boards (seen from the front) is framed by its box, in which the sphere
+      // around it would leave it small.
+      geometry.computeBoundingBox();
+      const size = geometry.boundingBox.getSize(new THREE.Vector3());
+      distance = Math.min(distance, 1.15 * (Math.max(size.x / (2 * tan * camera.aspect), size.z / (2 * tan)) + size.y / 2));
+    }
     controls.target.copy(bound.center);
     camera.position.copy(bound.center).add(new THREE.Vector3(...(shown.surface.eye || [0.25, -0.35, 0.9])).normalize().multiplyScalar(distance));
     camera.near = distance / 50;
@@ -226,7 +241,7 @@ function createView({ canvas, gl, software }, surfaces) {
     }
   }
   const reset = el("button", { type: "button", class: "reset" }, "Reset view");
-  reset.addEventListener("click", () => frame3d(shown.geometry.boundingSphere));
+  reset.addEventListener("click", () => frame3d(shown.geometry));
   chooser.append(reset);
 
   // The CSS colour of a fill class, as the disk draws it.
@@ -424,6 +439,8 @@ function createView({ canvas, gl, software }, surfaces) {
     renderer.setSize(width, height, false);
     camera.aspect = width / height;
     camera.updateProjectionMatrix();
+    if (!sized && shown) frame3d(shown.geometry);
+    sized = true;
     requestRender();
   }).observe(stage);
 
