@@ -1892,6 +1892,23 @@ fn a_cell_is_played_on_each_3d_surface_on_a_phone() {
             );
         }
     }
+    // A sum's boards, side by side on a wide screen, go one above the other on a phone; in
+    // 3D they are in a row, and a cell is played there.
+    start_from_form(
+        &session,
+        &server,
+        "projective-hex",
+        "sum:taylor:2+torus:2x3",
+    );
+    session.wait_for("#view3d[data-surface='sum']");
+    session.settled_labels_3d();
+    assert!(session.play_in_3d(false), "a playable cell on the sum");
+    session.click_first(".views .tabs [data-tab='disk']");
+    let tall = session.read(
+        "const box = document.querySelector('#board svg.surface').viewBox.baseVal;
+         return box.height > 1.5 * box.width",
+    );
+    assert_eq!(tall, json!(true), "the boards one above the other");
     assert_eq!(session.console_errors(), Vec::<String>::new());
 }
 

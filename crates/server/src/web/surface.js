@@ -24,7 +24,7 @@ let kept = null;
  * more cycles of cells to draw that way ({ cells, cls }: a region's loops).
  */
 export function drawSurface(box, state, ctx, { fill, marked = new Set(), loop = null, outlines = [], loops = [] }) {
-  const layout = state.layout;
+  const layout = arranged(state.layout);
   const names = layout.names;
   const legal = new Set(state.legal_moves);
   const faces = pastedFaces(state.board);
@@ -182,6 +182,45 @@ function centroid(poly) {
     cy += (p[1] + q[1]) * cross;
   });
   return [cx / (6 * a), cy / (6 * a)];
+}
+
+// On a narrow screen (a phone) a connected sum's boards go one above the other instead of
+// side by side, each as wide as the screen (the 3D view maps each board on its own and
+// is not moved).
+const NARROW = window.matchMedia("(max-width: 800px)");
+const stacked = new WeakMap();
+function arranged(layout) {
+  if (!layout.summands || !NARROW.matches) return layout;
+  if (!stacked.has(layout)) stacked.set(layout, stack(layout));
+  return stacked.get(layout);
+}
+
+// The layout with each board of a sum moved below the one before it, its left side where
+// the first board's is.
+function stack(layout) {
+  const gap = 1.5;
+  const [left, first] = layout.summands[0].bounds;
+  let top = first;
+  const moves = layout.summands.map(({ bounds: [, y0, , y1] }, k) => {
+    const move = [left - layout.summands[k].bounds[0], top - y0];
+    top += y1 - y0 + gap;
+    return move;
+  });
+  const boardOf = ([x, y]) => Math.max(0, layout.summands.findIndex(({ bounds: [x0, y0, x1, y1] }) => x >= x0 - 1e-6 && y >= y0 - 1e-6 && x <= x1 + 1e-6 && y <= y1 + 1e-6));
+  const shift = (points, [dx, dy]) => points.map(([x, y]) => [x + dx, y + dy]);
+  const moved = (poly) => shift(poly, moves[boardOf(centroid(poly))]);
+  const summands = layout.summands.map((board, k) => {
+    const [dx, dy] = moves[k];
+    const [x0, y0, x1, y1] = board.bounds;
+    return { ...board, offset: [board.offset[0] + dx, board.offset[1] + dy], bounds: [x0 + dx, y0 + dy, x1 + dx, y1 + dy] };
+  });
+  return {
+    ...layout,
+    bounds: [left, first, Math.max(...summands.map((b) => b.bounds[2])), top - gap],
+    cells: layout.cells.map(({ pieces, center }) => ({ pieces: pieces.map(moved), center: shift([center], moves[boardOf(center)])[0] })),
+    ghosts: layout.ghosts.map((ghost) => ({ ...ghost, polygon: moved(ghost.polygon), center: shift([ghost.center], moves[boardOf(ghost.center)])[0] })),
+    summands,
+  };
 }
 
 // The rims of the drawing: the layout's, or each board's of a connected sum, moved to where
