@@ -46,12 +46,13 @@ pub struct Summand {
 }
 
 /// A tube of a connected sum: the two boards (indices into [`Layout::summands`]) whose
-/// vertices it joins, and the three cells around those vertices that run through it, in
-/// order round the vertex.
-#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+/// vertices it joins, the three cells around those vertices that run through it, in
+/// order round the vertex, and where each of the two vertices is drawn.
+#[derive(Clone, Debug, Serialize, PartialEq)]
 pub struct Tube {
     pub summands: [usize; 2],
     pub cells: [usize; 3],
+    pub at: [[f64; 2]; 2],
 }
 
 /// A cell in the plane: usually one polygon. A cell the rim cuts in two (goldberg boards,
@@ -81,6 +82,25 @@ pub struct Ghost {
 }
 
 impl Layout {
+    /// The rims drawn: the layout's, or each board's of a connected sum, where that board
+    /// is drawn.
+    pub fn rims(&self) -> Vec<Vec<[f64; 2]>> {
+        if self.summands.is_empty() {
+            return [self.rim.clone()]
+                .into_iter()
+                .filter(|rim| !rim.is_empty())
+                .collect();
+        }
+        self.summands
+            .iter()
+            .filter(|board| !board.rim.is_empty())
+            .map(|board| {
+                let [dx, dy] = board.offset;
+                board.rim.iter().map(|p| [p[0] + dx, p[1] + dy]).collect()
+            })
+            .collect()
+    }
+
     /// A layout with `bounds` computed from everything it draws.
     pub(crate) fn new(
         cells: Vec<CellShape>,

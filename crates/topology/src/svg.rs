@@ -5,7 +5,8 @@
 //! Ito's palette): empty cells pale, X's in vermilion and O's in blue. Ghosts (copies of cells
 //! beyond the rim) are paler with dashed outlines; the rim is a dashed line. A cell the rim
 //! splits has both halves drawn; a twin half big enough for a name repeats it. Marked cells
-//! (a winning loop, say) are outlined in black, every copy of them.
+//! (a winning loop, say) are outlined in black, every copy of them. A connected sum's boards
+//! each have their rim, and a numbered ring marks where each tube leaves a board.
 
 use std::fmt::Write;
 
@@ -155,12 +156,27 @@ pub(crate) fn render(
         }
         let _ = writeln!(out, "</g>");
     }
-    if !layout.rim.is_empty() {
+    for rim in layout.rims() {
         let _ = writeln!(
             out,
             r##"<polygon class="rim" points="{}" fill="none" stroke="#000" stroke-width="2.5" stroke-dasharray="8 4"/>"##,
-            points(&layout.rim)
+            points(&rim)
         );
+    }
+    // Where each tube of a connected sum leaves each of its boards: a ring numbered with
+    // the board at its other end.
+    for tube in &layout.tubes {
+        for (end, at) in tube.at.iter().enumerate() {
+            let other = tube.summands[1 - end] + 1;
+            let _ = writeln!(
+                out,
+                r##"<g class="tube-mouth"><title>The tube to board {other}</title><circle cx="{x:.2}" cy="{y:.2}" r="{:.1}" fill="#23303d" stroke="#fff" stroke-width="1.5"/><text x="{x:.2}" y="{y:.2}" font-size="{:.1}" fill="#fff" font-weight="bold" text-anchor="middle" dominant-baseline="central" font-family="sans-serif">{other}</text></g>"##,
+                0.3 * SCALE,
+                0.4 * SCALE,
+                x = at[0] * SCALE,
+                y = at[1] * SCALE,
+            );
+        }
     }
     if options.labels {
         let _ = writeln!(out, r#"<g class="labels">"#);

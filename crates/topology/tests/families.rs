@@ -464,8 +464,30 @@ fn assert_summands_drawn(sum: &Board, specs: &[&str]) {
             }
             let next = tube.cells[(i + 1) % 3];
             assert!(sum.neighbors(cell).contains(&next));
+            // Each end is drawn at a corner of this cell's drawing (a piece or a ghost) in
+            // that board's.
+            for (end, &summand) in tube.summands.iter().enumerate() {
+                let bounds = layout.summands[summand].bounds;
+                let ghosts = layout.ghosts.iter().filter(|g| g.cell == cell);
+                let drawn = layout.cells[cell]
+                    .pieces
+                    .iter()
+                    .chain(ghosts.map(|g| &g.polygon))
+                    .filter(|piece| inside(piece, bounds));
+                let at = tube.at[end];
+                assert!(
+                    drawn
+                        .flatten()
+                        .any(|p| (p[0] - at[0]).hypot(p[1] - at[1]) < 1e-6),
+                    "{}: tube {k} end {end} at a corner of {}",
+                    boards.join("+"),
+                    sum.cell_name(cell)
+                );
+            }
         }
     }
+    // Every board's rim, where the board is drawn.
+    assert_eq!(layout.rims().len(), specs.len());
 }
 
 #[test]

@@ -158,6 +158,13 @@ fn svg_writes_a_picture() {
     let svg = std::fs::read_to_string(&path).unwrap();
     assert!(svg.contains("<title>goldberg:4</title>"));
     std::fs::remove_file(&path).unwrap();
+    // A connected sum: each board with its rim, and the tube's mouth on each, numbered with
+    // the other board.
+    let sum = crosscap(&["board", "svg", "sum:taylor:3+torus:4x4"]);
+    assert_eq!(sum.code, 0, "{}", sum.stderr);
+    assert_eq!(sum.stdout.matches(r#"class="rim""#).count(), 2);
+    assert!(sum.stdout.contains("<title>The tube to board 2</title>"));
+    assert!(sum.stdout.contains("<title>The tube to board 1</title>"));
 }
 
 /// The seed's finished game with O's global loop (as `projective-hex winner` names it)

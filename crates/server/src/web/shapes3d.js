@@ -383,9 +383,9 @@ function connectedSum(layout) {
     // Its size: the root mean square distance from its middle (Boy's surface's three lobes
     // reach far out, and scaled by them it looked small beside a torus).
     const radius = Math.sqrt(points.reduce((sum, p) => sum + length(sub(p, centre)) ** 2, 0) / points.length) || 1;
-    return { cells, map, centre, radius, at: [k * SUM_SPACING, 0, 0], turn: (p) => p };
+    return { cells, map, centre, radius, offset: summand.offset, at: [k * SUM_SPACING, 0, 0], turn: (p) => p };
   });
-  const mouths = layout.tubes.map((tube) => tube.summands.map((board) => mouth(boards[board], tube.cells)));
+  const mouths = layout.tubes.map((tube) => tube.summands.map((board, end) => mouth(boards[board], tube.cells, tube.at[end])));
   // Each board turned about its middle so that the mean of its mouths' normals points up.
   boards.forEach((board, k) => {
     const up = mouths.flat().filter((_, i) => layout.tubes[Math.floor(i / 2)].summands[i % 2] === k)
@@ -412,15 +412,14 @@ function connectedSum(layout) {
 const onBoy = (toSphere) => (p) => boysSurface(evenOnBoy(toSphere(p)));
 
 // Where a tube leaves a board (before the board is turned and placed): the vertex its
-// three cells meet at, a normal of the surface there (pointing away from the board's
-// middle) and the middles of the cells' pieces nearest to it.
-function mouth(board, tubeCells) {
-  const near = (p, q) => length(sub(p, q)) < 1e-4 * board.radius;
-  const corners = tubeCells.map((cell) => board.cells.filter((c) => c.cell === cell).map((c) => c.polygon.map(board.map)));
-  const vertex = corners[0].flat().find((p) => corners.slice(1).every((pieces) => pieces.flat().some((q) => near(p, q))))
-    ?? scale(corners.map((pieces) => pieces[0][0]).reduce(add, [0, 0, 0]), 1 / 3);
-  const centres = corners.map((pieces) => pieces
-    .map((piece) => scale(piece.reduce(add, [0, 0, 0]), 1 / piece.length))
+// three cells surround (drawn at `at` on the disk), a normal of the surface there
+// (pointing away from the board's middle) and the middles of the cells' pieces nearest to
+// it.
+function mouth(board, tubeCells, at) {
+  const vertex = board.map([at[0] - board.offset[0], at[1] - board.offset[1], 0]);
+  const centres = tubeCells.map((cell) => board.cells
+    .filter((c) => c.cell === cell)
+    .map((c) => scale(c.polygon.map(board.map).reduce(add, [0, 0, 0]), 1 / c.polygon.length))
     .reduce((best, c) => (length(sub(c, vertex)) < length(sub(best, vertex)) ? c : best)));
   let normal = normalize(cross(sub(centres[1], centres[0]), sub(centres[2], centres[0])));
   if (dot(normal, sub(vertex, board.centre)) < 0) normal = negate(normal);

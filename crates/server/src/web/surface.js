@@ -133,7 +133,7 @@ function build(layout) {
   board.clip = rimClip(svg, layout);
   board.overlay = el("g", { class: "overlay" });
   board.dot = el("g");
-  svg.append(board.overlay, names, board.dot, tubeMouths(layout, board.copies));
+  svg.append(board.overlay, names, board.dot, tubeMouths(layout));
   playsMoves(svg, () => board.ctx);
   board.wrap = el("div", { class: "zoomable", "data-kept": "" }, panZoom(svg), svg);
   return board;
@@ -220,6 +220,7 @@ function stack(layout) {
     cells: layout.cells.map(({ pieces, center }) => ({ pieces: pieces.map(moved), center: shift([center], moves[boardOf(center)])[0] })),
     ghosts: layout.ghosts.map((ghost) => ({ ...ghost, polygon: moved(ghost.polygon), center: shift([ghost.center], moves[boardOf(ghost.center)])[0] })),
     summands,
+    tubes: layout.tubes.map((tube) => ({ ...tube, at: tube.at.map((p, end) => shift([p], moves[tube.summands[end]])[0]) })),
   };
 }
 
@@ -245,19 +246,14 @@ function rimClip(svg, layout) {
   return `url(#${id})`;
 }
 
-// Where each tube of a connected sum leaves each of its two boards: a ring at the corner
-// its three cells share there, numbered with the board at the tube's other end.
-function tubeMouths(layout, copies) {
+// Where each tube of a connected sum leaves each of its two boards: a ring at the vertex
+// its three cells surround there, numbered with the board at the tube's other end.
+function tubeMouths(layout) {
   const group = el("g", { class: "tube-mouths" });
   for (const tube of layout.tubes || []) {
     tube.summands.forEach((board, end) => {
-      const [x0, y0, x1, y1] = layout.summands[board].bounds;
-      const here = (poly) => poly.every(([x, y]) => x >= x0 - 1e-6 && y >= y0 - 1e-6 && x <= x1 + 1e-6 && y <= y1 + 1e-6);
-      const [first, ...others] = tube.cells.map((cell) => copies[cell].filter((c) => here(c.poly)).flatMap((c) => c.poly));
-      const corner = first.find((p) => others.every((poly) => poly.some((q) => key(q) === key(p))));
-      if (!corner) return;
       const other = tube.summands[1 - end] + 1;
-      const [x, y] = [corner[0] * SCALE, corner[1] * SCALE];
+      const [x, y] = [tube.at[end][0] * SCALE, tube.at[end][1] * SCALE];
       group.append(el("g", { class: "tube-mouth", "data-board": board + 1, "data-to": other },
         el("title", {}, `The tube to board ${other}`),
         el("circle", { cx: x, cy: y, r: 8 }),

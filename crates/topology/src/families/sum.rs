@@ -16,7 +16,7 @@ use crate::BoardParts;
 use crate::complex::Complex;
 use crate::error::TopologyError;
 use crate::families::{self, grid};
-use crate::layout::{CellShape, Ghost, Layout, Summand, Tube};
+use crate::layout::{CellShape, Ghost, Layout, Summand, Tube, centroid};
 use crate::text::TextStyle;
 
 /// The most boards in one sum.
@@ -162,12 +162,15 @@ fn join(
     // The board of the sum's vertex `va`: the last whose first vertex is not above it.
     let a_summand = first_vertices.iter().rposition(|&v| v <= va).unwrap_or(0);
     first_vertices.push(shift);
-    let tube = Tube {
-        summands: [a_summand, first_vertices.len() - 1],
-        cells: a_around.map(|(cell, _, _)| cell),
-    };
     let layout = match (a.layout, b.layout) {
-        (Some(left), Some(right)) => Some(side_by_side(left, right, b_spec, tube, new_index)),
+        (Some(left), Some(right)) => Some(side_by_side(
+            left,
+            right,
+            b_spec,
+            [a_summand, first_vertices.len() - 1],
+            a_around.map(|(cell, _, _)| cell),
+            new_index,
+        )),
         _ => None,
     };
     Ok(BoardParts {
@@ -272,13 +275,15 @@ fn path(face: &[u64], from: u64, to: u64) -> Vec<u64> {
 }
 
 /// The two drawings side by side, the second (board `right_spec`) to the right of the
-/// first, joined by `tube`; a merged cell is drawn in both, its second piece in the second
+/// first, joined by a tube between the boards `ends` (the second is the new one) through
+/// the cells `tube_cells`; a merged cell is drawn in both, its second piece in the second
 /// drawing.
 fn side_by_side(
     left: Layout,
     right: Layout,
     right_spec: &str,
-    tube: Tube,
+    ends: [usize; 2],
+    tube_cells: [usize; 3],
     new_index: impl Fn(usize) -> usize,
 ) -> Layout {
     let dx = left.bounds[2] - right.bounds[0] + GAP;
@@ -287,7 +292,6 @@ fn side_by_side(
     let mut summands = left.summands;
     summands.push(summand_drawn(right_spec, &right, [dx, dy]));
     let mut tubes = left.tubes;
-    tubes.push(tube);
     let mut cells = left.cells;
     let mut ghosts = left.ghosts;
     for (cell, shape) in right.cells.into_iter().enumerate() {
@@ -311,9 +315,48 @@ fn side_by_side(
         polygon: g.polygon.iter().map(moved).collect(),
         center: moved(&g.center),
     }));
+    let layout = Layout::new(cells, ghosts, Vec::new(), None);
+    let at = ends.map(|board| joined_vertex(&layout, summands[board].bounds, tube_cells));
+    tubes.push(Tube {
+        summands: ends,
+        cells: tube_cells,
+        at,
+    });
     Layout {
         summands,
         tubes,
-        ..Layout::new(cells, ghosts, Vec::new(), None)
+        ..layout
     }
+}
+
+/// Where the vertex that `cells` surround is drawn within `bounds` (one board's drawing):
+/// the corner that a piece or ghost of each of them there shares; the middle of their
+/// pieces there should none be shared.
+fn joined_vertex(layout: &Layout, bounds: [f64; 4], cells: [usize; 3]) -> [f64; 2] {
+    let inside = |polygon: &[[f64; 2]]| {
+        polygon.iter().all(|p| {
+            p[0] >= bounds[0] - 1e-6
+                && p[1] >= bounds[1] - 1e-6
+                && p[0] <= bounds[2] + 1e-6
+                && p[1] <= bounds[3] + 1e-6
+        })
+    };
+    let corners = |cell: usize| -> Vec<[f64; 2]> {
+        let ghosts = layout.ghosts.iter().filter(|g| g.cell == cell);
+        layout.cells[cell]
+            .pieces
+            .iter()
+            .chain(ghosts.map(|g| &g.polygon))
+            .filter(|polygon| inside(polygon))
+            .flatten()
+            .copied()
+            .collect()
+    };
+    let [first, second, third] = cells.map(corners);
+    let near = |p: &[f64; 2], q: &[f64; 2]| (p[0] - q[0]).hypot(p[1] - q[1]) < 1e-6;
+    first
+        .iter()
+        .find(|p| second.iter().any(|q| near(p, q)) && third.iter().any(|q| near(p, q)))
+        .copied()
+        .unwrap_or_else(|| centroid(&[first, second, third].concat()))
 }
