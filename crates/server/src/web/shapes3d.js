@@ -383,14 +383,24 @@ function connectedSum(layout) {
     // Its size: the root mean square distance from its middle (Boy's surface's three lobes
     // reach far out, and scaled by them it looked small beside a torus).
     const radius = Math.sqrt(points.reduce((sum, p) => sum + length(sub(p, centre)) ** 2, 0) / points.length) || 1;
-    return { cells, map, centre, radius, offset: summand.offset, at: [k * SUM_SPACING, 0, 0], turn: (p) => p };
+    return { cells, map, points, centre, radius, offset: summand.offset, at: [k * SUM_SPACING, 0, 0], turn: (p) => p };
   });
   const mouths = layout.tubes.map((tube) => tube.summands.map((board, end) => mouth(boards[board], tube.cells, tube.at[end])));
-  // Each board turned about its middle so that the mean of its mouths' normals points up.
+  // Each board turned about its middle so that the mean of its mouths' normals points up,
+  // then about the vertical so that it is widest across the row, where the view (from the
+  // front) sees its broad side: a torus standing on edge shows its hole.
   boards.forEach((board, k) => {
     const up = mouths.flat().filter((_, i) => layout.tubes[Math.floor(i / 2)].summands[i % 2] === k)
       .reduce((sum, m) => add(sum, m.normal), [0, 0, 0]);
-    board.turn = turnTo(normalize(up), [0, 0, 1]);
+    const tilt = turnTo(normalize(up), [0, 0, 1]);
+    const [xx, yy, xy] = board.points.map((p) => tilt(sub(p, board.centre)))
+      .reduce(([a, b, c], [x, y]) => [a + x * x, b + y * y, c + x * y], [0, 0, 0]);
+    const widest = 0.5 * Math.atan2(2 * xy, xx - yy);
+    const [cos, sin] = [Math.cos(widest), Math.sin(widest)];
+    board.turn = (p) => {
+      const [x, y, z] = tilt(p);
+      return [x * cos + y * sin, y * cos - x * sin, z];
+    };
   });
   const place = (board, p) => add(scale(board.turn(sub(p, board.centre)), 1 / board.radius), board.at);
   const placed = (board, m) => ({
