@@ -23,6 +23,8 @@ const LABEL_ROOM = 3;
 const CHAR_WIDTH = 3.3;
 // A label is hidden when its cell is seen at a grazing angle: cosine below this.
 const EDGE_ON = 0.25;
+// Where a label seen nearly edge on is checked besides its middle: pixels to either side.
+const SIDE_STEPS = [[1.5, 0], [-1.5, 0], [0, 1.5], [0, -1.5]];
 const BAND = { plain: "#4d4d4d", lit: "#f1c40f", loop: "#f1c40f", last: "#ffffff", hint: "#00aa00", solved: "#7ccf8e" };
 
 let current = null; // { key, view }: the view of the game on show
@@ -510,7 +512,8 @@ function createView({ canvas, gl, software }, surfaces) {
     }
   }
 
-  // Marks the copies something nearer hides. A ray per copy, tested against the copies
+  // Marks the copies whose middle is not what the eye sees there: hidden by something
+  // nearer, or on the outline of a fold. A ray per copy, tested against the copies
   // whose outline on screen can cover its centre: a grid of squares over the canvas, each
   // listing the copies whose bounding circle reaches into it.
   function occlude() {
@@ -550,7 +553,20 @@ function createView({ canvas, gl, software }, surfaces) {
       const distance = ray.direction.length();
       ray.direction.divideScalar(distance);
       const candidates = { ...shown, copies: [...near, ...everywhere] };
-      copy.occluded = firstHit(candidates, ray, copy, distance - copy.radius * 0.05) !== null;
+      // Hidden unless the copy is what the ray to its middle meets first: something nearer
+      // hides it, or the ray meets nothing, its middle on the outline of a fold (where a
+      // label would point past the surface).
+      copy.occluded = firstHit(candidates, ray, null, distance + copy.radius * 0.05) !== copy;
+      // Seen nearly edge on, its middle may lie within a pixel of its outline: the label
+      // is shown only if the rays a little to either side of its middle meet it too.
+      const grazing = Math.abs(copy.normal.dot(ray.direction)) < 2 * EDGE_ON;
+      if (!copy.occluded && grazing) {
+        const ndc = new THREE.Vector2(at.x, at.y);
+        copy.occluded = SIDE_STEPS.some(([dx, dy]) => {
+          raycaster.setFromCamera(new THREE.Vector2(ndc.x + (2 * dx) / width, ndc.y + (2 * dy) / height), camera);
+          return firstHit(candidates, raycaster.ray) !== copy;
+        });
+      }
     }
     placeLabels();
   }
