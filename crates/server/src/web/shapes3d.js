@@ -203,12 +203,10 @@ function projectivePlane(cells, toSphere, first) {
       { cell, polygon, map: (p) => negate(toSphere(p)) },
     ]),
   };
-  const immersed = (name, title, surface, evenOut) => ({
-    name,
-    title,
-    convex: false,
-    copies: cells.map(({ cell, polygon }) => ({ cell, polygon, map: (p) => surface(evenOut(toSphere(p))) })),
-  });
+  const immersed = (name, title, surface, evenOut) => {
+    const map = immersion(surface, evenOut, toSphere);
+    return { name, title, convex: false, copies: cells.map(({ cell, polygon }) => ({ cell, polygon, map })) };
+  };
   const boy = immersed("boy", "Boy's surface", boysSurface, evenOnBoy);
   const crosscap = immersed("crosscap", "Cross-cap", crossCap, evenOnCrossCap);
   return first === "sphere" ? [sphere, boy, crosscap] : [boy, sphere, crosscap];
@@ -375,7 +373,7 @@ function connectedSum(layout) {
       }
     });
     const size = gridSize(summand.board);
-    const map = size ? periodicMap(...size) : onBoy(diskToHemisphere(summand.rim));
+    const map = size ? periodicMap(...size) : immersion(boysSurface, evenOnBoy, diskToHemisphere(summand.rim));
     // Its middle and size, from at most about 2,000 cells (a large board would take long).
     const stride = Math.ceil(cells.length / 2000);
     const points = cells.filter((_, i) => i % stride === 0).flatMap(({ polygon }) => polygon.map(map));
@@ -383,7 +381,7 @@ function connectedSum(layout) {
     // Its size: the root mean square distance from its middle (Boy's surface's three lobes
     // reach far out, and scaled by them it looked small beside a torus).
     const radius = Math.sqrt(points.reduce((sum, p) => sum + length(sub(p, centre)) ** 2, 0) / points.length) || 1;
-    return { cells, map, points, centre, radius, offset: summand.offset, at: [k * SUM_SPACING, 0, 0], turn: (p) => p };
+    return { cells, map, points, centre, radius, offset: summand.offset, at: [k * SUM_SPACING, 0, 0] };
   });
   const mouths = layout.tubes.map((tube) => tube.summands.map((board, end) => mouth(boards[board], tube.cells, tube.at[end])));
   // Each board turned about its middle so that the mean of its mouths' normals points up,
@@ -418,8 +416,9 @@ function connectedSum(layout) {
   return { name: "sum", title: "Connected sum", convex: false, note, eye: [0.1, -0.8, 0.55], copies };
 }
 
-// A projective plane given in a chart whose `toSphere` lands on the sphere, on Boy's surface.
-const onBoy = (toSphere) => (p) => boysSurface(evenOnBoy(toSphere(p)));
+// A projective plane given in a chart whose `toSphere` lands on the sphere, immersed as
+// `surface` with its cells evened out.
+const immersion = (surface, evenOut, toSphere) => (p) => surface(evenOut(toSphere(p)));
 
 // Where a tube leaves a board (before the board is turned and placed): the vertex its
 // three cells surround (drawn at `at` on the disk), a normal of the surface there
