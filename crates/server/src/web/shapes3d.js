@@ -52,6 +52,9 @@ export function surfacesOf(layout, board) {
   return [];
 }
 
+/** Whether the point `[x, y]` lies within `bounds` (`[min_x, min_y, max_x, max_y]`). */
+export const within = ([x0, y0, x1, y1], [x, y]) => x >= x0 - 1e-6 && y >= y0 - 1e-6 && x <= x1 + 1e-6 && y <= y1 + 1e-6;
+
 /** A torus or Klein bottle board's `[rows, columns, klein]`, or null for another board. */
 function gridSize(board) {
   const size = /^(torus|klein):(\d+)[xX](\d+)$/.exec(String(board).trim());
@@ -364,12 +367,10 @@ const TUBE_STEPS = 48;
 // seen to go on from one board to the other; the strips carry no labels.
 function connectedSum(layout) {
   const boards = layout.summands.map((summand, k) => {
-    const [x0, y0, x1, y1] = summand.bounds;
-    const inside = (piece) => piece.every(([x, y]) => x >= x0 - 1e-6 && y >= y0 - 1e-6 && x <= x1 + 1e-6 && y <= y1 + 1e-6);
     const cells = [];
     layout.cells.forEach((shape, cell) => {
       for (const piece of shape.pieces) {
-        if (inside(piece)) cells.push({ cell, polygon: piece.map(([x, y]) => [x - summand.offset[0], y - summand.offset[1], 0]) });
+        if (piece.every((p) => within(summand.bounds, p))) cells.push({ cell, polygon: piece.map(([x, y]) => [x - summand.offset[0], y - summand.offset[1], 0]) });
       }
     });
     const size = gridSize(summand.board);

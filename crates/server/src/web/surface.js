@@ -6,7 +6,7 @@
 // board allows, the same board in 3D (view3d.js).
 import { el, markMove, moveTarget, panZoom, playsMoves } from "./draw.js";
 import { drawGraph } from "./graph.js";
-import { pastedFaces } from "./shapes3d.js";
+import { pastedFaces, within } from "./shapes3d.js";
 
 const SCALE = 30;
 const pt = ([x, y]) => `${(x * SCALE).toFixed(1)},${(y * SCALE).toFixed(1)}`;
@@ -206,7 +206,7 @@ function stack(layout) {
     top += y1 - y0 + gap;
     return move;
   });
-  const boardOf = ([x, y]) => Math.max(0, layout.summands.findIndex(({ bounds: [x0, y0, x1, y1] }) => x >= x0 - 1e-6 && y >= y0 - 1e-6 && x <= x1 + 1e-6 && y <= y1 + 1e-6));
+  const boardOf = (point) => Math.max(0, layout.summands.findIndex(({ bounds }) => within(bounds, point)));
   const shift = (points, [dx, dy]) => points.map(([x, y]) => [x + dx, y + dy]);
   const moved = (poly) => shift(poly, moves[boardOf(centroid(poly))]);
   const summands = layout.summands.map((board, k) => {

@@ -134,9 +134,6 @@ function createView({ canvas, gl, software }, surfaces) {
   // Between the pointer going down and up (or a wheel turn): the view is being moved.
   let turning = false;
   controls.addEventListener("start", () => { turning = true; });
-  // Whether the canvas has had its size: the first view is framed before it has, so it is
-  // framed again then, for the canvas's shape.
-  let sized = false;
   controls.addEventListener("end", () => {
     turning = false;
     requestRender();
@@ -434,6 +431,9 @@ function createView({ canvas, gl, software }, surfaces) {
       sharpen = setTimeout(() => resolution(sharp), 300);
     });
   }
+  // Whether the canvas has had its size: the first view is framed before it has, so it is
+  // framed again then, for the canvas's shape.
+  let sized = false;
   new ResizeObserver(() => {
     width = stage.clientWidth;
     height = stage.clientHeight;
@@ -556,7 +556,7 @@ function createView({ canvas, gl, software }, surfaces) {
       // Hidden unless the copy is what the ray to its middle meets first: something nearer
       // hides it, or the ray meets nothing, its middle on the outline of a fold (where a
       // label would point past the surface).
-      copy.occluded = firstHit(candidates, ray, null, distance + copy.radius * 0.05) !== copy;
+      copy.occluded = firstHit(candidates, ray, distance + copy.radius * 0.05) !== copy;
       // Seen nearly edge on, its middle may lie within a pixel of its outline: the label
       // is shown only if the rays a little to either side of its middle meet it too.
       const grazing = Math.abs(copy.normal.dot(ray.direction)) < 2 * EDGE_ON;
@@ -582,9 +582,9 @@ function createView({ canvas, gl, software }, surfaces) {
   return { element, update, dispose };
 }
 
-// The copy of the surface on show that a ray meets first (nearer than `before`, other than
-// `skip`), or null: bounding spheres first, then the triangles of the copies they pass.
-function firstHit({ copies, positions, index }, ray, skip = null, before = Infinity) {
+// The copy of the surface on show that a ray meets first (nearer than `before`), or null:
+// bounding spheres first, then the triangles of the copies they pass.
+function firstHit({ copies, positions, index }, ray, before = Infinity) {
   const a = new THREE.Vector3();
   const b = new THREE.Vector3();
   const c = new THREE.Vector3();
@@ -592,7 +592,7 @@ function firstHit({ copies, positions, index }, ray, skip = null, before = Infin
   let best = null;
   let bestDistance = before;
   for (const copy of copies) {
-    if (copy === skip || ray.distanceSqToPoint(copy.centre) > copy.radius * copy.radius) continue;
+    if (ray.distanceSqToPoint(copy.centre) > copy.radius * copy.radius) continue;
     const [start, count] = copy.tris;
     for (let t = start; t < start + count; t++) {
       a.fromArray(positions, 3 * index[3 * t]);
