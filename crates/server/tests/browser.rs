@@ -1981,3 +1981,79 @@ fn zoom_pan_and_reset_3d(session: &Session) {
         "reset"
     );
 }
+
+/// The page in Japanese, chosen from the header's language link: every game started from
+/// the form against the computer and played to the end by its legal-move buttons, with a
+/// hint and a solve on the way, and the new-game, rules and saved-games pages; the page
+/// keeps a list of the texts it had no translation for, which must stay empty.
+#[test]
+fn the_page_in_japanese() {
+    let server = start(Limits::default());
+    let driver = start_driver();
+    let session = open_session(&driver);
+    session.open(&server.url("/#/"));
+    session.wait_for_text("#language", "日本語");
+    session.click_first("#language");
+    session.wait_for_text("#start", "対局を始める");
+    assert_eq!(session.read("return document.documentElement.lang"), "ja");
+    session.wait_for_text("header nav", "保存された対局");
+    let games = [
+        ("projective-hex", "taylor:2"),
+        ("euler-getter", "goldberg:1"),
+        ("edge-nim", "C3"),
+        ("manifold", "o1 o1"),
+        ("sandpile", "P3"),
+        ("nim", "1 2"),
+    ];
+    for (game, board) in games {
+        session.read("location.hash = '#/'; return null");
+        session.wait_for_text("#start", "対局を始める");
+        session.click_first(&format!("#game option[value='{game}']"));
+        session.type_into("#board-spec", board);
+        session.click_first("select[name='O-level'] option[value='random']");
+        session.click_first("#start");
+        session.wait_for_text("#status", "の番");
+        session.click_first("#hint");
+        session.wait_for_text("#hint-note", "盤上に丸で表示");
+        session.click_first("#solve");
+        session.wait_for_text("#solve-note", "解析済み");
+        let started = Instant::now();
+        while !session.is_over() {
+            assert!(
+                started.elapsed() < GAME_WAIT,
+                "{game}: the game did not end"
+            );
+            let before = session.moves_played();
+            session.click_first("#board ~ .legal summary");
+            session.click_first(".legal .move-button");
+            session.wait_for_move(before);
+        }
+        let said = session.wait_for_text("#end-card:not([hidden])", "あなたの");
+        assert!(
+            said.contains("あなたの勝ち") || said.contains("あなたの負け"),
+            "{game}: {said}"
+        );
+    }
+    for page in ["#/rules", "#/games", "#/games?yours=1"] {
+        session.read(&format!("location.hash = '{page}'; return null"));
+        session.wait_for_text(
+            "main h1",
+            if page == "#/rules" {
+                "ルール"
+            } else {
+                "保存された対局"
+            },
+        );
+    }
+    session.wait_for_text("main", "全6局中");
+    assert_eq!(
+        session.read("return window.crosscapUntranslated()"),
+        json!([]),
+        "texts with no Japanese"
+    );
+    assert_eq!(session.console_errors(), Vec::<String>::new());
+    // English again, from the same link.
+    session.click_first("#language");
+    session.wait_for_text("header nav", "Saved games");
+    session.screenshot("japanese");
+}

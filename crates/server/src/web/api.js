@@ -1,6 +1,7 @@
 // What the pages share: the JSON API, the catalog, each game's drawing module, the seat
 // secrets this browser holds, and how a board is named.
 import { plural } from "./draw.js";
+import { t } from "./i18n.js";
 
 export async function api(method, path, body, signal) {
   const response = await fetch("/api" + path, {
@@ -15,8 +16,20 @@ export async function api(method, path, body, signal) {
 }
 
 let catalog = null;
+/** The catalog, its words in the reader's language (option choices stay the values the
+ * API takes: the form shows them translated). */
 export async function getCatalog() {
-  if (!catalog) catalog = await api("GET", "/catalog");
+  if (!catalog) {
+    const found = await api("GET", "/catalog");
+    catalog = {
+      ...found,
+      games: found.games.map((g) => ({
+        ...g,
+        title: t(g.title), summary: t(g.summary), board_label: t(g.board_label), rules: t(g.rules),
+        options: g.options.map((o) => ({ ...o, label: t(o.label), help: t(o.help) })),
+      })),
+    };
+  }
   return catalog;
 }
 
@@ -40,11 +53,17 @@ export function mySeats(players, mine) {
   return SEATS.filter((p) => players[p] === "human" && mine[p]);
 }
 
+/** A computer level as the page shows it: the named levels translated, `mcts:N` and the
+ * like as the API and the CLI spell them. */
+export function levelName(level) {
+  return /^[a-z]+$/.test(level) ? t(level) : level;
+}
+
 /** Who sits in a seat (`human` or `ai:LEVEL`), as the pages say it: `you` for a seat
  * this browser holds. */
 export function seatLabel(who, mine) {
-  if (who !== "human") return `the computer (${who.replace(/^ai:/, "")})`;
-  return mine ? "you" : "a person";
+  if (who !== "human") return t("the computer ({level})", { level: levelName(who.replace(/^ai:/, "")) });
+  return mine ? t("you") : t("a person");
 }
 
 const tokenKey = (id) => `crosscap-tokens-${id}`;
@@ -97,9 +116,9 @@ export function boardName(board) {
   try {
     const parsed = JSON.parse(text);
     if (typeof parsed.name === "string" && parsed.name) return parsed.name.slice(0, 40);
-    if (Array.isArray(parsed.faces)) return `a pasted board (${plural(parsed.faces.length, "face")})`;
+    if (Array.isArray(parsed.faces)) return t("a pasted board ({faces})", { faces: plural(parsed.faces.length, "face") });
   } catch {
     // Not JSON: a long spec, named by its start.
   }
-  return text.startsWith("{") ? "a pasted board" : `${text.slice(0, 30)}…`;
+  return text.startsWith("{") ? t("a pasted board") : `${text.slice(0, 30)}…`;
 }

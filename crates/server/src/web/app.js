@@ -1,8 +1,9 @@
 // The Crosscap page: a small hash router over the JSON API. Each game's drawing lives in
 // games/<name>.js and exports render(element, state, ctx); play.js is the game page.
 import { el, clear, plural } from "./draw.js";
-import { api, getCatalog, saveTokens, tokens, heldGames, createGame, boardName, renderer, seatLabel, SEATS, mySeats } from "./api.js";
+import { api, getCatalog, saveTokens, tokens, heldGames, createGame, boardName, renderer, seatLabel, levelName, SEATS, mySeats } from "./api.js";
 import { gamePage } from "./play.js";
+import { LANGUAGES, language, chooseLanguage, t } from "./i18n.js";
 
 const main = document.getElementById("main");
 
@@ -27,7 +28,7 @@ async function claimPage(id, code) {
   } catch (err) {
     clear(main);
     main.append(el("p", { class: "error", id: "claim-error" }, err.message),
-      el("p", {}, el("a", { href: `#/game/${id}` }, "Watch the game")));
+      el("p", {}, el("a", { href: `#/game/${id}` }, t("Watch the game"))));
   }
 }
 
@@ -55,7 +56,20 @@ function route() {
   });
 }
 window.addEventListener("hashchange", route);
+showLanguage();
 route();
+
+/** The page's fixed words in the reader's language, and the link to the other language. */
+function showLanguage() {
+  document.documentElement.lang = language;
+  for (const node of document.querySelectorAll("[data-words]")) node.textContent = t(node.textContent);
+  const other = language === "en" ? "ja" : "en";
+  const link = document.getElementById("language");
+  link.textContent = LANGUAGES[other];
+  link.lang = other;
+  link.hidden = false;
+  link.addEventListener("click", (e) => { e.preventDefault(); chooseLanguage(other); });
+}
 
 // ---- New game ----
 
@@ -66,12 +80,12 @@ function gameTitle(cat, name) {
 
 function playerPicker(seat, levels, initial) {
   const kind = el("select", { name: `${seat}-kind` },
-    el("option", { value: "human" }, "a person on this device"),
-    el("option", { value: "friend" }, "a friend on another device"),
-    el("option", { value: "ai" }, "the computer"));
+    el("option", { value: "human" }, t("a person on this device")),
+    el("option", { value: "friend" }, t("a friend on another device")),
+    el("option", { value: "ai" }, t("the computer")));
   kind.value = initial;
   const level = el("select", { name: `${seat}-level` },
-    ...levels.map((l) => el("option", { value: l }, l)));
+    ...levels.map((l) => el("option", { value: l }, levelName(l))));
   level.value = "medium";
   const sync = () => { level.hidden = kind.value !== "ai"; };
   kind.addEventListener("change", sync);
@@ -86,7 +100,7 @@ function playerPicker(seat, levels, initial) {
 async function newGamePage() {
   const cat = await getCatalog();
   clear(main);
-  document.title = "New game — Crosscap";
+  document.title = `${t("New game")} — Crosscap`;
   const gameSelect = el("select", { name: "game", id: "game" },
     ...cat.games.map((g) => el("option", { value: g.name }, g.title)));
   // A link may name the game to start (the rules pages' "Play" links); a name the catalog
@@ -119,8 +133,8 @@ async function newGamePage() {
   const x = playerPicker("X", cat.levels, "human");
   const o = playerPicker("O", cat.levels, "ai");
   const error = el("p", { class: "error", id: "form-error" });
-  const start = el("button", { type: "submit", class: "primary", id: "start" }, "Start the game");
-  const setup = el("a", { id: "setup", href: "#" }, "or set up a position to analyse");
+  const start = el("button", { type: "submit", class: "primary", id: "start" }, t("Start the game"));
+  const setup = el("a", { id: "setup", href: "#" }, t("or set up a position to analyse"));
   setup.addEventListener("click", (e) => {
     e.preventDefault();
     location.hash = `#/setup/${encodeURIComponent(gameSelect.value)}/${encodeURIComponent(board.value.trim())}`;
@@ -144,10 +158,10 @@ async function newGamePage() {
     renderer(g.name).then((module) => { setup.hidden = !(module && module.positionField); });
     board.value = g.default_board;
     clear(summary);
-    summary.append(g.summary, " ", el("a", { href: `#/rules/${g.name}` }, "Rules"));
-    boardLabel.textContent = `The ${g.board_label}. Paste a board file, a graph spec or graph6 as you like.`;
+    summary.append(g.summary, " ", el("a", { href: `#/rules/${g.name}` }, t("Rules")));
+    boardLabel.textContent = t("The {board}. Paste a board file, a graph spec or graph6 as you like.", { board: g.board_label });
     clear(examples);
-    examples.append("Examples: ");
+    examples.append(t("Examples: "));
     for (const b of g.example_boards) {
       const a = el("a", { href: "#" }, b);
       a.addEventListener("click", (e) => { e.preventDefault(); board.value = b; drawPreview(); });
@@ -158,7 +172,7 @@ async function newGamePage() {
     optionInputs = g.options.filter((opt) => opt.on_form).map((opt) => {
       let input;
       if (opt.kind === "select") {
-        input = el("select", { name: opt.name }, ...opt.choices.map((c) => el("option", { value: c }, c)));
+        input = el("select", { name: opt.name }, ...opt.choices.map((c) => el("option", { value: c }, /^\d+$/.test(c) ? c : t(c))));
         input.value = JSON.parse(opt.default);
       } else {
         input = el("input", { type: "text", name: opt.name, value: JSON.parse(opt.default) });
@@ -173,10 +187,10 @@ async function newGamePage() {
   syncGame();
 
   const form = el("form", { class: "new-game" },
-    el("label", { for: "game" }, "Game"), gameSelect, summary,
-    el("label", { for: "board-spec" }, "Board"), board, boardLabel, examples,
-    el("label", {}, "Options"), options,
-    el("label", {}, el("span", { class: "swatch X" }), " X (moves first)"), x.element,
+    el("label", { for: "game" }, t("Game")), gameSelect, summary,
+    el("label", { for: "board-spec" }, t("Board")), board, boardLabel, examples,
+    el("label", {}, t("Options")), options,
+    el("label", {}, el("span", { class: "swatch X" }), t(" X (moves first)")), x.element,
     el("label", {}, el("span", { class: "swatch O" }), " O"), o.element,
     el("span"), el("span", {}, start, " ", setup),
     el("span"), error);
@@ -185,7 +199,7 @@ async function newGamePage() {
     error.textContent = "";
     const opts = formOptions();
     try {
-      if (x.friend() && o.friend()) throw new Error("One seat at most is a friend's: you play the other.");
+      if (x.friend() && o.friend()) throw new Error(t("One seat at most is a friend's: you play the other."));
       start.disabled = true;
       const friend = x.friend() ? "X" : o.friend() ? "O" : undefined;
       const game = await createGame({
@@ -200,7 +214,7 @@ async function newGamePage() {
     }
   });
   const yours = el("section", { id: "your-games", hidden: "" });
-  main.append(el("h1", {}, "New game"), el("div", { class: "new-game-layout" }, form, preview), yours);
+  main.append(el("h1", {}, t("New game")), el("div", { class: "new-game-layout" }, form, preview), yours);
   listYourGames(yours, cat).catch(() => {});
 }
 
@@ -218,9 +232,9 @@ async function listYourGames(box, cat) {
   const games = (await Promise.all(asks)).flatMap((list) => list.games).sort((a, b) => b.updated - a.updated);
   const playing = games.filter((g) => !g.finished && mySeats(g.players, tokens(g.id)).length);
   if (!playing.length) return;
-  box.append(el("h2", {}, "Your games in play"), el("ul", {}, ...playing.map((g) => el("li", {},
-    el("a", { href: `#/game/${g.id}` }, `${gameTitle(cat, g.game)} on ${boardName(g.board)}`),
-    ` · ${plural(g.moves, "move")} · last move ${new Date(g.updated * 1000).toLocaleString()}`))));
+  box.append(el("h2", {}, t("Your games in play")), el("ul", {}, ...playing.map((g) => el("li", {},
+    el("a", { href: `#/game/${g.id}` }, t("{game} on {board}", { game: gameTitle(cat, g.game), board: boardName(g.board) })),
+    ` · ${plural(g.moves, "move")} · ${t("last move {when}", { when: new Date(g.updated * 1000).toLocaleString(language) })}`))));
   box.hidden = false;
 }
 
@@ -241,7 +255,7 @@ async function savedGamesPage() {
   const gameParam = oneGame ? `&game=${encodeURIComponent(oneGame)}` : "";
   const list = await api("GET", `/games?limit=${perPage}&offset=${offset}${ids}${gameParam}`);
   clear(main);
-  document.title = "Saved games — Crosscap";
+  document.title = `${t("Saved games")} — Crosscap`;
   const importInput = el("input", { type: "file", accept: "application/json,.json" });
   const importError = el("p", { class: "error" });
   importInput.addEventListener("change", async () => {
@@ -257,17 +271,17 @@ async function savedGamesPage() {
   const rows = list.games.map((g) => {
     const mine = tokens(g.id);
     const yours = mySeats(g.players, mine);
-    const result = !g.finished ? "in play"
-      : !g.winner ? "over"
-      : yours.length === 1 ? (g.winner === yours[0] ? "you won" : "you lost")
-      : `${g.winner} won`;
+    const result = !g.finished ? t("in play")
+      : !g.winner ? t("over")
+      : yours.length === 1 ? (g.winner === yours[0] ? t("you won") : t("you lost"))
+      : t("{winner} won", { winner: g.winner });
     return el("tr", { class: yours.length ? "yours" : "", "data-id": g.id },
-      el("td", {}, el("a", { href: `#/game/${g.id}`, title: `game ${g.id}` }, gameTitle(cat, g.game))),
+      el("td", {}, el("a", { href: `#/game/${g.id}`, title: t("game {id}", { id: g.id }) }, gameTitle(cat, g.game))),
       el("td", {}, boardName(g.board)),
       el("td", { class: "seats" }, ...SEATS.map((seat) => el("div", {}, `${seat}: ${seatLabel(g.players[seat], mine[seat])}`))),
       el("td", {}, String(g.moves)),
       el("td", {}, result),
-      el("td", {}, new Date(g.updated * 1000).toLocaleString()));
+      el("td", {}, new Date(g.updated * 1000).toLocaleString(language)));
   });
   // The games' page as asked for, with some of its parameters changed.
   const linkTo = (changes) => {
@@ -276,28 +290,28 @@ async function savedGamesPage() {
     return `#/games?${params}`;
   };
   const pageLink = (to, text) => el("a", { href: linkTo({ page: String(to) }), class: "page-link" }, text);
-  const gameFilter = el("select", { id: "game-filter", "aria-label": "Game" },
-    el("option", { value: "" }, "every game"),
+  const gameFilter = el("select", { id: "game-filter", "aria-label": t("Game") },
+    el("option", { value: "" }, t("every game")),
     ...cat.games.map((g) => el("option", { value: g.name }, g.title)));
   gameFilter.value = oneGame;
   gameFilter.addEventListener("change", () => { location.hash = linkTo({ game: gameFilter.value, page: "" }); });
   const older = offset + list.games.length < list.total;
-  const shown = list.games.length ? `Games ${offset + 1}–${offset + list.games.length} of ${list.total}, latest first.`
-    : list.total ? `No games this far back: ${list.total} saved in all.`
-    : onlyYours ? "No games of yours on this server."
-    : oneGame ? `No saved games of ${gameTitle(cat, oneGame)} yet.` : "No saved games yet.";
-  const newer = list.games.length ? pageLink(page - 1, "← Newer") : pageLink(1, "← The latest");
+  const shown = list.games.length ? t("Games {first}–{last} of {total}, latest first.", { first: offset + 1, last: offset + list.games.length, total: list.total })
+    : list.total ? t("No games this far back: {total} saved in all.", { total: list.total })
+    : onlyYours ? t("No games of yours on this server.")
+    : oneGame ? t("No saved games of {game} yet.", { game: gameTitle(cat, oneGame) }) : t("No saved games yet.");
+  const newer = list.games.length ? pageLink(page - 1, t("← Newer")) : pageLink(1, t("← The latest"));
   const pages = el("p", { class: "note pages" }, shown,
     ...(page > 1 ? [" ", newer] : []),
-    ...(older ? [" ", pageLink(page + 1, "Older →")] : []));
+    ...(older ? [" ", pageLink(page + 1, t("Older →"))] : []));
   main.append(
-    el("h1", {}, "Saved games"),
-    el("p", {}, "Import a game record: ", importInput), importError,
-    el("p", {}, "Show ", gameFilter, onlyYours ? " that you play · " : " · ", onlyYours
-      ? el("a", { href: linkTo({ yours: "", page: "" }), id: "every-game" }, "everyone's games")
-      : el("a", { href: linkTo({ yours: "1", page: "" }), id: "only-yours" }, "only the games you play")),
+    el("h1", {}, t("Saved games")),
+    el("p", {}, t("Import a game record: "), importInput), importError,
+    el("p", {}, t("Show "), gameFilter, onlyYours ? t(" that you play · ") : " · ", onlyYours
+      ? el("a", { href: linkTo({ yours: "", page: "" }), id: "every-game" }, t("everyone's games"))
+      : el("a", { href: linkTo({ yours: "1", page: "" }), id: "only-yours" }, t("only the games you play"))),
     el("div", { class: "table-scroll" }, el("table", { class: "games" },
-      el("tr", {}, ...["game", "board", "players", "moves", "result", "last move"].map((h) => el("th", {}, h))),
+      el("tr", {}, ...["game", "board", "players", "moves", "result", "last move"].map((h) => el("th", {}, t(h)))),
       ...rows)),
     pages);
 }
@@ -307,8 +321,8 @@ async function savedGamesPage() {
 async function rulesPage(name) {
   const cat = await getCatalog();
   clear(main);
-  document.title = "Rules — Crosscap";
-  main.append(el("h1", {}, "Rules"));
+  document.title = `${t("Rules")} — Crosscap`;
+  main.append(el("h1", {}, t("Rules")));
   const box = el("div", { class: "rules" });
   // Every game's rules on one page start with each game in a sentence.
   if (!name) {
@@ -321,7 +335,7 @@ async function rulesPage(name) {
     drawAtStart(picture, g, g.default_board).catch(() => picture.remove());
     const section = el("section", { id: `rules-${g.name}` }, el("h2", {}, g.title), picture);
     section.insertAdjacentHTML("beforeend", g.rules);
-    section.append(el("p", {}, el("a", { href: `#/?game=${g.name}` }, `Play ${g.title}`)));
+    section.append(el("p", {}, el("a", { href: `#/?game=${g.name}` }, t("Play {game}", { game: g.title }))));
     box.append(section);
   }
   main.append(box);
@@ -342,7 +356,7 @@ async function drawAtStart(figure, g, spec, current = () => true, options = {}) 
   clear(figure);
   if (!module) return;
   module.render(figure, start, { canMove: false, hint: null, last: null, play: () => {}, still: true });
-  figure.append(el("figcaption", { class: "note" }, `${g.title} on ${boardName(spec)}, at the start.`));
+  figure.append(el("figcaption", { class: "note" }, t("{game} on {board}, at the start.", { game: g.title, board: boardName(spec) })));
 }
 
 // ---- Setting up a position ----
@@ -355,15 +369,15 @@ async function setupPage(game, board) {
     renderer(game),
     getCatalog(),
   ]);
-  if (!module || !module.positionField) throw new Error(`${game} has no position to set up on the page`);
+  if (!module || !module.positionField) throw new Error(t("{game} has no position to set up on the page", { game }));
   const title = cat.games.find((g) => g.name === game).title;
-  document.title = "Set up a position — Crosscap";
+  document.title = `${t("Set up a position")} — Crosscap`;
   const names = start.layout.names;
   const stones = names.map(() => null);
   const next = (stone) => (stone === null ? "X" : stone === "X" ? "O" : null);
   const box = el("div", { class: "board", id: "board" });
   const error = el("p", { class: "error", id: "setup-error" });
-  const go = el("button", { class: "primary", id: "analyse-position", type: "button" }, "Analyse this position");
+  const go = el("button", { class: "primary", id: "analyse-position", type: "button" }, t("Analyse this position"));
   const draw = () => {
     clear(box);
     const view = { ...start.view, [module.positionField]: stones };
@@ -382,8 +396,8 @@ async function setupPage(game, board) {
     }
   });
   clear(main);
-  main.append(el("h1", {}, `Set up ${title} on ${boardName(board)}`),
-    el("p", { class: "note" }, "Click a cell to put an X stone on it, again for an O stone, once more to empty it."),
+  main.append(el("h1", {}, t("Set up {game} on {board}", { game: title, board: boardName(board) })),
+    el("p", { class: "note" }, t("Click a cell to put an X stone on it, again for an O stone, once more to empty it.")),
     go, error, box);
   draw();
 }

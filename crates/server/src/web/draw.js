@@ -1,4 +1,5 @@
 // Small DOM and SVG helpers shared by the page and the board drawings.
+import { language, t } from "./i18n.js";
 const SVG = "http://www.w3.org/2000/svg";
 const SVG_TAGS = new Set(["svg", "g", "circle", "rect", "line", "path", "polygon", "polyline", "text", "title", "ellipse", "defs", "marker", "clipPath"]);
 
@@ -19,8 +20,9 @@ export function clear(node) {
   while (node.firstChild) node.firstChild.remove();
 }
 
-/** "1 cell", "2 cells". */
+/** "1 cell", "2 cells" (in Japanese, the translation of "{n} cell": no plural there). */
 export function plural(n, word) {
+  if (language !== "en") return t(`{n} ${word}`, { n });
   return `${n} ${word}${n === 1 ? "" : "s"}`;
 }
 
@@ -207,9 +209,9 @@ export function panZoom(svg, keep = null) {
   };
   if (box.some((v, i) => v !== start[i])) apply();
   return el("div", { class: "zoom-bar" },
-    button("+", "Zoom in", () => zoom(1.5, middle())),
-    button("−", "Zoom out", () => zoom(1 / 1.5, middle())),
-    button("⟲", "Whole board", () => { box = [...start]; apply(); }));
+    button("+", t("Zoom in"), () => zoom(1.5, middle())),
+    button("−", t("Zoom out"), () => zoom(1 / 1.5, middle())),
+    button("⟲", t("Whole board"), () => { box = [...start]; apply(); }));
 }
 
 /** The bounding box of points. */

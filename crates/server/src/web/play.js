@@ -2,14 +2,15 @@
 // scores with their changes, hints drawn on the board, the move list, replay, an end
 // card, sound, a friend's invitation, and a paced view of computer-against-computer games.
 import { el, clear, arrowKeys, plural } from "./draw.js";
-import { api, renderer, tokens, saveTokens, invitation, claimLink, createGame, boardName, seatLabel, SEATS, mySeats } from "./api.js";
+import { api, renderer, tokens, saveTokens, invitation, claimLink, createGame, boardName, seatLabel, levelName, SEATS, mySeats } from "./api.js";
 import * as sound from "./sound.js";
+import { language, t } from "./i18n.js";
 
 // How long each move of a computer-against-computer game stays on screen while it plays.
 const PACE_MS = 800;
 function seatText(state, seat, mine) {
   const who = state.players[seat];
-  const waiting = who === "human" && !mine[seat] && state.unclaimed === seat ? " (not yet joined)" : "";
+  const waiting = who === "human" && !mine[seat] && state.unclaimed === seat ? t(" (not yet joined)") : "";
   return [el("span", { class: `swatch ${seat}` }), ` ${seat}: ${seatLabel(who, mine[seat])}${waiting}`];
 }
 
@@ -21,32 +22,39 @@ const COMPUTER_PROVED = {
   loss: " The computer has solved the game: it loses if you play perfectly from here.",
 };
 
-/** The status line and the tab's title: the result, or whose turn it is and who you are. */
+/** Why a solve stopped (the API's `reason`), as the CLI says it. */
+const STOPPED_BY = { nodes: "node limit", time: "time limit", memory: "memory limit", cancelled: "cancelled" };
+
+/** The status line and the tab's title: the result, or whose turn it is and who you are;
+ * `mine`: "won" or "lost" when the reader played one seat of a finished game. */
 function describe(state, mine) {
   const seats = mySeats(state.players, mine);
   const mover = state.to_move;
   if (state.status === "over") {
-    if (state.stopped) return { text: "The game was stopped by its owner.", title: "Stopped" };
-    if (!state.winner) return { text: "The game is over: a draw.", title: "Draw" };
-    const how = state.resigned ? ` (${state.resigned} resigned)` : "";
+    if (state.stopped) return { text: t("The game was stopped by its owner."), title: t("Stopped") };
+    if (!state.winner) return { text: t("The game is over: a draw."), title: t("Draw") };
+    const how = state.resigned ? t(" ({seat} resigned)", { seat: state.resigned }) : "";
     if (seats.length === 1) {
-      const won = state.winner === seats[0];
-      return { text: `${won ? "You won" : "You lost"}: ${state.winner} wins${how}.`, title: won ? "You won" : "You lost" };
+      const outcome = state.winner === seats[0] ? "won" : "lost";
+      const title = outcome === "won" ? t("You won") : t("You lost");
+      return { text: t("{outcome}: {winner} wins{how}.", { outcome: title, winner: state.winner, how }), title, mine: outcome };
     }
-    return { text: `${state.winner} wins${how}.`, title: `${state.winner} wins` };
+    return { text: t("{winner} wins{how}.", { winner: state.winner, how }), title: t("{winner} wins", { winner: state.winner }) };
   }
-  const you = seats.length === 1 ? ` You play ${seats[0]}.` : seats.length === 2 ? " You play both colours on this device." : " You are watching.";
+  const you = seats.length === 1 ? t(" You play {seat}.", { seat: seats[0] }) : seats.length === 2 ? t(" You play both colours on this device.") : t(" You are watching.");
+  const toMove = t("{mover} to move", { mover });
   // `after`: what follows the computer's thinking time, when the page shows it.
-  if (state.thinking) return { text: `${mover} to move: the computer is thinking…`, after: you, title: `${mover} thinking` };
+  if (state.thinking) return { text: t("{mover} to move: the computer is thinking…", { mover }), after: you, title: t("{mover} thinking", { mover }) };
   if (mine[mover] && state.players[mover] === "human") {
-    const text = seats.length === 1 ? `Your turn: you play ${mover}.` : `${mover} to move.${you}`;
-    return { text: text + (COMPUTER_PROVED[state.computer_proven] || ""), title: seats.length === 1 ? "Your turn" : `${mover} to move` };
+    const text = seats.length === 1 ? t("Your turn: you play {mover}.", { mover }) : `${t("{mover} to move.", { mover })}${you}`;
+    const proved = COMPUTER_PROVED[state.computer_proven];
+    return { text: text + (proved ? t(proved) : ""), title: seats.length === 1 ? t("Your turn") : toMove };
   }
   if (state.players[mover] === "human" && seats.length) {
-    const who = state.unclaimed === mover ? "your friend to join" : "the other player";
-    return { text: `${mover} to move: waiting for ${who}.${you}`, title: `${mover} to move` };
+    const who = state.unclaimed === mover ? t("your friend to join") : t("the other player");
+    return { text: `${t("{mover} to move: waiting for {who}.", { mover, who })}${you}`, title: toMove };
   }
-  return { text: `${mover} to move.${you}`, title: `${mover} to move` };
+  return { text: `${t("{mover} to move.", { mover })}${you}`, title: toMove };
 }
 
 /**
@@ -58,24 +66,26 @@ function describe(state, mine) {
 function solvedText(answer, legal, ring) {
   const mover = answer.to_move;
   const sign = (v) => (v > 0 ? `+${v}` : `${v}`);
-  const value = answer.value_kind === "grundy" ? `Grundy value ${answer.value}` : `value ${sign(answer.value)} for ${mover}`;
+  const value = answer.value_kind === "grundy" ? t("Grundy value {value}", { value: answer.value })
+    : t("value {value} for {mover}", { value: sign(answer.value), mover });
   if (answer.status !== "solved") {
-    const known = answer.winner ? ` It proved that ${answer.winner} wins, not yet by how much.` : "";
-    return [`Unknown: the solver stopped (${answer.reason}) after ${answer.nodes.toLocaleString("en")} positions.${known}`];
+    const known = answer.winner ? t(" It proved that {winner} wins, not yet by how much.", { winner: answer.winner }) : "";
+    const reason = t(STOPPED_BY[answer.reason] || answer.reason);
+    return [t("Unknown: the solver stopped ({reason}) after {nodes} positions.", { reason, nodes: answer.nodes.toLocaleString(language) }) + known];
   }
-  const verdict = answer.winner === "draw" ? "a draw with perfect play"
-    : answer.winner === mover ? `${mover} to move wins with perfect play`
-    : `${mover} to move loses: ${answer.winner} wins with perfect play`;
-  const said = [`Solved: ${verdict} (${value}).`];
-  if (!answer.optimal_moves) return [...said, " The solver ran out before it had found every best move."];
-  const listed = (what, moves) => [...said, ` ${what} (${moves.length} of ${legal}):`, ...moves.flatMap((m) => [" ", ring(m)])];
+  const verdict = answer.winner === "draw" ? t("a draw with perfect play")
+    : answer.winner === mover ? t("{mover} to move wins with perfect play", { mover })
+    : t("{mover} to move loses: {winner} wins with perfect play", { mover, winner: answer.winner });
+  const said = [t("Solved: {verdict} ({value}).", { verdict, value })];
+  if (!answer.optimal_moves) return [...said, t(" The solver ran out before it had found every best move.")];
+  const listed = (what, moves) => [...said, t(" {what} ({count} of {legal}):", { what, count: moves.length, legal }), ...moves.flatMap((m) => [" ", ring(m)])];
   if (answer.winner === mover) {
-    return answer.winning_moves.length === legal ? [...said, " Every move wins."] : listed("Winning moves", answer.winning_moves);
+    return answer.winning_moves.length === legal ? [...said, t(" Every move wins.")] : listed(t("Winning moves"), answer.winning_moves);
   }
   if (answer.optimal_moves.length === legal) {
-    return [...said, answer.winner === "draw" ? " Every move keeps the draw." : " Every move loses alike."];
+    return [...said, answer.winner === "draw" ? t(" Every move keeps the draw.") : t(" Every move loses alike.")];
   }
-  return listed(answer.winner === "draw" ? "Moves that keep the draw" : "Every move loses; the best", answer.optimal_moves);
+  return listed(answer.winner === "draw" ? t("Moves that keep the draw") : t("Every move loses; the best"), answer.optimal_moves);
 }
 
 /**
@@ -112,17 +122,17 @@ export async function gamePage(main, id, page) {
   const legalBox = el("div", { class: "legal" });
   const error = el("p", { class: "error", id: "play-error" });
   const moves = el("ol", { class: "moves", id: "move-list" });
-  const slider = el("input", { type: "range", min: 0, value: 0, id: "replay", "aria-label": "Replay" });
+  const slider = el("input", { type: "range", min: 0, value: 0, id: "replay", "aria-label": t("Replay") });
   const replayLabel = el("span");
-  const button = (idName, text, titleText) => el("button", { id: idName, type: "button", title: titleText }, text);
+  const button = (idName, text, titleText) => el("button", { id: idName, type: "button", title: titleText && t(titleText) }, text && t(text));
   const hintButton = button("hint", "Hint", "The computer's suggestion, ringed on the board");
   const solveButton = button("solve", "Solve", "Who wins with perfect play, and every winning move (the exact solver, within the server's budget)");
   // Whose suggestion: the game's own hint level, the exact solver (within the server's
   // budget), or a computer level.
-  const hintLevel = el("select", { id: "hint-level", "aria-label": "Hint from" },
-    el("option", { value: "" }, "the game's hint level"),
-    el("option", { value: "perfect" }, "the solver"),
-    ...["hard", "medium", "easy"].map((l) => el("option", { value: l }, `the computer (${l})`)));
+  const hintLevel = el("select", { id: "hint-level", "aria-label": t("Hint from") },
+    el("option", { value: "" }, t("the game's hint level")),
+    el("option", { value: "perfect" }, t("the solver")),
+    ...["hard", "medium", "easy"].map((l) => el("option", { value: l }, t("the computer ({level})", { level: t(l) }))));
   const undoButton = button("undo", "Undo");
   const resignButton = button("resign", "Resign");
   const stopButton = button("stop", "Stop", "End the game without a winner (its owner only)");
@@ -136,10 +146,10 @@ export async function gamePage(main, id, page) {
   let thinkingSince = null;
   const tickThinkClock = () => {
     const seconds = thinkingSince ? Math.floor((Date.now() - thinkingSince.at) / 1000) : 0;
-    thinkClock.textContent = seconds >= 2 ? ` ${seconds} s.` : "";
+    thinkClock.textContent = seconds >= 2 ? t(" {seconds} s.", { seconds }) : "";
   };
   const thinkTimer = setInterval(() => (page.current() ? tickThinkClock() : clearInterval(thinkTimer)), 1000);
-  const exportLink = el("a", { href: `/api/games/${id}/record`, download: `crosscap-${id}.json` }, "Export record");
+  const exportLink = el("a", { href: `/api/games/${id}/record`, download: `crosscap-${id}.json` }, t("Export record"));
   const invite = el("div", { class: "invite" });
   arrowKeys(boardBox);
 
@@ -148,9 +158,9 @@ export async function gamePage(main, id, page) {
     el("aside", { class: "side" },
       el("div", { class: "controls" }, hintButton, hintLevel, solveButton, undoButton, resignButton, stopButton, soundButton, analyseButton),
       pace, invite,
-      el("h3", {}, "Moves"), moves,
-      el("div", { class: "replay" }, el("label", { for: "replay" }, "Replay: ", replayLabel), slider),
-      el("p", {}, exportLink, " · ", el("a", { href: `#/rules/${state.game}` }, "Rules")))));
+      el("h3", {}, t("Moves")), moves,
+      el("div", { class: "replay" }, el("label", { for: "replay" }, t("Replay: "), replayLabel), slider),
+      el("p", {}, exportLink, " · ", el("a", { href: `#/rules/${state.game}` }, t("Rules"))))));
 
   const myTurn = () => state.status === "playing" && !state.thinking && viewing === null
     && state.players[state.to_move] === "human" && !!mine[state.to_move];
@@ -215,22 +225,23 @@ export async function gamePage(main, id, page) {
       draw: ": it draws",
       loss: ", but the position is lost against perfect play",
     };
-    const proof = answer.proven ? `, proven optimal${results[answer.result] || ""}`
-      : answer.level === "perfect" ? ", not proven: beyond the solver's budget, a search's move" : "";
+    const proof = answer.proven ? t(", proven optimal") + (results[answer.result] ? t(results[answer.result]) : "")
+      : answer.level === "perfect" ? t(", not proven: beyond the solver's budget, a search's move") : "";
     const words = moveWords(answer.move, state.view);
-    hintNote.textContent = `Hint (${answer.level}${proof}): ${answer.move}${words ? ` (${words})` : ""}, ringed on the board.`;
+    hintNote.textContent = t("Hint ({level}{proof}): {move}, ringed on the board.",
+      { level: levelName(answer.level), proof, move: `${answer.move}${words ? ` (${words})` : ""}` });
   }));
   solveButton.addEventListener("click", () => act(async () => {
     const asked = state.version;
-    solveNote.replaceChildren("Solving…");
+    solveNote.replaceChildren(t("Solving…"));
     const answer = await api("GET", `/games/${id}/solve`).finally(() => clear(solveNote));
     if (state.version !== asked) return null;
     const ring = (move) => {
-      const b = el("button", { type: "button", class: "solve-move", "data-move": move, title: "Ring it on the board",
+      const b = el("button", { type: "button", class: "solve-move", "data-move": move, title: t("Ring it on the board"),
         "aria-pressed": String(hint === move) }, move);
       b.addEventListener("click", () => act(async () => {
         hint = move;
-        hintNote.textContent = `From the solve: ${move}, ringed on the board.`;
+        hintNote.textContent = t("From the solve: {move}, ringed on the board.", { move });
         for (const other of solveNote.querySelectorAll(".solve-move")) other.setAttribute("aria-pressed", String(other === b));
         return null;
       }));
@@ -245,12 +256,12 @@ export async function gamePage(main, id, page) {
   undoButton.addEventListener("click", () => act(() =>
     api("POST", `/games/${id}/undo`, { token: mine[state.to_move] || mine.X || mine.O })));
   resignButton.addEventListener("click", () => {
-    if (!confirm("Resign this game?")) return;
+    if (!confirm(t("Resign this game?"))) return;
     const seat = mine[state.to_move] ? state.to_move : (mine.X ? "X" : "O");
     act(() => api("POST", `/games/${id}/resign`, { token: mine[seat] }));
   });
   stopButton.addEventListener("click", () => {
-    if (!confirm("Stop this game for good?")) return;
+    if (!confirm(t("Stop this game for good?"))) return;
     act(() => api("POST", `/games/${id}/stop`, { token: mine.owner }));
   });
   soundButton.addEventListener("click", () => { sound.setSound(!sound.soundOn()); drawSound(); });
@@ -273,7 +284,7 @@ export async function gamePage(main, id, page) {
 
   function drawSound() {
     const on = sound.soundOn();
-    soundButton.textContent = on ? "Sound: on" : "Sound: off";
+    soundButton.textContent = on ? t("Sound: on") : t("Sound: off");
     soundButton.setAttribute("aria-pressed", String(on));
   }
 
@@ -288,7 +299,7 @@ export async function gamePage(main, id, page) {
     step.addEventListener("click", () => { watch.playing = false; showPly(watch.ply + 1); });
     end.addEventListener("click", () => { watch.playing = false; showPly(state.moves.length); });
     step.disabled = end.disabled = watch.ply >= state.moves.length && state.status === "over";
-    pace.append(el("p", { class: "note" }, "Computer against computer, one move at a time:"), pause, " ", step, " ", end);
+    pace.append(el("p", { class: "note" }, t("Computer against computer, one move at a time:")), pause, " ", step, " ", end);
   }
   if (watch) {
     const timer = setInterval(() => {
@@ -305,15 +316,15 @@ export async function gamePage(main, id, page) {
     if (!seat) return;
     const sent = invitation(id);
     if (sent && sent.seat === seat) {
-      invite.append(el("p", { class: "note" }, `Your friend plays ${seat}: send them this link (it works once), or the code `,
-        el("strong", { id: "claim-code" }, sent.code), "."),
-      el("input", { readonly: "", value: claimLink(id, sent.code), id: "claim-link", "aria-label": "Invitation link" }));
+      invite.append(el("p", { class: "note" }, t("Your friend plays {seat}: send them this link (it works once), or the code ", { seat }),
+        el("strong", { id: "claim-code" }, sent.code), t(".")),
+      el("input", { readonly: "", value: claimLink(id, sent.code), id: "claim-link", "aria-label": t("Invitation link") }));
       return;
     }
     if (anyToken()) return;
-    const code = el("input", { id: "claim-input", placeholder: "code", autocomplete: "off", size: 12, "aria-label": "Claim code" });
-    const join = el("button", { type: "submit" }, `Play ${seat}`);
-    const form = el("form", { class: "claim" }, el("p", { class: "note" }, `Invited to play ${seat}? Type your code.`), code, " ", join);
+    const code = el("input", { id: "claim-input", placeholder: t("code"), autocomplete: "off", size: 12, "aria-label": t("Claim code") });
+    const join = el("button", { type: "submit" }, t("Play {seat}", { seat }));
+    const form = el("form", { class: "claim" }, el("p", { class: "note" }, t("Invited to play {seat}? Type your code.", { seat })), code, " ", join);
     form.addEventListener("submit", (e) => {
       e.preventDefault();
       act(() => page.claim(id, code.value.trim()));
@@ -335,7 +346,7 @@ export async function gamePage(main, id, page) {
       for (const p of SEATS) {
         const s = now[p];
         const item = el("span", { class: `score ${p}`, "data-score": s.value },
-          el("span", { class: `swatch ${p}` }), ` ${p}${mine[p] && state.players[p] === "human" ? " (you)" : ""}: ${s.text} `,
+          el("span", { class: `swatch ${p}` }), ` ${p}${mine[p] && state.players[p] === "human" ? t(" (you)") : ""}: ${s.text} `,
           s.detail ? el("small", {}, `(${s.detail})`) : "");
         const delta = deltas[p];
         if (delta) item.append(el("span", { class: `delta ${delta > 0 ? "up" : "down"}` }, delta > 0 ? `+${delta}` : `−${-delta}`));
@@ -344,7 +355,7 @@ export async function gamePage(main, id, page) {
       lastScores = { ply: shown.ply, values: { X: now.X.value, O: now.O.value }, deltas };
     }
     if (ctx.canMove && shown.legal_moves.includes("swap")) {
-      const swap = el("button", { "data-move": "swap", id: "swap", class: "primary" }, (module && module.swapLabel) || "Swap");
+      const swap = el("button", { "data-move": "swap", id: "swap", class: "primary" }, t((module && module.swapLabel) || "Swap"));
       swap.addEventListener("click", () => ctx.play("swap"));
       scores.append(swap);
     }
@@ -369,12 +380,12 @@ export async function gamePage(main, id, page) {
     const toClipboard = async (text, what) => {
       try {
         await navigator.clipboard.writeText(text);
-        copied.textContent = "Copied.";
+        copied.textContent = t("Copied.");
       } catch {
         const area = el("textarea", { readonly: "", rows: 4 }, text);
         endCard.append(area);
         area.select();
-        copied.textContent = `Select and copy ${what} below.`;
+        copied.textContent = t("Select and copy {what} below.", { what });
       }
     };
     // A game against a friend elsewhere invites them again (to the other colour when the
@@ -393,7 +404,7 @@ export async function gamePage(main, id, page) {
     // Swapping changes nothing where both seats are the same kind of player on this device.
     swapped.hidden = state.players.X === state.players.O && !withFriend;
     copy.addEventListener("click", async () => {
-      toClipboard(await (await fetch(`/api/games/${id}/record`)).text(), "the record");
+      toClipboard(await (await fetch(`/api/games/${id}/record`)).text(), t("the record"));
     });
     close.addEventListener("click", () => { cardClosed = true; drawEndCard(said); });
     const result = module && module.scores ? module.scores(state.view) : null;
@@ -404,21 +415,23 @@ export async function gamePage(main, id, page) {
     // Said the same to whoever reads it (not "you won"), with the game's link, which shows
     // the game to anyone and lets nobody play in it.
     share.addEventListener("click", () => {
-      const outcome = !state.winner ? "the game is over"
-        : state.resigned ? `${state.winner} won (${state.resigned} resigned)` : `${state.winner} won`;
-      const text = `${state.title} on ${boardName(state.board)}: ${outcome}${scoreLine ? `, ${scoreLine}` : ""}, `
-        + `in ${plural(state.moves.length, "move")}.`;
+      const outcome = !state.winner ? t("the game is over")
+        : state.resigned ? t("{winner} won ({seat} resigned)", { winner: state.winner, seat: state.resigned }) : t("{winner} won", { winner: state.winner });
+      const text = t("{game} on {board}: {outcome}{score}, in {moves}.", {
+        game: t(state.title), board: boardName(state.board), outcome,
+        score: scoreLine ? `, ${scoreLine}` : "", moves: plural(state.moves.length, "move"),
+      });
       const url = `${location.origin}${location.pathname}#/game/${id}`;
       if (navigator.share) {
-        navigator.share({ title: `${state.title} — Crosscap`, text, url }).catch(() => {});
+        navigator.share({ title: `${t(state.title)} — Crosscap`, text, url }).catch(() => {});
       } else {
-        toClipboard(`${text} ${url}`, "the result");
+        toClipboard(`${text} ${url}`, t("the result"));
       }
     });
-    endCard.append(el("h2", {}, said.title), said.text === `${said.title}.` ? "" : el("p", {}, said.text),
+    endCard.append(el("h2", {}, said.title), said.text === `${said.title}${t(".")}` ? "" : el("p", {}, said.text),
       scoreLine ? el("p", { class: "end-score" }, scoreLine) : "",
       how ? el("p", { class: "end-how" }, how) : "",
-      el("p", { class: "note" }, `${state.moves.length} moves.`),
+      el("p", { class: "note" }, t("{count} moves.", { count: state.moves.length })),
       el("div", { class: "controls" }, again, swapped, share, copy, close), copied);
   }
 
@@ -427,7 +440,7 @@ export async function gamePage(main, id, page) {
     if (viewing !== null || state.moves.length <= heard) { heard = Math.min(heard, state.moves.length); return; }
     sound.play(state.movers[state.moves.length - 1] || "X");
     heard = state.moves.length;
-    if (state.status === "over" && said.title.startsWith("You")) sound.play(said.title === "You won" ? "won" : "lost");
+    if (state.status === "over" && said.mine) sound.play(said.mine);
   }
 
   // The move list changes at its end only: the moves still listed stay, a move taken back
@@ -442,7 +455,7 @@ export async function gamePage(main, id, page) {
     for (let i = same; i < wanted.length; i++) {
       const [mover, m] = [state.movers[i] || "", state.moves[i]];
       const words = moveWords(m, state.view);
-      const item = el("button", { type: "button", class: `mv ${mover}`, title: `${mover} played ${m}${words ? ` (${words})` : ""}: show the position after it` },
+      const item = el("button", { type: "button", class: `mv ${mover}`, title: t("{mover} played {move}: show the position after it", { mover, move: `${m}${words ? ` (${words})` : ""}` }) },
         `${i + 1}. ${m}`);
       item.addEventListener("click", () => {
         if (watch) watch.playing = false;
@@ -469,14 +482,14 @@ export async function gamePage(main, id, page) {
     const shown = viewing || state;
     if (watch && viewing === null) watch.ply = state.moves.length;
     const said = describe(state, mine);
-    title.textContent = `${state.title} on ${boardName(state.board)}`;
-    const tabTitle = `${viewing ? "Replay" : said.title} · ${state.title} — Crosscap`;
+    title.textContent = t("{game} on {board}", { game: t(state.title), board: boardName(state.board) });
+    const tabTitle = `${viewing ? t("Replay") : said.title} · ${t(state.title)} — Crosscap`;
     // Written only when it changes: a write took 3.6 ms at the median (at load 9).
     if (document.title !== tabTitle) document.title = tabTitle;
     clear(players);
     players.append(...seatText(state, "X", mine), "  ·  ", ...seatText(state, "O", mine));
     status.textContent = viewing
-      ? `${watch ? "Computer against computer" : "Replay"}: the position after ${viewing.ply} of ${state.moves.length} moves.`
+      ? t("{what}: the position after {ply} of {count} moves.", { what: watch ? t("Computer against computer") : t("Replay"), ply: viewing.ply, count: state.moves.length })
       : said.text;
     if (!viewing && state.status === "playing" && state.to_move) status.prepend(el("span", { class: `swatch ${state.to_move}` }), " ");
     status.dataset.status = viewing ? "replay" : state.status;
@@ -486,7 +499,7 @@ export async function gamePage(main, id, page) {
     else if (!thinkingSince || thinkingSince.ply !== state.moves.length) thinkingSince = { ply: state.moves.length, at: Date.now() };
     if (thinking) status.append(thinkClock, said.after ?? "");
     tickThinkClock();
-    if (state.undo_request && !viewing) status.append(` ${state.undo_request} asks to take back the last move.`);
+    if (state.undo_request && !viewing) status.append(t(" {seat} asks to take back the last move.", { seat: state.undo_request }));
     if (!myTurn()) forgetAdvice();
     hintButton.disabled = hintLevel.disabled = solveButton.disabled = !myTurn();
     undoButton.disabled = !anyToken() || viewing !== null || state.status === "over" || state.moves.length === 0 || state.thinking;
@@ -523,7 +536,7 @@ export async function gamePage(main, id, page) {
     requestAnimationFrame(() => performance.mark("crosscap:drawn"));
     clear(legalBox);
     if (ctx.canMove && shown.legal_moves.length) {
-      legalBox.append(el("details", {}, el("summary", {}, `All ${shown.legal_moves.length} legal moves`),
+      legalBox.append(el("details", {}, el("summary", {}, t("All {count} legal moves", { count: shown.legal_moves.length })),
         el("div", { class: "buttons" }, ...shown.legal_moves.map((m) => {
           const b = el("button", { class: "move-button", type: "button" }, m);
           b.addEventListener("click", () => play(m));

@@ -7,6 +7,7 @@
 import { el, markMove, moveTarget, panZoom, playsMoves } from "./draw.js";
 import { drawGraph } from "./graph.js";
 import { pastedFaces, within } from "./shapes3d.js";
+import { t } from "./i18n.js";
 
 const SCALE = 30;
 const pt = ([x, y]) => `${(x * SCALE).toFixed(1)},${(y * SCALE).toFixed(1)}`;
@@ -255,7 +256,7 @@ function tubeMouths(layout) {
       const other = tube.summands[1 - end] + 1;
       const [x, y] = [tube.at[end][0] * SCALE, tube.at[end][1] * SCALE];
       group.append(el("g", { class: "tube-mouth", "data-board": board + 1, "data-to": other },
-        el("title", {}, `The tube to board ${other}`),
+        el("title", {}, t("The tube to board {board}", { board: other })),
         el("circle", { cx: x, cy: y, r: 8 }),
         el("text", { x, y }, String(other))));
     });
@@ -389,7 +390,7 @@ function drawFaceGraph(box, state, ctx, faces, fill) {
   });
   // Drawn anew on every move: nothing of an earlier drawing is kept.
   for (const child of box.querySelectorAll(":scope > [data-kept]")) child.remove();
-  box.append(el("p", { class: "note" }, "This board has no vertex positions: each face is a disc, joined to the faces it shares a side with."), wrap);
+  box.append(el("p", { class: "note" }, t("This board has no vertex positions: each face is a disc, joined to the faces it shares a side with.")), wrap);
   // A pasted projective plane has a 3D view all the same (cut open into a disk).
   if (!ctx.still) beside3d(wrap, state, ctx, { fill });
   return svg;

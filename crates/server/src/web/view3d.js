@@ -10,6 +10,7 @@ import * as THREE from "./vendor/three.module.js";
 import { OrbitControls } from "./vendor/OrbitControls.js";
 import { el } from "./draw.js";
 import { BORDER_FROM, surfacePath, surfacesOf, tessellate } from "./shapes3d.js";
+import { t } from "./i18n.js";
 
 document.head.append(el("link", { rel: "stylesheet", href: new URL("./view3d.css", import.meta.url).href }));
 
@@ -47,12 +48,12 @@ export function view3d(disk, state, ctx, paint) {
     // pasted projective plane, cut open into a disk, and sums of the families (shapes3d.js).
     if (current) current.view.dispose();
     current = null;
-    const said = "This board has no 3D view: only goldberg, taylor, torus and klein boards, their connected sums and pasted projective planes have one.";
+    const said = t("This board has no 3D view: only goldberg, taylor, torus and klein boards, their connected sums and pasted projective planes have one.");
     disk.after(el("p", { class: "note" }, said));
     return;
   }
   if (surfaces[0].copies.length > MAX_COPIES) {
-    disk.after(el("p", { class: "note" }, "This board has too many cells for the 3D view."));
+    disk.after(el("p", { class: "note" }, t("This board has too many cells for the 3D view.")));
     return;
   }
   const key = `${state.id} ${state.board}`;
@@ -62,7 +63,7 @@ export function view3d(disk, state, ctx, paint) {
     const context = webglMissing ? null : webgl();
     if (!context) {
       webglMissing = true;
-      disk.after(el("p", { class: "note" }, "3D views need WebGL, which this browser does not offer."));
+      disk.after(el("p", { class: "note" }, t("3D views need WebGL, which this browser does not offer.")));
       return;
     }
     current = { key, view: createView(context, surfaces), views: null };
@@ -82,7 +83,7 @@ function tabbed(disk, view) {
   const views = el("div", { class: "views", "data-tab": tab, "data-kept": "" });
   const tabs = el("div", { class: "tabs", role: "tablist" },
     ...[["disk", "Disk"], ["3d", "3D"]].map(([name, label]) => {
-      const button = el("button", { type: "button", role: "tab", "data-tab": name }, label);
+      const button = el("button", { type: "button", role: "tab", "data-tab": name }, t(label));
       button.addEventListener("click", () => {
         tab = name;
         views.dataset.tab = name;
@@ -147,7 +148,7 @@ function createView({ canvas, gl, software }, surfaces) {
   // What the surface on show is, when it needs saying (a connected sum).
   const about = el("p", { class: "note", hidden: "" });
   const element = el("div", { class: "pane3d", id: "view3d" }, chooser, stage,
-    el("p", { class: "note" }, "Drag to turn, scroll or pinch to zoom, right-drag or two fingers to pan. Click a cell to play it."), about);
+    el("p", { class: "note" }, t("Drag to turn, scroll or pinch to zoom, right-drag or two fingers to pan. Click a cell to play it.")), about);
 
   let shown = null; // the surface on show: mesh, its copies and their labels
   let state = null;
@@ -183,7 +184,7 @@ function createView({ canvas, gl, software }, surfaces) {
     const group = new THREE.Group();
     group.add(new THREE.Mesh(geometry, bandedMaterial()));
     scene.add(group);
-    about.textContent = surface.note || "";
+    about.textContent = surface.note ? t(surface.note) : "";
     about.hidden = !surface.note;
     const copies = mesh.copies.map((c, index) => ({
       ...c,
@@ -199,7 +200,7 @@ function createView({ canvas, gl, software }, surfaces) {
     shown = { surface, geometry, group, copies, positions: mesh.positions, index: mesh.index, loop: null, settledAt: null };
     chooser.querySelectorAll("button").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.surface === surface.name)));
     element.dataset.surface = surface.name;
-    canvas.setAttribute("aria-label", `The board in 3D: ${surface.title}`);
+    canvas.setAttribute("aria-label", t("The board in 3D: {surface}", { surface: t(surface.title) }));
     frame3d(geometry);
     if (state) update(state, ctx, paint, disk);
   }
@@ -234,12 +235,12 @@ function createView({ canvas, gl, software }, surfaces) {
 
   if (surfaces.length > 1) {
     for (const surface of surfaces) {
-      const button = el("button", { type: "button", "data-surface": surface.name }, surface.title);
+      const button = el("button", { type: "button", "data-surface": surface.name }, t(surface.title));
       button.addEventListener("click", () => show(surface));
       chooser.append(button);
     }
   }
-  const reset = el("button", { type: "button", class: "reset" }, "Reset view");
+  const reset = el("button", { type: "button", class: "reset" }, t("Reset view"));
   reset.addEventListener("click", () => frame3d(shown.geometry));
   chooser.append(reset);
 

@@ -4,6 +4,7 @@
 // solve's best moves are dashed.
 import { el, actionTarget } from "../draw.js";
 import { drawGraph, drawVertex } from "../graph.js";
+import { t } from "../i18n.js";
 
 // "2:a=1,C=0" -> { vertex: "2", left: Map { a => 1, C => 0 } }
 function parse(move) {
@@ -16,12 +17,13 @@ function parse(move) {
 export function describeMove(move) {
   const taken = parse(move);
   if (!taken) return null;
-  return `at vertex ${taken.vertex}, leaving ${[...taken.left].map(([edge, n]) => `${n} on ${edge}`).join(", ")}`;
+  const left = [...taken.left].map(([edge, n]) => t("{count} on {edge}", { count: n, edge })).join(", ");
+  return t("at vertex {vertex}, leaving {left}", { vertex: taken.vertex, left });
 }
 
 /** How the game was won, for the end card: normal play, whoever cannot move loses. */
 export function endNote(view, { winner, loser }) {
-  return `${winner} took the last tokens: with every edge empty, ${loser} cannot move.`;
+  return t("{winner} took the last tokens: with every edge empty, {loser} cannot move.", { winner, loser });
 }
 
 export function render(box, state, ctx) {
@@ -63,15 +65,15 @@ export function render(box, state, ctx) {
     nodes.forEach((n, i) => n.classList.toggle("selected", i === v));
     const name = view.vertices[v];
     const mine = view.edges.filter((e) => e.ends.includes(name) && e.tokens > 0);
-    panel.replaceChildren(el("strong", {}, `Vertex ${name}: tokens to leave on each edge`), el("br"));
-    if (!mine.length) { panel.append("No edge at this vertex has tokens."); return; }
+    panel.replaceChildren(el("strong", {}, t("Vertex {name}: tokens to leave on each edge", { name })), el("br"));
+    if (!mine.length) { panel.append(t("No edge at this vertex has tokens.")); return; }
     const inputs = mine.map((e) => {
       const suggested = hint && hint.vertex === name && hint.left.has(e.name) ? hint.left.get(e.name) : e.tokens;
       const input = el("input", { type: "number", min: 0, max: e.tokens, value: suggested, name: e.name });
       panel.append(el("label", {}, `${e.name} (${e.tokens}): `, input));
       return [e, input];
     });
-    const take = el("button", { class: "primary", id: "take-button" }, "Take");
+    const take = el("button", { class: "primary", id: "take-button" }, t("Take"));
     take.addEventListener("click", () => {
       const changes = inputs.filter(([e, i]) => Number(i.value) < e.tokens).map(([e, i]) => `${e.name}=${Number(i.value)}`);
       ctx.play(`${name}:${changes.join(",")}`);

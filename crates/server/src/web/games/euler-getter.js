@@ -4,6 +4,7 @@
 // Stones are drawn in their seat's colour (X or O), like everything else on the page.
 import { el, plural } from "../draw.js";
 import { drawSurface } from "../surface.js";
+import { t } from "../i18n.js";
 
 export const swapLabel = "Swap colours";
 /** The view's field of each cell's stone: what a set-up position changes. */
@@ -35,10 +36,19 @@ export function render(box, state, ctx) {
     }
   }
   const svg = drawSurface(box, state, ctx, { fill: (cell) => view.owners[cell] || "empty", outlines, loops });
-  const notes = [`Rule: ${view.rule} (the ${view.rule === "reverse" ? "smaller" : "larger"} characteristic wins). Surface: ${view.surface}, χ = ${view.surface_chi}.`];
-  if (view.swap && view.swap.swapped) notes.push("The colours were swapped: each seat took over the other's stones.");
+  const rule = view.rule === "reverse" ? t("Rule: reverse (the smaller characteristic wins).") : t("Rule: {rule} (the larger characteristic wins).", { rule: t(view.rule) });
+  const notes = [rule, t("Surface: {surface}, χ = {chi}.", { surface: surfaceName(view.surface), chi: view.surface_chi })];
+  if (view.swap && view.swap.swapped) notes.push(t("The colours were swapped: each seat took over the other's stones."));
   box.append(el("p", { class: "note" }, notes.join(" ")));
   if (view.regions) box.append(regionList(view, svg, index));
+}
+
+/** A surface as the server names it ("projective plane", "genus-2 surface", "N3"), in the
+ * reader's language. */
+function surfaceName(surface) {
+  const genus = /^genus-(\d+) surface$/.exec(surface);
+  if (genus) return t("genus-{genus} surface", { genus: genus[1] });
+  return /^N\d+$/.test(surface) ? surface : t(surface);
 }
 
 // Each player's area, piece by piece; hovering a piece lights its cells on the board.
@@ -52,14 +62,16 @@ function regionList(view, svg, index) {
   for (const p of ["X", "O"]) {
     const r = view.regions[p];
     const items = r.pieces.map((piece, i) => {
-      const li = el("li", { tabindex: "0" }, `piece ${i + 1}: χ = ${piece.chi}, ${plural(piece.loops, "loop")}, ${plural(piece.cells.length, "cell")}`);
+      const li = el("li", { tabindex: "0" }, t("piece {number}: χ = {chi}, {loops}, {cells}",
+        { number: i + 1, chi: piece.chi, loops: plural(piece.loops, "loop"), cells: plural(piece.cells.length, "cell") }));
       for (const [on, events] of [[true, ["mouseenter", "focus"]], [false, ["mouseleave", "blur"]]]) {
         for (const event of events) li.addEventListener(event, () => light(piece.cells, on));
       }
       return li;
     });
     list.append(el("div", {},
-      el("h4", {}, el("span", { class: `swatch ${p}` }), ` ${p}'s area: χ = ${r.chi}, ${plural(r.components, "piece")}, ${plural(r.loops, "loop")}`),
+      el("h4", {}, el("span", { class: `swatch ${p}` }), t(" {seat}'s area: χ = {chi}, {pieces}, {loops}",
+        { seat: p, chi: r.chi, pieces: plural(r.components, "piece"), loops: plural(r.loops, "loop") })),
       el("ul", {}, ...items)));
   }
   return list;

@@ -6,6 +6,7 @@
 // as three crosscaps). The hint's button and the surface it cuts are ringed; the surfaces
 // the last move left are marked.
 import { el, plural } from "../draw.js";
+import { t } from "../i18n.js";
 
 /** The genus of a surface's name: `o3` and `n2` give 3 and 2, the sphere `S` 0. */
 const genusOf = (name) => Number((/^[on](\d+)$/.exec(name) || [0, 0])[1]);
@@ -48,8 +49,8 @@ function picture(form) {
   const { handles, crosscaps, cut } = form;
   const features = handles + crosscaps;
   const half = HEIGHT / 2;
-  const kinds = [plural(handles, "handle"), plural(crosscaps, "crosscap")].filter((t) => !t.startsWith("0 "));
-  const label = `${kinds.join(" and ") || "a sphere"}${cut ? ", and the curve cut" : ""}`;
+  const kinds = [[handles, "handle"], [crosscaps, "crosscap"]].filter(([n]) => n > 0).map(([n, word]) => plural(n, word));
+  const label = `${kinds.join(t(" and ")) || t("a sphere")}${cut ? t(", and the curve cut") : ""}`;
   if (features === 0) {
     return el("svg", { viewBox: `${-half - 2} ${-half - 2} ${HEIGHT + 4} ${HEIGHT + 4}`, class: "surface-picture", role: "img", "aria-label": label },
       el("circle", { class: "body", cx: 0, cy: 0, r: half }),
@@ -95,8 +96,8 @@ function picture(form) {
 function drawing(surface, form) {
   const svg = picture(form);
   if (surface.orientable || form.handles === 0) return [svg];
-  const as = `${plural(form.handles, "handle")} and ${plural(form.crosscaps, "crosscap")}`;
-  return [svg, el("div", { class: "form-note" }, `drawn as ${as}: the same surface`)];
+  const as = `${plural(form.handles, "handle")}${t(" and ")}${plural(form.crosscaps, "crosscap")}`;
+  return [svg, el("div", { class: "form-note" }, t("drawn as {form}: the same surface", { form: as }))];
 }
 
 /** A move's notation read: "g:n5->n2+n3" is the cut (g) of n5 into n2 and n3; null if
@@ -108,14 +109,14 @@ function parseCut(move) {
 
 /** How the game was won, for the end card: normal play, whoever cannot move loses. */
 export function endNote(view, { winner, loser }) {
-  return `${winner} made the last cut: only spheres are left, where every curve bounds a disc, so ${loser} cannot move.`;
+  return t("{winner} made the last cut: only spheres are left, where every curve bounds a disc, so {loser} cannot move.", { winner, loser });
 }
 
 /** A move in words, from its notation ("g:n5->n2+n3") and the letters' curves in `view`. */
 export function describeMove(move, view) {
   const cut = parseCut(move);
   if (!cut || !view.curves) return null;
-  return `on ${cut.from}, ${view.curves[cut.letter]}; leaves ${cut.into.join(" + ")}`;
+  return t("on {surface}, {curve}; leaves {rest}", { surface: cut.from, curve: t(view.curves[cut.letter]), rest: cut.into.join(" + ") });
 }
 
 export function render(box, state, ctx) {
@@ -127,7 +128,8 @@ export function render(box, state, ctx) {
   // The first card of each surface, with its picture at rest: the one a move is drawn on.
   const shown = new Map();
   for (const s of view.surfaces) {
-    const kind = s.genus === 0 ? "sphere" : s.orientable ? `orientable, genus ${s.genus}` : `non-orientable, ${plural(s.genus, "cross-cap")}`;
+    const kind = s.genus === 0 ? t("sphere") : s.orientable ? t("orientable, genus {genus}", { genus: s.genus })
+      : t("non-orientable, {crosscaps}", { crosscaps: plural(s.genus, "cross-cap") });
     const marks = [s.genus === 0 ? "dead" : "", hinted && hinted.from === s.name ? "hint" : "", left.includes(s.name) ? "last" : ""];
     if (left.includes(s.name)) left.splice(left.indexOf(s.name), 1);
     const rest = hinted && hinted.from === s.name && !shown.has(s.name) ? moveForm(s, hinted) : plainForm(s);
@@ -140,14 +142,14 @@ export function render(box, state, ctx) {
       el("div", {}, `χ = ${s.euler_characteristic}`)));
   }
   const lastWords = ctx.last && describeMove(ctx.last, view);
-  box.append(el("p", {}, `Position: ${view.position}`), cards);
-  if (lastWords) box.append(el("p", { class: "note last-move" }, `Last move, ${ctx.last}: ${lastWords}.`));
+  box.append(el("p", {}, t("Position: {position}", { position: view.position })), cards);
+  if (lastWords) box.append(el("p", { class: "note last-move" }, t("Last move, {move}: {words}.", { move: ctx.last, words: lastWords })));
   if (!ctx.canMove) return;
   const list = el("div", { class: "move-list" });
   for (const m of view.moves) {
     const marks = [ctx.hint === m.move ? "hint" : "", ctx.solved && ctx.solved.has(m.move) ? "solved" : ""];
     const b = el("button", { "data-move": m.move, class: marks.filter(Boolean).join(" ") || null },
-      `${m.move}: on ${m.from}, ${m.curve}; leaves ${m.into.join(" + ") || "a sphere"}`);
+      `${m.move}: ${t("on {surface}, {curve}; leaves {rest}", { surface: m.from, curve: t(m.curve), rest: m.into.join(" + ") || t("a sphere") })}`);
     b.addEventListener("click", () => ctx.play(m.move));
     const card = shown.get(m.from);
     const draw = (form) => card.pictureBox.replaceChildren(...drawing(card.surface, form));
@@ -155,5 +157,5 @@ export function render(box, state, ctx) {
     for (const event of ["mouseleave", "blur"]) b.addEventListener(event, () => draw(card.rest));
     list.append(b);
   }
-  box.append(el("h3", {}, "Your moves"), list);
+  box.append(el("h3", {}, t("Your moves")), list);
 }

@@ -2,10 +2,11 @@
 // right, so the move leaves the counters to its left. The hint rings the counters it
 // takes; the last move's heap is marked.
 import { el, svgBox, moveTarget } from "../draw.js";
+import { t } from "../i18n.js";
 
 /** How the game was won, for the end card: normal play, whoever cannot move loses. */
 export function endNote(view, { winner, loser }) {
-  return `${winner} took the last counter: with every heap empty, ${loser} cannot move.`;
+  return t("{winner} took the last counter: with every heap empty, {loser} cannot move.", { winner, loser });
 }
 
 export function render(box, state, ctx) {
@@ -20,7 +21,7 @@ export function render(box, state, ctx) {
     const counters = [];
     for (let k = 0; k < size; k++) {
       const c = el("circle", { class: "counter", cx: 50 + k * 28, cy: y, r: 11 },
-        el("title", {}, `take ${size - k} from heap ${h + 1}`));
+        el("title", {}, t("take {count} from heap {heap}", { count: size - k, heap: h + 1 })));
       moveTarget(c, `${h + 1}:${k}`, ctx);
       if (hintHeap === h + 1 && k >= hintLeft) c.classList.add("hint");
       for (const [on, events] of [[true, ["mouseenter", "focus"]], [false, ["mouseleave", "blur"]]]) {

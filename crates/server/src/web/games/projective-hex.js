@@ -2,6 +2,7 @@
 // through the cells' centres and across the rim where the loop crosses it.
 import { el } from "../draw.js";
 import { drawSurface } from "../surface.js";
+import { t } from "../i18n.js";
 
 export const swapLabel = "Swap: take over the opening";
 /** The view's field of each cell's stone: what a set-up position changes. */
@@ -9,7 +10,7 @@ export const positionField = "stones";
 
 /** How the game was won, for the end card: the winning loop. */
 export function endNote(view) {
-  return view.loop && view.loop.length ? `By the global loop ${view.loop.join(" – ")} (${view.loop.length} cells).` : "";
+  return view.loop && view.loop.length ? t("By the global loop {loop} ({count} cells).", { loop: view.loop.join(" – "), count: view.loop.length }) : "";
 }
 
 export function render(box, state, ctx) {
@@ -22,12 +23,12 @@ export function render(box, state, ctx) {
     loop,
   });
   const notes = [];
-  if (view.opening && view.opening !== "standard") notes.push(`Opening: ${view.opening}.`);
-  if (view.swapped) notes.push("The colours were swapped.");
+  if (view.opening && view.opening !== "standard") notes.push(t("Opening: {opening}.", { opening: t(view.opening) }));
+  if (view.swapped) notes.push(t("The colours were swapped."));
   if (view.stone_to_place && state.to_move && view.stone_to_place !== state.to_move) {
     // "an X", "an O": both letters are read with a vowel first.
-    notes.push(`${state.to_move} places an ${view.stone_to_place} stone (opening).`);
+    notes.push(t("{mover} places an {stone} stone (opening).", { mover: state.to_move, stone: view.stone_to_place }));
   }
-  if (loop.length) notes.push(`Winning loop: ${view.loop.join(" – ")}.`);
+  if (loop.length) notes.push(t("Winning loop: {loop}.", { loop: view.loop.join(" – ") }));
   if (notes.length) box.append(el("p", { class: "note" }, notes.join(" ")));
 }

@@ -2,21 +2,22 @@
 // and threshold; the last move's cascade is replayed step by step, vertex by vertex.
 import { el, moveTarget } from "../draw.js";
 import { drawGraph, drawVertex } from "../graph.js";
+import { t } from "../i18n.js";
 
 /** Each seat's score: the vertices it holds (holding them all wins). */
 export function scores(view) {
   const held = (p) => view.vertices.filter((v) => v.owner === p).length;
-  const one = (p) => ({ value: held(p), text: `${held(p)} of ${view.vertices.length} vertices` });
+  const one = (p) => ({ value: held(p), text: t("{held} of {count} vertices", { held: held(p), count: view.vertices.length }) });
   return { X: one("X"), O: one("O") };
 }
 
 /** What a solve adds for this game: whether every way of playing ends alike (the seed's
  * first question), when its search finished. */
 export function describeSolve(answer) {
-  const result = (r) => (r === "draw" ? "a draw" : `${r} wins`);
+  const result = (r) => (r === "draw" ? t("a draw") : t("{winner} wins", { winner: r }));
   const results = answer.possible_winners || [];
-  if (answer.predetermined === true) return `Whatever anyone plays, ${result(results[0])}: the result is predetermined.`;
-  if (answer.predetermined === false) return `Not predetermined: other play can end otherwise (${results.map(result).join(", ")}).`;
+  if (answer.predetermined === true) return t("Whatever anyone plays, {result}: the result is predetermined.", { result: result(results[0]) });
+  if (answer.predetermined === false) return t("Not predetermined: other play can end otherwise ({results}).", { results: results.map(result).join(", ") });
   return null;
 }
 
@@ -29,23 +30,23 @@ export function render(box, state, ctx) {
   view.vertices.forEach((v, i) => {
     const node = drawVertex(svg, pos[i], {
       cls: v.owner || "empty", inner: `${v.score}/${v.threshold}`, name: v.name, r: 20,
-      title: `vertex ${v.name}: score ${v.score} of ${v.threshold}`,
+      title: t("vertex {name}: score {score} of {threshold}", { name: v.name, score: v.score, threshold: v.threshold }),
     });
     moveTarget(node, legal.has(v.name) ? v.name : null, ctx);
     if (last && last.vertex === v.name) node.classList.add("last");
     nodes.set(v.name, node);
   });
   box.append(board, el("p", { class: "note" },
-    `Grains placed: ${view.placements} (the game stops at ${view.move_limit}). Each vertex shows its name, and its score over its threshold.`));
+    t("Grains placed: {placed} (the game stops at {limit}). Each vertex shows its name, and its score over its threshold.", { placed: view.placements, limit: view.move_limit })));
   if (last && last.reached.length === 1 && !last.erupted) {
-    box.append(el("p", { class: "note" }, `Last grain on ${last.vertex}: it reached no other vertex.`));
+    box.append(el("p", { class: "note" }, t("Last grain on {vertex}: it reached no other vertex.", { vertex: last.vertex })));
   } else if (last && last.reached.length) {
     // The names apart in words too (commas), not only by their margins: a screen reader
     // read "7 4 6" as one number.
     const names = last.reached.map((name) => el("span", { "data-vertex": name }, name));
     const steps = el("span", { class: "cascade" }, ...names.flatMap((name, i) => (i ? [", ", name] : [name])));
-    box.append(el("p", { class: "note" }, `Last grain on ${last.vertex}: the cascade reached `, steps,
-      last.erupted ? " and erupted (it never stops)." : "."));
+    box.append(el("p", { class: "note" }, t("Last grain on {vertex}: the cascade reached ", { vertex: last.vertex }), steps,
+      last.erupted ? t(" and erupted (it never stops).") : t(".")));
     // Replay the cascade: light the reached vertices, and their names below, in turn.
     last.reached.forEach((name, step) => {
       const word = steps.children[step];
