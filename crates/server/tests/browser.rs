@@ -1634,6 +1634,17 @@ fn the_board_is_drawn_before_the_game_starts(session: &Session, server: &common:
     assert!(!labelled.is_empty());
     assert!(session.find_all("#view3d .cell3d").len() > pieces);
     assert!(session.play_in_3d(true), "a playable cell on the sum");
+    // Its projective plane on the cross-cap instead of Boy's surface, played there too.
+    session.click_first("#view3d button[data-surface='sum-crosscap']");
+    session.wait_for("#view3d[data-surface='sum-crosscap']");
+    session.wait_for_text("#view3d", "run through it, as three strips");
+    let started = Instant::now();
+    while !session.play_in_3d(true) {
+        assert!(
+            started.elapsed() < WAIT,
+            "no playable cell on the cross-cap sum"
+        );
+    }
     assert_eq!(session.console_errors(), Vec::<String>::new());
 }
 

@@ -29,7 +29,7 @@ const cross = (a, b) => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a
  */
 export function surfacesOf(layout, board) {
   const family = String(board).split(":")[0];
-  if (layout.summands) return [connectedSum(layout)];
+  if (layout.summands) return connectedSums(layout);
   if (layout.sphere) {
     return projectivePlane(layout.sphere.map((polygon, cell) => ({ cell, polygon })), normalize, "sphere");
   }
@@ -360,12 +360,35 @@ const SUM_SPACING = 2.8;
 const TUBE_SEGMENTS = 10;
 const TUBE_STEPS = 48;
 
+const SUM_NOTE = "A connected sum: each board on its own surface, and a tube from the first board to each other one. The three cells around each end of a tube run through it, as three strips. On the disk the boards are drawn flat, a numbered ring where a tube leaves each (the number is the board at its other end), and those cells on both boards: dashed on the second, with the first board's names.";
+
+// A connected sum's views: its projective planes on Boy's surface, then on the cross-cap,
+// as a lone projective plane is offered (one view when it has none). Each view's copies are
+// worked out when it is first shown: on a large sum that takes a tenth of a second.
+function connectedSums(layout) {
+  const view = (name, title, projective, evenOutProjective) => {
+    let copies = null;
+    return {
+      name, title, convex: false, note: SUM_NOTE,
+      // Seen from the front and above, so that the tubes' arches show.
+      eye: [0.1, -0.8, 0.55],
+      get copies() {
+        copies ??= connectedSum(layout, projective, evenOutProjective);
+        return copies;
+      },
+    };
+  };
+  if (layout.summands.every((summand) => gridSize(summand.board))) return [view("sum", "Connected sum", boysSurface, evenOnBoy)];
+  return [view("sum", "Boy's surface", boysSurface, evenOnBoy), view("sum-crosscap", "Cross-cap", crossCap, evenOnCrossCap)];
+}
+
 // A connected sum (the layout's summands and tubes): each board on its own surface (a
-// projective plane on Boy's surface, a torus, a Klein bottle) in a row, each turned so
-// that its tubes' mouths face up, and each tube an arch from the first board to a later
-// one. The three cells through a tube run along it as three strips, so that each cell is
-// seen to go on from one board to the other; the strips carry no labels.
-function connectedSum(layout) {
+// projective plane immersed by `projective`, a torus, a Klein bottle) in a row, each
+// turned so that its tubes' mouths face up, and each tube an arch from the first board to
+// a later one. The three cells through a tube run along it as three strips, so that each
+// cell is seen to go on from one board to the other; the strips carry no labels. Answers
+// the copies.
+function connectedSum(layout, projective, evenOutProjective) {
   const boards = layout.summands.map((summand, k) => {
     const cells = [];
     layout.cells.forEach((shape, cell) => {
@@ -374,7 +397,7 @@ function connectedSum(layout) {
       }
     });
     const size = gridSize(summand.board);
-    const map = size ? periodicMap(...size) : immersion(boysSurface, evenOnBoy, diskToHemisphere(summand.rim));
+    const map = size ? periodicMap(...size) : immersion(projective, evenOutProjective, diskToHemisphere(summand.rim));
     // Its middle and size, from at most about 2,000 cells (a large board would take long).
     const stride = Math.ceil(cells.length / 2000);
     const points = cells.filter((_, i) => i % stride === 0).flatMap(({ polygon }) => polygon.map(map));
@@ -412,9 +435,7 @@ function connectedSum(layout) {
     const [a, b] = tube.summands.map((board, end) => placed(boards[board], mouths[t][end]));
     copies.push(...tubeCopies(tube.cells, a, b));
   });
-  const note = "A connected sum: each board on its own surface, and a tube from the first board to each other one. The three cells around each end of a tube run through it, as three strips. On the disk the boards are drawn flat, a numbered ring where a tube leaves each (the number is the board at its other end), and those cells on both boards: dashed on the second, with the first board's names.";
-  // Seen from the front and above, so that the tubes' arches show.
-  return { name: "sum", title: "Connected sum", convex: false, note, eye: [0.1, -0.8, 0.55], copies };
+  return copies;
 }
 
 // A projective plane given in a chart whose `toSphere` lands on the sphere, immersed as
