@@ -26,7 +26,7 @@ const COMPUTER_PROVED = {
 const STOPPED_BY = { nodes: "node limit", time: "time limit", memory: "memory limit", cancelled: "cancelled" };
 
 /** The status line and the tab's title: the result, or whose turn it is and who you are;
- * `mine`: "won" or "lost" when the reader played one seat of a finished game. */
+ * `outcome`: "won" or "lost" when the reader played one seat of a finished game. */
 function describe(state, mine) {
   const seats = mySeats(state.players, mine);
   const mover = state.to_move;
@@ -37,7 +37,7 @@ function describe(state, mine) {
     if (seats.length === 1) {
       const outcome = state.winner === seats[0] ? "won" : "lost";
       const title = outcome === "won" ? t("You won") : t("You lost");
-      return { text: t("{outcome}: {winner} wins{how}.", { outcome: title, winner: state.winner, how }), title, mine: outcome };
+      return { text: t("{outcome}: {winner} wins{how}.", { outcome: title, winner: state.winner, how }), title, outcome };
     }
     return { text: t("{winner} wins{how}.", { winner: state.winner, how }), title: t("{winner} wins", { winner: state.winner }) };
   }
@@ -132,7 +132,7 @@ export async function gamePage(main, id, page) {
   const hintLevel = el("select", { id: "hint-level", "aria-label": t("Hint from") },
     el("option", { value: "" }, t("the game's hint level")),
     el("option", { value: "perfect" }, t("the solver")),
-    ...["hard", "medium", "easy"].map((l) => el("option", { value: l }, t("the computer ({level})", { level: t(l) }))));
+    ...["hard", "medium", "easy"].map((l) => el("option", { value: l }, t("the computer ({level})", { level: levelName(l) }))));
   const undoButton = button("undo", "Undo");
   const resignButton = button("resign", "Resign");
   const stopButton = button("stop", "Stop", "End the game without a winner (its owner only)");
@@ -440,7 +440,7 @@ export async function gamePage(main, id, page) {
     if (viewing !== null || state.moves.length <= heard) { heard = Math.min(heard, state.moves.length); return; }
     sound.play(state.movers[state.moves.length - 1] || "X");
     heard = state.moves.length;
-    if (state.status === "over" && said.mine) sound.play(said.mine);
+    if (state.status === "over" && said.outcome) sound.play(said.outcome);
   }
 
   // The move list changes at its end only: the moves still listed stay, a move taken back
