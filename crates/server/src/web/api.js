@@ -1,7 +1,7 @@
 // What the pages share: the JSON API, the catalog, each game's drawing module, the seat
 // secrets this browser holds, and how a board is named.
 import { plural } from "./draw.js";
-import { t } from "./i18n.js";
+import { t, valueName } from "./i18n.js";
 
 export async function api(method, path, body, signal) {
   const response = await fetch("/api" + path, {
@@ -53,16 +53,10 @@ export function mySeats(players, mine) {
   return SEATS.filter((p) => players[p] === "human" && mine[p]);
 }
 
-/** A computer level as the page shows it: the named levels translated, `mcts:N` and the
- * like as the API and the CLI spell them. */
-export function levelName(level) {
-  return /^[a-z]+$/.test(level) ? t(level) : level;
-}
-
 /** Who sits in a seat (`human` or `ai:LEVEL`), as the pages say it: `you` for a seat
  * this browser holds. */
 export function seatLabel(who, mine) {
-  if (who !== "human") return t("the computer ({level})", { level: levelName(who.replace(/^ai:/, "")) });
+  if (who !== "human") return t("the computer ({level})", { level: valueName(who.replace(/^ai:/, "")) });
   return mine ? t("you") : t("a person");
 }
 

@@ -1,9 +1,9 @@
 // The Crosscap page: a small hash router over the JSON API. Each game's drawing lives in
 // games/<name>.js and exports render(element, state, ctx); play.js is the game page.
 import { el, clear, plural } from "./draw.js";
-import { api, getCatalog, saveTokens, tokens, heldGames, createGame, boardName, renderer, seatLabel, levelName, SEATS, mySeats } from "./api.js";
+import { api, getCatalog, saveTokens, tokens, heldGames, createGame, boardName, renderer, seatLabel, SEATS, mySeats } from "./api.js";
 import { gamePage } from "./play.js";
-import { LANGUAGES, language, chooseLanguage, t } from "./i18n.js";
+import { LANGUAGES, language, chooseLanguage, t, valueName } from "./i18n.js";
 
 const main = document.getElementById("main");
 
@@ -85,7 +85,7 @@ function playerPicker(seat, levels, initial) {
     el("option", { value: "ai" }, t("the computer")));
   kind.value = initial;
   const level = el("select", { name: `${seat}-level` },
-    ...levels.map((l) => el("option", { value: l }, levelName(l))));
+    ...levels.map((l) => el("option", { value: l }, valueName(l))));
   level.value = "medium";
   const sync = () => { level.hidden = kind.value !== "ai"; };
   kind.addEventListener("change", sync);
@@ -172,7 +172,7 @@ async function newGamePage() {
     optionInputs = g.options.filter((opt) => opt.on_form).map((opt) => {
       let input;
       if (opt.kind === "select") {
-        input = el("select", { name: opt.name }, ...opt.choices.map((c) => el("option", { value: c }, /^\d+$/.test(c) ? c : t(c))));
+        input = el("select", { name: opt.name }, ...opt.choices.map((c) => el("option", { value: c }, valueName(c))));
         input.value = JSON.parse(opt.default);
       } else {
         input = el("input", { type: "text", name: opt.name, value: JSON.parse(opt.default) });

@@ -30,6 +30,13 @@ export function t(text, params = {}) {
   return words.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
 }
 
+/** A value the API takes (a computer level, an option's choice) as the page shows it: a
+ * word translated, a number or a search's spec (`3`, `mcts:500`) as the API and the CLI
+ * spell it. */
+export function valueName(value) {
+  return /^[a-z][a-z-]*$/.test(value) ? t(value) : value;
+}
+
 /** Keeps `code` as the reader's language and shows the page in it. */
 export function chooseLanguage(code) {
   localStorage.setItem(STORE, code);

@@ -2,9 +2,9 @@
 // scores with their changes, hints drawn on the board, the move list, replay, an end
 // card, sound, a friend's invitation, and a paced view of computer-against-computer games.
 import { el, clear, arrowKeys, plural } from "./draw.js";
-import { api, renderer, tokens, saveTokens, invitation, claimLink, createGame, boardName, seatLabel, levelName, SEATS, mySeats } from "./api.js";
+import { api, renderer, tokens, saveTokens, invitation, claimLink, createGame, boardName, seatLabel, SEATS, mySeats } from "./api.js";
 import * as sound from "./sound.js";
-import { language, t } from "./i18n.js";
+import { language, t, valueName } from "./i18n.js";
 
 // How long each move of a computer-against-computer game stays on screen while it plays.
 const PACE_MS = 800;
@@ -132,7 +132,7 @@ export async function gamePage(main, id, page) {
   const hintLevel = el("select", { id: "hint-level", "aria-label": t("Hint from") },
     el("option", { value: "" }, t("the game's hint level")),
     el("option", { value: "perfect" }, t("the solver")),
-    ...["hard", "medium", "easy"].map((l) => el("option", { value: l }, t("the computer ({level})", { level: levelName(l) }))));
+    ...["hard", "medium", "easy"].map((l) => el("option", { value: l }, t("the computer ({level})", { level: valueName(l) }))));
   const undoButton = button("undo", "Undo");
   const resignButton = button("resign", "Resign");
   const stopButton = button("stop", "Stop", "End the game without a winner (its owner only)");
@@ -229,7 +229,7 @@ export async function gamePage(main, id, page) {
       : answer.level === "perfect" ? t(", not proven: beyond the solver's budget, a search's move") : "";
     const words = moveWords(answer.move, state.view);
     hintNote.textContent = t("Hint ({level}{proof}): {move}, ringed on the board.",
-      { level: levelName(answer.level), proof, move: `${answer.move}${words ? ` (${words})` : ""}` });
+      { level: valueName(answer.level), proof, move: `${answer.move}${words ? ` (${words})` : ""}` });
   }));
   solveButton.addEventListener("click", () => act(async () => {
     const asked = state.version;

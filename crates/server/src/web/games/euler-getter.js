@@ -4,7 +4,7 @@
 // Stones are drawn in their seat's colour (X or O), like everything else on the page.
 import { el, plural } from "../draw.js";
 import { drawSurface } from "../surface.js";
-import { t } from "../i18n.js";
+import { t, valueName } from "../i18n.js";
 
 export const swapLabel = "Swap colours";
 /** The view's field of each cell's stone: what a set-up position changes. */
@@ -36,7 +36,7 @@ export function render(box, state, ctx) {
     }
   }
   const svg = drawSurface(box, state, ctx, { fill: (cell) => view.owners[cell] || "empty", outlines, loops });
-  const rule = view.rule === "reverse" ? t("Rule: reverse (the smaller characteristic wins).") : t("Rule: {rule} (the larger characteristic wins).", { rule: t(view.rule) });
+  const rule = view.rule === "reverse" ? t("Rule: reverse (the smaller characteristic wins).") : t("Rule: {rule} (the larger characteristic wins).", { rule: valueName(view.rule) });
   const notes = [rule, t("Surface: {surface}, χ = {chi}.", { surface: surfaceName(view.surface), chi: view.surface_chi })];
   if (view.swap && view.swap.swapped) notes.push(t("The colours were swapped: each seat took over the other's stones."));
   box.append(el("p", { class: "note" }, notes.join(" ")));

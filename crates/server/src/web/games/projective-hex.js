@@ -2,7 +2,7 @@
 // through the cells' centres and across the rim where the loop crosses it.
 import { el } from "../draw.js";
 import { drawSurface } from "../surface.js";
-import { t } from "../i18n.js";
+import { t, valueName } from "../i18n.js";
 
 export const swapLabel = "Swap: take over the opening";
 /** The view's field of each cell's stone: what a set-up position changes. */
@@ -23,7 +23,7 @@ export function render(box, state, ctx) {
     loop,
   });
   const notes = [];
-  if (view.opening && view.opening !== "standard") notes.push(t("Opening: {opening}.", { opening: t(view.opening) }));
+  if (view.opening && view.opening !== "standard") notes.push(t("Opening: {opening}.", { opening: valueName(view.opening) }));
   if (view.swapped) notes.push(t("The colours were swapped."));
   if (view.stone_to_place && state.to_move && view.stone_to_place !== state.to_move) {
     // "an X", "an O": both letters are read with a vowel first.
