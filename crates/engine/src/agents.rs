@@ -146,15 +146,21 @@ impl<G: Game> Agent<G> for FlatMonteCarlo {
     }
 }
 
+/// Whether a position is within the exact solver's reach: a game's own measure of how
+/// much is left to play, set from what its solver proves within [`PERFECT_TIME`].
+pub type Reach<G> = Box<dyn Fn(&G) -> bool + Send>;
+
 /// Plays an optimal move found by the exact solver (a random one among equals, so that
-/// games vary with the seed); falls back to another agent when the budget runs out. The
-/// solver, and so its table, is kept from one move to the next: a game's later positions
-/// are among those the first solve went through, and the table's bounds hold whatever
-/// budget found them.
+/// games vary with the seed); falls back to another agent when the budget runs out, and
+/// at once on a position out of the solver's [`Reach`] (a player would otherwise wait the
+/// whole budget for the fallback's move). The solver, and so its table, is kept from one
+/// move to the next: a game's later positions are among those the first solve went
+/// through, and the table's bounds hold whatever budget found them.
 pub struct PerfectAgent<G: Game> {
     budget: Budget,
     solver: Option<Solver<G>>,
     fallback: Box<dyn Agent<G>>,
+    reach: Option<Reach<G>>,
     rng: Rng,
     proven: Option<Proven>,
 }
@@ -165,8 +171,17 @@ impl<G: Game> PerfectAgent<G> {
             budget,
             solver: None,
             fallback,
+            reach: None,
             rng: Rng::new(seed),
             proven: None,
+        }
+    }
+
+    /// The same player, trying its solver only on positions within `reach`.
+    pub fn within(self, reach: Reach<G>) -> Self {
+        PerfectAgent {
+            reach: Some(reach),
+            ..self
         }
     }
 }
@@ -179,6 +194,10 @@ impl<G: Game> Agent<G> for PerfectAgent<G> {
     fn choose(&mut self, game: &G, budget: &Budget) -> Option<G::Move> {
         if game.outcome().is_some() {
             return None;
+        }
+        if self.reach.as_ref().is_some_and(|reach| !reach(game)) {
+            self.proven = None;
+            return self.fallback.choose(game, budget);
         }
         let clock = std::time::Instant::now();
         let budget_now = solver_budget(self.budget.clone(), budget);
@@ -485,6 +504,16 @@ pub fn solver_budget(own: Budget, caller: &Budget) -> Budget {
     own.within(&caller.less(0, FALLBACK_RESERVE))
 }
 
+/// The `perfect` level: the solver within [`PERFECT_NODE_BUDGET`] and [`PERFECT_TIME`],
+/// falling back to `expert` MCTS with `config`.
+pub fn perfect_agent<G: Game + 'static>(config: MctsConfig, seed: u64) -> PerfectAgent<G> {
+    PerfectAgent::new(
+        Budget::nodes(PERFECT_NODE_BUDGET).with_time(PERFECT_TIME),
+        standard_agent(Level::Expert, config, seed),
+        seed,
+    )
+}
+
 /// The standard agent for a level: MCTS with `config` for the named levels, the solver
 /// for `perfect` (falling back to expert MCTS), flat Monte Carlo and random as named.
 pub fn standard_agent<G: Game + 'static>(
@@ -495,11 +524,7 @@ pub fn standard_agent<G: Game + 'static>(
     match level {
         Level::Random => Box::new(RandomAgent::new(seed)),
         Level::FlatMc(n) => Box::new(FlatMonteCarlo::new(n, seed)),
-        Level::Perfect => Box::new(PerfectAgent::new(
-            Budget::nodes(PERFECT_NODE_BUDGET).with_time(PERFECT_TIME),
-            standard_agent(Level::Expert, config, seed),
-            seed,
-        )),
+        Level::Perfect => Box::new(perfect_agent(config, seed)),
         mcts => Named::boxed(
             mcts,
             Box::new(Mcts::new(
@@ -574,6 +599,23 @@ mod tests {
         let mut flat = FlatMonteCarlo::new(10, 1);
         assert!(flat.choose(&won, &Budget::unlimited()).is_some());
         assert_eq!(Agent::<NormalPlay<Nim>>::proven(&flat), None);
+    }
+
+    /// Out of its reach the perfect agent plays its fallback's move at once, unproven and
+    /// without starting the solver; within it, the solver's.
+    #[test]
+    fn the_perfect_agent_solves_only_within_its_reach() {
+        let reach: Reach<NormalPlay<Nim>> =
+            Box::new(|game| game.position.heaps.iter().sum::<u32>() <= 6);
+        let mut perfect =
+            PerfectAgent::new(Budget::unlimited(), Box::new(RandomAgent::new(1)), 1).within(reach);
+        let far = NormalPlay::new(Nim::new(vec![3, 4, 5]));
+        assert!(perfect.choose(&far, &Budget::unlimited()).is_some());
+        assert_eq!(perfect.proven(), None);
+        assert!(perfect.solver.is_none(), "no solve out of reach");
+        let near = NormalPlay::new(Nim::new(vec![1, 2, 3]));
+        assert!(perfect.choose(&near, &Budget::unlimited()).is_some());
+        assert_eq!(perfect.proven(), Some(Proven::Loss));
     }
 
     /// Known wins play one of the moves the knowledge names, a move of a lost position

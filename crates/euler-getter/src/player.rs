@@ -219,9 +219,8 @@ pub fn agent(level: Level, seed: u64) -> Box<dyn Agent<EulerGetter>> {
                 Budget::nodes(PERFECT_NODE_BUDGET).with_time(PERFECT_TIME),
                 agent(Level::Expert, seed),
                 seed,
-            ),
-            fallback: agent(Level::Expert, seed),
-            solved: false,
+            )
+            .within(Box::new(within_reach)),
         }),
         named => {
             let limit = named.search_limit().unwrap_or(SearchLimit::Iterations(1));
@@ -303,14 +302,17 @@ pub fn policy() -> EulerPolicy {
 /// million nodes).
 pub const PERFECT_MAX_EMPTY_CELLS: usize = 22;
 
+/// Whether the perfect player tries its solver on `game`: at most
+/// [`PERFECT_MAX_EMPTY_CELLS`] empty cells.
+fn within_reach(game: &EulerGetter) -> bool {
+    game.complex().cell_count() - game.placed() <= PERFECT_MAX_EMPTY_CELLS
+}
+
 /// The engine's perfect player searching with symmetry-aware hashing, which shrinks the
 /// solver's table by up to the order of the board's symmetry group.
 struct SymmetricPerfect {
     symmetries: Option<Arc<Symmetries>>,
     solver: PerfectAgent<EulerGetter>,
-    fallback: Box<dyn Agent<EulerGetter>>,
-    /// Whether the last move was the solver's to find (small enough a position).
-    solved: bool,
 }
 
 impl Agent<EulerGetter> for SymmetricPerfect {
@@ -319,9 +321,9 @@ impl Agent<EulerGetter> for SymmetricPerfect {
     }
 
     fn choose(&mut self, game: &EulerGetter, budget: &Budget) -> Option<Move> {
-        self.solved = game.complex().cell_count() - game.placed() <= PERFECT_MAX_EMPTY_CELLS;
-        if !self.solved {
-            return self.fallback.choose(game, budget);
+        // Out of reach the solver plays its fallback's move: no symmetries to work out.
+        if !within_reach(game) {
+            return self.solver.choose(game, budget);
         }
         let symmetries = self
             .symmetries
@@ -332,7 +334,7 @@ impl Agent<EulerGetter> for SymmetricPerfect {
     }
 
     fn proven(&self) -> Option<Proven> {
-        self.solver.proven().filter(|_| self.solved)
+        self.solver.proven()
     }
 }
 

@@ -181,6 +181,18 @@ impl Sandpile {
         self.placements
     }
 
+    /// The chips the board can still take with no vertex toppling: each vertex's
+    /// threshold less one, less its score, summed over the vertices neither sinks nor
+    /// erupted. On a connected undirected graph under abelian toppling the chips are kept,
+    /// so at most one placement more than this is left (the seed's degree sum minus the
+    /// vertices, less the chips placed); elsewhere it still measures what is left to play.
+    pub fn room(&self) -> u32 {
+        (0..self.board.vertex_count())
+            .filter(|&v| !self.board.is_sink(v) && !self.is_erupted(v))
+            .map(|v| (self.board.threshold(v) - 1).saturating_sub(self.scores[v]))
+            .sum()
+    }
+
     pub fn last_move(&self) -> Option<&LastMove> {
         self.last.as_ref()
     }
@@ -610,8 +622,45 @@ mod tests {
         assert_ne!(a.position_hash(), b.position_hash());
     }
 
+    /// The seed's bound: once the chips exceed the degree sum less the vertices, toppling
+    /// never stops, so the empty board's room is that difference (P3: 4 - 3, and the game
+    /// ends by the second placement).
+    #[test]
+    fn the_empty_boards_room_is_the_degree_sum_less_the_vertices() {
+        for (spec, room) in [
+            ("P3", 1),
+            ("C3", 3),
+            ("K1,4", 3),
+            ("grid:3x4", 22),
+            ("grid:4x4", 32),
+        ] {
+            assert_eq!(game(spec).room(), room, "{spec}");
+        }
+        let mut g = game("grid:3x4");
+        play(&mut g, &["0", "5"]);
+        assert_eq!(g.room(), 20);
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::test_runner::Config { cases: 64, rng_seed: proptest::test_runner::RngSeed::Fixed(8), ..proptest::test_runner::Config::default() })]
+
+        /// On connected undirected graphs under abelian toppling, no game lasts more than
+        /// one placement past any position's room.
+        #[test]
+        fn no_game_outlasts_its_room(seed in proptest::prelude::any::<u64>()) {
+            let mut rng = Rng::new(seed);
+            let specs = ["P5", "C6", "K4", "K1,5", "grid:3x3", "grid:2x4", "petersen"];
+            let mut g = game(specs[rng.below(specs.len())]);
+            let mut left = Vec::new();
+            while g.outcome().is_none() {
+                left.push((g.room(), g.placements()));
+                let mv = g.random_move(&mut rng).unwrap();
+                g.play(&mv);
+            }
+            for (room, placed) in left {
+                proptest::prop_assert!(g.placements() - placed <= room + 1);
+            }
+        }
 
         /// Along random games on every family and variant: toppling conserves chips, the
         /// held counts match the owners, and the position text reads back the same position.

@@ -68,7 +68,7 @@ pub mod game;
 
 use std::sync::Arc;
 
-use crosscap_engine::agents::standard_agent;
+use crosscap_engine::agents::{perfect_agent, standard_agent};
 use crosscap_engine::catalog::{
     self, BoardKind, GameDescriptor, GameInfo, Moves, OptionKind, OptionSpec, Part, Setup,
     SetupError, SolveBudget, Unsolved, ValueKind, Winner,
@@ -118,14 +118,26 @@ pub enum SandpileError {
     Limits(#[from] TooLarge),
 }
 
+/// The most [`Sandpile::room`] at which `perfect` tries its solver; with more it plays as
+/// `expert` at once. The solver proves grid:3x4 (room 22) in 3 s and grid:4x4 with room 22
+/// in 9 s, but not grid:4x4 with room 24, grid:2x7 (24) or grid:3x5 (29) within its 30 s
+/// (BENCHMARKS.md).
+pub const PERFECT_MAX_ROOM: u32 = 22;
+
 /// The computer player at `level`: MCTS with the MCTS-solver on (small boards are often
-/// proven outright), the exact solver for `perfect`.
+/// proven outright), the exact solver for `perfect` within [`PERFECT_MAX_ROOM`].
 pub fn agent(level: Level, seed: u64) -> Box<dyn Agent<Sandpile>> {
     let config = MctsConfig {
         prove: true,
         ..MctsConfig::default()
     };
-    standard_agent(level, config, seed)
+    match level {
+        Level::Perfect => Box::new(
+            perfect_agent(config, seed)
+                .within(Box::new(|game: &Sandpile| game.room() <= PERFECT_MAX_ROOM)),
+        ),
+        other => standard_agent(other, config, seed),
+    }
 }
 
 /// A new game on the graph of `spec` under `toppling`, from the empty board or from
