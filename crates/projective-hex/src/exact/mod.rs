@@ -78,8 +78,12 @@
 //! for the mover, where the parent ran it: at most 14 empty cells, every opening of
 //! taylor:3 in a fifth fewer nodes than without it still takes 7 to 10 times the CPU
 //! time (155 s user without memo and cuts, 93 to 123 s with them, 10 to 13 s without the
-//! H-search; BENCHMARKS.md, session 31). An incremental H-search (a position's connections from
-//! its grandparent's, updated by the two moves) is what remains to try.
+//! H-search; BENCHMARKS.md, session 31). Run at every node, both players' with carriers of
+//! up to 24 cells and loops through empty cells only, it takes 46,000 nodes for the
+//! opening c3 against 176,000 without, 3.8 times fewer (BENCHMARKS.md, "Why the H-search
+//! saves 3.5 times, not 12"): even free, and if every opening gained as much, it would
+//! leave every opening of taylor:3 about 2.2 million nodes. An incremental H-search (a position's connections from its grandparent's, updated
+//! by the two moves) is what remains to try for the time, not enough for the nodes.
 //!
 //! Counted exactly on one thread (BENCHMARKS.md, session 32), every opening of taylor:3
 //! spends 73% of its nodes on first visits that only count a position's moves, and the
