@@ -548,9 +548,10 @@ pub fn pattern_learner(level: Level, seed: u64) -> Box<dyn Agent<ProjectiveHex>>
     level_agent(level, config, knowledge, seed)
 }
 
-/// The `perfect` level: one of the winning moves at random (seeded); when checking every
-/// move does not fit the budget, one of those the solver proved on the way; else the
-/// fallback.
+/// The `perfect` level: one of the winning moves that the position's solve proved, at
+/// random (seeded); where the solver's table shows none (off the bitmask solver's
+/// boards), one of every winning move; when that does not fit the budget, one of those
+/// the solver proved on the way; else the fallback.
 /// The engine's [`crosscap_engine::agents::PerfectAgent`] is bound to the engine's
 /// solver; this one consults the [`Analyser`], whose bitmask solver is far faster here.
 struct PerfectPlayer {
@@ -576,8 +577,20 @@ impl Agent<ProjectiveHex> for PerfectPlayer {
             return self.fallback.choose(game, budget);
         }
         let clock = Instant::now();
-        self.analyser
-            .set_budget(solver_budget(Budget::time(PERFECT_TIME_BUDGET), budget));
+        let own = solver_budget(Budget::time(PERFECT_TIME_BUDGET), budget);
+        self.analyser.set_budget(own.clone());
+        // A win needs one winning move, and the position's own solve proves one: checking
+        // every move, as an analysis does, costs far more (the empty taylor:3: every
+        // opening solved, BENCHMARKS.md).
+        if self.analyser.value(game) == Ok(1) {
+            let proven = self.analyser.proven_winning_moves(game);
+            if !proven.is_empty() {
+                self.proven = Some(Proven::Win);
+                return Some(proven[self.rng.below(proven.len())]);
+            }
+        }
+        // Otherwise the moves one by one, the position's value now in the tables.
+        self.analyser.set_budget(own.less(0, clock.elapsed()));
         let analysis = self.analyser.analyse(game);
         let left = budget.less(0, clock.elapsed());
         match analysis {
