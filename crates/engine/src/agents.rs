@@ -151,7 +151,8 @@ impl<G: Game> Agent<G> for FlatMonteCarlo {
 pub type Reach<G> = Box<dyn Fn(&G) -> bool + Send>;
 
 /// Plays an optimal move found by the exact solver (a random one among equals, so that
-/// games vary with the seed); falls back to another agent when the budget runs out, and
+/// games vary with the seed, found without testing every move:
+/// [`Solver::value_and_best_move`]); falls back to another agent when the budget runs out, and
 /// at once on a position out of the solver's [`Reach`] (a player would otherwise wait the
 /// whole budget for the fallback's move). The solver, and so its table, is kept from one
 /// move to the next: a game's later positions are among those the first solve went
@@ -208,19 +209,15 @@ impl<G: Game> Agent<G> for PerfectAgent<G> {
             }
             None => self.solver.insert(Solver::new(budget_now)),
         };
-        let solved = solver.solve(game);
-        self.proven = match &solved {
-            Ok(solution) if !solution.best_moves.is_empty() => {
-                Some(Proven::of_value(solution.value))
+        match solver.value_and_best_move(game, &mut self.rng) {
+            Ok((value, Some(best))) => {
+                self.proven = Some(Proven::of_value(value));
+                Some(best)
             }
-            _ => None,
-        };
-        match solved {
-            Ok(solution) if self.proven.is_some() => {
-                let i = self.rng.below(solution.best_moves.len());
-                Some(solution.best_moves[i].clone())
+            _ => {
+                self.proven = None;
+                self.fallback.choose(game, &budget.less(0, clock.elapsed()))
             }
-            _ => self.fallback.choose(game, &budget.less(0, clock.elapsed())),
         }
     }
 

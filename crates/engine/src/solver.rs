@@ -177,23 +177,52 @@ impl<G: Game> Solver<G> {
     /// Every move of `game` that reaches `value` (the mover's), by one null-window test
     /// each; none when the game is over. Within the current call's budget.
     fn moves_reaching(&mut self, game: &G, value: i32) -> Result<Vec<G::Move>, SolveError> {
-        let mover = game.to_move();
         let mut best_moves = Vec::new();
         if game.outcome().is_none() {
             let mut moves = game.legal_moves();
             game.order_moves(&mut moves);
             for mv in moves {
-                let mut child = game.clone();
-                child.play(&mv);
-                // A null-window test: does this move reach at least `value`?
-                let at_least =
-                    self.run(|worker| worker.child_value(&child, mover, value - 1, value))?;
-                if at_least >= value {
+                if self.reaches(game, &mv, value)? {
                     best_moves.push(mv);
                 }
             }
         }
         Ok(best_moves)
+    }
+
+    /// A null-window test: does `mv` reach at least `value` (the mover's)? Within the
+    /// current call's budget.
+    fn reaches(&mut self, game: &G, mv: &G::Move, value: i32) -> Result<bool, SolveError> {
+        let mover = game.to_move();
+        let mut child = game.clone();
+        child.play(mv);
+        let at_least = self.run(|worker| worker.child_value(&child, mover, value - 1, value))?;
+        Ok(at_least >= value)
+    }
+
+    /// The value of `game` (the mover's) and one optimal move drawn uniformly at random by
+    /// `rng` (none when the game is over): the moves are tested in a random order and the
+    /// first to reach the value is the answer, so that each optimal move is as likely as
+    /// any other, usually after far fewer null-window tests than [`Solver::solve`]'s one
+    /// a move. The budget covers the call.
+    pub fn value_and_best_move(
+        &mut self,
+        game: &G,
+        rng: &mut Rng,
+    ) -> Result<(i32, Option<G::Move>), SolveError> {
+        self.start_call();
+        let value = self.run(|worker| worker.negamax(game, -INF, INF))?;
+        if game.outcome().is_some() {
+            return Ok((value, None));
+        }
+        let mut moves = game.legal_moves();
+        rng.shuffle(&mut moves);
+        for mv in moves {
+            if self.reaches(game, &mv, value)? {
+                return Ok((value, Some(mv)));
+            }
+        }
+        Ok((value, None))
     }
 
     /// Every move of `game` that reaches `value`, the mover's known minimax value (from
@@ -756,6 +785,32 @@ mod tests {
                     assert_eq!(full.value, expected);
                     assert_eq!(solver.best_moves(&tree, margin).unwrap(), full.best_moves);
                 }
+            }
+        }
+    }
+
+    /// The one best move drawn at random is always among every best move, and over seeds
+    /// each best move is drawn (the random trees, whose leaves tie often).
+    #[test]
+    fn a_random_best_move_is_a_best_move_and_any_of_them() {
+        for seed in 0..30 {
+            for (height, branching) in [(3, 4), (4, 3), (2, 8)] {
+                let tree = Tree::new(height, branching, seed, false);
+                let full = solve(&tree, Budget::unlimited()).unwrap();
+                let mut drawn = Vec::new();
+                for draw in 0..40 {
+                    let mut solver = Solver::new(Budget::unlimited());
+                    let (value, best) = solver
+                        .value_and_best_move(&tree, &mut Rng::new(draw))
+                        .unwrap();
+                    assert_eq!(value, full.value, "seed {seed}");
+                    let best = best.unwrap();
+                    assert!(full.best_moves.contains(&best), "seed {seed}");
+                    if !drawn.contains(&best) {
+                        drawn.push(best);
+                    }
+                }
+                assert_eq!(drawn.len(), full.best_moves.len(), "seed {seed}");
             }
         }
     }
