@@ -10,7 +10,7 @@ use crate::budget::Budget;
 use crate::game::Game;
 use crate::mcts::{Mcts, MctsConfig, SearchLimit};
 use crate::rng::Rng;
-use crate::solver::Solver;
+use crate::solver::{SolveError, Solver};
 
 /// A computer player.
 pub trait Agent<G: Game>: Send {
@@ -150,40 +150,87 @@ impl<G: Game> Agent<G> for FlatMonteCarlo {
 /// much is left to play, set from what its solver proves within [`PERFECT_TIME`].
 pub type Reach<G> = Box<dyn Fn(&G) -> bool + Send>;
 
-/// Plays an optimal move found by the exact solver (a random one among equals, so that
+/// What a perfect player asks of an exact search: the value of a position for its mover
+/// and one optimal move drawn by `rng` (none when the game is over), within `budget`.
+pub trait ExactSearch<G: Game>: Send {
+    fn value_and_best_move(
+        &mut self,
+        game: &G,
+        budget: Budget,
+        rng: &mut Rng,
+    ) -> Result<(i32, Option<G::Move>), SolveError>;
+}
+
+/// The engine's solver on the game itself, kept from one move to the next: a game's later
+/// positions are among those the first solve went through, and the table's bounds hold
+/// whatever budget found them.
+pub struct KeptSolver<G: Game>(Option<Solver<G>>);
+
+impl<G: Game> Default for KeptSolver<G> {
+    fn default() -> Self {
+        KeptSolver(None)
+    }
+}
+
+impl<G: Game> ExactSearch<G> for KeptSolver<G> {
+    fn value_and_best_move(
+        &mut self,
+        game: &G,
+        budget: Budget,
+        rng: &mut Rng,
+    ) -> Result<(i32, Option<G::Move>), SolveError> {
+        let solver = match &mut self.0 {
+            Some(solver) => {
+                solver.set_budget(budget);
+                solver
+            }
+            None => self.0.insert(Solver::new(budget)),
+        };
+        solver.value_and_best_move(game, rng)
+    }
+}
+
+/// Plays an optimal move found by an exact search (a random one among equals, so that
 /// games vary with the seed, found without testing every move:
 /// [`Solver::value_and_best_move`]); falls back to another agent when the budget runs out, and
-/// at once on a position out of the solver's [`Reach`] (a player would otherwise wait the
-/// whole budget for the fallback's move). The solver, and so its table, is kept from one
-/// move to the next: a game's later positions are among those the first solve went
-/// through, and the table's bounds hold whatever budget found them.
+/// at once on a position out of the search's [`Reach`] (a player would otherwise wait the
+/// whole budget for the fallback's move). The search is the engine's solver on the game
+/// ([`KeptSolver`]) unless a game gives its own ([`PerfectAgent::searching`]).
 pub struct PerfectAgent<G: Game> {
     budget: Budget,
-    solver: Option<Solver<G>>,
+    search: Box<dyn ExactSearch<G>>,
     fallback: Box<dyn Agent<G>>,
     reach: Option<Reach<G>>,
     rng: Rng,
     proven: Option<Proven>,
 }
 
-impl<G: Game> PerfectAgent<G> {
+impl<G: Game + 'static> PerfectAgent<G> {
     pub fn new(budget: Budget, fallback: Box<dyn Agent<G>>, seed: u64) -> Self {
         PerfectAgent {
             budget,
-            solver: None,
+            search: Box::new(KeptSolver::default()),
             fallback,
             reach: None,
             rng: Rng::new(seed),
             proven: None,
         }
     }
+}
 
-    /// The same player, trying its solver only on positions within `reach`.
+impl<G: Game> PerfectAgent<G> {
+    /// The same player, trying its search only on positions within `reach`.
     pub fn within(self, reach: Reach<G>) -> Self {
         PerfectAgent {
             reach: Some(reach),
             ..self
         }
+    }
+
+    /// The same player with the exact search `search` instead of the engine's solver on
+    /// the game (a faster representation of the game's positions, say).
+    pub fn searching(self, search: Box<dyn ExactSearch<G>>) -> Self {
+        PerfectAgent { search, ..self }
     }
 }
 
@@ -202,14 +249,10 @@ impl<G: Game> Agent<G> for PerfectAgent<G> {
         }
         let clock = std::time::Instant::now();
         let budget_now = solver_budget(self.budget.clone(), budget);
-        let solver = match &mut self.solver {
-            Some(solver) => {
-                solver.set_budget(budget_now);
-                solver
-            }
-            None => self.solver.insert(Solver::new(budget_now)),
-        };
-        match solver.value_and_best_move(game, &mut self.rng) {
+        match self
+            .search
+            .value_and_best_move(game, budget_now, &mut self.rng)
+        {
             Ok((value, Some(best))) => {
                 self.proven = Some(Proven::of_value(value));
                 Some(best)
@@ -538,6 +581,7 @@ mod tests {
     use super::*;
     use crate::impartial::NormalPlay;
     use crate::nim::{Nim, NimMove};
+    use std::sync::atomic::{AtomicUsize, Ordering as AtomicOrdering};
 
     /// The baseline is frozen: uniformly random playouts and the best win rate. Its move
     /// for this seed and position must not change whatever the searches' own playouts
@@ -599,20 +643,40 @@ mod tests {
     }
 
     /// Out of its reach the perfect agent plays its fallback's move at once, unproven and
-    /// without starting the solver; within it, the solver's.
+    /// without searching; within it, the search's.
     #[test]
-    fn the_perfect_agent_solves_only_within_its_reach() {
+    fn the_perfect_agent_searches_only_within_its_reach() {
+        /// The engine's solver, counting its calls.
+        struct Counted(KeptSolver<NormalPlay<Nim>>, std::sync::Arc<AtomicUsize>);
+        impl ExactSearch<NormalPlay<Nim>> for Counted {
+            fn value_and_best_move(
+                &mut self,
+                game: &NormalPlay<Nim>,
+                budget: Budget,
+                rng: &mut Rng,
+            ) -> Result<(i32, Option<NimMove>), SolveError> {
+                self.1.fetch_add(1, AtomicOrdering::Relaxed);
+                self.0.value_and_best_move(game, budget, rng)
+            }
+        }
+        let calls = std::sync::Arc::new(AtomicUsize::new(0));
         let reach: Reach<NormalPlay<Nim>> =
             Box::new(|game| game.position.heaps.iter().sum::<u32>() <= 6);
-        let mut perfect =
-            PerfectAgent::new(Budget::unlimited(), Box::new(RandomAgent::new(1)), 1).within(reach);
+        let mut perfect = PerfectAgent::new(Budget::unlimited(), Box::new(RandomAgent::new(1)), 1)
+            .searching(Box::new(Counted(KeptSolver::default(), calls.clone())))
+            .within(reach);
         let far = NormalPlay::new(Nim::new(vec![3, 4, 5]));
         assert!(perfect.choose(&far, &Budget::unlimited()).is_some());
         assert_eq!(perfect.proven(), None);
-        assert!(perfect.solver.is_none(), "no solve out of reach");
+        assert_eq!(
+            calls.load(AtomicOrdering::Relaxed),
+            0,
+            "no search out of reach"
+        );
         let near = NormalPlay::new(Nim::new(vec![1, 2, 3]));
         assert!(perfect.choose(&near, &Budget::unlimited()).is_some());
         assert_eq!(perfect.proven(), Some(Proven::Loss));
+        assert_eq!(calls.load(AtomicOrdering::Relaxed), 1);
     }
 
     /// Known wins play one of the moves the knowledge names, a move of a lost position

@@ -4,13 +4,16 @@
 use std::sync::Arc;
 
 use crosscap_engine::agents::{
-    FlatMonteCarlo, Named, PERFECT_NODE_BUDGET, PERFECT_TIME, PerfectAgent, RandomAgent,
+    ExactSearch, FlatMonteCarlo, KeptSolver, Named, PERFECT_NODE_BUDGET, PERFECT_TIME,
+    PerfectAgent, RandomAgent,
 };
 use crosscap_engine::mcts::{Mcts, MctsConfig, PlayoutPolicy, SearchLimit};
-use crosscap_engine::solver::{Budget, Solver};
-use crosscap_engine::{Agent, Game, Level, Meter, Outcome, Player, Proven, Rng};
+use crosscap_engine::solver::{Budget, SolveError, Solver};
+use crosscap_engine::{Agent, Game, Level, Meter, Outcome, Player, Rng};
 use crosscap_topology::Symmetries;
 
+use crate::compact::CompactBoard;
+use crate::complex::Complex;
 use crate::game::{EulerGetter, Move};
 use crate::position::Stones;
 
@@ -213,15 +216,15 @@ pub fn agent(level: Level, seed: u64) -> Box<dyn Agent<EulerGetter>> {
     match level {
         Level::Random => Box::new(RandomAgent::new(seed)),
         Level::FlatMc(playouts) => Box::new(FlatMonteCarlo::new(playouts, seed)),
-        Level::Perfect => Box::new(SymmetricPerfect {
-            symmetries: None,
-            solver: PerfectAgent::new(
+        Level::Perfect => Box::new(
+            PerfectAgent::new(
                 Budget::nodes(PERFECT_NODE_BUDGET).with_time(PERFECT_TIME),
                 agent(Level::Expert, seed),
                 seed,
             )
+            .searching(Box::new(CompactSearch::default()))
             .within(Box::new(within_reach)),
-        }),
+        ),
         named => {
             let limit = named.search_limit().unwrap_or(SearchLimit::Iterations(1));
             let search = if named.is_plain() {
@@ -298,8 +301,8 @@ pub fn policy() -> EulerPolicy {
 }
 
 /// Most empty cells the perfect player tries to solve; with more it plays as expert at
-/// once rather than spend its whole budget in vain (goldberg:2, 21 cells, takes about 9
-/// million nodes).
+/// once rather than spend its whole budget in vain (goldberg:2 after one stone, 20 empty
+/// cells, takes about 0.7 million nodes on compact positions).
 pub const PERFECT_MAX_EMPTY_CELLS: usize = 22;
 
 /// Whether the perfect player tries its solver on `game`: at most
@@ -308,33 +311,51 @@ fn within_reach(game: &EulerGetter) -> bool {
     game.complex().cell_count() - game.placed() <= PERFECT_MAX_EMPTY_CELLS
 }
 
-/// The engine's perfect player searching with symmetry-aware hashing, which shrinks the
-/// solver's table by up to the order of the board's symmetry group.
-struct SymmetricPerfect {
-    symmetries: Option<Arc<Symmetries>>,
-    solver: PerfectAgent<EulerGetter>,
+/// Euler Getter's exact search for `perfect`: the engine's solver on [`CompactPosition`]s
+/// hashed up to the board's symmetries, the positions `solve` searches (goldberg:2 after
+/// one stone in 2.4 s, where the game itself took 11.6 s; BENCHMARKS.md). A compact
+/// position borrows its board, so each move's search starts a table of its own. Boards
+/// too large for compact positions are searched as the game itself, hashed up to their
+/// symmetries, with a table kept from move to move.
+///
+/// [`CompactPosition`]: crate::compact::CompactPosition
+#[derive(Default)]
+struct CompactSearch {
+    /// The complex searched, its symmetries and its compact board where it has one (made
+    /// on the first search, so never for a board out of reach).
+    board: Option<(Arc<Complex>, Arc<Symmetries>, Option<CompactBoard>)>,
+    whole: KeptSolver<EulerGetter>,
 }
 
-impl Agent<EulerGetter> for SymmetricPerfect {
-    fn name(&self) -> String {
-        "perfect".into()
-    }
-
-    fn choose(&mut self, game: &EulerGetter, budget: &Budget) -> Option<Move> {
-        // Out of reach the solver plays its fallback's move: no symmetries to work out.
-        if !within_reach(game) {
-            return self.solver.choose(game, budget);
+impl ExactSearch<EulerGetter> for CompactSearch {
+    fn value_and_best_move(
+        &mut self,
+        game: &EulerGetter,
+        budget: Budget,
+        rng: &mut Rng,
+    ) -> Result<(i32, Option<Move>), SolveError> {
+        let complex = game.complex();
+        if !self
+            .board
+            .as_ref()
+            .is_some_and(|(searched, ..)| Arc::ptr_eq(searched, complex))
+        {
+            let symmetries = Arc::new(complex.board().symmetries());
+            let compact = CompactBoard::new(complex.clone(), Some(&symmetries));
+            self.board = Some((complex.clone(), symmetries, compact));
+            self.whole = KeptSolver::default();
         }
-        let symmetries = self
-            .symmetries
-            .get_or_insert_with(|| Arc::new(game.complex().board().symmetries()))
-            .clone();
-        self.solver
-            .choose(&game.clone().with_symmetries(symmetries), budget)
-    }
-
-    fn proven(&self) -> Option<Proven> {
-        self.solver.proven()
+        let Some((_, symmetries, compact)) = &self.board else {
+            unreachable!("the board was made above");
+        };
+        match compact {
+            Some(board) => Solver::new(budget).value_and_best_move(&board.position(game), rng),
+            None => self.whole.value_and_best_move(
+                &game.clone().with_symmetries(symmetries.clone()),
+                budget,
+                rng,
+            ),
+        }
     }
 }
 
@@ -343,6 +364,7 @@ mod tests {
     use super::*;
     use crate::game::{Rule, SwapRule};
     use crate::load_board;
+    use crosscap_engine::Proven;
 
     #[test]
     fn the_endgame_solver_names_the_winner_of_small_positions_only() {
@@ -374,6 +396,49 @@ mod tests {
         let mut after = start.clone();
         after.play(&stats[0].mv);
         assert_eq!(leaf.solve_leaf(&after), Some(Player::X));
+    }
+
+    /// The perfect player's move is one of the optimal moves `solve` lists, with the
+    /// value it proves, on random positions with a given number of empty cells: of
+    /// goldberg:1 and goldberg:2 (the swap rule on and off) and a connected sum, searched
+    /// on compact positions, and of goldberg:6, too large for them.
+    #[test]
+    fn the_perfect_player_plays_an_optimal_move() {
+        let mut rng = Rng::new(5);
+        for (spec, swap, empty) in [
+            ("goldberg:1", SwapRule(None), 6),
+            ("goldberg:1", SwapRule(Some(1)), 5),
+            ("goldberg:2", SwapRule(None), 12),
+            ("goldberg:2", SwapRule(Some(3)), 10),
+            ("sum:goldberg:1+torus:2x4", SwapRule(None), 10),
+            ("goldberg:6", SwapRule(None), 8),
+        ] {
+            for seed in 0..3 {
+                let mut game = start(spec, swap);
+                while game.complex().cell_count() - game.placed() > empty {
+                    let mv = game.random_move(&mut rng).unwrap();
+                    game.play(&mv);
+                }
+                if game.outcome().is_some() {
+                    continue;
+                }
+                let compact = CompactBoard::new(game.complex().clone(), None).is_some();
+                assert_eq!(compact, spec != "goldberg:6", "{spec}");
+                let solved = crate::host::solve(&game, &Budget::unlimited()).unwrap();
+                let mut perfect = agent(Level::Perfect, seed);
+                let mv = perfect.choose(&game, &Budget::unlimited()).unwrap();
+                let best = solved.best_moves.unwrap().unwrap();
+                assert!(
+                    best.contains(&mv),
+                    "{spec} seed {seed}: {mv:?} not in {best:?}"
+                );
+                assert_eq!(
+                    perfect.proven(),
+                    Some(Proven::of_value(solved.value)),
+                    "{spec} seed {seed}"
+                );
+            }
+        }
     }
 
     fn start(spec: &str, swap: SwapRule) -> EulerGetter {
