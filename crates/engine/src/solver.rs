@@ -128,21 +128,56 @@ pub struct Solver<G: Game> {
     _game: std::marker::PhantomData<fn(G)>,
 }
 
-impl<G: Game> Solver<G> {
-    pub fn new(budget: Budget) -> Self {
+/// A solver's table without its solver: a search whose positions borrow from something
+/// it keeps (Euler Getter's compact positions borrow their board) cannot keep a
+/// [`Solver`] from one call to the next, but can keep its table
+/// ([`Solver::into_table`], [`Solver::with_table`]).
+pub struct SolverTable {
+    table: ShardedTable<Entry>,
+    busy: BusyMarks,
+}
+
+impl SolverTable {
+    /// An empty table for a solver with `budget`: sharded for its threads, within its
+    /// memory.
+    fn new(budget: &Budget) -> SolverTable {
         let threads = budget.threads.unwrap_or(1).max(1);
         let shards = if threads == 1 {
             1
         } else {
             threads * SHARDS_PER_THREAD
         };
-        Solver {
+        SolverTable {
             table: ShardedTable::new(shards, budget.max_memory.map(|bytes| bytes / 4 * 3)),
             busy: BusyMarks::new(if threads == 1 { 0 } else { BUSY_MARKS }),
+        }
+    }
+}
+
+impl<G: Game> Solver<G> {
+    pub fn new(budget: Budget) -> Self {
+        Self::with_table(SolverTable::new(&budget), budget)
+    }
+
+    /// A solver searching `table`, kept from a solver of the same positions, within
+    /// `budget` (the table keeps its first memory cap and number of shards, as
+    /// [`Solver::set_budget`] does).
+    pub fn with_table(table: SolverTable, budget: Budget) -> Self {
+        Solver {
+            table: table.table,
+            busy: table.busy,
             budget,
             nodes: 0,
             call_start: (0, Instant::now()),
             _game: std::marker::PhantomData,
+        }
+    }
+
+    /// The solver's table, for a later [`Solver::with_table`].
+    pub fn into_table(self) -> SolverTable {
+        SolverTable {
+            table: self.table,
+            busy: self.busy,
         }
     }
 
