@@ -10,7 +10,7 @@ use crate::budget::Budget;
 use crate::game::Game;
 use crate::mcts::{Mcts, MctsConfig, SearchLimit};
 use crate::rng::Rng;
-use crate::solver::{SolveError, Solver};
+use crate::solver::{SolveError, Solver, SolverTable};
 
 /// A computer player.
 pub trait Agent<G: Game>: Send {
@@ -161,32 +161,28 @@ pub trait ExactSearch<G: Game>: Send {
     ) -> Result<(i32, Option<G::Move>), SolveError>;
 }
 
-/// The engine's solver on the game itself, kept from one move to the next: a game's later
+/// The engine's solver, its table kept from one move to the next: a game's later
 /// positions are among those the first solve went through, and the table's bounds hold
-/// whatever budget found them.
-pub struct KeptSolver<G: Game>(Option<Solver<G>>);
+/// whatever budget found them. Only the table is kept, so the positions searched may
+/// borrow what the caller keeps (Euler Getter's compact positions borrow their board);
+/// they must be of one game throughout.
+#[derive(Default)]
+pub struct KeptSolver(Option<SolverTable>);
 
-impl<G: Game> Default for KeptSolver<G> {
-    fn default() -> Self {
-        KeptSolver(None)
-    }
-}
-
-impl<G: Game> ExactSearch<G> for KeptSolver<G> {
+impl<G: Game> ExactSearch<G> for KeptSolver {
     fn value_and_best_move(
         &mut self,
         game: &G,
         budget: Budget,
         rng: &mut Rng,
     ) -> Result<(i32, Option<G::Move>), SolveError> {
-        let solver = match &mut self.0 {
-            Some(solver) => {
-                solver.set_budget(budget);
-                solver
-            }
-            None => self.0.insert(Solver::new(budget)),
+        let mut solver = match self.0.take() {
+            Some(table) => Solver::with_table(table, budget),
+            None => Solver::new(budget),
         };
-        solver.value_and_best_move(game, rng)
+        let found = solver.value_and_best_move(game, rng);
+        self.0 = Some(solver.into_table());
+        found
     }
 }
 
@@ -647,7 +643,7 @@ mod tests {
     #[test]
     fn the_perfect_agent_searches_only_within_its_reach() {
         /// The engine's solver, counting its calls.
-        struct Counted(KeptSolver<NormalPlay<Nim>>, std::sync::Arc<AtomicUsize>);
+        struct Counted(KeptSolver, std::sync::Arc<AtomicUsize>);
         impl ExactSearch<NormalPlay<Nim>> for Counted {
             fn value_and_best_move(
                 &mut self,

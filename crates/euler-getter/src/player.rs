@@ -8,7 +8,7 @@ use crosscap_engine::agents::{
     PerfectAgent, RandomAgent,
 };
 use crosscap_engine::mcts::{Mcts, MctsConfig, PlayoutPolicy, SearchLimit};
-use crosscap_engine::solver::{Budget, SolveError, Solver, SolverTable};
+use crosscap_engine::solver::{Budget, SolveError, Solver};
 use crosscap_engine::{Agent, Game, Level, Meter, Outcome, Player, Rng};
 use crosscap_topology::Symmetries;
 
@@ -313,10 +313,9 @@ fn within_reach(game: &EulerGetter) -> bool {
 
 /// Euler Getter's exact search for `perfect`: the engine's solver on [`CompactPosition`]s
 /// hashed up to the board's symmetries, the positions `solve` searches (goldberg:2 after
-/// one stone in 2.4 s, where the game itself took 11.6 s; BENCHMARKS.md), with their
-/// table kept from one move to the next (a compact position borrows its board, so the
-/// table is kept without its solver). Boards too large for compact positions are
-/// searched as the game itself, hashed up to their symmetries.
+/// one stone in 2.4 s, where the game itself took 11.6 s; BENCHMARKS.md), with the
+/// solver's table kept from one move to the next ([`KeptSolver`]). Boards too large for
+/// compact positions are searched as the game itself, hashed up to their symmetries.
 ///
 /// [`CompactPosition`]: crate::compact::CompactPosition
 #[derive(Default)]
@@ -324,9 +323,8 @@ struct CompactSearch {
     /// The complex searched, its symmetries and its compact board where it has one (made
     /// on the first search, so never for a board out of reach).
     board: Option<(Arc<Complex>, Arc<Symmetries>, Option<CompactBoard>)>,
-    /// The compact positions' table between searches.
-    table: Option<SolverTable>,
-    whole: KeptSolver<EulerGetter>,
+    /// The solver's table, of the board's compact positions or of the game's.
+    solver: KeptSolver,
 }
 
 impl ExactSearch<EulerGetter> for CompactSearch {
@@ -345,23 +343,16 @@ impl ExactSearch<EulerGetter> for CompactSearch {
             let symmetries = Arc::new(complex.board().symmetries());
             let compact = CompactBoard::new(complex.clone(), Some(&symmetries));
             self.board = Some((complex.clone(), symmetries, compact));
-            self.table = None;
-            self.whole = KeptSolver::default();
+            self.solver = KeptSolver::default();
         }
         let Some((_, symmetries, compact)) = &self.board else {
             unreachable!("the board was made above");
         };
         match compact {
-            Some(board) => {
-                let mut solver = match self.table.take() {
-                    Some(table) => Solver::with_table(table, budget),
-                    None => Solver::new(budget),
-                };
-                let found = solver.value_and_best_move(&board.position(game), rng);
-                self.table = Some(solver.into_table());
-                found
-            }
-            None => self.whole.value_and_best_move(
+            Some(board) => self
+                .solver
+                .value_and_best_move(&board.position(game), budget, rng),
+            None => self.solver.value_and_best_move(
                 &game.clone().with_symmetries(symmetries.clone()),
                 budget,
                 rng,
