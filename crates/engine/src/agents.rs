@@ -150,15 +150,26 @@ impl<G: Game> Agent<G> for FlatMonteCarlo {
 /// much is left to play, set from what its solver proves within [`PERFECT_TIME`].
 pub type Reach<G> = Box<dyn Fn(&G) -> bool + Send>;
 
-/// What a perfect player asks of an exact search: the value of a position for its mover
-/// and one optimal move drawn by `rng` (none when the game is over), within `budget`.
+/// What a perfect player asks of an exact search, within `budget`.
 pub trait ExactSearch<G: Game>: Send {
+    /// The value of a position for its mover and one optimal move drawn by `rng` (none
+    /// when the game is over).
     fn value_and_best_move(
         &mut self,
         game: &G,
         budget: Budget,
         rng: &mut Rng,
     ) -> Result<(i32, Option<G::Move>), SolveError>;
+
+    /// Whether `mv` keeps the mover's `value`: with the position's value, whether it is
+    /// an optimal move.
+    fn reaches(
+        &mut self,
+        game: &G,
+        mv: &G::Move,
+        value: i32,
+        budget: Budget,
+    ) -> Result<bool, SolveError>;
 }
 
 /// The engine's solver, its table kept from one move to the next: a game's later
@@ -169,6 +180,23 @@ pub trait ExactSearch<G: Game>: Send {
 #[derive(Default)]
 pub struct KeptSolver(Option<SolverTable>);
 
+impl KeptSolver {
+    /// Runs `search` on a solver of the kept table within `budget`, and keeps its table.
+    fn with_solver<G: Game, R>(
+        &mut self,
+        budget: Budget,
+        search: impl FnOnce(&mut Solver<G>) -> R,
+    ) -> R {
+        let mut solver = match self.0.take() {
+            Some(table) => Solver::with_table(table, budget),
+            None => Solver::new(budget),
+        };
+        let found = search(&mut solver);
+        self.0 = Some(solver.into_table());
+        found
+    }
+}
+
 impl<G: Game> ExactSearch<G> for KeptSolver {
     fn value_and_best_move(
         &mut self,
@@ -176,13 +204,17 @@ impl<G: Game> ExactSearch<G> for KeptSolver {
         budget: Budget,
         rng: &mut Rng,
     ) -> Result<(i32, Option<G::Move>), SolveError> {
-        let mut solver = match self.0.take() {
-            Some(table) => Solver::with_table(table, budget),
-            None => Solver::new(budget),
-        };
-        let found = solver.value_and_best_move(game, rng);
-        self.0 = Some(solver.into_table());
-        found
+        self.with_solver(budget, |solver| solver.value_and_best_move(game, rng))
+    }
+
+    fn reaches(
+        &mut self,
+        game: &G,
+        mv: &G::Move,
+        value: i32,
+        budget: Budget,
+    ) -> Result<bool, SolveError> {
+        self.with_solver(budget, |solver| solver.move_reaches(game, mv, value))
     }
 }
 
@@ -190,8 +222,11 @@ impl<G: Game> ExactSearch<G> for KeptSolver {
 /// games vary with the seed, found without testing every move:
 /// [`Solver::value_and_best_move`]); falls back to another agent when the budget runs out, and
 /// at once on a position out of the search's [`Reach`] (a player would otherwise wait the
-/// whole budget for the fallback's move). The search is the engine's solver on the game
-/// ([`KeptSolver`]) unless a game gives its own ([`PerfectAgent::searching`]).
+/// whole budget for the fallback's move). In a lost position it plays the fallback's move
+/// where that loses no worse: every move of a lost win/loss game is optimal, and a random
+/// one gives up where the fallback's makes the winner find the win. The search is the
+/// engine's solver on the game ([`KeptSolver`]) unless a game gives its own
+/// ([`PerfectAgent::searching`]).
 pub struct PerfectAgent<G: Game> {
     budget: Budget,
     search: Box<dyn ExactSearch<G>>,
@@ -201,7 +236,7 @@ pub struct PerfectAgent<G: Game> {
     proven: Option<Proven>,
 }
 
-impl<G: Game + 'static> PerfectAgent<G> {
+impl<G: Game> PerfectAgent<G> {
     pub fn new(budget: Budget, fallback: Box<dyn Agent<G>>, seed: u64) -> Self {
         PerfectAgent {
             budget,
@@ -212,9 +247,17 @@ impl<G: Game + 'static> PerfectAgent<G> {
             proven: None,
         }
     }
-}
 
-impl<G: Game> PerfectAgent<G> {
+    /// The `perfect` level: the search within [`PERFECT_NODE_BUDGET`] and
+    /// [`PERFECT_TIME`], then `fallback`.
+    pub fn standard(fallback: Box<dyn Agent<G>>, seed: u64) -> Self {
+        PerfectAgent::new(
+            Budget::nodes(PERFECT_NODE_BUDGET).with_time(PERFECT_TIME),
+            fallback,
+            seed,
+        )
+    }
+
     /// The same player, trying its search only on positions within `reach`.
     pub fn within(self, reach: Reach<G>) -> Self {
         PerfectAgent {
@@ -249,6 +292,19 @@ impl<G: Game> Agent<G> for PerfectAgent<G> {
             .search
             .value_and_best_move(game, budget_now, &mut self.rng)
         {
+            Ok((value, Some(best))) if value < 0 => {
+                self.proven = Some(Proven::of_value(value));
+                let left = |spent| budget.less(0, spent);
+                let theirs = self
+                    .fallback
+                    .choose(game, &left(clock.elapsed()))
+                    .filter(|theirs| {
+                        let spent = clock.elapsed();
+                        let test = self.budget.less(0, spent).within(&left(spent));
+                        matches!(self.search.reaches(game, theirs, value, test), Ok(true))
+                    });
+                Some(theirs.unwrap_or(best))
+            }
             Ok((value, Some(best))) => {
                 self.proven = Some(Proven::of_value(value));
                 Some(best)
@@ -271,8 +327,9 @@ pub type WinningMoves<G> = Box<dyn FnMut(&G, &Budget) -> Option<Vec<<G as Game>:
 
 /// Perfect play from exact knowledge of a game's winning moves (a theory, tables, a
 /// series) rather than a search, written once for every game that has such knowledge: a
-/// winning move at random (seeded), or from a lost position any move at random (all lose
-/// alike); where the knowledge does not reach, the fallback's move.
+/// winning move at random (seeded); from a lost position, where every move loses alike,
+/// the fallback's move, which makes the winner find the win; where the knowledge does not
+/// reach, the fallback's move, unproven.
 pub struct KnownWins<G: Game> {
     winning_moves: WinningMoves<G>,
     fallback: Box<dyn Agent<G>>,
@@ -306,12 +363,10 @@ impl<G: Game> Agent<G> for KnownWins<G> {
             return chosen;
         };
         self.proven = Some(Proven::winning(!winning.is_empty()));
-        let pool = if winning.is_empty() {
-            game.legal_moves()
-        } else {
-            winning
-        };
-        (!pool.is_empty()).then(|| pool[self.rng.below(pool.len())].clone())
+        if winning.is_empty() {
+            return self.fallback.choose(game, budget);
+        }
+        Some(winning[self.rng.below(winning.len())].clone())
     }
 
     fn proven(&self) -> Option<Proven> {
@@ -543,11 +598,7 @@ pub fn solver_budget(own: Budget, caller: &Budget) -> Budget {
 /// The `perfect` level: the solver within [`PERFECT_NODE_BUDGET`] and [`PERFECT_TIME`],
 /// falling back to `expert` MCTS with `config`.
 pub fn perfect_agent<G: Game + 'static>(config: MctsConfig, seed: u64) -> PerfectAgent<G> {
-    PerfectAgent::new(
-        Budget::nodes(PERFECT_NODE_BUDGET).with_time(PERFECT_TIME),
-        standard_agent(Level::Expert, config, seed),
-        seed,
-    )
+    PerfectAgent::standard(standard_agent(Level::Expert, config, seed), seed)
 }
 
 /// The standard agent for a level: MCTS with `config` for the named levels, the solver
@@ -577,6 +628,7 @@ mod tests {
     use super::*;
     use crate::impartial::NormalPlay;
     use crate::nim::{Nim, NimMove};
+    use crate::{Outcome, Player};
     use std::sync::atomic::{AtomicUsize, Ordering as AtomicOrdering};
 
     /// The baseline is frozen: uniformly random playouts and the best win rate. Its move
@@ -654,6 +706,16 @@ mod tests {
                 self.1.fetch_add(1, AtomicOrdering::Relaxed);
                 self.0.value_and_best_move(game, budget, rng)
             }
+
+            fn reaches(
+                &mut self,
+                game: &NormalPlay<Nim>,
+                mv: &NimMove,
+                value: i32,
+                budget: Budget,
+            ) -> Result<bool, SolveError> {
+                self.0.reaches(game, mv, value, budget)
+            }
         }
         let calls = std::sync::Arc::new(AtomicUsize::new(0));
         let reach: Reach<NormalPlay<Nim>> =
@@ -675,8 +737,79 @@ mod tests {
         assert_eq!(calls.load(AtomicOrdering::Relaxed), 1);
     }
 
-    /// Known wins play one of the moves the knowledge names, a move of a lost position
-    /// when it names none, and the fallback's move, unproven, where it does not reach.
+    /// One move for X, each ending the game with its margin for X.
+    #[derive(Clone, Debug)]
+    struct LastMove {
+        margins: Vec<i32>,
+        played: Option<usize>,
+    }
+
+    impl Game for LastMove {
+        type Move = usize;
+
+        fn to_move(&self) -> Player {
+            Player::X
+        }
+
+        fn legal_moves(&self) -> Vec<usize> {
+            match self.played {
+                None => (0..self.margins.len()).collect(),
+                Some(_) => Vec::new(),
+            }
+        }
+
+        fn play(&mut self, mv: &usize) {
+            self.played = Some(*mv);
+        }
+
+        fn outcome(&self) -> Option<Outcome> {
+            let margin = self.margins[self.played?];
+            Some(Outcome::scored(margin, Player::X.winner_by(margin)))
+        }
+
+        fn position_hash(&self) -> u64 {
+            self.played.map_or(0, |mv| mv as u64 + 1)
+        }
+    }
+
+    /// Always the same move.
+    struct Always<M>(M);
+
+    impl<G: Game> Agent<G> for Always<G::Move> {
+        fn name(&self) -> String {
+            "always".into()
+        }
+
+        fn choose(&mut self, _game: &G, _budget: &Budget) -> Option<G::Move> {
+            Some(self.0.clone())
+        }
+    }
+
+    /// In a lost position the perfect agent plays its fallback's move where it loses no
+    /// worse than the best, and one of the best moves where it loses more.
+    #[test]
+    fn the_perfect_agent_loses_with_its_fallbacks_move_where_that_is_optimal() {
+        let game = LastMove {
+            margins: vec![-1, -3, -1, -2],
+            played: None,
+        };
+        for seed in 0..8 {
+            let mut perfect = PerfectAgent::new(Budget::unlimited(), Box::new(Always(2)), seed);
+            assert_eq!(perfect.choose(&game, &Budget::unlimited()), Some(2));
+            assert_eq!(perfect.proven(), Some(Proven::Loss));
+            let mut perfect = PerfectAgent::new(Budget::unlimited(), Box::new(Always(1)), seed);
+            let chosen = perfect.choose(&game, &Budget::unlimited());
+            assert!(matches!(chosen, Some(0 | 2)), "{chosen:?} loses by more");
+        }
+        let lost = NormalPlay::new(Nim::new(vec![1, 2, 3]));
+        let fallback = NimMove { heap: 1, to: 0 };
+        let mut perfect = PerfectAgent::new(Budget::unlimited(), Box::new(Always(fallback)), 1);
+        assert_eq!(perfect.choose(&lost, &Budget::unlimited()), Some(fallback));
+    }
+
+    /// Known wins play one of the moves the knowledge names, the fallback's move in a
+    /// lost position (every move loses), and the fallback's move, unproven, where the
+    /// knowledge does not reach.
     #[test]
     fn known_wins_play_the_knowledge_and_fall_back_beyond_it() {
         let won = NormalPlay::new(Nim::new(vec![3, 4, 5]));
@@ -685,14 +818,15 @@ mod tests {
             let heaps = &game.position.heaps;
             (heaps.len() == 3).then(|| game.position.winning_moves())
         });
-        let mut perfect = KnownWins::new(knowledge, Box::new(RandomAgent::new(1)), 1);
+        let fallback = NimMove { heap: 2, to: 1 };
+        let mut perfect = KnownWins::new(knowledge, Box::new(Always(fallback)), 1);
         let budget = Budget::unlimited();
         assert_eq!(
             perfect.choose(&won, &budget),
             Some(NimMove { heap: 0, to: 1 })
         );
         assert_eq!(perfect.proven(), Some(Proven::Win));
-        assert!(perfect.choose(&lost, &budget).is_some());
+        assert_eq!(perfect.choose(&lost, &budget), Some(fallback));
         assert_eq!(perfect.proven(), Some(Proven::Loss));
         let beyond = NormalPlay::new(Nim::new(vec![3, 4]));
         assert!(perfect.choose(&beyond, &budget).is_some());

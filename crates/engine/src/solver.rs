@@ -260,6 +260,13 @@ impl<G: Game> Solver<G> {
         Ok((value, None))
     }
 
+    /// Whether `mv` reaches `value`, the mover's, by one null-window test: with the
+    /// position's value, whether it is an optimal move. The budget covers the call.
+    pub fn move_reaches(&mut self, game: &G, mv: &G::Move, value: i32) -> Result<bool, SolveError> {
+        self.start_call();
+        self.reaches(game, mv, value)
+    }
+
     /// Every move of `game` that reaches `value`, the mover's known minimax value (from
     /// [`Solver::value`] or [`margin_by_tests`]). The budget covers the call.
     pub fn best_moves(&mut self, game: &G, value: i32) -> Result<Vec<G::Move>, SolveError> {

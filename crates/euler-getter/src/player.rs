@@ -4,8 +4,7 @@
 use std::sync::Arc;
 
 use crosscap_engine::agents::{
-    ExactSearch, FlatMonteCarlo, KeptSolver, Named, PERFECT_NODE_BUDGET, PERFECT_TIME,
-    PerfectAgent, RandomAgent,
+    ExactSearch, FlatMonteCarlo, KeptSolver, Named, PerfectAgent, RandomAgent,
 };
 use crosscap_engine::mcts::{Mcts, MctsConfig, PlayoutPolicy, SearchLimit};
 use crosscap_engine::solver::{Budget, SolveError, Solver};
@@ -217,13 +216,9 @@ pub fn agent(level: Level, seed: u64) -> Box<dyn Agent<EulerGetter>> {
         Level::Random => Box::new(RandomAgent::new(seed)),
         Level::FlatMc(playouts) => Box::new(FlatMonteCarlo::new(playouts, seed)),
         Level::Perfect => Box::new(
-            PerfectAgent::new(
-                Budget::nodes(PERFECT_NODE_BUDGET).with_time(PERFECT_TIME),
-                agent(Level::Expert, seed),
-                seed,
-            )
-            .searching(Box::new(CompactSearch::default()))
-            .within(Box::new(within_reach)),
+            PerfectAgent::standard(agent(Level::Expert, seed), seed)
+                .searching(Box::new(CompactSearch::default()))
+                .within(Box::new(within_reach)),
         ),
         named => {
             let limit = named.search_limit().unwrap_or(SearchLimit::Iterations(1));
@@ -327,6 +322,32 @@ struct CompactSearch {
     solver: KeptSolver,
 }
 
+impl CompactSearch {
+    /// The solver, the symmetries and the compact board (where it has one) of `game`'s
+    /// board, worked out anew, and the table dropped, when its complex is not the one
+    /// searched before.
+    fn parts(
+        &mut self,
+        game: &EulerGetter,
+    ) -> (&mut KeptSolver, &Arc<Symmetries>, Option<&CompactBoard>) {
+        let complex = game.complex();
+        if !self
+            .board
+            .as_ref()
+            .is_some_and(|(searched, ..)| Arc::ptr_eq(searched, complex))
+        {
+            self.board = None;
+            self.solver = KeptSolver::default();
+        }
+        let (_, symmetries, compact) = self.board.get_or_insert_with(|| {
+            let symmetries = Arc::new(complex.board().symmetries());
+            let compact = CompactBoard::new(complex.clone(), Some(&symmetries));
+            (complex.clone(), symmetries, compact)
+        });
+        (&mut self.solver, symmetries, compact.as_ref())
+    }
+}
+
 impl ExactSearch<EulerGetter> for CompactSearch {
     fn value_and_best_move(
         &mut self,
@@ -334,28 +355,32 @@ impl ExactSearch<EulerGetter> for CompactSearch {
         budget: Budget,
         rng: &mut Rng,
     ) -> Result<(i32, Option<Move>), SolveError> {
-        let complex = game.complex();
-        if !self
-            .board
-            .as_ref()
-            .is_some_and(|(searched, ..)| Arc::ptr_eq(searched, complex))
-        {
-            let symmetries = Arc::new(complex.board().symmetries());
-            let compact = CompactBoard::new(complex.clone(), Some(&symmetries));
-            self.board = Some((complex.clone(), symmetries, compact));
-            self.solver = KeptSolver::default();
-        }
-        let Some((_, symmetries, compact)) = &self.board else {
-            unreachable!("the board was made above");
-        };
-        match compact {
-            Some(board) => self
-                .solver
-                .value_and_best_move(&board.position(game), budget, rng),
-            None => self.solver.value_and_best_move(
+        match self.parts(game) {
+            (solver, _, Some(board)) => {
+                solver.value_and_best_move(&board.position(game), budget, rng)
+            }
+            (solver, symmetries, None) => solver.value_and_best_move(
                 &game.clone().with_symmetries(symmetries.clone()),
                 budget,
                 rng,
+            ),
+        }
+    }
+
+    fn reaches(
+        &mut self,
+        game: &EulerGetter,
+        mv: &Move,
+        value: i32,
+        budget: Budget,
+    ) -> Result<bool, SolveError> {
+        match self.parts(game) {
+            (solver, _, Some(board)) => solver.reaches(&board.position(game), mv, value, budget),
+            (solver, symmetries, None) => solver.reaches(
+                &game.clone().with_symmetries(symmetries.clone()),
+                mv,
+                value,
+                budget,
             ),
         }
     }

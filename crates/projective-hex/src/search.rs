@@ -552,10 +552,10 @@ pub fn pattern_learner(level: Level, seed: u64) -> Box<dyn Agent<ProjectiveHex>>
 /// random (seeded); where the solver's table shows none (off the bitmask solver's
 /// boards), one of every winning move; when that does not fit the budget, one of those
 /// the solver proved on the way; else the fallback.
-/// It consults the [`Analyser`], whose bitmask solver is far faster here than the
-/// engine's, and in a lost position plays the fallback's move (every move loses, and
-/// `expert`'s is the hardest to answer) where the engine's
-/// [`crosscap_engine::agents::PerfectAgent`] plays any.
+/// It is not the engine's [`crosscap_engine::agents::PerfectAgent`] because it consults
+/// the [`Analyser`], whose bitmask solver is far faster here than the engine's; like
+/// it, in a lost position it plays the fallback's move (every move loses, and `expert`'s
+/// is the hardest to answer).
 struct PerfectPlayer {
     analyser: Analyser,
     fallback: Box<dyn Agent<ProjectiveHex>>,
