@@ -2045,6 +2045,37 @@ fn the_page_in_japanese() {
             "{game}: {said}"
         );
     }
+    // The API's messages are read in Japanese too: a board the form cannot draw says why.
+    session.read("location.hash = '#/'; return null");
+    session.wait_for_text("#start", "対局を始める");
+    for (game, board, said) in [
+        (
+            "projective-hex",
+            "taylor:99",
+            "盤面の指定 \"taylor:99\" は使えません：大きさは2から40までです",
+        ),
+        (
+            "euler-getter",
+            "torus:4x4",
+            "オイラー数 0（偶数）のトーラスです",
+        ),
+        (
+            "sandpile",
+            "grid:0x3",
+            "グリッドの各辺は1以上でなければなりません",
+        ),
+        ("manifold", "n3 x2", "曲面 \"x2\" は使えません"),
+    ] {
+        session.click_first(&format!("#game option[value='{game}']"));
+        session.type_into("#board-spec", board);
+        session.wait_for_text("#board-error", said);
+    }
+    // The browser logs each refused drawing (and the log is read once).
+    let refused = session.console_errors();
+    assert!(
+        !refused.is_empty() && refused.iter().all(|e| e.contains("status of 400")),
+        "{refused:?}"
+    );
     for page in ["#/rules", "#/games", "#/games?yours=1"] {
         session.read(&format!("location.hash = '{page}'; return null"));
         session.wait_for_text(

@@ -1,7 +1,7 @@
 // What the pages share: the JSON API, the catalog, each game's drawing module, the seat
 // secrets this browser holds, and how a board is named.
 import { plural } from "./draw.js";
-import { t, valueName } from "./i18n.js";
+import { t, translateMessage, valueName } from "./i18n.js";
 
 export async function api(method, path, body, signal) {
   const response = await fetch("/api" + path, {
@@ -11,7 +11,7 @@ export async function api(method, path, body, signal) {
     signal,
   });
   const value = await response.json().catch(() => ({ error: response.statusText }));
-  if (!response.ok) throw new Error(value.error || response.statusText);
+  if (!response.ok) throw new Error(translateMessage(value.error || response.statusText));
   return value;
 }
 

@@ -2,7 +2,7 @@
 // from ja.js, as the Euler Getter author's app comes in both. The English text is the
 // key, so a text without a translation still shows (in English), and the browser test
 // asks for the list of those (`crosscapUntranslated`) after going through every page.
-import ja from "./ja.js";
+import ja, { messages } from "./ja.js";
 
 const STORE = "crosscap-language";
 
@@ -27,7 +27,55 @@ export function t(text, params = {}) {
     if (text in ja) words = ja[text];
     else untranslated.add(text);
   }
+  return fill(words, params);
+}
+
+function fill(words, params) {
   return words.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+}
+
+/** The API's messages in ja.js with placeholders, as patterns that read a finished
+ * message back: each placeholder any text. Those with the longest fixed start come first,
+ * so that a message is read by its outer template (`bad board spec {spec}: {reason}`)
+ * rather than by one of its reason's (`{value} is not a whole number`), then those with
+ * the longest fixed text. */
+const templates = Object.keys(messages)
+  .filter((text) => /\{\w+\}/.test(text))
+  .map((text) => {
+    const names = [];
+    const source = text.split(/(\{\w+\})/).map((part) => {
+      const placeholder = /^\{(\w+)\}$/.exec(part);
+      if (!placeholder) return part.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+      names.push(placeholder[1]);
+      return "(.+?)";
+    });
+    const start = text.indexOf("{");
+    const fixed = text.replace(/\{\w+\}/g, "").length;
+    return { text, names, start, fixed, pattern: new RegExp(`^${source.join("")}$`, "s") };
+  })
+  .sort((a, b) => b.start - a.start || b.fixed - a.fixed);
+
+/** A message of the API in the reader's language. The server writes English sentences
+ * from templates (a board, a number or a cell filled in), so the template of ja.js's
+ * `messages` that the message fits gives the translation, with the parts filled in kept
+ * as they came (or translated where they are words of the page: a surface, a level), and
+ * a `{reason}`, a message of its own, read the same way; the server needs no message
+ * codes. A message that fits none shows in English, listed as untranslated. */
+export function translateMessage(message) {
+  if (language !== "ja") return message;
+  if (message in messages) return messages[message];
+  for (const { text, names, pattern } of templates) {
+    const parts = pattern.exec(message);
+    if (!parts) continue;
+    const params = {};
+    names.forEach((name, i) => {
+      const part = parts[i + 1];
+      params[name] = name === "reason" ? translateMessage(part) : messages[part] ?? ja[part] ?? part;
+    });
+    return fill(messages[text], params);
+  }
+  untranslated.add(message);
+  return message;
 }
 
 /** A value the API takes (a computer level, an option's choice) as the page shows it: a
