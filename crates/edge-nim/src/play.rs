@@ -27,8 +27,8 @@ pub type EdgeNimGame = NormalPlay<EdgeNim>;
 /// Tokens on every edge when a match names none.
 pub const DEFAULT_TOKENS: u32 = 3;
 
-/// Perfect play from the Grundy tables: a random winning move, or from a P-position a
-/// random move. Positions too large for the tables get `expert`'s move at once: the
+/// Perfect play from the Grundy tables: a random winning move, or from a P-position
+/// `expert`'s move (every move loses, and expert's makes the winner find the win). Positions too large for the tables get `expert`'s move at once: the
 /// engine's solver reaches less than they do (20 million nodes in 30 s, where a table
 /// holds up to 2^27 positions), and trying it first only kept a player waiting its 30 s
 /// for the same unproven move (petersen with two tokens an edge, BENCHMARKS.md).

@@ -143,8 +143,8 @@ impl Hosting for NimHost {
     const NAME: &'static str = "nim";
     const VALUE_KIND: ValueKind = ValueKind::Grundy;
 
-    /// `perfect` plays by Bouton's theorem, at once on any heaps; the other levels are
-    /// the engine's.
+    /// `perfect` plays by Bouton's theorem, a winning move at once on any heaps (from a
+    /// lost position `expert`'s move); the other levels are the engine's.
     fn agent(level: Level, seed: u64) -> Box<dyn Agent<Self::Game>> {
         match level {
             Level::Perfect => Box::new(KnownWins::new(

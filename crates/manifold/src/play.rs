@@ -26,9 +26,10 @@ pub type ManifoldGame = NormalPlay<Manifold>;
 /// is as long as the genus).
 pub const MAX_PLAY_GENUS: u32 = 1000;
 
-/// The perfect player: a random move to a position of G-value 0 when there is one, else
-/// a random move, read from the G-series (exact: every move it chooses is proven optimal),
-/// computed as far as the positions' genus.
+/// The perfect player: a random move to a position of G-value 0 when there is one, read
+/// from the G-series (exact: every move it chooses is proven optimal), computed as far as
+/// the positions' genus; else `expert`'s move (every move loses, and expert's makes the
+/// winner find the win).
 pub fn perfect_player(seed: u64) -> Box<dyn Agent<ManifoldGame>> {
     let mut series = Series::compute(0);
     let read = move |game: &ManifoldGame, _: &Budget| {
