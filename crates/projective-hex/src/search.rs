@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crosscap_engine::agents::{FlatMonteCarlo, Named, RandomAgent, solver_budget};
+use crosscap_engine::agents::{ExactSearch, FlatMonteCarlo, Named, PerfectAgent, RandomAgent};
 use crosscap_engine::catalog::Status;
 use crosscap_engine::jobs::{GroupValue, JobValue, SplitSolve, ValueCount, solve_all, solve_jobs};
 use crosscap_engine::mcts::{Mcts, MctsConfig, PlayoutPolicy, SearchLimit};
@@ -486,6 +486,12 @@ pub const PERFECT_TIME_BUDGET: Duration = Duration::from_secs(20);
 /// the budget; one of three with 42 did, and both with 40 or 41 (BENCHMARKS.md).
 pub const PERFECT_MAX_EMPTY_CELLS: usize = 42;
 
+/// Whether the perfect player tries its solver on `game`: at most
+/// [`PERFECT_MAX_EMPTY_CELLS`] empty cells.
+fn within_reach(game: &ProjectiveHex) -> bool {
+    game.empty_count() <= PERFECT_MAX_EMPTY_CELLS
+}
+
 /// The computer player of a level. The MCTS levels (the named levels' times per move, see
 /// [`Level::think_ms`], `mcts:N` and `mcts:Nms`) search the focused game with RAVE, the
 /// MCTS-solver and the players' [`knowledge`] (`plain:LEVEL` with [`baseline_mcts_config`]
@@ -497,12 +503,17 @@ pub fn agent(level: Level, seed: u64) -> Box<dyn Agent<ProjectiveHex>> {
     match level {
         Level::Random => Box::new(RandomAgent::new(seed)),
         Level::FlatMc(n) => Box::new(FlatMonteCarlo::new(n, seed)),
-        Level::Perfect => Box::new(PerfectPlayer {
-            analyser: Analyser::new(Budget::time(PERFECT_TIME_BUDGET)),
-            fallback: agent(Level::Expert, seed),
-            rng: Rng::new(seed),
-            proven: None,
-        }),
+        Level::Perfect => Box::new(
+            PerfectAgent::new(
+                Budget::time(PERFECT_TIME_BUDGET),
+                agent(Level::Expert, seed),
+                seed,
+            )
+            .searching(Box::new(AnalyserSearch(Analyser::new(Budget::time(
+                PERFECT_TIME_BUDGET,
+            )))))
+            .within(Box::new(within_reach)),
+        ),
         mcts => {
             let (config, knowledge) = level_search(mcts);
             level_agent(mcts, config, knowledge, seed)
@@ -548,80 +559,61 @@ pub fn pattern_learner(level: Level, seed: u64) -> Box<dyn Agent<ProjectiveHex>>
     level_agent(level, config, knowledge, seed)
 }
 
-/// The `perfect` level: one of the winning moves that the position's solve proved, at
-/// random (seeded); where the solver's table shows none (off the bitmask solver's
-/// boards), one of every winning move; when that does not fit the budget, one of those
-/// the solver proved on the way; else the fallback.
-/// It is not the engine's [`crosscap_engine::agents::PerfectAgent`] because it consults
-/// the [`Analyser`], whose bitmask solver is far faster here than the engine's; like
-/// it, in a lost position it plays the fallback's move (every move loses, and `expert`'s
-/// is the hardest to answer).
-struct PerfectPlayer {
-    analyser: Analyser,
-    fallback: Box<dyn Agent<ProjectiveHex>>,
-    rng: Rng,
-    /// Whether the last move came from a solve (a winning move, or any move of a lost
-    /// position), not from the fallback, and what the position was worth.
-    proven: Option<Proven>,
-}
+/// The [`Analyser`] as the exact search of the engine's perfect player
+/// ([`PerfectAgent`]), its bitmask solver far faster here than the engine's solver: in a
+/// won position one of the winning moves that the position's own solve proved, at
+/// random (a win needs one, and checking every move, as an analysis does, costs far
+/// more: the empty taylor:3 had every opening solved, BENCHMARKS.md); where the solver's
+/// table shows none (off the bitmask solver's boards), one of every winning move by
+/// analysis, or when that does not fit the budget one of those the solver proved on the
+/// way.
+struct AnalyserSearch(Analyser);
 
-impl Agent<ProjectiveHex> for PerfectPlayer {
-    fn name(&self) -> String {
-        "perfect".into()
-    }
-
-    fn choose(&mut self, game: &ProjectiveHex, budget: &Budget) -> Option<Move> {
-        if game.outcome().is_some() {
-            return None;
-        }
-        if game.empty_count() > PERFECT_MAX_EMPTY_CELLS {
-            self.proven = None;
-            return self.fallback.choose(game, budget);
-        }
+impl ExactSearch<ProjectiveHex> for AnalyserSearch {
+    fn value_and_best_move(
+        &mut self,
+        game: &ProjectiveHex,
+        budget: Budget,
+        rng: &mut Rng,
+    ) -> Result<(i32, Option<Move>), SolveError> {
         let clock = Instant::now();
-        let own = solver_budget(Budget::time(PERFECT_TIME_BUDGET), budget);
-        self.analyser.set_budget(own.clone());
-        // A win needs one winning move, and the position's own solve proves one: checking
-        // every move, as an analysis does, costs far more (the empty taylor:3: every
-        // opening solved, BENCHMARKS.md).
-        if self.analyser.value(game) == Ok(1) {
-            let proven = self.analyser.proven_winning_moves(game);
-            if !proven.is_empty() {
-                self.proven = Some(Proven::Win);
-                return Some(proven[self.rng.below(proven.len())]);
-            }
+        let analyser = &mut self.0;
+        analyser.set_budget(budget.clone());
+        let value = analyser.value(game)?;
+        let pick = |moves: &[Move], rng: &mut Rng| {
+            (!moves.is_empty()).then(|| moves[rng.below(moves.len())])
+        };
+        if value < 0 {
+            // Nothing does worse than losing: every move is optimal.
+            return Ok((value, game.random_move(rng)));
         }
-        // Otherwise the moves one by one, the position's value now in the tables.
-        self.analyser.set_budget(own.less(0, clock.elapsed()));
-        let analysis = self.analyser.analyse(game);
-        let left = budget.less(0, clock.elapsed());
-        match analysis {
-            Ok(analysis)
-                if analysis.winner == Some(game.to_move()) && !analysis.best_moves.is_empty() =>
-            {
-                self.proven = Some(Proven::Win);
-                let i = self.rng.below(analysis.best_moves.len());
-                Some(analysis.best_moves[i])
-            }
-            Ok(analysis) => {
-                // Every move of a lost position is optimal.
-                self.proven = (analysis.winner != Some(game.to_move())).then_some(Proven::Loss);
-                self.fallback.choose(game, &left)
-            }
-            Err(_) => {
-                let proven = self.analyser.proven_winning_moves(game);
-                self.proven = (!proven.is_empty()).then_some(Proven::Win);
-                if proven.is_empty() {
-                    self.fallback.choose(game, &left)
-                } else {
-                    Some(proven[self.rng.below(proven.len())])
-                }
-            }
+        if value > 0
+            && let Some(mv) = pick(&analyser.proven_winning_moves(game), rng)
+        {
+            return Ok((value, Some(mv)));
+        }
+        analyser.set_budget(budget.less(0, clock.elapsed()));
+        match analyser.analyse(game) {
+            Ok(analysis) => Ok((value, pick(&analysis.best_moves, rng))),
+            Err(err) => match pick(&analyser.proven_winning_moves(game), rng) {
+                Some(mv) if value > 0 => Ok((value, Some(mv))),
+                _ => Err(err),
+            },
         }
     }
 
-    fn proven(&self) -> Option<Proven> {
-        self.proven
+    fn reaches(
+        &mut self,
+        game: &ProjectiveHex,
+        mv: &Move,
+        value: i32,
+        budget: Budget,
+    ) -> Result<bool, SolveError> {
+        // A loss is the least a move can give.
+        if value <= -1 {
+            return Ok(true);
+        }
+        Ok(self.0.move_value(game, mv, budget)? >= value)
     }
 }
 
@@ -1160,29 +1152,29 @@ pub fn all_openings(start: &ProjectiveHex, budget: &Budget) -> Result<Openings, 
 mod tests {
     use super::*;
 
-    /// Past [`PERFECT_MAX_EMPTY_CELLS`] the perfect player plays its fallback's move
-    /// without a search of its solver's; within it, it solves.
+    /// Past [`PERFECT_MAX_EMPTY_CELLS`] the perfect player plays its fallback's move,
+    /// unproven, without a solve (the empty taylor:4 is far beyond its solver); within it,
+    /// it solves.
     #[test]
-    fn the_perfect_player_skips_the_solver_on_a_board_too_empty() {
-        let perfect = || PerfectPlayer {
-            analyser: Analyser::new(Budget::unlimited()),
-            fallback: agent(Level::Random, 1),
-            rng: Rng::new(1),
-            proven: None,
-        };
+    fn the_perfect_player_solves_only_within_its_reach() {
         let mut game = ProjectiveHex::on_board("taylor:4", Opening::Standard).unwrap();
-        let mut player = perfect();
+        let mut player = agent(Level::Perfect, 1);
+        assert!(!within_reach(&game));
         assert!(player.choose(&game, &Budget::unlimited()).is_some());
-        assert_eq!(player.analyser.nodes(), 0);
         assert_eq!(player.proven(), None);
         let mut rng = Rng::new(5);
         while game.empty_count() > PERFECT_MAX_EMPTY_CELLS {
+            assert!(!within_reach(&game));
             let mv = game.random_move(&mut rng).unwrap();
             game.play(&mv);
         }
-        let mut player = perfect();
-        assert!(player.choose(&game, &Budget::nodes(1_000)).is_some());
-        assert!(player.analyser.nodes() > 0);
+        assert!(within_reach(&game));
+        while game.empty_count() > 12 && game.outcome().is_none() {
+            let mv = game.random_move(&mut rng).unwrap();
+            game.play(&mv);
+        }
+        assert!(player.choose(&game, &Budget::unlimited()).is_some());
+        assert!(player.proven().is_some());
     }
 
     fn neighbours(game: &ProjectiveHex, cell: usize) -> Vec<usize> {
