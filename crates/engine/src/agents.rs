@@ -297,7 +297,7 @@ impl<G: Game> Agent<G> for PerfectAgent<G> {
                 let left = |spent| budget.less(0, spent);
                 let theirs = self
                     .fallback
-                    .choose(game, &left(clock.elapsed()))
+                    .choose(game, &lost_position_budget(&left(clock.elapsed())))
                     .filter(|theirs| {
                         let spent = clock.elapsed();
                         let test = self.budget.less(0, spent).within(&left(spent));
@@ -364,7 +364,7 @@ impl<G: Game> Agent<G> for KnownWins<G> {
         };
         self.proven = Some(Proven::winning(!winning.is_empty()));
         if winning.is_empty() {
-            return self.fallback.choose(game, budget);
+            return self.fallback.choose(game, &lost_position_budget(budget));
         }
         Some(winning[self.rng.below(winning.len())].clone())
     }
@@ -580,6 +580,19 @@ pub const PERFECT_TIME: Duration = Duration::from_secs(30);
 /// the full budget's reach, so a short try keeps a player from waiting the whole budget at
 /// every move; a proven move gives the next one the full budget again.
 pub const PERFECT_RETRY_TIME: Duration = Duration::from_secs(4);
+
+/// The most iterations of a perfect player's fallback search in a lost position, where
+/// its move only makes the winner work: a search of fixed size, so that `perfect` with a
+/// seed plays the same moves on every run (where the fallback's own time does not bind
+/// first: 50,000 iterations take a third of a second or less on Euler Getter's,
+/// Projective Hex's and the sandpile game's small boards, where `expert` thinks 1.5 s).
+pub const LOST_POSITION_ITERATIONS: u64 = 50_000;
+
+/// The budget of a perfect player's fallback in a lost position: the caller's, within
+/// [`LOST_POSITION_ITERATIONS`].
+fn lost_position_budget(caller: &Budget) -> Budget {
+    caller.within(&Budget::nodes(LOST_POSITION_ITERATIONS))
+}
 
 /// The time a perfect player's solver leaves its fallback when the caller's budget is the
 /// shorter (a hint that must answer before the server's wait): the expert's think time, so
@@ -805,6 +818,26 @@ mod tests {
         let fallback = NimMove { heap: 1, to: 0 };
         let mut perfect = PerfectAgent::new(Budget::unlimited(), Box::new(Always(fallback)), 1);
         assert_eq!(perfect.choose(&lost, &Budget::unlimited()), Some(fallback));
+    }
+
+    /// With a fallback that searches for a time (as `expert` does), a seeded perfect
+    /// player still plays the same move in a lost position on every run: the fallback
+    /// searches a fixed number of iterations there (a minute's search would vary).
+    #[test]
+    fn a_seeded_perfect_player_loses_the_same_way_on_every_run() {
+        let lost = NormalPlay::new(Nim::new(vec![9, 10, 11, 8]));
+        let minute: Level = "mcts:60000ms".parse().unwrap();
+        let moves: Vec<_> = (0..3)
+            .map(|_| {
+                let fallback = standard_agent(minute, MctsConfig::default(), 7);
+                let mut perfect = PerfectAgent::standard(fallback, 7);
+                let chosen = perfect.choose(&lost, &Budget::unlimited());
+                assert_eq!(perfect.proven(), Some(Proven::Loss));
+                chosen
+            })
+            .collect();
+        assert!(moves[0].is_some());
+        assert!(moves.iter().all(|m| *m == moves[0]), "{moves:?}");
     }
 
     /// Known wins play one of the moves the knowledge names, the fallback's move in a
