@@ -2065,6 +2065,12 @@ fn the_page_in_japanese() {
             "グリッドの各辺は1以上でなければなりません",
         ),
         ("manifold", "n3 x2", "曲面 \"x2\" は使えません"),
+        // A name that is also a property of every JavaScript object stays a name.
+        (
+            "edge-nim",
+            "constructor",
+            "グラフの指定 `constructor` がわかりません",
+        ),
     ] {
         session.click_first(&format!("#game option[value='{game}']"));
         session.type_into("#board-spec", board);

@@ -24,7 +24,7 @@ window.crosscapUntranslated = () => [...untranslated];
 export function t(text, params = {}) {
   let words = text;
   if (language === "ja") {
-    if (text in ja) words = ja[text];
+    if (Object.hasOwn(ja, text)) words = ja[text];
     else untranslated.add(text);
   }
   return fill(words, params);
@@ -55,6 +55,13 @@ const templates = Object.keys(messages)
   })
   .sort((a, b) => b.start - a.start || b.fixed - a.fixed);
 
+/** A part filled into a message, translated where it is a word of the page or of the
+ * messages (own keys only: a board named `constructor` is no word). */
+function wordOf(part) {
+  if (Object.hasOwn(messages, part)) return messages[part];
+  return Object.hasOwn(ja, part) ? ja[part] : part;
+}
+
 /** A message of the API in the reader's language. The server writes English sentences
  * from templates (a board, a number or a cell filled in), so the template of ja.js's
  * `messages` that the message fits gives the translation, with the parts filled in kept
@@ -63,14 +70,14 @@ const templates = Object.keys(messages)
  * codes. A message that fits none shows in English, listed as untranslated. */
 export function translateMessage(message) {
   if (language !== "ja") return message;
-  if (message in messages) return messages[message];
+  if (Object.hasOwn(messages, message)) return messages[message];
   for (const { text, names, pattern } of templates) {
     const parts = pattern.exec(message);
     if (!parts) continue;
     const params = {};
     names.forEach((name, i) => {
       const part = parts[i + 1];
-      params[name] = name === "reason" ? translateMessage(part) : messages[part] ?? ja[part] ?? part;
+      params[name] = name === "reason" ? translateMessage(part) : wordOf(part);
     });
     return fill(messages[text], params);
   }
