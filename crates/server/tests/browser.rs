@@ -2076,6 +2076,19 @@ fn the_page_in_japanese() {
         session.type_into("#board-spec", board);
         session.wait_for_text("#board-error", said);
     }
+    // A link to set up a position on a board that will not do says why, and leads back to
+    // the form with that board to mend.
+    session.read("location.hash = '#/setup/euler-getter/torus:4x4'; return null");
+    session.wait_for_text("#setup-error", "オイラー数 0（偶数）のトーラスです");
+    session.click_first("#setup-back");
+    session.wait_for_text("#board-error", "オイラー数 0（偶数）のトーラスです");
+    assert_eq!(
+        session.read(
+            "return [document.getElementById('game').value, \
+             document.getElementById('board-spec').value]"
+        ),
+        json!(["euler-getter", "torus:4x4"])
+    );
     // The browser logs each refused drawing (and the log is read once).
     let refused = session.console_errors();
     assert!(

@@ -103,10 +103,16 @@ async function newGamePage() {
   document.title = `${t("New game")} — Crosscap`;
   const gameSelect = el("select", { name: "game", id: "game" },
     ...cat.games.map((g) => el("option", { value: g.name }, g.title)));
-  // A link may name the game to start (the rules pages' "Play" links); a name the catalog
-  // does not hold leaves the first game chosen.
-  const wanted = new URLSearchParams(location.hash.split("?")[1] || "").get("game");
-  if (cat.games.some((g) => g.name === wanted)) gameSelect.value = wanted;
+  // A link may name the game to start (the rules pages' "Play" links), and its board (a
+  // set-up page's way back from a board that will not do); a game the catalog does not
+  // hold leaves the first game chosen, with its own board.
+  const query = new URLSearchParams(location.hash.split("?")[1] || "");
+  const wanted = query.get("game");
+  let linkedBoard = null;
+  if (cat.games.some((g) => g.name === wanted)) {
+    gameSelect.value = wanted;
+    linkedBoard = query.get("board");
+  }
   const summary = el("span", { class: "help", id: "game-summary" });
   const board = el("textarea", { name: "board", id: "board-spec", rows: 1, spellcheck: "false" });
   // The board as it will start, redrawn as the board text or an option changes: a player
@@ -156,7 +162,8 @@ async function newGamePage() {
     // Games whose drawing can take a position stone by stone offer to set one up.
     setup.hidden = true;
     renderer(g.name).then((module) => { setup.hidden = !(module && module.positionField); });
-    board.value = g.default_board;
+    board.value = linkedBoard ?? g.default_board;
+    linkedBoard = null;
     clear(summary);
     summary.append(g.summary, " ", el("a", { href: `#/rules/${g.name}` }, t("Rules")));
     boardLabel.textContent = t("The {board}. Paste a board file, a graph spec or graph6 as you like.", { board: g.board_label });
@@ -364,14 +371,26 @@ async function drawAtStart(figure, g, spec, current = () => true, options = {}) 
 // Click cells to cycle them through empty, X and O; then analyse the position: a game
 // from it between two people on this device, with hints from the solver at hand.
 async function setupPage(game, board) {
-  const [start, module, cat] = await Promise.all([
-    api("GET", `/board?game=${encodeURIComponent(game)}&board=${encodeURIComponent(board)}`),
-    renderer(game),
-    getCatalog(),
-  ]);
-  if (!module || !module.positionField) throw new Error(t("{game} has no position to set up on the page", { game }));
-  const title = cat.games.find((g) => g.name === game).title;
+  const cat = await getCatalog();
+  const known = cat.games.find((g) => g.name === game);
   document.title = `${t("Set up a position")} — Crosscap`;
+  let start, module;
+  try {
+    [start, module] = await Promise.all([
+      api("GET", `/board?game=${encodeURIComponent(game)}&board=${encodeURIComponent(board)}`),
+      renderer(game),
+    ]);
+    if (!module || !module.positionField) throw new Error(t("{game} has no position to set up on the page", { game }));
+  } catch (err) {
+    // A link to a board that will not do leads back to the form, with the board to mend.
+    const back = known ? `#/?${new URLSearchParams({ game, board })}` : "#/";
+    clear(main);
+    main.append(el("h1", {}, t("Set up a position")),
+      el("p", { class: "error", id: "setup-error" }, err.message),
+      el("p", {}, el("a", { href: back, id: "setup-back" }, t("Change the board"))));
+    return;
+  }
+  const title = known.title;
   const names = start.layout.names;
   const stones = names.map(() => null);
   const next = (stone) => (stone === null ? "X" : stone === "X" ? "O" : null);
