@@ -60,7 +60,7 @@ pub enum EdgeNimError {
     Graph(#[from] GraphError),
     #[error("Edge-Nim is played on undirected graphs; `{0}` is directed")]
     Directed(String),
-    #[error("the graph has {expected} edges but {found} token counts were given")]
+    #[error("expected one token count per edge ({expected}), not {found}; or EDGE=COUNT pairs")]
     TokenCount { expected: usize, found: usize },
     #[error("`{}` is not a token count (a whole number from 0)", .0.escape_debug())]
     BadCount(String),
@@ -70,6 +70,8 @@ pub enum EdgeNimError {
     UnknownEdge { name: String, edges: String },
     #[error("edge `{}` is given twice", .0.escape_debug())]
     DuplicateEdge(String),
+    #[error("`*=COUNT` sets every edge, so it comes first, before any EDGE=COUNT")]
+    EveryEdgeNotFirst,
     #[error(
         "{} positions are too many to tabulate (at most {limit})",
         count_text(*positions)

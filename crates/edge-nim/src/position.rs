@@ -330,7 +330,10 @@ pub fn parse_assignments(
             .ok_or_else(|| EdgeNimError::BadItem(item.to_string()))?;
         let edge = edge.trim();
         let count = parse_count(count)?;
-        let e = if edge == "*" && assignments.is_empty() {
+        let e = if edge == "*" {
+            if !assignments.is_empty() {
+                return Err(EdgeNimError::EveryEdgeNotFirst);
+            }
             None
         } else {
             let e = graph

@@ -156,13 +156,13 @@ fn token_lists_by_name_in_order_or_for_every_edge() {
     assert_eq!(parse_tokens(&g, "*=2,a=0").unwrap(), [0, 2, 2, 2, 2, 2]);
     assert_eq!(parse_tokens(&g, "2-3=4").unwrap(), [0, 0, 0, 0, 0, 4]);
     let errors = [
-        ("3,1", "has 6 edges but 2 token counts"),
+        ("3,1", "one token count per edge (6), not 2"),
         ("a=1,q=2", "no edge `q` (the edges are a, b, c, A, B, C)"),
         ("a=1,a=2", "edge `a` is given twice"),
         ("a=-1", "`-1` is not a token count"),
         ("a=1,b", "`b` is not EDGE=COUNT"),
         ("1,2,3,4,5,x", "`x` is not a token count"),
-        ("a=1,*=2", "no edge `*`"),
+        ("a=1,*=2", "`*=COUNT` sets every edge, so it comes first"),
     ];
     for (text, message) in errors {
         let error = parse_tokens(&g, text).unwrap_err().to_string();
@@ -414,7 +414,11 @@ fn a_match_plays_and_the_perfect_computer_wins() {
             json!({"tokens": [1, -2, 0, 0]}),
             "`-2` is not a token count",
         ),
-        ("C4", json!({"tokens": "1,2"}), "4 edges but 2"),
+        (
+            "C4",
+            json!({"tokens": "1,2"}),
+            "one token count per edge (4), not 2",
+        ),
         ("arcs:0>1", json!({}), "undirected"),
         (
             "C4",

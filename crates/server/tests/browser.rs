@@ -1596,7 +1596,7 @@ fn the_board_is_drawn_before_the_game_starts(session: &Session, server: &common:
         std::thread::sleep(Duration::from_millis(50));
     }
     session.type_into("input[name='tokens']", "1,2");
-    session.wait_for_text("#board-error", "3 edges but 2 token counts");
+    session.wait_for_text("#board-error", "one token count per edge (3), not 2");
     // The browser logs the refused requests' 400s; nothing else may be logged.
     let errors = session.console_errors();
     assert!(
@@ -2076,6 +2076,13 @@ fn the_page_in_japanese() {
         session.type_into("#board-spec", board);
         session.wait_for_text("#board-error", said);
     }
+    // So is a token list that does not fit the graph.
+    session.type_into("#board-spec", "K4");
+    session.type_into("input[name='tokens']", "1,2");
+    session.wait_for_text(
+        "#board-error",
+        "トークンの個数は辺ごとに1つ（6個）必要ですが、2個です",
+    );
     // A link to set up a position on a board that will not do says why, and leads back to
     // the form with that board to mend.
     session.read("location.hash = '#/setup/euler-getter/torus:4x4'; return null");

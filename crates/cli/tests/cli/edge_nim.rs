@@ -367,7 +367,7 @@ fn bad_graphs_and_tokens_are_user_errors() {
     value("edges:0-1,1-1", "1,1").assert_user_error("edge `1-1`: a loop");
     value("g6:C", "1").assert_user_error("graph6 `C`");
     value("arcs:0>1", "1").assert_user_error("undirected");
-    value("K4", "1,2").assert_user_error("6 edges but 2 token counts");
+    value("K4", "1,2").assert_user_error("one token count per edge (6), not 2");
     value("tetrahedron", "a=1,q=2").assert_user_error("no edge `q`");
     value("tetrahedron", "a=x").assert_user_error("`x` is not a token count");
     value("K4", "*=100").assert_user_error("too many to tabulate");

@@ -343,6 +343,13 @@ export const messages = {
   "graph6 `{text}`: {reason}": "graph6 `{text}`：{reason}",
   "{n} vertices need {expected} bytes of edge data, found {found}": "{n}頂点には{expected}バイトの辺データが必要ですが、{found}バイトしかありません",
   "Edge-Nim is played on undirected graphs; `{spec}` is directed": "辺ニムは無向グラフで遊びます。`{spec}` は有向グラフです",
+  // Edge-Nim's tokens.
+  "expected one token count per edge ({expected}), not {found}; or EDGE=COUNT pairs": "トークンの個数は辺ごとに1つ（{expected}個）必要ですが、{found}個です。EDGE=COUNT の形でも指定できます",
+  "`{text}` is not a token count (a whole number from 0)": "`{text}` はトークンの個数（0以上の整数）ではありません",
+  "`{text}` is not EDGE=COUNT": "`{text}` は EDGE=COUNT の形ではありません",
+  "there is no edge `{name}` (the edges are {edges})": "辺 `{name}` はありません（辺は {edges} です）",
+  "edge `{name}` is given twice": "辺 `{name}` が2回指定されています",
+  "`*=COUNT` sets every edge, so it comes first, before any EDGE=COUNT": "`*=COUNT` はすべての辺を決めるので、EDGE=COUNT より前に書いてください",
   "the board is too large: {moves} legal moves (at most {max})": "盤面が大きすぎます：合法手が{moves}個（上限は{max}個）",
   "the board is too large: more than {moves} legal moves (at most {max})": "盤面が大きすぎます：合法手が{moves}個を超えます（上限は{max}個）",
   // Surfaces and heaps.
