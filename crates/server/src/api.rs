@@ -94,14 +94,28 @@ impl From<StoreError> for ApiError {
 }
 
 /// A body that is too large, not JSON, or not the fields expected: its status (413, 415,
-/// 400 or 422) and what is wrong.
+/// 400 or 422) and what is wrong, in the API's words around the JSON parser's detail
+/// (not the framework's, which speak of target types).
 impl From<JsonRejection> for ApiError {
     fn from(rejection: JsonRejection) -> Self {
         let status = rejection.status();
-        let message = if status == StatusCode::PAYLOAD_TOO_LARGE {
-            "the request body is too large".to_string()
-        } else {
-            rejection.body_text()
+        let detail = std::error::Error::source(&rejection)
+            .map(ToString::to_string)
+            .unwrap_or_default();
+        let message = match rejection {
+            _ if status == StatusCode::PAYLOAD_TOO_LARGE => {
+                "the request body is too large".to_string()
+            }
+            JsonRejection::JsonSyntaxError(_) => {
+                format!("the request body is not valid JSON: {detail}")
+            }
+            JsonRejection::JsonDataError(_) => {
+                format!("the request body's fields do not fit this request: {detail}")
+            }
+            JsonRejection::MissingJsonContentType(_) => {
+                "the request body must be JSON, sent as Content-Type: application/json".to_string()
+            }
+            other => other.body_text(),
         };
         ApiError::new(status, message)
     }

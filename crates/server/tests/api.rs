@@ -320,7 +320,7 @@ fn limits_answer_clear_client_errors() {
     refused(
         json!({ "game": "nim", "players": { "X": "ai:godlike" } }),
         422,
-        "godlike",
+        "the request body's fields do not fit this request: players.X: unknown level \"godlike\"",
     );
     refused(
         json!({ "game": "nim", "players": { "X": "ai:easy" } }),

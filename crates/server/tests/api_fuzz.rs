@@ -15,7 +15,8 @@ use serde_json::{Value, json};
 const SEED: u64 = 18;
 const REQUESTS: usize = 400;
 
-/// What no answer may show: where the server keeps its files, or its database's words.
+/// What no answer may show: where the server keeps its files, its database's words, or
+/// its web framework's.
 const LEAKS: &[&str] = &[
     "/tmp",
     "/root",
@@ -28,6 +29,9 @@ const LEAKS: &[&str] = &[
     "INSERT ",
     "Invalid column",
     "no such table",
+    // The web framework's own words for a body it could not read.
+    "target type",
+    "Failed to",
 ];
 
 /// Small limits, so that the computer moves and hints the requests start end quickly.
