@@ -2096,6 +2096,10 @@ fn the_page_in_japanese() {
         ),
         json!(["euler-getter", "torus:4x4"])
     );
+    // A link that names no board sets up on the game's own.
+    session.read("location.hash = '#/setup/projective-hex'; return null");
+    session.wait_for_text("main h1", "射影Hex（taylor:3）の局面を作る");
+    session.wait_for("#board [data-move='a1']");
     // The browser logs each refused drawing (and the log is read once).
     let refused = session.console_errors();
     assert!(

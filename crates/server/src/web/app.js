@@ -373,6 +373,8 @@ async function drawAtStart(figure, g, spec, current = () => true, options = {}) 
 async function setupPage(game, board) {
   const cat = await getCatalog();
   const known = cat.games.find((g) => g.name === game);
+  // A link that names no board sets up on the game's own.
+  board ||= known?.default_board ?? "";
   document.title = `${t("Set up a position")} — Crosscap`;
   let start, module;
   try {
