@@ -355,6 +355,27 @@ fn a_friend_claims_a_seat_from_another_browser() {
         refused.len() == 1 && refused[0].contains("409"),
         "{refused:?}"
     );
+    // The game is there to watch; a link to a game that is not leads to a new game and
+    // the saved games instead, as does a game page that is not there.
+    creator.wait_for(&format!(".failure-links a[href='#/game/{id}']"));
+    let missing = "0123456789abcdef";
+    creator.open(&server.url(&format!("/#/claim/{missing}/abc")));
+    creator.wait_for_text("#claim-error", "no game");
+    creator.wait_for(".failure-links a[href='#/games']");
+    assert!(
+        creator
+            .find_all(".failure-links a[href^='#/game/']")
+            .is_empty()
+    );
+    creator.open(&server.url(&format!("/#/game/{missing}")));
+    creator.wait_for_text("#page-error", "no game");
+    creator.click_first(".failure-links a[href='#/']");
+    creator.wait_for("#start");
+    let refused = creator.console_errors();
+    assert!(
+        refused.len() == 2 && refused.iter().all(|e| e.contains("404")),
+        "{refused:?}"
+    );
     creator.open(&server.url(&format!("/#/game/{id}")));
     let started = Instant::now();
     loop {

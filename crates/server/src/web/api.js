@@ -11,7 +11,13 @@ export async function api(method, path, body, signal) {
     signal,
   });
   const value = await response.json().catch(() => ({ error: response.statusText }));
-  if (!response.ok) throw new Error(translateMessage(value.error || response.statusText));
+  if (!response.ok) {
+    // The status goes with the message: a page tells a game that is not there (404) from
+    // one that refused a request.
+    const error = new Error(translateMessage(value.error || response.statusText));
+    error.status = response.status;
+    throw error;
+  }
   return value;
 }
 

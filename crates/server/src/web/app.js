@@ -26,10 +26,19 @@ async function claimPage(id, code) {
   try {
     await claimSeat(id, code);
   } catch (err) {
-    clear(main);
-    main.append(el("p", { class: "error", id: "claim-error" }, err.message),
-      el("p", {}, el("a", { href: `#/game/${id}` }, t("Watch the game"))));
+    // A game that is there can still be watched; one that is not leaves the way out.
+    showFailure(err, "claim-error", err.status === 404
+      ? null : el("a", { href: `#/game/${id}` }, t("Watch the game")));
   }
+}
+
+/** A page that could not be shown: why, then `next` (a link) or the way to a new game
+ * and to the saved games, so that no link ends in a page with nowhere to go. */
+function showFailure(err, id, next) {
+  clear(main);
+  main.append(el("p", { class: "error", id }, err.message),
+    el("p", { class: "failure-links" }, ...(next ? [next] : [
+      el("a", { href: "#/" }, t("New game")), " · ", el("a", { href: "#/games" }, t("Saved games"))])));
 }
 
 function openGame(id) {
@@ -50,10 +59,7 @@ function route() {
     claim: () => claimPage(parts[1], parts[2]),
     setup: () => setupPage(parts[1], parts[2]),
   }[parts[0].split("?")[0]] || (() => newGamePage());
-  Promise.resolve(show()).catch((err) => {
-    clear(main);
-    main.append(el("p", { class: "error" }, err.message));
-  });
+  Promise.resolve(show()).catch((err) => showFailure(err, "page-error"));
 }
 window.addEventListener("hashchange", route);
 showLanguage();
