@@ -304,18 +304,21 @@ pub fn parse_tokens(graph: &Graph, text: &str) -> Result<Vec<u32>, EdgeNimError>
         }
         return Ok(tokens);
     }
-    let items: Vec<&str> = text
+    // Each count is read before they are counted, so that `-1` is a bad count, not a
+    // list one count short.
+    let tokens = text
         .split([',', ' '])
         .map(str::trim)
         .filter(|i| !i.is_empty())
-        .collect();
-    if items.len() != graph.edge_count() {
+        .map(parse_count)
+        .collect::<Result<Vec<u32>, _>>()?;
+    if tokens.len() != graph.edge_count() {
         return Err(EdgeNimError::TokenCount {
             expected: graph.edge_count(),
-            found: items.len(),
+            found: tokens.len(),
         });
     }
-    items.into_iter().map(parse_count).collect()
+    Ok(tokens)
 }
 
 /// Reads `EDGE=COUNT` items (`*` for every edge, allowed first only); `None` is `*`.

@@ -162,6 +162,8 @@ fn token_lists_by_name_in_order_or_for_every_edge() {
         ("a=-1", "`-1` is not a token count"),
         ("a=1,b", "`b` is not EDGE=COUNT"),
         ("1,2,3,4,5,x", "`x` is not a token count"),
+        ("-1", "`-1` is not a token count"),
+        ("1,x", "`x` is not a token count"),
         ("a=1,*=2", "`*=COUNT` sets every edge, so it comes first"),
     ];
     for (text, message) in errors {
