@@ -1,4 +1,4 @@
-//! Surface names (`S`, `o<g>`, `n<g>`) and 2-manifolds (surfaces separated by spaces,
+//! Surface names (`S`, `o<g>`, `n<g>`, `T`, `P`, `K`, connected sums with `#`) and 2-manifolds (surfaces separated by spaces,
 //! commas or `+`), and the positions a game is played from.
 #![no_main]
 

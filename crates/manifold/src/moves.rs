@@ -455,6 +455,10 @@ mod tests {
         assert_eq!(m.to_string(), "g:n5->n2+n3");
         assert_eq!(parse_move(&position, "n5->o2").unwrap().letter, Letter::D);
         assert_eq!(parse_move(&position, "o2→o1").unwrap().letter, Letter::A);
+        // Surfaces by their usual names: T#P is n3, K is n2, T#T is o2.
+        let usual = parse_move(&position, "c:T#P->K").unwrap();
+        assert_eq!(usual, parse_move(&position, "c:n3->n2").unwrap());
+        assert_eq!(parse_move(&position, "T#T->T").unwrap().letter, Letter::A);
         for (bad, needle) in [
             ("", "expected LETTER"),
             ("z:n5->n4", "one of a to h"),

@@ -224,7 +224,7 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
         title: "Manifold decomposition",
         summary: "Cut closed surfaces along curves that bound no disk: whoever makes the last cut wins.",
         board_kind: BoardKind::Surfaces,
-        board_label: "surfaces (o = orientable, n = non-orientable, number = genus)",
+        board_label: "surfaces (o = orientable, n = non-orientable, number = genus; also T, P, K and sums such as T#P)",
         default_board: "n5 o2",
         example_boards: &["n5 o2", "o3", "n4", "n2 n3 o1", "o1 o1"],
         options: &[],

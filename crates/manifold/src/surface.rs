@@ -1,6 +1,7 @@
 //! Compact surfaces and compact 2-manifolds (finite multisets of surfaces), with the
 //! paper's names: `o<g>` (connected sum of g tori), `n<g>` (connected sum of g projective
-//! planes) and `S` for the sphere, which is both `o0` and `n0`.
+//! planes) and `S` for the sphere, which is both `o0` and `n0`; read also as `T`, `P`, `K`
+//! and connected sums such as `T#P`.
 
 use std::fmt;
 use std::str::FromStr;
@@ -101,43 +102,69 @@ impl Serialize for Surface {
 impl FromStr for Surface {
     type Err = ManifoldError;
 
-    /// Reads `S` (or `sphere`, `o0`, `n0`), `o<g>` or `n<g>`.
+    /// Reads the paper's names, `S` (or `sphere`, `o0`, `n0`), `o<g>` and `n<g>`, the usual
+    /// ones, `T` (`torus`), `P` (`RP2`, `projective-plane`) and `K` (`klein`,
+    /// `klein-bottle`), and connected sums of them joined by `#`: `T#P` is `n3`
+    /// (Theorem 1.2), a handle next to a crosscap counting as two crosscaps.
     fn from_str(text: &str) -> Result<Surface, ManifoldError> {
         let bad = |reason: &str| ManifoldError::BadSurface {
             text: text.to_string(),
             reason: reason.to_string(),
         };
-        let trimmed = text.trim();
-        if trimmed == "S" || trimmed.eq_ignore_ascii_case("sphere") {
-            return Ok(Surface::Sphere);
+        // The handles and crosscaps of the summands, counted in u64 so that a long sum
+        // cannot wrap before the genus is checked.
+        let (mut handles, mut crosscaps) = (0u64, 0u64);
+        for summand in text.split('#') {
+            let (h, c) = summand_counts(summand.trim()).map_err(bad)?;
+            handles = handles.saturating_add(h);
+            crosscaps = crosscaps.saturating_add(c);
         }
-        let mut chars = trimmed.chars();
-        let kind = chars.next().ok_or_else(|| bad("empty surface name"))?;
-        let digits = chars.as_str();
-        let orientable = match kind {
-            'o' | 'O' => true,
-            'n' | 'N' => false,
-            _ => {
-                return Err(bad(
-                    "expected S (the sphere), o<genus> (orientable) or n<genus> (non-orientable)",
-                ));
-            }
+        let genus = if crosscaps == 0 {
+            handles
+        } else {
+            handles.saturating_mul(2).saturating_add(crosscaps)
         };
-        if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-            return Err(bad("the genus must be a whole number, e.g. o2 or n5"));
-        }
-        let genus = digits
-            .parse::<u64>()
+        let genus = u32::try_from(genus)
             .ok()
-            .filter(|&g| g <= MAX_GENUS as u64)
-            .ok_or_else(|| bad(&format!("the genus is at most {MAX_GENUS}")))?
-            as u32;
-        Ok(if orientable {
+            .filter(|&g| g <= MAX_GENUS)
+            .ok_or_else(|| bad(&format!("the genus is at most {MAX_GENUS}")))?;
+        Ok(if crosscaps == 0 {
             Surface::orientable(genus)
         } else {
             Surface::non_orientable(genus)
         })
     }
+}
+
+/// The handles and crosscaps of one summand of a connected sum (see [`Surface`]'s
+/// `from_str`), or why it is no surface.
+fn summand_counts(name: &str) -> Result<(u64, u64), &'static str> {
+    const EXPECTED: &str = "expected S (the sphere), o<genus> (orientable), n<genus> \
+        (non-orientable), T, P or K, or a connected sum such as T#P";
+    let named = match name.to_ascii_lowercase().as_str() {
+        "" => return Err("empty surface name"),
+        "s" | "sphere" => Some((0, 0)),
+        "t" | "torus" => Some((1, 0)),
+        "p" | "rp2" | "projective-plane" => Some((0, 1)),
+        "k" | "klein" | "klein-bottle" => Some((0, 2)),
+        _ => None,
+    };
+    if let Some(counts) = named {
+        return Ok(counts);
+    }
+    let mut chars = name.chars();
+    let orientable = match chars.next() {
+        Some('o' | 'O') => true,
+        Some('n' | 'N') => false,
+        _ => return Err(EXPECTED),
+    };
+    let digits = chars.as_str();
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err("the genus must be a whole number, e.g. o2 or n5");
+    }
+    // Past u64 the genus is over the limit anyway.
+    let genus = digits.parse::<u64>().unwrap_or(u64::MAX);
+    Ok(if orientable { (genus, 0) } else { (0, genus) })
 }
 
 /// A compact 2-manifold: a finite multiset of surfaces, kept sorted. Spheres stay in the
@@ -251,6 +278,59 @@ mod tests {
         );
     }
 
+    /// The usual names and connected sums, Theorem 1.2 among them: a torus summed with a
+    /// projective plane is `n3`.
+    #[test]
+    fn usual_names_and_connected_sums() {
+        for (text, surface) in [
+            ("T", "o1"),
+            ("torus", "o1"),
+            ("P", "n1"),
+            ("RP2", "n1"),
+            ("projective-plane", "n1"),
+            ("K", "n2"),
+            ("Klein-bottle", "n2"),
+            ("T#P", "n3"),
+            ("P # T", "n3"),
+            ("T#T#T", "o3"),
+            ("P#P", "n2"),
+            ("S#T", "o1"),
+            ("S#s", "S"),
+            ("o2#n1", "n5"),
+            ("torus#klein", "n4"),
+            ("o9999999#T", "o10000000"),
+        ] {
+            assert_eq!(
+                text.parse::<Surface>().unwrap().to_string(),
+                surface,
+                "{text}"
+            );
+        }
+        let sum: Manifold = "T#P + K, n1".parse().unwrap();
+        assert_eq!(sum.to_string(), "n1 n2 n3");
+    }
+
+    /// A connected sum's Euler characteristic is the summands' less 2, and it is orientable
+    /// when both are: checked for every two surfaces of genus at most 4.
+    #[test]
+    fn connected_sums_add_euler_characteristics() {
+        let mut surfaces = vec![Surface::Sphere];
+        for genus in 1..=4 {
+            surfaces.extend([Surface::Orientable(genus), Surface::NonOrientable(genus)]);
+        }
+        for a in &surfaces {
+            for b in &surfaces {
+                let sum: Surface = format!("{a}#{b}").parse().unwrap();
+                assert_eq!(
+                    sum.euler_characteristic(),
+                    a.euler_characteristic() + b.euler_characteristic() - 2,
+                    "{a}#{b} = {sum}"
+                );
+                assert_eq!(sum.is_orientable(), a.is_orientable() && b.is_orientable());
+            }
+        }
+    }
+
     #[test]
     fn bad_names_say_what_is_wrong() {
         for (bad, needle) in [
@@ -261,6 +341,9 @@ mod tests {
             ("o2.5", "whole number"),
             ("n10000001", "at most"),
             ("o99999999999999999999999", "at most"),
+            ("o10000000#T", "at most"),
+            ("T#", "empty"),
+            ("T#x", "connected sum"),
         ] {
             let err = bad.parse::<Surface>().unwrap_err().to_string();
             assert!(err.contains(needle), "{bad}: {err}");

@@ -20,7 +20,8 @@ use crate::output::{Answer, Output, Table, TableFormat, part_text, progress_bar,
 pub enum ManifoldCommand {
     /// The G-value of a 2-manifold (the nim-sum of its surfaces') and every winning move.
     Value {
-        /// The surfaces: S (sphere), o<g> (orientable), n<g> (non-orientable), e.g. `n3 o2 n5`.
+        /// The surfaces: S (sphere), o<g> (orientable), n<g> (non-orientable), T (torus), P
+        /// (projective plane), K (Klein bottle) and connected sums such as T#P, e.g. `n3 o2 n5`.
         #[arg(required = true)]
         surfaces: Vec<String>,
         /// Also list every move with the value of the 2-manifold it leads to.

@@ -17,6 +17,18 @@ fn value_of_a_two_manifold_with_its_winning_moves() {
     assert!(v.get("moves").is_none());
 }
 
+/// The usual names and connected sums read as the paper's surfaces: `T#P` is `n3`
+/// (Theorem 1.2), `K` is `n2`.
+#[test]
+fn value_reads_usual_names_and_connected_sums() {
+    let usual = crosscap(&["--json", "manifold", "value", "T#P", "T#T", "K+RP2"]).json();
+    let paper = crosscap(&["--json", "manifold", "value", "n3", "o2", "n2", "n1"]).json();
+    assert_eq!(usual["position"], "o2 n1 n2 n3");
+    assert_eq!(usual["position"], paper["position"]);
+    assert_eq!(usual["grundy"], paper["grundy"]);
+    assert_eq!(usual["winning_moves"], paper["winning_moves"]);
+}
+
 #[test]
 fn value_lists_every_move_in_words() {
     let v = crosscap(&["--json", "manifold", "value", "n2", "--all"]).json();
@@ -199,6 +211,7 @@ fn series_shows_the_papers_periods() {
 fn bad_input_is_a_user_error() {
     crosscap(&["manifold", "value", "n3", "t2"]).assert_user_error("bad surface \"t2\"");
     crosscap(&["manifold", "value", "nx"]).assert_user_error("whole number");
+    crosscap(&["manifold", "value", "T#Q"]).assert_user_error("a connected sum such as T#P");
     crosscap(&["manifold", "value", "n99999999999"]).assert_user_error("at most 10000000");
     crosscap(&["manifold", "value", ","]).assert_user_error("empty position");
     crosscap(&["manifold", "table", "--max-genus", "5000"]).assert_user_error("too large");

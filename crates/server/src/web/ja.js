@@ -249,7 +249,7 @@ export default {
   "sphere": "球面",
   "standard": "標準",
   "stones in cell order, `.` empty (`/` and spaces ignored)": "セルの順に並べた石。`.` は空き（`/` と空白は無視されます）",
-  "surfaces (o = orientable, n = non-orientable, number = genus)": "曲面（o = 向き付け可能、n = 向き付け不可能、数字 = 種数）",
+  "surfaces (o = orientable, n = non-orientable, number = genus; also T, P, K and sums such as T#P)": "曲面（o = 向き付け可能、n = 向き付け不可能、数字 = 種数。T、P、K や T#P のような連結和も可）",
   "swap": "スワップ",
   "swap: the second player may take over the first stone; cut-and-choose: one player places three stones (X, O, X), the other chooses a colour": "スワップ：後手は先手の最初の石を自分のものにできます。カット・アンド・チューズ：一方が石を3つ（X, O, X）置き、もう一方が色を選びます",
   "take {count} from heap {heap}": "山{heap}から{count}個取る",
@@ -354,7 +354,7 @@ export const messages = {
   "the board is too large: more than {moves} legal moves (at most {max})": "盤面が大きすぎます：合法手が{moves}個を超えます（上限は{max}個）",
   // Surfaces and heaps.
   "bad surface {text}: {reason}": "曲面 {text} は使えません：{reason}",
-  "expected S (the sphere), o<genus> (orientable) or n<genus> (non-orientable)": "S（球面）、o<種数>（向き付け可能）、n<種数>（向き付け不可能）のいずれかを指定してください",
+  "expected S (the sphere), o<genus> (orientable), n<genus> (non-orientable), T, P or K, or a connected sum such as T#P": "S（球面）、o<種数>（向き付け可能）、n<種数>（向き付け不可能）、T、P、K、または T#P のような連結和を指定してください",
   "the genus is at most {max}": "種数は{max}以下です",
   "empty position: name at least one surface, e.g. `n3 o2`": "局面が空です。曲面を1つ以上指定してください（例：`n3 o2`）",
   "bad heap {text}: expected a number of counters": "山 {text} は使えません：石の数を指定してください",
