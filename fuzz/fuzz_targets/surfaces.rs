@@ -1,5 +1,6 @@
-//! Surface names (`S`, `o<g>`, `n<g>`, `T`, `P`, `K`, connected sums with `#`) and 2-manifolds (surfaces separated by spaces,
-//! commas or `+`), and the positions a game is played from.
+//! Surface names (`S`, `o<g>`, `n<g>`, `T`, `P`, `K`, connected sums with `#`) and
+//! 2-manifolds (surfaces separated by spaces, commas or `+`), and the positions a game is
+//! played from.
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
