@@ -99,6 +99,9 @@
 //! it finds a winning move as often as the first visits do (89% top-1), but not the one
 //! with the smallest proof, and it widens the loser's positions too, so the top 3 moves
 //! took 67 million nodes and the top 3 where some move is forcing 44 million, against 8.2.
+//! Widening the winner's positions alone (the root's mover's, by the move order) took 180
+//! million nodes with five moves at a time (2026-11-29): the moves left out never get the
+//! first visit that tells a forcing move from a quiet one.
 //!
 //! Why proofs compose (the winner is Z, the loser W, "P' agrees with P on S" meaning
 //! Z's stones of S are Z's in P' and its empty cells are not W's): at a leaf, Z's loop is
