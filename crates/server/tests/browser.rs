@@ -1399,6 +1399,14 @@ fn a_phone_sized_page_and_a_paced_computer_game() {
     session.wait_for_text("#sound", "Sound: off");
     session.click_first("#sound");
     session.wait_for_text("#sound", "Sound: on");
+    // Music too, off until turned on: it plays while the game goes on, and stops once the
+    // reader leaves the game's page.
+    session.wait_for_text("#music", "Music: off");
+    session.click_first("#music");
+    session.wait_for_text("#music", "Music: on");
+    session.wait_for("html[data-music='playing']");
+    session.click_first("nav a[href='#/games']");
+    session.wait_for("html:not([data-music])");
     assert_eq!(session.console_errors(), Vec::<String>::new());
     session.screenshot("phone-nim");
 }

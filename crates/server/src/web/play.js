@@ -137,6 +137,7 @@ export async function gamePage(main, id, page) {
   const resignButton = button("resign", "Resign");
   const stopButton = button("stop", "Stop", "End the game without a winner (its owner only)");
   const soundButton = button("sound", "", "Sounds for moves and the result");
+  const musicButton = button("music", "", "Quiet music that follows the game");
   const analyseButton = button("analyse", "Analyse from here", "A copy of the position shown, in which you play both sides and ask the computer at will");
   const pace = el("div", { class: "pace", id: "pace" });
   // How long the computer has been thinking on this position, as this page has seen it
@@ -156,7 +157,7 @@ export async function gamePage(main, id, page) {
   main.append(el("div", { class: "play" },
     el("div", { class: "play-main" }, title, players, status, scores, solveNote, hintNote, error, endCard, boardBox, legalBox),
     el("aside", { class: "side" },
-      el("div", { class: "controls" }, hintButton, hintLevel, solveButton, undoButton, resignButton, stopButton, soundButton, analyseButton),
+      el("div", { class: "controls" }, hintButton, hintLevel, solveButton, undoButton, resignButton, stopButton, soundButton, musicButton, analyseButton),
       pace, invite,
       el("h3", {}, t("Moves")), moves,
       el("div", { class: "replay" }, el("label", { for: "replay" }, t("Replay: "), replayLabel), slider),
@@ -265,6 +266,12 @@ export async function gamePage(main, id, page) {
     act(() => api("POST", `/games/${id}/stop`, { token: mine.owner }));
   });
   soundButton.addEventListener("click", () => { sound.setSound(!sound.soundOn()); drawSound(); });
+  musicButton.addEventListener("click", () => { sound.setMusic(!sound.musicOn()); drawSound(); });
+  // The music follows the position shown, a replayed one included.
+  sound.followGame(() => {
+    const shown = viewing || state;
+    return { toMove: shown.to_move, ply: shown.ply, over: !viewing && state.status !== "playing" };
+  }, page.current);
   // Analysis: the moves up to the position shown, imported as a new game between two
   // people on this device, where hints and undo are always at hand.
   analyseButton.addEventListener("click", () => act(async () => {
@@ -286,6 +293,9 @@ export async function gamePage(main, id, page) {
     const on = sound.soundOn();
     soundButton.textContent = on ? t("Sound: on") : t("Sound: off");
     soundButton.setAttribute("aria-pressed", String(on));
+    const music = sound.musicOn();
+    musicButton.textContent = music ? t("Music: on") : t("Music: off");
+    musicButton.setAttribute("aria-pressed", String(music));
   }
 
   // Pause, step and skip for a game the computer plays against itself.
