@@ -1904,6 +1904,20 @@ fn a_cell_is_played_on_each_3d_surface_on_a_phone() {
             session.click_first(".views .tabs [data-tab='3d']");
         }
         session.wait_for(&format!("#view3d[data-surface='{surface}']"));
+        // Each model says what it shows; the torus, embedded as it is, needs no word.
+        let note = match surface {
+            "boy" => "each cell drawn once",
+            "klein" => "passes through itself along a circle",
+            _ => "",
+        };
+        let shown = session
+            .read("const p = document.querySelector('#surface-note'); return p.hidden ? '' : p.textContent");
+        assert!(
+            shown
+                .as_str()
+                .is_some_and(|text| text.contains(note) && (note.is_empty() == text.is_empty())),
+            "{board}: {shown}"
+        );
         assert!(session.document_width() <= 375, "{board}");
         // Hidden copies are known once the view has settled.
         session.settled_labels_3d();
@@ -1921,6 +1935,7 @@ fn a_cell_is_played_on_each_3d_surface_on_a_phone() {
                 .filter_map(|p| session.attribute(p, "data-cell"))
                 .collect();
             assert_eq!(session.find_all("#view3d .cell3d").len(), 2 * cells.len());
+            session.wait_for_text("#surface-note", "each cell is drawn twice");
             // And on the cross-cap, each cell once, and played there.
             session.click_first("#view3d button[data-surface='crosscap']");
             session.wait_for("#view3d[data-surface='crosscap']");

@@ -194,24 +194,32 @@ export function projectiveDisk(faces) {
   return { cells: polygons.map((polygon) => polygon.map((p) => points[p])), rim: rimNodes.map((p) => points[p]) };
 }
 
+// What each model of a surface shows, under the view (as the Euler Getter app's guide
+// explains its models).
+const SPHERE_NOTE = "The sphere covers the projective plane twice: each cell is drawn twice, at opposite points, and a stone shows on both. A loop that cannot be shrunk to a point runs here from a cell to its opposite copy.";
+const BOY_NOTE = "Boy's surface is the projective plane itself, each cell drawn once. It cannot sit in space without passing through itself: where its sheets cross, nothing is glued.";
+const CROSSCAP_NOTE = "The cross-cap is a disk whose rim is sewn to itself, opposite points together, each cell drawn once. The seam crosses a line where the surface passes through itself: nothing is glued along that line.";
+const KLEIN_NOTE = "The figure-8 Klein bottle, each cell drawn once. It passes through itself along a circle, where nothing is glued.";
+
 // A projective-plane board given in a chart whose `toSphere` lands in the northern
 // hemisphere, with antipodal points of the equator glued.
 function projectivePlane(cells, toSphere, first) {
   const sphere = {
     name: "sphere",
     title: "Sphere",
+    note: SPHERE_NOTE,
     convex: true,
     copies: cells.flatMap(({ cell, polygon }) => [
       { cell, polygon, map: toSphere },
       { cell, polygon, map: (p) => negate(toSphere(p)) },
     ]),
   };
-  const immersed = (name, title, surface, evenOut) => {
+  const immersed = (name, title, note, surface, evenOut) => {
     const map = immersion(surface, evenOut, toSphere);
-    return { name, title, convex: false, copies: cells.map(({ cell, polygon }) => ({ cell, polygon, map })) };
+    return { name, title, note, convex: false, copies: cells.map(({ cell, polygon }) => ({ cell, polygon, map })) };
   };
-  const boy = immersed("boy", "Boy's surface", boysSurface, evenOnBoy);
-  const crosscap = immersed("crosscap", "Cross-cap", crossCap, evenOnCrossCap);
+  const boy = immersed("boy", "Boy's surface", BOY_NOTE, boysSurface, evenOnBoy);
+  const crosscap = immersed("crosscap", "Cross-cap", CROSSCAP_NOTE, crossCap, evenOnCrossCap);
   return first === "sphere" ? [sphere, boy, crosscap] : [boy, sphere, crosscap];
 }
 
@@ -328,7 +336,7 @@ const evenOnCrossCap = evenOut(crossCap);
 function periodic(cells, rows, columns, klein) {
   const map = periodicMap(rows, columns, klein);
   return klein
-    ? { name: "klein", title: "Klein bottle", convex: false, copies: cells.map((c) => ({ ...c, map })) }
+    ? { name: "klein", title: "Klein bottle", note: KLEIN_NOTE, convex: false, copies: cells.map((c) => ({ ...c, map })) }
     : { name: "torus", title: "Torus", convex: false, copies: cells.map((c) => ({ ...c, map })) };
 }
 

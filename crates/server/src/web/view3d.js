@@ -145,8 +145,9 @@ function createView({ canvas, gl, software }, surfaces) {
   canvas.setAttribute("role", "img");
   const stage = el("div", { class: "stage" }, canvas, labels);
   const chooser = el("div", { class: "surfaces" });
-  // What the surface on show is, when it needs saying (a connected sum).
-  const about = el("p", { class: "note", hidden: "" });
+  // What the model on show is and what it shows (each cell twice, a surface that passes
+  // through itself, a connected sum's tubes).
+  const about = el("p", { class: "note", id: "surface-note", hidden: "" });
   const element = el("div", { class: "pane3d", id: "view3d" }, chooser, stage,
     el("p", { class: "note" }, t("Drag to turn, scroll or pinch to zoom, right-drag or two fingers to pan. Click a cell to play it.")), about);
 
