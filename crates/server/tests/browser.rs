@@ -938,6 +938,23 @@ fn projective_hex_and_euler_getter_played_by_clicks() {
     }
     assert!(!session.find_all("#board .region-loop polyline").is_empty());
 
+    // The swap rule between two people on this device: after X's first stone, O is offered
+    // the swap with a word on what it does, takes it, and the stone is O's, X to move.
+    session.open(&server.url("/#/"));
+    session.click_first("#game option[value='projective-hex']");
+    session.type_into("#board-spec", "taylor:2");
+    session.click_first("#options select[name='opening'] option[value='swap']");
+    session.click_first("select[name='O-kind'] option[value='human']");
+    session.click_first("#start");
+    session.click_first("#board [data-move='a1']");
+    // A stone's cell offers no move: it is found by its index (a1 is the first cell).
+    session.wait_for("#board polygon.cell.X[data-cell='0']");
+    session.wait_for_text("#swap-note", "X's stones become yours");
+    session.click_first("#swap");
+    session.wait_for("#board polygon.cell.O[data-cell='0']");
+    session.wait_for_text("#status", "X to move");
+    assert!(session.find_all("#swap").is_empty(), "one swap only");
+
     // A position set up by clicks (one X stone, one O stone), then analysed with the solver.
     session.open(&server.url("/#/"));
     session.click_first("#game option[value='projective-hex']");

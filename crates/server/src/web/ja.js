@@ -135,6 +135,7 @@ export default {
   "Sound: off": "音：オフ",
   "Sound: on": "音：オン",
   "Sounds for moves and the result": "着手と結果の音",
+  "Instead of a cell, you may swap: {other}'s stones become yours, yours become {other}'s, and {other} moves next.": "セルに打つ代わりにスワップできます：{other} の石があなたのものに、あなたの石が {other} のものになり、次は {other} の番です。",
   "Music: off": "音楽：オフ",
   "Music: on": "音楽：オン",
   "Quiet music that follows the game": "対局に合わせて流れる静かな音楽",

@@ -367,7 +367,9 @@ export async function gamePage(main, id, page) {
     if (ctx.canMove && shown.legal_moves.includes("swap")) {
       const swap = el("button", { "data-move": "swap", id: "swap", class: "primary" }, t((module && module.swapLabel) || "Swap"));
       swap.addEventListener("click", () => ctx.play("swap"));
-      scores.append(swap);
+      const other = SEATS.find((p) => p !== shown.to_move);
+      scores.append(swap, el("small", { class: "swap-note", id: "swap-note" },
+        t("Instead of a cell, you may swap: {other}'s stones become yours, yours become {other}'s, and {other} moves next.", { other })));
     }
     scores.hidden = !scores.firstChild;
   }
