@@ -494,9 +494,7 @@ fn play_to_the_end(
     setup: &Setup,
     mover: impl Fn(&Session),
 ) {
-    session.open(&server.url("/#/"));
-    session.click_first(&format!("#game option[value='{}']", setup.game));
-    session.type_into("#board-spec", setup.board);
+    open_form(session, server, setup.game, setup.board);
     for (name, value) in setup.options {
         session.type_into(&format!("#options input[name='{name}']"), value);
     }
@@ -940,9 +938,7 @@ fn projective_hex_and_euler_getter_played_by_clicks() {
 
     // The swap rule between two people on this device: after X's first stone, O is offered
     // the swap with a word on what it does, takes it, and the stone is O's, X to move.
-    session.open(&server.url("/#/"));
-    session.click_first("#game option[value='projective-hex']");
-    session.type_into("#board-spec", "taylor:2");
+    open_form(&session, &server, "projective-hex", "taylor:2");
     session.click_first("#options select[name='opening'] option[value='swap']");
     session.click_first("select[name='O-kind'] option[value='human']");
     session.click_first("#start");
@@ -956,9 +952,7 @@ fn projective_hex_and_euler_getter_played_by_clicks() {
     assert!(session.find_all("#swap").is_empty(), "one swap only");
 
     // A position set up by clicks (one X stone, one O stone), then analysed with the solver.
-    session.open(&server.url("/#/"));
-    session.click_first("#game option[value='projective-hex']");
-    session.type_into("#board-spec", "taylor:2");
+    open_form(&session, &server, "projective-hex", "taylor:2");
     session.click_first("#setup");
     session.click_first("#board [data-move='a1']");
     session.wait_for("#board .cell.X[data-move='a1']");
@@ -1367,9 +1361,7 @@ fn a_phone_sized_page_and_a_paced_computer_game() {
     );
 
     // The computer against itself, shown one move at a time: pause, step, end.
-    session.open(&server.url("/#/"));
-    session.click_first("#game option[value='nim']");
-    session.type_into("#board-spec", "3 4 5");
+    open_form(&session, &server, "nim", "3 4 5");
     for seat in ["X", "O"] {
         session.click_first(&format!("select[name='{seat}-kind'] option[value='ai']"));
         session.click_first(&format!(
@@ -1457,9 +1449,7 @@ fn page_figures() {
         ))
     };
     let start_game = |board: &str| {
-        session.open(&server.url("/#/"));
-        session.click_first("#game option[value='projective-hex']");
-        session.type_into("#board-spec", board);
+        open_form(&session, &server, "projective-hex", board);
         session.click_first("select[name='O-level'] option[value='random']");
         session.click_first("#start");
         session.wait_for("#board svg.surface");
@@ -1694,10 +1684,15 @@ fn the_board_is_drawn_before_the_game_starts(session: &Session, server: &common:
     assert_eq!(session.console_errors(), Vec::<String>::new());
 }
 
-fn start_from_form(session: &Session, server: &common::TestServer, game: &str, board: &str) {
+/// Opens the new-game form with `game` chosen and `board` typed in.
+fn open_form(session: &Session, server: &common::TestServer, game: &str, board: &str) {
     session.open(&server.url("/#/"));
     session.click_first(&format!("#game option[value='{game}']"));
     session.type_into("#board-spec", board);
+}
+
+fn start_from_form(session: &Session, server: &common::TestServer, game: &str, board: &str) {
+    open_form(session, server, game, board);
     session.click_first("select[name='O-level'] option[value='easy']");
     session.click_first("#start");
 }
