@@ -942,13 +942,17 @@ fn projective_hex_and_euler_getter_played_by_clicks() {
     session.click_first("#options select[name='opening'] option[value='swap']");
     session.click_first("select[name='O-kind'] option[value='human']");
     session.click_first("#start");
+    // Whose turn it is here shows in the seat's colour.
+    session.wait_for("#status[data-turn='X']");
     session.click_first("#board [data-move='a1']");
     // A stone's cell offers no move: it is found by its index (a1 is the first cell).
     session.wait_for("#board polygon.cell.X[data-cell='0']");
+    session.wait_for("#status[data-turn='O']");
     session.wait_for_text("#swap-note", "X's stones become yours");
     session.click_first("#swap");
     session.wait_for("#board polygon.cell.O[data-cell='0']");
     session.wait_for_text("#status", "X to move");
+    session.wait_for("#status[data-turn='X']");
     assert!(session.find_all("#swap").is_empty(), "one swap only");
 
     // A position set up by clicks (one X stone, one O stone), then analysed with the solver.
@@ -1397,6 +1401,10 @@ fn a_phone_sized_page_and_a_paced_computer_game() {
     }));
     session.open(&server.url(&format!("/#/game/{}", game["id"].as_str().unwrap())));
     let thinking = session.wait_for_text("#status", " s. You are watching.");
+    assert!(
+        session.find_all("#status[data-turn]").is_empty(),
+        "not the reader's turn"
+    );
     let seconds = thinking
         .split("the computer is thinking… ")
         .nth(1)

@@ -505,6 +505,9 @@ export async function gamePage(main, id, page) {
       : said.text;
     if (!viewing && state.status === "playing" && state.to_move) status.prepend(el("span", { class: `swatch ${state.to_move}` }), " ");
     status.dataset.status = viewing ? "replay" : state.status;
+    // The reader's turn in their seat's colour (the style flashes it once as it comes).
+    if (myTurn()) status.dataset.turn = state.to_move;
+    else delete status.dataset.turn;
     status.dataset.winner = state.winner || "";
     const thinking = !viewing && state.thinking;
     if (!thinking) thinkingSince = null;
