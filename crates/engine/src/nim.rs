@@ -49,6 +49,41 @@ impl Nim {
             .map(|(heap, &h)| NimMove { heap, to: h ^ sum })
             .collect()
     }
+
+    /// Whether the player to move loses under misère play (whoever takes the last counter
+    /// loses), by Bouton's rule: when every heap holds at most one counter, exactly when an
+    /// odd number of heaps hold one; else exactly when the nim-sum is 0.
+    pub fn misere_mover_loses(&self) -> bool {
+        if self.heaps.iter().all(|&h| h <= 1) {
+            self.heaps.iter().filter(|&&h| h == 1).count() % 2 == 1
+        } else {
+            nim_sum(self.heaps.iter().copied()) == 0
+        }
+    }
+
+    /// The winning moves under misère play, from Bouton's rule without trying every move:
+    /// with two heaps over one counter they are normal play's (one of those heaps stays
+    /// over one, so the rule is the nim-sum's on both sides); with one, the move that takes
+    /// that heap to 0 or 1 counters, leaving an odd number of ones; with none, taking a
+    /// single counter when an even number of heaps hold one. None from a lost position.
+    pub fn misere_winning_moves(&self) -> Vec<NimMove> {
+        let big: Vec<usize> = (0..self.heaps.len())
+            .filter(|&i| self.heaps[i] > 1)
+            .collect();
+        let ones = self.heaps.iter().filter(|&&h| h == 1).count();
+        match big[..] {
+            [] if ones % 2 == 0 => (0..self.heaps.len())
+                .filter(|&heap| self.heaps[heap] == 1)
+                .map(|heap| NimMove { heap, to: 0 })
+                .collect(),
+            [] => Vec::new(),
+            [heap] => vec![NimMove {
+                heap,
+                to: u32::from(ones % 2 == 0),
+            }],
+            _ => self.winning_moves(),
+        }
+    }
 }
 
 impl Impartial for Nim {
@@ -307,14 +342,18 @@ mod tests {
             prop_assert_eq!(value, brute_force_value(&game));
             let sign = Solver::new(Budget::unlimited()).sign(&game).unwrap();
             prop_assert_eq!(sign, value.signum());
-            let ones = nim.heaps.iter().filter(|&&h| h == 1).count();
-            let all_small = nim.heaps.iter().all(|&h| h <= 1);
-            let mover_loses = if all_small {
-                ones % 2 == 1
-            } else {
-                nim_sum(nim.heaps.iter().copied()) == 0
-            };
-            prop_assert_eq!(value, if mover_loses { -1 } else { 1 }, "{:?}", nim.heaps);
+            prop_assert_eq!(value, if nim.misere_mover_loses() { -1 } else { 1 }, "{:?}", nim.heaps);
+            // The winning moves worked out from the rule are the moves after which the
+            // search finds the mover losing.
+            let mut searched: Vec<NimMove> = nim
+                .moves()
+                .into_iter()
+                .filter(|m| solve(&crate::MiserePlay::new(nim.after(m)), Budget::unlimited()).unwrap().value < 0)
+                .collect();
+            let mut ruled = nim.misere_winning_moves();
+            searched.sort_by_key(|m| (m.heap, m.to));
+            ruled.sort_by_key(|m| (m.heap, m.to));
+            prop_assert_eq!(ruled, searched, "{:?}", nim.heaps);
         }
 
         #[test]

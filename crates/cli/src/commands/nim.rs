@@ -3,8 +3,9 @@
 
 use anyhow::bail;
 use clap::Subcommand;
+use crosscap_engine::catalog::Part;
 use crosscap_engine::nim::{Nim, format_move};
-use crosscap_engine::{GrundyTable, nim_sum};
+use crosscap_engine::{GrundyTable, Misere, MisereAnswer, nim_sum};
 use serde::Serialize;
 
 use crate::output::{Answer, Output, Table, TableFormat, grundy_text};
@@ -17,6 +18,10 @@ pub enum NimCommand {
         /// Heap sizes, e.g. `3 4 5`.
         #[arg(required = true)]
         heaps: Vec<u32>,
+        /// Misère play: whoever takes the last counter loses (the outcome and winning moves
+        /// by Bouton's misère rule, any heaps).
+        #[arg(long)]
+        misere: bool,
     },
     /// Every P-position of K heaps with sizes up to N (each listed once, heaps ascending);
     /// at most 1000000 rows are listed, `--count` counts any number.
@@ -65,8 +70,19 @@ const MAX_ROWS: u64 = 1_000_000;
 
 pub fn run(cmd: NimCommand, out: &Output) -> anyhow::Result<Answer> {
     match cmd {
-        NimCommand::Value { heaps } => {
+        NimCommand::Value { heaps, misere } => {
             let nim = Nim::new(heaps.clone());
+            if misere {
+                let answer = MisereAnswer {
+                    outcome: if nim.misere_mover_loses() { "P" } else { "N" },
+                    winning_moves: nim.misere_winning_moves().iter().map(format_move).collect(),
+                };
+                let misere = Misere {
+                    rule: "misere",
+                    answer: Part::of(Ok(answer)),
+                };
+                return super::emit_misere(out, &misere);
+            }
             // Heaps are memoised separately, so only the largest heap costs time.
             let largest = heaps.iter().copied().max().unwrap_or(0);
             if largest > MAX_VALUE_HEAP {

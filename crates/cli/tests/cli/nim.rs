@@ -9,6 +9,36 @@ fn value_of_three_four_five() {
     assert_eq!(v["winning_moves"], serde_json::json!(["1:1"]));
 }
 
+/// Misère Nim by Bouton's rule: three single counters lose for the mover (normal play's
+/// N-position), two win by taking one, and heaps far past the Grundy search's reach are
+/// answered at once.
+#[test]
+fn value_under_misere_play() {
+    let misere = |heaps: &[&str]| {
+        let mut args = vec!["--json", "nim", "value", "--misere"];
+        args.extend_from_slice(heaps);
+        crosscap(&args).json()
+    };
+    let v = misere(&["1", "1", "1"]);
+    assert_eq!((&v["rule"], &v["outcome"]), (&json!("misere"), &json!("P")));
+    assert_eq!(v["winning_moves"], json!([]));
+    assert_eq!(misere(&["1", "1"])["winning_moves"], json!(["1:0", "2:0"]));
+    // One heap over one counter: leave an odd number of single counters.
+    assert_eq!(misere(&["5", "1", "1"])["winning_moves"], json!(["1:1"]));
+    assert_eq!(misere(&["5", "1"])["winning_moves"], json!(["1:0"]));
+    let big = misere(&["1000000", "1000000"]);
+    assert_eq!(
+        (&big["status"], &big["outcome"]),
+        (&json!("solved"), &json!("P"))
+    );
+    let text = crosscap(&["nim", "value", "2", "2", "--misere"]);
+    assert!(
+        text.stdout.contains("misère play: P-position"),
+        "{}",
+        text.stdout
+    );
+}
+
 #[test]
 fn value_of_a_p_position_as_text() {
     let run = crosscap(&["nim", "value", "1", "2", "3"]);
