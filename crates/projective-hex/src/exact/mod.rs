@@ -102,6 +102,9 @@
 //! Widening the winner's positions alone (the root's mover's, by the move order) took 180
 //! million nodes with five moves at a time (2026-11-29): the moves left out never get the
 //! first visit that tells a forcing move from a quiet one.
+//! Leaving out the mover's cells on no loop of theirs (in no block of their cells and the
+//! empty ones that holds a loop: Tarjan's blocks at every node) took 6% more nodes and
+//! twice the time (2026-11-29): beyond the dead-cell rule such cells are rare.
 //!
 //! Why proofs compose (the winner is Z, the loser W, "P' agrees with P on S" meaning
 //! Z's stones of S are Z's in P' and its empty cells are not W's): at a leaf, Z's loop is
