@@ -219,7 +219,10 @@ fn own<E: Subcommand + FromArgMatches>(
 pub fn emit_misere(out: &Output, misere: &Misere) -> anyhow::Result<Answer> {
     out.emit_status(misere, misere.answer.status, || {
         part_text(&misere.answer, "the misère outcome", |a| {
-            let moves = if a.winning_moves.is_empty() {
+            let moves = if a.winning_moves.is_empty() && a.outcome == "N" {
+                // A won position with no winning move has no move at all.
+                "none (no move is left, and the player who cannot move wins)".to_string()
+            } else if a.winning_moves.is_empty() {
                 "none".to_string()
             } else {
                 a.winning_moves.join(" ")

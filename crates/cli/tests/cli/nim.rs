@@ -37,6 +37,13 @@ fn value_under_misere_play() {
         "{}",
         text.stdout
     );
+    // No counter left: the player to move cannot move, and so wins.
+    let empty = crosscap(&["nim", "value", "0", "--misere"]);
+    assert!(
+        empty.stdout.contains("N-position") && empty.stdout.contains("no move is left"),
+        "{}",
+        empty.stdout
+    );
 }
 
 #[test]
