@@ -265,8 +265,8 @@ export async function gamePage(main, id, page) {
     if (!confirm(t("Stop this game for good?"))) return;
     act(() => api("POST", `/games/${id}/stop`, { token: mine.owner }));
   });
-  soundButton.addEventListener("click", () => { sound.setSound(!sound.soundOn()); drawSound(); });
-  musicButton.addEventListener("click", () => { sound.setMusic(!sound.musicOn()); drawSound(); });
+  soundButton.addEventListener("click", () => { sound.setSound(!sound.soundOn()); drawAudio(); });
+  musicButton.addEventListener("click", () => { sound.setMusic(!sound.musicOn()); drawAudio(); });
   // The music follows the position shown, a replayed one included.
   sound.followGame(() => {
     const shown = viewing || state;
@@ -289,7 +289,7 @@ export async function gamePage(main, id, page) {
     showPly(Number(slider.value));
   });
 
-  function drawSound() {
+  function drawAudio() {
     const on = sound.soundOn();
     soundButton.textContent = on ? t("Sound: on") : t("Sound: off");
     soundButton.setAttribute("aria-pressed", String(on));
@@ -520,7 +520,7 @@ export async function gamePage(main, id, page) {
     undoButton.disabled = !anyToken() || viewing !== null || state.status === "over" || state.moves.length === 0 || state.thinking;
     resignButton.disabled = !anyToken() || state.status !== "playing";
     stopButton.hidden = !mine.owner || state.status !== "playing";
-    drawSound();
+    drawAudio();
     drawPace();
     slider.max = state.moves.length;
     slider.value = shown.ply;
