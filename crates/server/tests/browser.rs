@@ -955,6 +955,28 @@ fn projective_hex_and_euler_getter_played_by_clicks() {
     session.wait_for("#status[data-turn='X']");
     assert!(session.find_all("#swap").is_empty(), "one swap only");
 
+    // A move played where the 3D view shows no copy of its cell (here on the disk, by a
+    // second player on this device) turns the view until one is seen.
+    open_form(&session, &server, "projective-hex", "taylor:3");
+    session.click_first("select[name='O-kind'] option[value='human']");
+    session.click_first("#start");
+    session.click_first("#view3d button[data-surface='crosscap']");
+    session.wait_for("#view3d[data-surface='crosscap']");
+    session.settled_labels_3d();
+    let unseen = session.read(
+        "const seen = new Set([...document.querySelectorAll('#view3d .cell3d:not([hidden])')]
+           .map((l) => l.dataset.name));
+         return [...document.querySelectorAll('#board svg [data-move]')]
+           .map((c) => c.dataset.move).find((m) => !seen.has(m)) || null",
+    );
+    let unseen = unseen
+        .as_str()
+        .expect("a cell out of sight on the cross-cap");
+    session.click_first(&format!("#board svg [data-move='{unseen}']"));
+    session.wait_for(&format!(
+        "#view3d[data-settled] .cell3d[data-name='{unseen}']:not([hidden])"
+    ));
+
     // A position set up by clicks (one X stone, one O stone), then analysed with the solver.
     open_form(&session, &server, "projective-hex", "taylor:2");
     session.click_first("#setup");
@@ -1862,11 +1884,23 @@ fn euler_getter_played_to_the_end_on_the_3d_sphere() {
         if session.play_in_3d(true) {
             moves += 1;
             if moves == 1 {
+                // The computer's reply turns the view only if no copy of its cell was on
+                // show, and then until one is.
+                session.wait_for_move(1);
+                let reply = session.nth_text("#move-list li", 1);
+                let reply = reply.rsplit(' ').next().unwrap();
                 let after = session.settled_labels_3d();
-                assert!(
-                    before.iter().all(|b| after.iter().any(|a| near(a, b, 2))),
-                    "the view kept its orientation"
-                );
+                if before.iter().any(|b| b.name == reply) {
+                    assert!(
+                        before.iter().all(|b| after.iter().any(|a| near(a, b, 2))),
+                        "the view kept its orientation"
+                    );
+                } else {
+                    assert!(
+                        after.iter().any(|a| a.name == reply),
+                        "{reply} turned into view"
+                    );
+                }
             }
         }
     }

@@ -3,7 +3,8 @@
 // Boy's surface or on the cross-cap, a torus or
 // Klein bottle board on a torus or a Klein bottle. Turn, zoom and pan with mouse or touch
 // (OrbitControls); a click that is not a drag plays the cell under it, found by casting a
-// ray. The view outlives the page's redraws, so a move does not reset its orientation.
+// ray. The view outlives the page's redraws, so a move does not reset its orientation; a
+// move played where no copy of its cell is in view turns the view until one is.
 // Each cell copy on show has a label element (same name on every copy) whose data-x and
 // data-y give its place on the canvas, for players and for WebDriver alike.
 import * as THREE from "./vendor/three.module.js";
@@ -26,6 +27,10 @@ const CHAR_WIDTH = 3.3;
 const EDGE_ON = 0.25;
 // Where a label seen nearly edge on is checked besides its middle: pixels to either side.
 const SIDE_STEPS = [[1.5, 0], [-1.5, 0], [0, 1.5], [0, -1.5]];
+// How long the view takes to turn a move played out of sight into view (ms).
+const GLIDE_MS = 700;
+// A copy that a turn brings into view faces the eye at least this much (cosine).
+const FACING = 0.5;
 const BAND = { plain: "#4d4d4d", lit: "#f1c40f", loop: "#f1c40f", last: "#ffffff", hint: "#00aa00", solved: "#7ccf8e" };
 
 let current = null; // { key, view }: the view of the game on show
@@ -134,7 +139,10 @@ function createView({ canvas, gl, software }, surfaces) {
   controls.dampingFactor = 0.12;
   // Between the pointer going down and up (or a wheel turn): the view is being moved.
   let turning = false;
-  controls.addEventListener("start", () => { turning = true; });
+  controls.addEventListener("start", () => {
+    turning = true;
+    glide = null;
+  });
   controls.addEventListener("end", () => {
     turning = false;
     requestRender();
@@ -161,6 +169,10 @@ function createView({ canvas, gl, software }, surfaces) {
   let height = 0;
   let pending = false;
   let settle = null;
+  // The last move the view has seen (undefined before the first drawing), and the turn
+  // under way that brings a move into view: { from, to, distance, start }.
+  let lastSeen;
+  let glide = null;
   const probe = el("div", { class: "probe" });
   element.append(probe);
 
@@ -315,6 +327,77 @@ function createView({ canvas, gl, software }, surfaces) {
     }
     drawLoop();
     repaint();
+    // A move played where no copy of its cell is in view (the computer's, a friend's, or
+    // one made on the disk) turns the view towards it; the page's first drawing keeps the
+    // view as framed.
+    if (lastSeen !== undefined && ctx.last !== lastSeen && ctx.last !== null) {
+      const cell = state.layout.names.indexOf(ctx.last);
+      if (cell >= 0) bringIntoView(cell);
+    }
+    lastSeen = ctx.last;
+  }
+
+  // Whether the eye at `eye`, looking at the view's centre, sees `copy` well: facing it,
+  // in the frame, and the first thing on the ray to its middle.
+  const lens = new THREE.PerspectiveCamera();
+  function seenFrom(copy, eye) {
+    const towards = eye.clone().sub(copy.centre);
+    const distance = towards.length();
+    towards.divideScalar(distance);
+    if (copy.quiet || Math.abs(copy.normal.dot(towards)) < FACING) return false;
+    lens.copy(camera);
+    lens.position.copy(eye);
+    lens.lookAt(controls.target);
+    lens.updateMatrixWorld();
+    const at = copy.centre.clone().project(lens);
+    if (at.z >= 1 || Math.abs(at.x) > 0.9 || Math.abs(at.y) > 0.9) return false;
+    const ray = new THREE.Ray(eye, towards.negate());
+    return firstHit(shown, ray, distance + copy.radius * 0.05) === copy;
+  }
+
+  // Turns the view about its centre, by the smallest of a few turns tried, until a copy
+  // of `cell` is seen; does nothing while the reader turns it, or when a copy is labelled
+  // on show already.
+  function bringIntoView(cell) {
+    const copies = shown ? shown.copies.filter((c) => c.cell === cell) : [];
+    if (turning || !copies.length || !stage.clientWidth || copies.some((c) => !c.label.hidden)) return;
+    const centre = controls.target;
+    const distance = camera.position.distanceTo(centre);
+    const from = camera.position.clone().sub(centre).normalize();
+    let best = null;
+    for (const copy of copies) {
+      const outward = copy.centre.clone().sub(centre).normalize();
+      const normal = copy.normal.clone();
+      for (const side of [outward, normal, normal.clone().negate()]) {
+        if (side.lengthSq() === 0) continue;
+        const turn = new THREE.Quaternion().setFromUnitVectors(from, side);
+        // Part of the way may be enough: the smallest such turn is kept.
+        for (const part of [0.25, 0.5, 0.75, 1]) {
+          const to = from.clone().applyQuaternion(new THREE.Quaternion().slerp(turn, part));
+          const angle = from.angleTo(to);
+          if (best && angle >= best.angle) break;
+          if (seenFrom(copy, centre.clone().addScaledVector(to, distance))) {
+            best = { to, angle };
+            break;
+          }
+        }
+      }
+    }
+    if (!best) return;
+    glide = { from, to: best.to, distance, start: performance.now() };
+    delete element.dataset.settled;
+    if (matchMedia("(prefers-reduced-motion: reduce)").matches) glide.start -= GLIDE_MS;
+    requestRender();
+  }
+
+  // Moves the eye along the turn under way (eased in and out); ends it once there.
+  function glideOn() {
+    const t = Math.min(1, (performance.now() - glide.start) / GLIDE_MS);
+    const eased = t < 0.5 ? 2 * t * t : 1 - (2 - 2 * t) ** 2 / 2;
+    const turn = new THREE.Quaternion().setFromUnitVectors(glide.from, glide.to);
+    const towards = glide.from.clone().applyQuaternion(new THREE.Quaternion().slerp(turn, eased));
+    camera.position.copy(controls.target).addScaledVector(towards, glide.distance);
+    if (t === 1) glide = null;
   }
 
   const cellOf = (node) => (node && node.dataset && node.dataset.cell !== undefined ? Number(node.dataset.cell) : null);
@@ -457,8 +540,10 @@ function createView({ canvas, gl, software }, surfaces) {
   function render() {
     pending = false;
     if (!shown || !width || !height) return;
+    if (glide) glideOn();
     // True while the view is moved or still eases (then its 'change' asks for the next frame).
-    const moving = controls.update() || turning;
+    const moving = controls.update() || turning || Boolean(glide);
+    if (glide) requestRender();
     renderer.render(scene, camera);
     // A software renderer turns the view without its labels: with no GPU the page also
     // composites on the CPU, and repainting a few hundred shadowed labels every frame
