@@ -2,7 +2,6 @@
 //! one error answer of the API, which every rejection of a request becomes.
 
 use std::collections::HashMap;
-use std::net::SocketAddr;
 use std::sync::Arc;
 
 use axum::Json;
@@ -20,6 +19,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::{Value, json};
 
 use crate::app::{App, NewGame, Snapshot};
+use crate::connections;
 use crate::guard::{self, HostPolicy, RateLimit};
 use crate::record::Record;
 use crate::store::{Filter, StoreError};
@@ -248,15 +248,14 @@ pub async fn serve(
     app: Arc<App>,
     hosts: HostPolicy,
     shutdown: impl std::future::Future<Output = ()> + Send + 'static,
-) -> std::io::Result<()> {
-    let service =
-        router(Arc::clone(&app), hosts).into_make_service_with_connect_info::<SocketAddr>();
-    axum::serve(listener, service)
-        .with_graceful_shutdown(async move {
-            shutdown.await;
-            app.shutdown();
-        })
-        .await
+) {
+    let limits = app.limits.clone();
+    let router = router(Arc::clone(&app), hosts);
+    connections::serve_connections(listener, router, &limits, async move {
+        shutdown.await;
+        app.shutdown();
+    })
+    .await;
 }
 
 async fn catalog(State(app): State<Arc<App>>) -> Answer {

@@ -12,6 +12,7 @@
 
 pub mod api;
 pub mod app;
+mod connections;
 pub mod guard;
 pub mod limits;
 pub mod record;
@@ -177,9 +178,8 @@ impl Server {
 
     /// Serves until Ctrl-C or SIGTERM, then stops every search (every move is already
     /// committed, so stopping loses nothing).
-    pub async fn run(self) -> Result<(), ServerError> {
-        api::serve(self.listener, self.app, self.hosts, stop_signal()).await?;
-        Ok(())
+    pub async fn run(self) {
+        api::serve(self.listener, self.app, self.hosts, stop_signal()).await;
     }
 }
 
@@ -207,6 +207,7 @@ pub fn serve_blocking(config: Config, ready: impl FnOnce(&Server)) -> Result<(),
     runtime.block_on(async {
         let server = Server::bind(&config).await?;
         ready(&server);
-        server.run().await
+        server.run().await;
+        Ok(())
     })
 }

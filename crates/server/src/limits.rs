@@ -58,6 +58,15 @@ pub struct Limits {
     pub hint_burst: u32,
     #[serde(serialize_with = "as_seconds")]
     pub hint_period: Duration,
+    /// Connections open at once, and from one client address: past either, a new
+    /// connection is closed at once, so clients that open connections and send nothing
+    /// cannot use up the server's open files.
+    pub max_connections: usize,
+    pub max_connections_per_address: usize,
+    /// How long a connection may take to send a request's head, or sit idle between
+    /// requests, before it is closed.
+    #[serde(serialize_with = "as_seconds")]
+    pub header_wait: Duration,
 }
 
 fn as_seconds<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
@@ -86,6 +95,9 @@ impl Default for Limits {
             create_period: Duration::from_secs(1),
             hint_burst: 10,
             hint_period: Duration::from_secs(2),
+            max_connections: 1_000,
+            max_connections_per_address: 64,
+            header_wait: Duration::from_secs(10),
         }
     }
 }

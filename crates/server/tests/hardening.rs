@@ -5,6 +5,8 @@
 
 mod common;
 
+use std::io::{ErrorKind, Read, Write};
+use std::net::TcpStream;
 use std::time::{Duration, Instant};
 
 use common::{TestServer, call, start, start_over};
@@ -36,6 +38,54 @@ fn status_until(server: &TestServer, what: &str, done: impl Fn(&Value) -> bool) 
         );
         std::thread::sleep(Duration::from_millis(50));
     }
+}
+
+/// Reads `stream` until the server closes it (or fails after 5 s): how long that took.
+fn closed_by_the_server(mut stream: TcpStream) -> Duration {
+    let started = Instant::now();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    let mut buffer = [0u8; 1024];
+    loop {
+        match stream.read(&mut buffer) {
+            Ok(0) => return started.elapsed(),
+            Ok(_) => {}
+            Err(e) if e.kind() == ErrorKind::ConnectionReset => return started.elapsed(),
+            Err(e) => panic!("the server kept the connection open: {e}"),
+        }
+    }
+}
+
+/// Connections that send half a request head, or nothing, are closed after
+/// `header_wait`; past the limit per address a new one is closed at once; once they are
+/// gone, the server answers that address again.
+#[test]
+fn idle_and_surplus_connections_are_closed() {
+    let server = start(Limits {
+        max_connections_per_address: 3,
+        header_wait: Duration::from_millis(500),
+        ..Limits::default()
+    });
+    let address = server.base.trim_start_matches("http://").to_string();
+    let mut stalled: Vec<TcpStream> = (0..2)
+        .map(|_| {
+            let mut stream = TcpStream::connect(&address).unwrap();
+            stream
+                .write_all(b"GET /api/status HTTP/1.1\r\nHost: localhost\r\n")
+                .unwrap();
+            stream
+        })
+        .collect();
+    stalled.push(TcpStream::connect(&address).unwrap());
+    let surplus = TcpStream::connect(&address).unwrap();
+    assert!(closed_by_the_server(surplus) < Duration::from_millis(400));
+    for stream in stalled {
+        let waited = closed_by_the_server(stream);
+        assert!(waited < Duration::from_secs(3), "closed after {waited:?}");
+    }
+    let (status, _) = server.get("/api/status");
+    assert_eq!(status, 200);
 }
 
 #[test]

@@ -37,6 +37,11 @@ pub struct ServeArgs {
     #[arg(long, value_name = "MIB", default_value_t = 256,
           value_parser = clap::value_parser!(u64).range(1..=65536))]
     pub max_games_mib: u64,
+    /// Connections one client address may hold open at once (1 to 100000); raise it
+    /// behind a reverse proxy, through which every player comes from one address.
+    #[arg(long, value_name = "N", default_value_t = 64,
+          value_parser = clap::value_parser!(u64).range(1..=100_000))]
+    pub max_connections_per_address: u64,
 }
 
 pub fn run(args: ServeArgs) -> anyhow::Result<()> {
@@ -58,6 +63,8 @@ pub fn run(args: ServeArgs) -> anyhow::Result<()> {
             max_think: Duration::from_secs(args.max_think),
             max_search_bytes: mib(args.max_search_mib),
             max_games_bytes: mib(args.max_games_mib),
+            max_connections_per_address: usize::try_from(args.max_connections_per_address)
+                .unwrap_or(usize::MAX),
             ..Limits::default()
         },
     };

@@ -78,9 +78,7 @@ fn start_with(
                 addr
             };
             let hosts = HostPolicy::for_addr(policy_addr, &allowed_hosts);
-            api::serve(listener, app, hosts, std::future::pending())
-                .await
-                .expect("the server runs");
+            api::serve(listener, app, hosts, std::future::pending()).await;
         });
     });
     let (base, app) = rx.recv().expect("the server starts");
