@@ -220,7 +220,16 @@ impl Live {
         if let Some(driver) = self.driver.take() {
             driver.cancel();
         }
-        self.thinking = false;
+        self.set_thinking(false);
+    }
+
+    /// Says whether a computer is thinking in this game. A change is a new version, so
+    /// that the page following the game hears when thinking ends as it hears a move.
+    fn set_thinking(&mut self, thinking: bool) {
+        if self.thinking != thinking {
+            self.thinking = thinking;
+            self.version += 1;
+        }
     }
 
     /// Estimated bytes: the game's own estimate, its share of the start and its record.
@@ -930,7 +939,7 @@ impl App {
         }
         let cancel = Cancel::new();
         live.driver = Some(cancel.clone());
-        live.thinking = true;
+        live.set_thinking(true);
         slot.announce(&live);
         drop(live);
         self.spawn_driver(Arc::clone(slot), cancel, permit);
@@ -996,7 +1005,7 @@ impl App {
             .filter(|_| !cancel.is_cancelled() && !*self.closing.borrow());
         let Some(level) = level else {
             live.driver = None;
-            live.thinking = false;
+            live.set_thinking(false);
             slot.announce(&live);
             return None;
         };
@@ -1046,7 +1055,7 @@ impl App {
         if let Err(message) = played {
             tracing::error!("game {}: {message}", live.saved.id);
             live.driver = None;
-            live.thinking = false;
+            live.set_thinking(false);
         }
         self.resized(&live);
         slot.announce(&live);

@@ -88,6 +88,38 @@ fn idle_and_surplus_connections_are_closed() {
     assert_eq!(status, 200);
 }
 
+/// A page following a game hears when the computer stops thinking, as it hears a move:
+/// the end of thinking is a new version. (It was not: a follower of a snapshot taken
+/// between the computer's move and the end of its thinking waited out the whole wait,
+/// and the page stayed on "the computer is thinking".)
+#[test]
+fn followers_hear_when_the_computer_stops_thinking() {
+    let server = start(Limits {
+        answer_wait: Duration::ZERO,
+        follow_wait: Duration::from_secs(3),
+        ..quick()
+    });
+    for _ in 0..10 {
+        let (_, game) = server.post(
+            "/api/games",
+            json!({"game": "nim", "board": "3 4 5",
+                   "players": {"X": "ai:random", "O": "human"}}),
+        );
+        let id = game["id"].as_str().unwrap().to_string();
+        let mut seen = game;
+        while seen["thinking"] == true {
+            let started = Instant::now();
+            let (_, next) = server.get(&format!("/api/games/{id}?wait={}", seen["version"]));
+            assert!(
+                started.elapsed() < Duration::from_secs(2),
+                "a follower waited the whole wait: {next}"
+            );
+            seen = next;
+        }
+        assert_eq!(seen["moves"].as_array().unwrap().len(), 1, "{seen}");
+    }
+}
+
 #[test]
 fn oversized_boards_are_refused_before_any_work() {
     let server = start(quick());
