@@ -18,6 +18,7 @@ use crosscap_engine::catalog::{Catalog, Setup, Solved};
 use crosscap_engine::session::{Computer, Hint, Match, SetupLimits};
 use crosscap_engine::{Budget, Cancel, Level, MoveError, Player, Proven, Rng};
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{Value, json};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 
@@ -137,8 +138,9 @@ struct Live {
     deleted: bool,
     /// The view of `current` and the version it shows: computed once per position however
     /// many answers and followers ask (a finished Euler Getter game's loop cycles take up
-    /// to about 50 ms on taylor:40). Every change of `current` bumps `version`.
-    view: Option<(u64, Value)>,
+    /// to about 50 ms on taylor:40). Every change of `current` bumps `version`. Kept as
+    /// its JSON text: as a `Value` a large board's view took ten times the memory.
+    view: Option<(u64, Box<RawValue>)>,
     /// What the computer's last move was proven worth to it (its solver finished), since
     /// the game was loaded; cleared by a take-back.
     computer_proven: Option<Proven>,
@@ -180,13 +182,13 @@ impl Live {
     }
 
     /// The view of the position now, from the cache while the version is unchanged.
-    fn current_view(&mut self) -> Value {
+    fn current_view(&mut self) -> Box<RawValue> {
         if let Some((version, view)) = &self.view
             && *version == self.version
         {
             return view.clone();
         }
-        let view = self.current.view();
+        let view = json_text(&self.current.view());
         self.view = Some((self.version, view.clone()));
         view
     }
@@ -241,7 +243,13 @@ impl Live {
             + self.start.bytes()
             + record.board.len()
             + record.moves.iter().map(|m| m.len() + 25).sum::<usize>()
+            + self.view.as_ref().map_or(0, |(_, view)| view.get().len())
     }
+}
+
+/// A view as JSON text (a `Value` always serializes).
+fn json_text(view: &Value) -> Box<RawValue> {
+    serde_json::value::to_raw_value(view).unwrap_or_default()
 }
 
 fn player_name(player: Player) -> &'static str {
@@ -317,7 +325,7 @@ pub struct Snapshot {
     /// The friend's seat while its claim code is unspent.
     pub unclaimed: Option<Player>,
     /// The game's own view of the position shown ([`Match::view`]).
-    pub view: Value,
+    pub view: Box<RawValue>,
     pub version: u64,
     pub created: i64,
     pub updated: i64,
@@ -1454,6 +1462,7 @@ impl App {
         let played = live.saved.record.moves.len();
         let Some(at) = ply.filter(|&p| p < played) else {
             let view = live.current_view();
+            self.resized(&live);
             let (finished, winner) = (live.finished(), live.winner());
             return Ok(self.shown(&live, live.current.as_ref(), view, played, finished, winner));
         };
@@ -1466,7 +1475,7 @@ impl App {
         Ok(self.shown(
             &live,
             game.as_ref(),
-            game.view(),
+            json_text(&game.view()),
             at,
             outcome.is_some(),
             outcome.and_then(|o| o.winner),
@@ -1479,7 +1488,7 @@ impl App {
         &self,
         live: &Live,
         game: &dyn Match,
-        view: Value,
+        view: Box<RawValue>,
         at: usize,
         finished: bool,
         winner: Option<Player>,

@@ -120,6 +120,24 @@ fn followers_hear_when_the_computer_stops_thinking() {
     }
 }
 
+/// A game's estimated memory counts the view it keeps for its answers, most of a large
+/// board's (the cap on games in memory went by a tenth of their size).
+#[test]
+fn a_games_kept_view_counts_towards_the_memory_cap() {
+    let server = start(quick());
+    let (_, game) = server.post(
+        "/api/games",
+        json!({"game": "sandpile", "board": "grid:40x40"}),
+    );
+    let view = game["view"].to_string().len();
+    let (_, status) = server.get("/api/status");
+    let counted = status["games_bytes"].as_u64().unwrap() as usize;
+    assert!(
+        counted > view,
+        "{counted} bytes counted, the view alone {view}"
+    );
+}
+
 #[test]
 fn oversized_boards_are_refused_before_any_work() {
     let server = start(quick());
