@@ -2227,3 +2227,57 @@ fn the_page_in_japanese() {
     session.wait_for_text("header nav", "Saved games");
     session.screenshot("japanese");
 }
+
+/// Defects of the game page's controls found by an audit, each checked where it was.
+#[test]
+fn the_page_controls_do_what_they_say() {
+    let server = start(Limits::default());
+    let driver = start_driver();
+    let session = open_session(&driver);
+    session.open(&server.url("/#/"));
+    undo_between_two_people(&session, &server);
+    assert_eq!(session.console_errors(), Vec::<String>::new());
+}
+
+/// Waits until the page lists `count` moves.
+fn wait_for_moves(session: &Session, count: usize) {
+    let start = Instant::now();
+    while session.moves_played() != count {
+        assert!(start.elapsed() < WAIT, "{count} moves never listed");
+        std::thread::sleep(Duration::from_millis(30));
+    }
+}
+
+/// Two people on this device take a move back with one press of Undo (the server takes
+/// it back once both seats have asked, and the page holds both); against a friend on
+/// another device, the friend's request is granted from the status line.
+fn undo_between_two_people(session: &Session, server: &common::TestServer) {
+    let here = json!({"game": "nim", "board": "3 4 5", "players": {"X": "human", "O": "human"}});
+    let game = server.create(here.clone());
+    server.play(&game, "1:0");
+    server.play(&game, "2:0");
+    session.open_seated(server, &game);
+    wait_for_moves(session, 2);
+    session.click_first("#undo");
+    wait_for_moves(session, 1);
+    session.wait_for_text("#status", "O to move.");
+
+    let game = server.create(here);
+    let id = game["id"].as_str().unwrap();
+    session.open_seated(
+        server,
+        &json!({"id": id, "tokens": {"X": game["tokens"]["X"]}}),
+    );
+    session.wait_for_text("#players", "X: you");
+    server.play(&game, "1:0");
+    server.play(&game, "2:0");
+    let (status, _) = server.post(
+        &format!("/api/games/{id}/undo"),
+        json!({ "token": game["tokens"]["O"] }),
+    );
+    assert_eq!(status, 200);
+    session.wait_for_text("#status", "O asks to take back the last move.");
+    session.click_first("#status #accept-undo");
+    wait_for_moves(session, 1);
+    assert!(session.find_all("#accept-undo").is_empty(), "granted once");
+}

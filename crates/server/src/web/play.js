@@ -134,6 +134,7 @@ export async function gamePage(main, id, page) {
     el("option", { value: "perfect" }, t("the solver")),
     ...["hard", "medium", "easy"].map((l) => el("option", { value: l }, t("the computer ({level})", { level: valueName(l) }))));
   const undoButton = button("undo", "Undo");
+  const acceptButton = button("accept-undo", "Accept", "Take back the last move, as the other player asks");
   const resignButton = button("resign", "Resign");
   const stopButton = button("stop", "Stop", "End the game without a winner (its owner only)");
   const soundButton = button("sound", "", "Sounds for moves and the result");
@@ -254,8 +255,20 @@ export async function gamePage(main, id, page) {
     solvedMoves = listed.length ? new Set(listed) : null;
     return null;
   }));
-  undoButton.addEventListener("click", () => act(() =>
-    api("POST", `/games/${id}/undo`, { token: mine[state.to_move] || mine.X || mine.O })));
+  // Between two people the server takes a move back once both seats have asked: a device
+  // that holds both asks with each, the seat that has not asked yet first.
+  const takeBack = (seats) => act(async () => {
+    let answer = null;
+    for (const seat of seats) {
+      answer = await api("POST", `/games/${id}/undo`, { token: mine[seat] });
+      if (!answer.undo_request) break;
+    }
+    return answer;
+  });
+  undoButton.addEventListener("click", () =>
+    takeBack(SEATS.filter((p) => mine[p]).sort((a, b) => (a === state.undo_request) - (b === state.undo_request))));
+  // The other seat's request, granted by this one.
+  acceptButton.addEventListener("click", () => takeBack(SEATS.filter((p) => p !== state.undo_request)));
   resignButton.addEventListener("click", () => {
     if (!confirm(t("Resign this game?"))) return;
     const seat = mine[state.to_move] ? state.to_move : (mine.X ? "X" : "O");
@@ -514,7 +527,10 @@ export async function gamePage(main, id, page) {
     else if (!thinkingSince || thinkingSince.ply !== state.moves.length) thinkingSince = { ply: state.moves.length, at: Date.now() };
     if (thinking) status.append(thinkClock, said.after ?? "");
     tickThinkClock();
-    if (state.undo_request && !viewing) status.append(t(" {seat} asks to take back the last move.", { seat: state.undo_request }));
+    if (state.undo_request && !viewing) {
+      status.append(t(" {seat} asks to take back the last move.", { seat: state.undo_request }));
+      if (!mine[state.undo_request] && anyToken()) status.append(" ", acceptButton);
+    }
     if (!myTurn()) forgetAdvice();
     hintButton.disabled = hintLevel.disabled = solveButton.disabled = !myTurn();
     undoButton.disabled = !anyToken() || viewing !== null || state.status === "over" || state.moves.length === 0 || state.thinking;
