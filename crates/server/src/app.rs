@@ -104,6 +104,16 @@ impl Slot {
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
+    /// The game to change, unless it was deleted while the request found it: a change
+    /// then would be written to a record that is gone.
+    fn lock_kept(&self) -> Result<MutexGuard<'_, Live>, ApiError> {
+        let live = self.lock();
+        if live.deleted {
+            return Err(ApiError::not_found(format!("no game {:?}", live.saved.id)));
+        }
+        Ok(live)
+    }
+
     /// A receiver of the game's changes.
     pub fn follow(&self) -> watch::Receiver<Beat> {
         self.beat.subscribe()
@@ -1143,11 +1153,11 @@ impl App {
         token: &str,
         permit: Option<OwnedSemaphorePermit>,
     ) -> Result<(), ApiError> {
-        let mut live = slot.lock();
+        let mut live = slot.lock_kept()?;
         let mover = live
             .current
             .to_move()
-            .filter(|_| !live.finished() && !live.deleted)
+            .filter(|_| !live.finished())
             .ok_or_else(|| ApiError::conflict("the game is over"))?;
         if let Seat::Computer(_) = live.saved.record.players.seat(mover) {
             return Err(ApiError::conflict(format!(
@@ -1197,7 +1207,7 @@ impl App {
     /// seat and its new token; the code is spent (a second claim is refused).
     pub fn claim(&self, id: &str, code: &str) -> Result<Value, ApiError> {
         let slot = self.slot(id)?;
-        let mut live = slot.lock();
+        let mut live = slot.lock_kept()?;
         let seat = live.unclaimed().ok_or_else(|| {
             ApiError::conflict("this game's invitation has been used: its seat is taken")
         })?;
@@ -1227,7 +1237,7 @@ impl App {
     pub fn resign(&self, id: &str, token: &str) -> Result<Snapshot, ApiError> {
         let slot = self.slot(id)?;
         {
-            let mut live = slot.lock();
+            let mut live = slot.lock_kept()?;
             let player = seat(&live, token)?;
             if live.finished() {
                 return Err(ApiError::conflict("the game is over"));
@@ -1248,7 +1258,7 @@ impl App {
     pub fn stop(&self, id: &str, token: &str) -> Result<Snapshot, ApiError> {
         let slot = self.slot(id)?;
         {
-            let mut live = slot.lock();
+            let mut live = slot.lock_kept()?;
             owner(&live, token)?;
             if live.finished() {
                 return Err(ApiError::conflict("the game is over"));
@@ -1270,7 +1280,7 @@ impl App {
         let missing = || ApiError::not_found(format!("no game {id:?}"));
         let resident = self.games().get(id);
         let stored_owner = match &resident {
-            Some(slot) => slot.lock().saved.owner.clone(),
+            Some(slot) => slot.lock_kept()?.saved.owner.clone(),
             None => self.store().owner(id)?.ok_or_else(missing)?,
         };
         if !same_secret(&stored_owner, token) {
@@ -1278,6 +1288,10 @@ impl App {
                 "this request does not hold the game's owner token",
             ));
         }
+        // The game is held while its record is deleted (the lock order is the game's,
+        // then the registry's), so that a move or resignation under way is written first
+        // and any later one finds the game gone.
+        let mut live = resident.as_ref().map(|slot| slot.lock());
         {
             let mut games = self.games();
             self.deletions.fetch_add(1, Ordering::SeqCst);
@@ -1286,12 +1300,11 @@ impl App {
                 return Err(missing());
             }
         }
-        if let Some(slot) = resident {
-            let mut live = slot.lock();
+        if let (Some(slot), Some(live)) = (&resident, live.as_mut()) {
             live.halt();
             live.deleted = true;
             live.version += 1;
-            slot.announce(&live);
+            slot.announce(live);
         }
         Ok(json!({ "deleted": id }))
     }
@@ -1302,7 +1315,7 @@ impl App {
     pub fn undo(&self, id: &str, token: &str) -> Result<Snapshot, ApiError> {
         let slot = self.slot(id)?;
         {
-            let mut live = slot.lock();
+            let mut live = slot.lock_kept()?;
             let player = seat(&live, token)?;
             if live.saved.record.resigned.is_some() || live.saved.stopped {
                 return Err(ApiError::conflict("the game is over"));

@@ -138,6 +138,27 @@ fn a_games_kept_view_counts_towards_the_memory_cap() {
     );
 }
 
+/// A move racing its game's deletion is played before it or refused as the game gone,
+/// never answered as a database failure (the move was written to a deleted record).
+#[test]
+fn a_move_racing_the_deletion_of_its_game_is_refused_cleanly() {
+    let server = start(quick());
+    for _ in 0..60 {
+        let (_, game) = server.post("/api/games", json!({"game": "nim", "board": "3 4 5"}));
+        let url = server.url(&format!("/api/games/{}", game["id"].as_str().unwrap()));
+        let tokens = &game["tokens"];
+        let mover = {
+            let url = format!("{url}/moves");
+            let body = json!({"move": game["legal_moves"][0], "token": tokens["X"]});
+            std::thread::spawn(move || call("POST", &url, Some(body)))
+        };
+        let (deleted, answer) = call("DELETE", &url, Some(json!({"token": tokens["owner"]})));
+        assert_eq!(deleted, 200, "{answer}");
+        let (moved, answer) = mover.join().unwrap();
+        assert!(matches!(moved, 200 | 404 | 409), "{moved}: {answer}");
+    }
+}
+
 #[test]
 fn oversized_boards_are_refused_before_any_work() {
     let server = start(quick());
@@ -181,11 +202,7 @@ fn hints_that_spend_their_time_stop_and_free_their_places() {
     let computer = server.create(json!({
         "game": "nim", "board": "3 4 5", "players": {"X": "ai:random", "O": "human"}
     }));
-    let (_, moved) = server.get(&format!(
-        "/api/games/{}?wait=0",
-        computer["id"].as_str().unwrap()
-    ));
-    assert_eq!(moved["moves"].as_array().unwrap().len(), 1, "{moved}");
+    server.until_moves(computer["id"].as_str().unwrap(), 1, Duration::from_secs(5));
     status_until(&server, "the searches stop", |s| s["searches_running"] == 0);
 }
 
