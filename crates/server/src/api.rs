@@ -283,6 +283,7 @@ async fn board_preview(State(app): State<Arc<App>>, query: Params) -> Answer {
             .filter(Value::is_object)
             .ok_or_else(|| ApiError::bad_request("options must be a JSON object"))?,
     };
+    let _building = app.building_permit().await?;
     ok(app
         .run(move |app| app.preview(&game, board.as_deref(), options))
         .await?)

@@ -445,6 +445,10 @@ pub struct App {
     games: Mutex<Resident<Slot>>,
     starts: Starts,
     computing: Arc<Semaphore>,
+    /// Places among the boards built at once for new games and previews (as many as games
+    /// computing at once, at least one): a large board takes a second and a few tens of
+    /// megabytes to build, and a burst of them at once took gigabytes.
+    building: Arc<Semaphore>,
     searches: Arc<Searches>,
     warm: Mutex<WarmComputers>,
     /// Bumped by every deletion, so that a game loaded meanwhile is checked again.
@@ -504,6 +508,7 @@ impl App {
     pub fn new(catalog: Catalog, store: Store, limits: Limits) -> Arc<App> {
         Arc::new(App {
             computing: Arc::new(Semaphore::new(limits.computing_at_once)),
+            building: Arc::new(Semaphore::new(limits.computing_at_once.max(1))),
             warm: Mutex::new(WarmComputers {
                 capacity: limits.computing_at_once,
                 kept: VecDeque::new(),
@@ -767,6 +772,15 @@ impl App {
         Ok(games.insert(id, slot, bytes))
     }
 
+    /// Refuses a position whose view and board drawing together are over the limit.
+    fn check_drawable(&self, view: &Value, start: &Start) -> Result<(), ApiError> {
+        let bytes = view.to_string().len() + start.layout.as_ref().map_or(0, |l| l.get().len());
+        if bytes > self.limits.max_view_bytes {
+            return Err(ApiError::too_large("the board is too large to draw"));
+        }
+        Ok(())
+    }
+
     /// Checks a request to start a game and builds it (not yet saved).
     fn prepare(&self, request: NewGame) -> Result<Record, ApiError> {
         let kind = self
@@ -808,9 +822,11 @@ impl App {
         seed: Option<u64>,
         friend: Option<Player>,
     ) -> Result<Snapshot, ApiError> {
+        let building = self.building_permit().await?;
         let live = self
             .run(move |app| app.new_live(record, seed, friend))
             .await?;
+        drop(building);
         // A computer to move needs a place among the games computing at once.
         let permit = match live.computer_to_move() {
             Some(_) => Some(self.permit().await?),
@@ -829,11 +845,7 @@ impl App {
         self.check_level(record.players.x)?;
         self.check_level(record.players.o)?;
         let (start, current) = self.build(&record, usize::MAX)?;
-        let view_bytes =
-            current.view().to_string().len() + start.layout.as_ref().map_or(0, |l| l.get().len());
-        if view_bytes > self.limits.max_view_bytes {
-            return Err(ApiError::too_large("the board is too large to draw"));
-        }
+        self.check_drawable(&current.view(), &start)?;
         if let Some(seat) = friend
             && record.players.seat(seat) != Seat::Human
         {
@@ -929,23 +941,33 @@ impl App {
 
     /// A place among the games computing at once, waiting a moment for one to free up.
     async fn permit(&self) -> Result<OwnedSemaphorePermit, ApiError> {
-        let busy = || {
-            ApiError::busy(format!(
-                "the server is busy: {} games are computing; try again in a moment",
-                self.limits.computing_at_once
-            ))
-        };
+        let busy = format!(
+            "the server is busy: {} games are computing; try again in a moment",
+            self.limits.computing_at_once
+        );
         if self.limits.computing_at_once == 0 {
-            return Err(busy());
+            return Err(ApiError::busy(busy));
         }
-        match tokio::time::timeout(
-            self.limits.permit_wait,
-            Arc::clone(&self.computing).acquire_owned(),
-        )
-        .await
+        self.place(&self.computing, busy).await
+    }
+
+    /// A place among the boards built at once, waiting a moment for one to free up.
+    pub async fn building_permit(&self) -> Result<OwnedSemaphorePermit, ApiError> {
+        let busy = "the server is busy building boards; try again in a moment".to_string();
+        self.place(&self.building, busy).await
+    }
+
+    /// A permit of `places`, or a 429 saying `busy` once the permit wait has passed.
+    async fn place(
+        &self,
+        places: &Arc<Semaphore>,
+        busy: String,
+    ) -> Result<OwnedSemaphorePermit, ApiError> {
+        match tokio::time::timeout(self.limits.permit_wait, Arc::clone(places).acquire_owned())
+            .await
         {
             Ok(Ok(permit)) => Ok(permit),
-            _ => Err(busy()),
+            _ => Err(ApiError::busy(busy)),
         }
     }
 
@@ -1578,6 +1600,8 @@ impl App {
             resigned: None,
         };
         let start = self.start_of(&record)?;
+        let view = start.game.view();
+        self.check_drawable(&view, &start)?;
         Ok(json!({
             "game": record.game,
             "title": kind.title,
@@ -1587,7 +1611,7 @@ impl App {
             "ply": 0,
             "to_move": start.game.to_move(),
             "legal_moves": start.game.legal_moves(),
-            "view": start.game.view(),
+            "view": view,
             "layout": start.layout.as_deref(),
         }))
     }

@@ -159,6 +159,26 @@ fn a_move_racing_the_deletion_of_its_game_is_refused_cleanly() {
     }
 }
 
+/// A board too large to draw is refused by the preview as by a new game (the preview
+/// answered megabytes on a board whose game was refused).
+#[test]
+fn the_preview_refuses_a_board_too_large_to_draw() {
+    let server = start(Limits {
+        max_view_bytes: 20_000,
+        ..quick()
+    });
+    let (status, answer) = server.get("/api/board?game=projective-hex&board=taylor:8");
+    assert_eq!(status, 413, "{answer}");
+    assert_eq!(answer["error"], "the board is too large to draw");
+    let (status, _) = server.post(
+        "/api/games",
+        json!({"game": "projective-hex", "board": "taylor:8"}),
+    );
+    assert_eq!(status, 413);
+    let (status, answer) = server.get("/api/board?game=projective-hex&board=taylor:2");
+    assert_eq!(status, 200, "{answer}");
+}
+
 #[test]
 fn oversized_boards_are_refused_before_any_work() {
     let server = start(quick());
