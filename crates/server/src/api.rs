@@ -369,6 +369,11 @@ struct MoveRequest {
     text: String,
     #[serde(default)]
     token: String,
+    /// The number of moves played in the position the move was chosen in: when given, a
+    /// move sent again, or late, after the game has gone on is refused (409), not played
+    /// in a position its player never saw.
+    #[serde(default)]
+    ply: Option<usize>,
 }
 
 async fn play_move(
@@ -377,7 +382,9 @@ async fn play_move(
     request: Result<Json<MoveRequest>, JsonRejection>,
 ) -> Answer {
     let request = body(request)?;
-    ok(app.play(&id, &request.text, &request.token).await?)
+    ok(app
+        .play(&id, &request.text, &request.token, request.ply)
+        .await?)
 }
 
 #[derive(Deserialize, Default)]

@@ -1144,12 +1144,14 @@ impl App {
         Ok(played)
     }
 
-    /// A person's move, then (within the answer wait) the computer's reply.
+    /// A person's move, in the position after `ply` moves when that is given, then
+    /// (within the answer wait) the computer's reply.
     pub async fn play(
         self: &Arc<Self>,
         id: &str,
         text: &str,
         token: &str,
+        ply: Option<usize>,
     ) -> Result<Snapshot, ApiError> {
         let slot = self.slot_async(id).await?;
         let mut follower = slot.follow();
@@ -1159,7 +1161,7 @@ impl App {
         };
         let (text, token) = (text.to_string(), token.to_string());
         let moved = Arc::clone(&slot);
-        self.run(move |app| app.play_now(&moved, &text, &token, permit))
+        self.run(move |app| app.play_now(&moved, &text, &token, ply, permit))
             .await?;
         self.wait_for_change(self.limits.answer_wait, async {
             let _ = follower.wait_for(|beat| !beat.thinking).await;
@@ -1173,9 +1175,16 @@ impl App {
         slot: &Arc<Slot>,
         text: &str,
         token: &str,
+        ply: Option<usize>,
         permit: Option<OwnedSemaphorePermit>,
     ) -> Result<(), ApiError> {
         let mut live = slot.lock_kept()?;
+        let played = live.saved.record.moves.len();
+        if let Some(ply) = ply.filter(|&ply| ply != played) {
+            return Err(ApiError::conflict(format!(
+                "the game has moved on since this move was chosen (at ply {ply}, now {played})"
+            )));
+        }
         let mover = live
             .current
             .to_move()

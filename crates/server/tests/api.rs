@@ -49,7 +49,17 @@ fn create_play_refuse_and_finish() {
     assert!((400..500).contains(&status), "{answer}");
     assert!(answer["error"].is_string());
 
-    server.play(&game, "2:1");
+    // A move chosen in the position after `ply` moves is played there only: sent again
+    // (a double click, a retry) once the game has moved on, it is refused.
+    let chosen = json!({ "move": "2:1", "token": game["tokens"]["X"], "ply": 0 });
+    let (status, answer) = server.post(&format!("/api/games/{id}/moves"), chosen.clone());
+    assert_eq!(status, 200, "{answer}");
+    let (status, answer) = server.post(&format!("/api/games/{id}/moves"), chosen);
+    assert_eq!(status, 409, "{answer}");
+    assert_eq!(
+        answer["error"],
+        "the game has moved on since this move was chosen (at ply 0, now 1)"
+    );
     let over = server.play(&game, "1:0");
     assert_eq!(over["status"], "playing");
     let over = server.play(&game, "2:0");

@@ -194,7 +194,7 @@ export async function gamePage(main, id, page) {
   const play = (move) => act(async () => {
     forgetAdvice();
     showPending(move);
-    return api("POST", `/games/${id}/moves`, { move, token: mine[state.to_move] });
+    return api("POST", `/games/${id}/moves`, { move, token: mine[state.to_move], ply: state.moves.length });
   });
 
   // The stone goes down as it is clicked, before the server answers (which then redraws
