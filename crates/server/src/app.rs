@@ -449,6 +449,11 @@ pub struct App {
     /// computing at once, at least one): a large board takes a second and a few tens of
     /// megabytes to build, and a burst of them at once took gigabytes.
     building: Arc<Semaphore>,
+    /// Places of games the computer plays on both sides, one taken for each of their moves
+    /// besides a computing place: half the computing places (at least one), so that such
+    /// games, which anyone may start and which may think for hours, always leave places
+    /// for people playing against the computer and for their hints.
+    unattended: Arc<Semaphore>,
     searches: Arc<Searches>,
     warm: Mutex<WarmComputers>,
     /// Bumped by every deletion, so that a game loaded meanwhile is checked again.
@@ -509,6 +514,7 @@ impl App {
         Arc::new(App {
             computing: Arc::new(Semaphore::new(limits.computing_at_once)),
             building: Arc::new(Semaphore::new(limits.computing_at_once.max(1))),
+            unattended: Arc::new(Semaphore::new((limits.computing_at_once / 2).max(1))),
             warm: Mutex::new(WarmComputers {
                 capacity: limits.computing_at_once,
                 kept: VecDeque::new(),
@@ -985,9 +991,34 @@ impl App {
         self.spawn_driver(Arc::clone(slot), cancel, permit);
     }
 
+    /// Waits for a place of `places` (in turn, however long) until `cancel` is raised or
+    /// the server closes.
+    async fn queue_for(
+        &self,
+        places: &Arc<Semaphore>,
+        cancel: &Cancel,
+    ) -> Option<OwnedSemaphorePermit> {
+        let place = Arc::clone(places).acquire_owned();
+        tokio::pin!(place);
+        loop {
+            tokio::select! {
+                permit = &mut place => return permit.ok(),
+                () = self.closed() => return None,
+                () = tokio::time::sleep(Duration::from_millis(100)) => {
+                    if cancel.is_cancelled() {
+                        return None;
+                    }
+                }
+            }
+        }
+    }
+
     /// Plays the computer's moves until a person is to move, the game ends or `cancel`
     /// is raised (resignation, undo, stop, deletion, shutdown), committing each move
-    /// before the next; holds `permit` throughout.
+    /// before the next. The first move has `permit`, the place its request took; each
+    /// next one waits for a place in turn, and in a game the computer plays on both sides,
+    /// for an unattended place too (the first move included), so that such games never
+    /// hold every computing place.
     fn spawn_driver(
         self: &Arc<Self>,
         slot: Arc<Slot>,
@@ -995,8 +1026,9 @@ impl App {
         permit: OwnedSemaphorePermit,
     ) {
         let app = Arc::clone(self);
+        let unattended = slot.players.all_computer();
+        let mut first = (!unattended).then_some(permit);
         tokio::spawn(async move {
-            let _permit = permit;
             loop {
                 let (slot_, cancel_) = (Arc::clone(&slot), cancel.clone());
                 let job = app.run(move |app| Ok(app.next_job(&slot_, &cancel_))).await;
@@ -1011,6 +1043,22 @@ impl App {
                 else {
                     return;
                 };
+                // Waiting ends with the game let go of (a halt) or the server closing.
+                let background = match unattended {
+                    true => match app.queue_for(&app.unattended, &cancel).await {
+                        Some(place) => Some(place),
+                        None => return,
+                    },
+                    false => None,
+                };
+                let computing = match first.take() {
+                    Some(place) => place,
+                    None => match app.queue_for(&app.computing, &cancel).await {
+                        Some(place) => place,
+                        None => return,
+                    },
+                };
+                let _places = (background, computing);
                 let searching = app.searches.start(&cancel);
                 let budget = app.search_budget(think, &cancel);
                 let app_ = Arc::clone(&app);

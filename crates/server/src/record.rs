@@ -78,6 +78,13 @@ impl Players {
             .iter()
             .any(|seat| matches!(seat, Seat::Computer(_)))
     }
+
+    /// Whether the computer plays both colours.
+    pub fn all_computer(&self) -> bool {
+        [self.x, self.o]
+            .iter()
+            .all(|seat| matches!(seat, Seat::Computer(_)))
+    }
 }
 
 /// A whole game, as exported and imported.

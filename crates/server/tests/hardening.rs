@@ -179,6 +179,33 @@ fn the_preview_refuses_a_board_too_large_to_draw() {
     assert_eq!(status, 200, "{answer}");
 }
 
+/// Games the computer plays on both sides, which anyone may start and which may think
+/// for hours, take at most half the computing places: a person who then starts a game
+/// against the computer is answered, and the computer moves. (Two such games held both
+/// places of a two-core server, and every other game got "the server is busy".)
+#[test]
+fn computer_against_computer_games_leave_places_for_people() {
+    let server = start(quick());
+    let unattended: Vec<Value> = (0..2)
+        .map(|_| {
+            server.create(json!({"game": "projective-hex", "board": "taylor:4",
+                "players": {"X": "ai:mcts:30000ms", "O": "ai:mcts:30000ms"}}))
+        })
+        .collect();
+    let game = server.create(json!({"game": "nim", "board": "3 4 5",
+        "players": {"X": "ai:random", "O": "human"}}));
+    server.until_moves(game["id"].as_str().unwrap(), 1, Duration::from_secs(5));
+    for game in &unattended {
+        let id = game["id"].as_str().unwrap();
+        let (status, answer) = server.post(
+            &format!("/api/games/{id}/stop"),
+            json!({"token": game["tokens"]["owner"]}),
+        );
+        assert_eq!(status, 200, "{answer}");
+    }
+    status_until(&server, "the searches stop", |s| s["searches_running"] == 0);
+}
+
 #[test]
 fn oversized_boards_are_refused_before_any_work() {
     let server = start(quick());
