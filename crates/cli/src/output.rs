@@ -303,9 +303,12 @@ impl Table {
     }
 
     fn markdown(&self) -> String {
-        let line = |cells: &[String]| format!("| {} |\n", cells.join(" | ").replace('\n', " "));
+        let line = |cells: &[String]| {
+            let cells: Vec<String> = cells.iter().map(|c| markdown_text(c)).collect();
+            format!("| {} |\n", cells.join(" | "))
+        };
         let mut out = line(&self.headers);
-        out += &line(&vec!["---".to_string(); self.headers.len()]);
+        out += &format!("|{}\n", " --- |".repeat(self.headers.len()));
         for row in &self.rows {
             out += &line(row);
         }
@@ -404,6 +407,33 @@ fn latex_column_chunks(widths: &[usize]) -> Vec<Vec<usize>> {
     } else {
         fewest
     }
+}
+
+/// Text of a Markdown table cell, shown as written: `|` (which would end the cell) and
+/// every character Markdown reads as markup (`\\ ` * _ ~ [ ] < > &`) escaped with a
+/// backslash; an underscore between two letters or digits stays as it is (it never
+/// emphasises), and a line break becomes a space.
+pub fn markdown_text(text: &str) -> String {
+    let chars: Vec<char> = text.chars().collect();
+    let mut out = String::with_capacity(text.len());
+    for (i, &c) in chars.iter().enumerate() {
+        let intraword = |i: usize| {
+            i > 0
+                && chars[i - 1].is_alphanumeric()
+                && chars.get(i + 1).is_some_and(|c| c.is_alphanumeric())
+        };
+        match c {
+            '_' if intraword(i) => out.push(c),
+            '|' | '\\' | '`' | '*' | '_' | '~' | '[' | ']' | '<' | '>' | '&' => {
+                out.push('\\');
+                out.push(c);
+            }
+            '\n' => out.push(' '),
+            c if c.is_control() => {}
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 /// Text for LaTeX: every character that LaTeX reads as a command (`\ { } ^ ~ _ & % # $`,
@@ -718,6 +748,28 @@ mod tests {
             sample().render(TableFormat::Markdown),
             "| g | moves |\n| --- | --- |\n| 1 | c, d |\n"
         );
+    }
+
+    /// A graph6 name holds `|` and other characters Markdown reads: each cell stays one
+    /// cell and shows its text as written.
+    #[test]
+    fn markdown_escapes_bars_and_markup() {
+        let mut t = Table::new(&["graph6", "n_g"]);
+        t.push(vec!["F?`|\\[]_~*<>&".into(), "G(o_g) _x_".into()]);
+        assert_eq!(
+            t.render(TableFormat::Markdown),
+            "| graph6 | n_g |\n| --- | --- |\n\
+             | F?\\`\\|\\\\\\[\\]\\_\\~\\*\\<\\>\\& | G(o_g) \\_x\\_ |\n"
+        );
+        // Every row has as many unescaped bars as the header.
+        let bars = |line: &str| {
+            line.replace("\\\\", "")
+                .replace("\\|", "")
+                .matches('|')
+                .count()
+        };
+        let md = t.render(TableFormat::Markdown);
+        assert!(md.lines().all(|l| bars(l) == 3), "{md}");
     }
 
     #[test]

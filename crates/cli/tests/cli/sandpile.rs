@@ -395,3 +395,34 @@ fn arena_shows_mcts_beating_random_on_a_grid() {
     assert_eq!(v["games"], 20);
     assert!(v["a_win_rate"].as_f64().unwrap() >= 0.7, "{v}");
 }
+
+/// A graph6 name with `|` in it (one of geng's connected graphs on 7 vertices) stays one
+/// cell of its Markdown row.
+#[test]
+fn classify_markdown_escapes_bars_in_graph6_names() {
+    let md = crosscap_with_input(
+        &[
+            "sandpile",
+            "classify",
+            "--max-nodes",
+            "1",
+            "--format",
+            "markdown",
+        ],
+        "F?o|o\n",
+    );
+    assert!(md.code == 0 || md.code == 3, "{}", md.stderr);
+    let lines: Vec<&str> = md.stdout.lines().collect();
+    assert!(lines[2].starts_with("| F?o\\|o |"), "{}", md.stdout);
+    let bars = |line: &str| {
+        line.replace("\\\\", "")
+            .replace("\\|", "")
+            .matches('|')
+            .count()
+    };
+    assert!(
+        lines.iter().all(|l| bars(l) == bars(lines[0])),
+        "{}",
+        md.stdout
+    );
+}
