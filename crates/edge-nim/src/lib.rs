@@ -47,7 +47,9 @@ pub use analysis::{Analysis, TheoremCheck, analyse, check_tetrahedron};
 pub use orbits::{OrbitCounts, orbit_counts};
 pub use play::{DESCRIPTOR, EdgeNimGame, EdgeNimHost, EdgeNimView, agent, new_game};
 pub use position::{EdgeNim, EdgeNimMove, edge_names, parse_assignments, parse_tokens, read_graph};
-pub use predicate::{CheckBox, Predicate, PredicateCheck, PredicateError, check_predicate};
+pub use predicate::{
+    CheckBox, Predicate, PredicateCheck, PredicateError, PredicateOverflow, check_predicate,
+};
 pub use slice::{Slice, slice};
 pub use table::{GrundyValues, PTable, TableBox};
 
@@ -106,6 +108,8 @@ pub enum EdgeNimError {
          orbits or checks up to symmetry"
     )]
     TooManySymmetries(usize),
+    #[error("the predicate's arithmetic overflows 64-bit integers at {0}")]
+    PredicateOverflow(String),
     #[error("bad option: {0}")]
     BadOption(String),
     #[error("name the edges to fix (`*` is for token lists)")]

@@ -302,6 +302,33 @@ fn check_reproduces_the_tetrahedron_theorem_and_finds_a_planted_error() {
     .assert_user_error("--predicate");
 }
 
+/// A predicate nested 10,000 deep is refused in one line (it overflowed the stack), and
+/// arithmetic beyond 64 bits is an error (it wrapped: this product was 0 at b = 1).
+#[test]
+fn check_refuses_deep_predicates_and_overflow() {
+    let check = |predicate: &str| {
+        crosscap(&[
+            "edge-nim",
+            "check",
+            "--graph",
+            "tetrahedron",
+            "--max",
+            "1",
+            "--predicate",
+            predicate,
+        ])
+    };
+    let deep = format!("{}a{} == 0", "(".repeat(10_000), ")".repeat(10_000));
+    let run = check(&deep);
+    run.assert_user_error("--predicate: cannot read the predicate at character 101: parentheses");
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+    let run = check("b * 4611686018427387904 * 4 == 0");
+    run.assert_user_error(
+        "the predicate's arithmetic overflows 64-bit integers at a=0,b=1,c=0,A=0,B=0,C=0",
+    );
+    assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+}
+
 /// Misère play: one token on one edge loses for the player to move (who must take it), two
 /// tokens win (take one); the answers match the engine's brute force (engine tests).
 #[test]
