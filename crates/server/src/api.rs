@@ -235,6 +235,13 @@ pub fn router(app: Arc<App>, hosts: HostPolicy) -> Router {
                 web::page(&file, &headers)
             }),
         )
+        .fallback(|| async { ApiError::new(StatusCode::NOT_FOUND, "no such page") })
+        .method_not_allowed_fallback(|| async {
+            ApiError::new(
+                StatusCode::METHOD_NOT_ALLOWED,
+                "this page is only read (GET)",
+            )
+        })
         .layer(DefaultBodyLimit::max(max_body))
         .layer(from_fn_with_state(Arc::new(hosts), guard::check_host))
         .layer(from_fn(guard::security_headers))

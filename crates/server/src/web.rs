@@ -6,6 +6,8 @@ use std::sync::LazyLock;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 
+use crate::api::ApiError;
+
 /// Every file of the page: name, content type, text and the text gzipped, each file
 /// under `src/web/`, listed (and gzipped) by the build script.
 const FILES: &[(&str, &str, &str, &[u8])] = include!(concat!(env!("OUT_DIR"), "/web_files.rs"));
@@ -32,7 +34,7 @@ static ETAGS: LazyLock<Vec<[HeaderValue; 2]>> = LazyLock::new(|| {
 /// its entity tag in `If-None-Match`, or a 404.
 pub fn page(name: &str, request: &HeaderMap) -> Response {
     let Some(index) = FILES.iter().position(|(file, _, _, _)| *file == name) else {
-        return (StatusCode::NOT_FOUND, "no such file").into_response();
+        return ApiError::new(StatusCode::NOT_FOUND, "no such file").into_response();
     };
     let (_, content_type, text, gzipped) = FILES[index];
     let gzip = accepts_gzip(request);

@@ -600,6 +600,21 @@ fn every_answer_carries_the_security_headers() {
     assert!(icon.into_string().unwrap().starts_with("<svg"));
 }
 
+/// Pages and files that do not exist, and methods a page does not take, are answered
+/// with a JSON error like the API's (they were empty or plain text).
+#[test]
+fn missing_pages_are_json_errors() {
+    let server = start(quick());
+    for (method, path, status, error) in [
+        ("GET", "/nothing", 404, "no such page"),
+        ("GET", "/static/nope.js", 404, "no such file"),
+        ("POST", "/", 405, "this page is only read (GET)"),
+    ] {
+        let (got, answer) = call(method, &server.url(path), None);
+        assert_eq!((got, &answer["error"]), (status, &json!(error)), "{path}");
+    }
+}
+
 #[test]
 fn errors_are_plain_sentences_on_one_line() {
     let dir = common::scratch_dir("errors");
