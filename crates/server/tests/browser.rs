@@ -2236,7 +2236,11 @@ fn the_page_controls_do_what_they_say() {
     let session = open_session(&driver);
     session.open(&server.url("/#/"));
     undo_between_two_people(&session, &server);
-    assert_eq!(session.console_errors(), Vec::<String>::new());
+    let phone = open_session_at(&driver, "375,800");
+    edge_nim_takes_checked_on_the_page(&session, &phone, &server);
+    for session in [&session, &phone] {
+        assert_eq!(session.console_errors(), Vec::<String>::new());
+    }
 }
 
 /// Waits until the page lists `count` moves.
@@ -2280,4 +2284,52 @@ fn undo_between_two_people(session: &Session, server: &common::TestServer) {
     session.click_first("#status #accept-undo");
     wait_for_moves(session, 1);
     assert!(session.find_all("#accept-undo").is_empty(), "granted once");
+}
+
+/// Edge-Nim's Take says on the page what is wrong with the counts typed (nothing taken,
+/// more than there are, a negative or broken number), with the vertex still picked and
+/// the counts as typed; Enter in a number box takes; on a touch screen the number box
+/// waits to be tapped rather than bring the keyboard up over the board.
+fn edge_nim_takes_checked_on_the_page(
+    session: &Session,
+    phone: &Session,
+    server: &common::TestServer,
+) {
+    let game = server.create(json!({
+        "game": "edge-nim", "board": "C3", "options": {"tokens": "*=2"},
+        "players": {"X": "human", "O": "human"}
+    }));
+    session.open_seated(server, &game);
+    session.click_first("#board .vertex.pickable");
+    let focused = "return document.activeElement.matches('#take input')";
+    assert_eq!(session.read(focused), json!(true), "typed into at once");
+    session.click_first("#take-button");
+    session.wait_for_text("#take-error", "a move takes at least one");
+    for typed in ["3", "-2", "1.5"] {
+        session.type_into("#take input", typed);
+        session.click_first("#take-button");
+        session.wait_for_text("#take-error", "leave a whole number from 0 to 2");
+        assert_eq!(
+            session.read("return document.querySelector('#take input').value"),
+            json!(typed)
+        );
+        assert_eq!(session.find_all("#board .vertex.selected").len(), 1);
+    }
+    assert_eq!(session.moves_played(), 0);
+    session.type_into("#take input", "1");
+    assert!(session.keys(&session.wait_for("#take input"), "\u{E007}"));
+    wait_for_moves(session, 1);
+
+    phone.open(&server.url("/#/"));
+    phone.open_seated(server, &game);
+    phone.click_first("#board .vertex.pickable");
+    phone.wait_for("#take input");
+    assert_eq!(
+        phone.read(
+            "return [matchMedia('(pointer: coarse)').matches, \
+             document.activeElement.matches('#take input')]"
+        ),
+        json!([true, false]),
+        "no keyboard before the player asks"
+    );
 }

@@ -26,6 +26,26 @@ export function endNote(view, { winner, loser }) {
   return t("{winner} took the last tokens: with every edge empty, {loser} cannot move.", { winner, loser });
 }
 
+/** The move the counts typed at `vertex` make, or null, with what is wrong said in
+ * `error` (checked here, so that the panel stays as typed rather than drawn anew after
+ * the server's refusal in its notation). */
+function takeMove(vertex, inputs, error) {
+  for (const [edge, input] of inputs) {
+    const left = Number(input.value);
+    if (input.value.trim() === "" || !Number.isInteger(left) || left < 0 || left > edge.tokens) {
+      error.textContent = t("Edge {edge} has {count} tokens: leave a whole number from 0 to {count}.", { edge: edge.name, count: edge.tokens });
+      input.focus();
+      return null;
+    }
+  }
+  const changes = inputs.filter(([e, i]) => Number(i.value) < e.tokens).map(([e, i]) => `${e.name}=${Number(i.value)}`);
+  if (!changes.length) {
+    error.textContent = t("Leave fewer tokens on at least one edge: a move takes at least one.");
+    return null;
+  }
+  return `${vertex}:${changes.join(",")}`;
+}
+
 export function render(box, state, ctx) {
   const view = state.view;
   const index = new Map(view.vertices.map((v, i) => [v, i]));
@@ -67,19 +87,25 @@ export function render(box, state, ctx) {
     const mine = view.edges.filter((e) => e.ends.includes(name) && e.tokens > 0);
     panel.replaceChildren(el("strong", {}, t("Vertex {name}: tokens to leave on each edge", { name })), el("br"));
     if (!mine.length) { panel.append(t("No edge at this vertex has tokens.")); return; }
+    // A form, so that Enter in a number box takes; checked by `takeMove`, which says what
+    // is wrong in the page's language.
+    const form = el("form", { novalidate: "" });
     const inputs = mine.map((e) => {
       const suggested = hint && hint.vertex === name && hint.left.has(e.name) ? hint.left.get(e.name) : e.tokens;
       const input = el("input", { type: "number", min: 0, max: e.tokens, value: suggested, name: e.name });
-      panel.append(el("label", {}, `${e.name} (${e.tokens}): `, input));
+      form.append(el("label", {}, `${e.name} (${e.tokens}): `, input));
       return [e, input];
     });
-    const take = el("button", { class: "primary", id: "take-button" }, t("Take"));
-    take.addEventListener("click", () => {
-      const changes = inputs.filter(([e, i]) => Number(i.value) < e.tokens).map(([e, i]) => `${e.name}=${Number(i.value)}`);
-      ctx.play(`${name}:${changes.join(",")}`);
+    const error = el("p", { class: "error", id: "take-error", role: "alert" });
+    form.append(el("button", { class: "primary", id: "take-button", type: "submit" }, t("Take")), error);
+    form.addEventListener("submit", (ev) => {
+      ev.preventDefault();
+      const move = takeMove(name, inputs, error);
+      if (move) ctx.play(move);
     });
-    panel.append(take);
-    inputs[0][1].focus();
+    panel.append(form);
+    // On a touch screen the keyboard would come up over the board before the player asks.
+    if (!matchMedia("(pointer: coarse)").matches) inputs[0][1].focus();
   }
   box.append(board, panel);
 }
