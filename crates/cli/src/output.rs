@@ -247,6 +247,43 @@ impl Table {
         self.rows.push(row);
     }
 
+    /// One table of several, each row led by its table's `label` in a first column named
+    /// `key` (unless the table has that column already); the columns are every table's,
+    /// in the order first seen, empty in the rows of a table without them.
+    pub fn stacked(key: &str, tables: &[(String, &Table)]) -> Table {
+        let mut all = Table::new(&[key]);
+        for (_, table) in tables {
+            for (header, &math) in table.headers.iter().zip(&table.math) {
+                if !all.headers.contains(header) {
+                    all.headers.push(header.clone());
+                    all.math.push(math);
+                }
+            }
+        }
+        for (label, table) in tables {
+            let own_key = table.headers.iter().position(|h| h == key);
+            let columns: Vec<Option<usize>> = all
+                .headers
+                .iter()
+                .map(|h| table.headers.iter().position(|t| t == h))
+                .collect();
+            for row in &table.rows {
+                all.rows.push(
+                    columns
+                        .iter()
+                        .enumerate()
+                        .map(|(i, column)| match (i, column, own_key) {
+                            (0, _, None) => label.clone(),
+                            (_, Some(c), _) => row.get(*c).cloned().unwrap_or_default(),
+                            _ => String::new(),
+                        })
+                        .collect(),
+                );
+            }
+        }
+        all
+    }
+
     pub fn render(&self, format: TableFormat) -> String {
         match format {
             TableFormat::Text => self.text(),

@@ -18,7 +18,9 @@ use crosscap_graphs::{Graph, read_graph6_lines};
 use serde::Serialize;
 
 use crate::limits::{BudgetArgs, MemoryArgs, default_seconds};
-use crate::output::{Answer, Output, Table, TableFormat, grundy_text, progress_bar};
+use crate::output::{
+    Answer, Output, Table, TableFormat, grundy_text, latex_text, markdown_text, progress_bar,
+};
 
 #[derive(Subcommand, Debug)]
 pub enum EdgeNimCommand {
@@ -286,46 +288,61 @@ pub fn run(cmd: EdgeNimCommand, out: &Output) -> anyhow::Result<Answer> {
                 .iter()
                 .map(|g| p_report(g, &table, orbits))
                 .collect::<anyhow::Result<Vec<_>>>()?;
-            emit_all(out, &table.graph, &reports, |r| {
+            let text = |r: &PReport| {
                 let mut text = String::new();
                 if let Some(positions) = &r.positions {
-                    text += &rows_table(&r.edges, positions, None).render(table.format);
+                    text += &rows_table(&r.edges, positions, None).render(TableFormat::Text);
                 }
-                if table.format == TableFormat::Text {
-                    text += &format!(
-                        "{} P-positions among {} positions\n",
-                        r.count, r.positions_checked
-                    );
-                } else if r.positions.is_none() {
+                text += &format!(
+                    "{} P-positions among {} positions\n",
+                    r.count, r.positions_checked
+                );
+                if let Some(orbits) = &r.orbits {
+                    text += &orbits_text(orbits);
+                }
+                text
+            };
+            let tables = |r: &PReport| {
+                let mut tables = Vec::new();
+                if let Some(positions) = &r.positions {
+                    tables.push(rows_table(&r.edges, positions, None));
+                } else {
                     let mut counts = Table::new(&["graph", "positions", "P-positions"]);
                     counts.push(vec![
                         r.graph.clone(),
                         r.positions_checked.to_string(),
                         r.count.to_string(),
                     ]);
-                    text += &counts.render(table.format);
+                    tables.push(counts);
                 }
-                if let Some(orbits) = &r.orbits {
-                    text += &orbits_text(orbits, table.format);
-                }
-                text
-            })
+                tables.extend(r.orbits.as_ref().map(orbits_table));
+                tables
+            };
+            emit_all(out, &table.graph, &reports, table.format, text, tables)
         }
         EdgeNimCommand::GrundyTable { table } => {
             let reports = read_graphs(&table.graph)?
                 .iter()
                 .map(|g| grundy_report(g, &table))
                 .collect::<anyhow::Result<Vec<_>>>()?;
-            emit_all(out, &table.graph, &reports, |r| {
+            let one_table = |r: &GrundyReport| {
                 if let (Some(positions), Some(values)) = (&r.positions, &r.grundy) {
-                    return rows_table(&r.edges, positions, Some(values)).render(table.format);
+                    return rows_table(&r.edges, positions, Some(values));
                 }
                 let mut histogram = Table::new(&["grundy", "positions"]);
                 for (value, count) in r.histogram.iter().enumerate() {
                     histogram.push(vec![value.to_string(), count.to_string()]);
                 }
-                histogram.render(table.format)
-            })
+                histogram
+            };
+            emit_all(
+                out,
+                &table.graph,
+                &reports,
+                table.format,
+                |r| one_table(r).render(TableFormat::Text),
+                |r| vec![one_table(r)],
+            )
         }
         EdgeNimCommand::Check {
             graph,
@@ -620,22 +637,68 @@ fn read_graphs(spec: &str) -> anyhow::Result<Vec<Graph>> {
     Ok(graphs)
 }
 
-/// One report per graph: the report itself for a spec, a list for stdin.
+/// One report per graph: the report itself for a spec, a list for stdin. In text each
+/// report follows a line naming its graph; as CSV the tables of every graph are one table
+/// led by a `graph` column (the `n`-th tables of the graphs stacked, for commands that
+/// print several); in Markdown and LaTeX each graph's tables follow a heading naming it.
 fn emit_all<T: Serialize + HasGraph>(
     out: &Output,
     spec: &str,
     reports: &[T],
+    format: TableFormat,
     text: impl Fn(&T) -> String,
+    tables: impl Fn(&T) -> Vec<Table>,
 ) -> anyhow::Result<Answer> {
-    if spec.trim() != "-" {
-        return out.emit(&reports[0], || text(&reports[0]));
-    }
-    out.emit(&reports, || {
-        reports
+    let rendered = |tables: &[Table]| -> String {
+        let separator = if format == TableFormat::Markdown {
+            "\n"
+        } else {
+            ""
+        };
+        tables
             .iter()
-            .map(|r| format!("graph {}\n{}", r.graph(), text(r)))
+            .map(|t| t.render(format))
             .collect::<Vec<_>>()
-            .join("\n")
+            .join(separator)
+    };
+    let one = |r: &T| {
+        if format == TableFormat::Text {
+            text(r)
+        } else {
+            rendered(&tables(r))
+        }
+    };
+    if spec.trim() != "-" {
+        return out.emit(&reports[0], || one(&reports[0]));
+    }
+    let heading = |graph: &str| match format {
+        TableFormat::Text | TableFormat::Csv => format!("graph {graph}\n"),
+        TableFormat::Markdown => format!("### graph {}\n\n", markdown_text(graph)),
+        TableFormat::Latex => format!("\\subsection*{{Graph {}}}\n", latex_text(graph)),
+    };
+    out.emit(&reports, || {
+        if format != TableFormat::Csv {
+            return reports
+                .iter()
+                .map(|r| heading(r.graph()) + &one(r))
+                .collect::<Vec<_>>()
+                .join("\n");
+        }
+        let each: Vec<(String, Vec<Table>)> = reports
+            .iter()
+            .map(|r| (r.graph().to_string(), tables(r)))
+            .collect();
+        let kinds = each.iter().map(|(_, t)| t.len()).max().unwrap_or(0);
+        let stacked: Vec<Table> = (0..kinds)
+            .map(|k| {
+                let parts: Vec<(String, &Table)> = each
+                    .iter()
+                    .filter_map(|(graph, t)| Some((graph.clone(), t.get(k)?)))
+                    .collect();
+                Table::stacked("graph", &parts)
+            })
+            .collect();
+        rendered(&stacked)
     })
 }
 
@@ -684,26 +747,28 @@ fn p_report(graph: &Graph, args: &TableArgs, orbits: bool) -> anyhow::Result<PRe
     })
 }
 
-/// The orbit counts: a sentence in text, else a table of orbits by size.
-fn orbits_text(orbits: &OrbitCounts, format: TableFormat) -> String {
-    if format == TableFormat::Text {
-        let sizes: Vec<String> = orbits
-            .by_size
-            .iter()
-            .map(|(size, count)| format!("{count} of size {size}"))
-            .collect();
-        return format!(
-            "{} orbits under {} automorphisms: {}\n",
-            orbits.orbits,
-            orbits.symmetries,
-            sizes.join(", ")
-        );
-    }
+/// The orbit counts in a sentence.
+fn orbits_text(orbits: &OrbitCounts) -> String {
+    let sizes: Vec<String> = orbits
+        .by_size
+        .iter()
+        .map(|(size, count)| format!("{count} of size {size}"))
+        .collect();
+    format!(
+        "{} orbits under {} automorphisms: {}\n",
+        orbits.orbits,
+        orbits.symmetries,
+        sizes.join(", ")
+    )
+}
+
+/// The orbit counts as a table of orbits by size.
+fn orbits_table(orbits: &OrbitCounts) -> Table {
     let mut table = Table::new(&["orbit size", "orbits"]);
     for (size, count) in &orbits.by_size {
         table.push(vec![size.to_string(), count.to_string()]);
     }
-    table.render(format)
+    table
 }
 
 fn grundy_report(graph: &Graph, args: &TableArgs) -> anyhow::Result<GrundyReport> {

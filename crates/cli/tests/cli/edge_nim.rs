@@ -225,6 +225,61 @@ fn graph6_lines_on_stdin_give_one_table_each() {
     .assert_user_error("line 2: graph6 `B!`");
 }
 
+/// Tables of several graphs from stdin are one valid document in each format: CSV one
+/// table led by a `graph` column, Markdown a heading per graph (escaped), no bare
+/// `graph NAME` lines between tables.
+#[test]
+fn tables_of_several_graphs_are_one_document_per_format() {
+    let run = |format: &str, count: bool| {
+        let mut args = vec![
+            "edge-nim",
+            "p-positions",
+            "--graph",
+            "-",
+            "--max",
+            "1",
+            "--format",
+            format,
+        ];
+        if count {
+            args.push("--count");
+        }
+        let run = crosscap_with_input(&args, "CF\nC^\nF?o|o\n");
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        run.stdout
+    };
+    for count in [false, true] {
+        let csv = run("csv", count);
+        let lines: Vec<&str> = csv.lines().collect();
+        assert!(lines[0].starts_with("graph,"), "{csv}");
+        let fields = lines[0].split(',').count();
+        assert!(
+            lines
+                .iter()
+                .all(|l| !l.is_empty() && l.split(',').count() == fields),
+            "{csv}"
+        );
+        assert_eq!(lines.iter().filter(|l| l.starts_with("graph")).count(), 1);
+        assert!(
+            csv.contains("\ng6:CF,") && csv.contains("\ng6:F?o|o,"),
+            "{csv}"
+        );
+    }
+    let csv = run("csv", false);
+    assert!(csv.starts_with("graph,0-3,1-3,2-3,"), "{csv}");
+    assert!(csv.contains("\ng6:CF,0,0,0,"), "{csv}");
+    let md = run("markdown", false);
+    assert!(md.starts_with("### graph g6:CF\n\n| 0-3 |"), "{md}");
+    assert!(md.contains("\n### graph g6:F?o\\|o\n\n|"), "{md}");
+    assert!(!md.lines().any(|l| l.starts_with("graph ")), "{md}");
+    let latex = run("latex", false);
+    assert!(
+        latex.contains("\\subsection*{Graph g6:C\\textasciicircum{}}"),
+        "{latex}"
+    );
+    assert!(!latex.lines().any(|l| l.starts_with("graph ")), "{latex}");
+}
+
 #[test]
 fn check_tetrahedron_agrees() {
     let v = crosscap(&["--json", "edge-nim", "check-tetrahedron", "--max", "6"]).json();

@@ -75,6 +75,11 @@ fn the_latex_of_every_table_command_compiles() {
         // Every graph6 name, each row `unknown` at once (one node per search).
         latex(&["sandpile", "classify", "--max-nodes", "1"], &graphs),
         latex(&["sandpile", "classify", "--summary"], "C~\nBw\n"),
+        // Several graphs on stdin: a heading per graph, whose name LaTeX must not read.
+        latex(
+            &["edge-nim", "p-positions", "--graph", "-", "--max", "1"],
+            "C^\nC~\nF?o|o\n",
+        ),
         latex(&["manifold", "table", "--max-genus", "12"], ""),
         latex(&["nim", "p-positions", "--heaps", "3", "--max", "4"], ""),
         latex(
