@@ -456,10 +456,20 @@ pub fn run_arena(game: &dyn Match, args: &ArenaArgs, out: &Output) -> anyhow::Re
             report.a_ms_per_move,
             report.b_ms_per_move,
             report.seed,
-            match report.valid {
-                Some(true) => "\nequal time: A's time per move within 5% of B's, the run counts",
-                Some(false) => "\nequal time: A's time per move exceeds B's by more than 5%, the run does not count",
-                None => "",
+            match (report.valid, report.slower) {
+                (Some(true), _) => {
+                    "\nequal time: A's and B's times per move within 5% of each other, the run \
+                     counts"
+                }
+                (Some(false), Some("B")) => {
+                    "\nequal time: B's time per move exceeds A's by more than 5% (A left time \
+                     unused), the run does not count"
+                }
+                (Some(false), _) => {
+                    "\nequal time: A's time per move exceeds B's by more than 5%, the run does \
+                     not count"
+                }
+                (None, _) => "",
             }
         )
     })

@@ -34,10 +34,26 @@ pub struct ArenaReport {
     pub seed: u64,
     /// Whether A thought on a time bank matched to B's time ([`arena_equal_time`]).
     pub equal_time: bool,
-    /// For an equal-time run: whether A's time per move stayed within 5% of B's, the
-    /// condition for the run to count.
+    /// For an equal-time run: whether A's and B's times per move stayed within 5% of
+    /// each other (each at most 1.05 times the other), the condition for the run to count.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub valid: Option<bool>,
+    /// For an equal-time run that does not count: the side whose time per move was more
+    /// than 5% above the other's, `"A"` or `"B"`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub slower: Option<&'static str>,
+}
+
+/// The side whose time per move is more than 5% above the other's, if one is: `None`
+/// when the two are within 5% of each other (an equal-time run then counts).
+pub fn slower_side(a_ms: f64, b_ms: f64) -> Option<&'static str> {
+    if a_ms > 1.05 * b_ms {
+        Some("A")
+    } else if b_ms > 1.05 * a_ms {
+        Some("B")
+    } else {
+        None
+    }
 }
 
 /// What the games played so far add up to.
@@ -205,6 +221,7 @@ fn report<G: Game>(
         per_move(tally.b_time, tally.b_moves),
     );
     let probe_seed = Rng::derive(seed, u64::MAX);
+    let slower = equal_time.then(|| slower_side(a_ms, b_ms)).flatten();
     ArenaReport {
         agent_a: make_a(probe_seed).name(),
         agent_b: make_b(probe_seed).name(),
@@ -222,7 +239,8 @@ fn report<G: Game>(
         b_ms_per_move: b_ms,
         seed,
         equal_time,
-        valid: equal_time.then_some(a_ms <= 1.05 * b_ms),
+        valid: equal_time.then_some(slower.is_none()),
+        slower,
     }
 }
 
@@ -380,6 +398,39 @@ mod tests {
             (report.a_wins, report.b_wins),
             "random agents ignore time: the same games"
         );
+    }
+
+    /// An equal-time run counts only when each side's time per move is within 5% of the
+    /// other's: A far below B (A did not use its bank) fails as A far above B does.
+    #[test]
+    fn equal_time_counts_only_within_five_percent_both_ways() {
+        let random = |seed| Box::new(RandomAgent::new(seed)) as Box<dyn Agent<NormalPlay<Nim>>>;
+        let ms = Duration::from_millis;
+        let tally = |a: u64, b: u64| Tally {
+            games: 1,
+            a_time: ms(a),
+            a_moves: 1,
+            b_time: ms(b),
+            b_moves: 1,
+            ..Tally::default()
+        };
+        for (a, b, valid, slower) in [
+            (100, 100, true, None),
+            (104, 100, true, None),
+            (100, 104, true, None),
+            (110, 100, false, Some("A")),
+            (50, 100, false, Some("B")),
+            (100, 106, false, Some("B")),
+        ] {
+            let report = report(&random, &random, &tally(a, b), 1, true);
+            assert_eq!(
+                (report.valid, report.slower),
+                (Some(valid), slower),
+                "A {a} ms, B {b} ms"
+            );
+        }
+        let fixed = report(&random, &random, &tally(50, 100), 1, false);
+        assert_eq!((fixed.valid, fixed.slower), (None, None));
     }
 
     #[test]

@@ -199,6 +199,12 @@ fn every_arena_plays_at_equal_time() {
         let arena = equal_time_arena(game, board, &sides);
         assert_eq!(arena["equal_time"], true, "{game}: {arena}");
         assert!(arena["valid"].is_boolean(), "{game}: {arena}");
+        // A run that does not count names the side whose time was off.
+        assert_eq!(
+            arena["valid"] == false,
+            arena["slower"] == "A" || arena["slower"] == "B",
+            "{game}: {arena}"
+        );
         assert!(
             arena["a_ms_per_move"].as_f64() > Some(0.0),
             "{game}: {arena}"
