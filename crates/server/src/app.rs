@@ -799,11 +799,7 @@ impl App {
             board: request
                 .board
                 .unwrap_or_else(|| kind.default_board.to_string()),
-            options: if request.options.is_null() {
-                json!({})
-            } else {
-                request.options
-            },
+            options: request.options,
             players: request.players,
             moves: Vec::new(),
             resigned: None,
@@ -824,10 +820,14 @@ impl App {
 
     async fn insert(
         self: &Arc<Self>,
-        record: Record,
+        mut record: Record,
         seed: Option<u64>,
         friend: Option<Player>,
     ) -> Result<Snapshot, ApiError> {
+        // No options are the empty set of options, created or imported alike.
+        if record.options.is_null() {
+            record.options = json!({});
+        }
         let building = self.building_permit().await?;
         let live = self
             .run(move |app| app.new_live(record, seed, friend))

@@ -288,6 +288,12 @@ fn records_export_and_import() {
     assert_ne!(copy["id"], game["id"]);
     assert_eq!(copy["moves"], record["moves"]);
     assert_eq!(copy["view"]["heaps"], json!([0, 2]));
+    // A record with no options is a game with none, as a created one.
+    let (status, bare) = server.post(
+        "/api/games/import",
+        json!({"game": "nim", "board": "3 4 5", "moves": []}),
+    );
+    assert_eq!((status, &bare["options"]), (201, &json!({})), "{bare}");
 
     let mut bad = record;
     bad["moves"] = json!(["1:0", "1:0"]);
