@@ -2216,6 +2216,7 @@ fn the_page_in_japanese() {
         );
     }
     session.wait_for_text("main", "全6局中");
+    edge_nim_in_japanese(&session, &server);
     assert_eq!(
         session.read("return window.crosscapUntranslated()"),
         json!([]),
@@ -2226,6 +2227,42 @@ fn the_page_in_japanese() {
     session.click_first("#language");
     session.wait_for_text("header nav", "Saved games");
     session.screenshot("japanese");
+}
+
+/// Edge-Nim in Japanese: the prompt to pick a vertex, the vertices' names for screen
+/// readers, and the server's reason for refusing a move that takes nothing.
+fn edge_nim_in_japanese(session: &Session, server: &common::TestServer) {
+    let game = server.create(json!({
+        "game": "edge-nim", "board": "C3", "players": {"X": "human", "O": "human"}
+    }));
+    session.open_seated(server, &game);
+    session.wait_for_text("#take", "頂点を選んでください");
+    let vertex = session.wait_for("#board .vertex.pickable");
+    assert_eq!(
+        session.attribute(&vertex, "aria-label").as_deref(),
+        Some("頂点0")
+    );
+    let (status, refused) = server.post(
+        &format!("/api/games/{}/moves", game["id"].as_str().unwrap()),
+        json!({ "move": "0:", "token": game["tokens"]["X"] }),
+    );
+    assert_eq!(status, 400, "{refused}");
+    session.read(&format!(
+        "import('/static/i18n.js').then((i18n) => {{ window.said = i18n.translateMessage({}); }})",
+        refused["error"]
+    ));
+    let start = Instant::now();
+    let said = loop {
+        if let Some(said) = session.read("return window.said || null").as_str() {
+            break said.to_string();
+        }
+        assert!(start.elapsed() < WAIT, "the message was not read");
+        std::thread::sleep(Duration::from_millis(30));
+    };
+    assert_eq!(
+        said,
+        "手 0: は打てません：1手で少なくとも1個のトークンを取らなければなりません"
+    );
 }
 
 /// Defects of the game page's controls found by an audit, each checked where it was.

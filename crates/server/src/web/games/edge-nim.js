@@ -68,7 +68,7 @@ export function render(box, state, ctx) {
     if (last && last.left.has(edge.name)) edgeNodes[e].classList.add("last");
     if (hint && hint.left.has(edge.name)) edgeNodes[e].classList.add("hint");
   });
-  const panel = el("div", { class: "take", id: "take" }, ctx.canMove ? "Pick a vertex (click it, or Tab to it and press Enter)." : "");
+  const panel = el("div", { class: "take", id: "take" }, ctx.canMove ? t("Pick a vertex (click it, or Tab to it and press Enter).") : "");
   const nodes = view.vertices.map((name, v) => {
     const node = drawVertex(svg, pos[v], { cls: "empty", inner: name, r: 16 });
     if (hint && hint.vertex === name) node.classList.add("hint");
@@ -77,7 +77,7 @@ export function render(box, state, ctx) {
     node.setAttribute("data-vertex", name);
     if (ctx.canMove) {
       node.classList.add("pickable");
-      actionTarget(node, `vertex ${name}`, () => pick(v));
+      actionTarget(node, t("vertex {name}", { name }), () => pick(v));
     }
     return node;
   });
