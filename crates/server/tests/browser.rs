@@ -2275,6 +2275,7 @@ fn the_page_controls_do_what_they_say() {
     undo_between_two_people(&session, &server);
     let phone = open_session_at(&driver, "375,800");
     edge_nim_takes_checked_on_the_page(&session, &phone, &server);
+    area_tags_over_the_loops(&session, &server);
     for session in [&session, &phone] {
         assert_eq!(session.console_errors(), Vec::<String>::new());
     }
@@ -2369,4 +2370,30 @@ fn edge_nim_takes_checked_on_the_page(
         json!([true, false]),
         "no keyboard before the player asks"
     );
+}
+
+/// At the end of Euler Getter each area's tag ("χ -1, 2 loops") is drawn over the areas'
+/// loops, not struck through by them: here on taylor:3, every cell filled in turn.
+fn area_tags_over_the_loops(session: &Session, server: &common::TestServer) {
+    let game = server.create(json!({
+        "game": "euler-getter", "board": "taylor:3", "players": {"X": "human", "O": "human"}
+    }));
+    let id = game["id"].as_str().unwrap();
+    loop {
+        let (_, now) = server.get(&format!("/api/games/{id}"));
+        let Some(first) = now["legal_moves"].as_array().and_then(|m| m.first()) else {
+            break;
+        };
+        server.play(&game, first.as_str().unwrap());
+    }
+    session.open_seated(server, &game);
+    session.wait_for("#board .area .area-label");
+    let under = session.read(
+        "const loops = [...document.querySelectorAll('#board .region-loop')];
+         const tags = [...document.querySelectorAll('#board .area-tag')];
+         return [loops.length, tags.filter((tag) => loops.some((loop) =>
+           tag.compareDocumentPosition(loop) & Node.DOCUMENT_POSITION_FOLLOWING)).length];",
+    );
+    assert!(under[0].as_u64().unwrap() > 0, "loops drawn: {under}");
+    assert_eq!(under[1], json!(0), "tags under a loop: {under}");
 }

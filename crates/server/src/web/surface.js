@@ -60,12 +60,15 @@ export function drawSurface(box, state, ctx, { fill, marked = new Set(), loop = 
     text.dataset.fill = fill(cell);
   }));
   overlay.replaceChildren();
-  for (const area of outlines) overlay.append(outline(area, copies, layout, clip));
+  const areas = outlines.map((area) => outline(area, copies, layout, clip));
+  for (const [line] of areas) overlay.append(line);
   // The loop under the names, so that the cells it runs through stay readable.
   for (const { cells, cls } of loops) {
     if (cells.length > 1) overlay.append(loopPath(cells, copies, clip, `region-loop ${cls}`));
   }
   if (loop && loop.length > 1) overlay.append(loopPath(loop, copies, clip, "win"));
+  // The areas' tags over the loops, which would otherwise strike them through.
+  for (const [, tag] of areas) overlay.append(tag);
   if (ctx.last !== null && names.includes(ctx.last)) {
     // Above the name (an area's tag sits below it), so that all show.
     const [x, y] = copies[names.indexOf(ctx.last)][0].centre;
@@ -312,7 +315,8 @@ function step(i, points) {
 }
 
 // The boundary of an area: the sides of its cells' copies that no other copy in the area
-// shares and that do not lie on the rim (the area goes on across it), and its label.
+// shares and that do not lie on the rim (the area goes on across it), and apart from it
+// its label, drawn later.
 function outline({ cells, cls, label: text }, copies, layout, clip) {
   const count = new Map();
   const sides = [];
@@ -339,10 +343,10 @@ function outline({ cells, cls, label: text }, copies, layout, clip) {
   // On a tag below the cell's name, so that both read.
   const [x, y] = [at[0] * SCALE, at[1] * SCALE + 13];
   const width = text.length * 5.6 + 6;
-  return el("g", { class: `area ${cls}` },
-    el("path", { d, "clip-path": clip }),
-    el("rect", { x: x - width / 2, y: y - 6.5, width, height: 13, rx: 4, class: "area-tag" }),
-    el("text", { x, y, class: "area-label" }, text));
+  return [el("g", { class: `area ${cls}` }, el("path", { d, "clip-path": clip })),
+    el("g", { class: `area ${cls}` },
+      el("rect", { x: x - width / 2, y: y - 6.5, width, height: 13, rx: 4, class: "area-tag" }),
+      el("text", { x, y, class: "area-label" }, text))];
 }
 
 // Whether a side lies along the rim (a rim-cut piece's arc), within a small tolerance.
