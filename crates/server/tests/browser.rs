@@ -2276,6 +2276,7 @@ fn the_page_controls_do_what_they_say() {
     let phone = open_session_at(&driver, "375,800");
     edge_nim_takes_checked_on_the_page(&session, &phone, &server);
     area_tags_over_the_loops(&session, &server);
+    one_box_to_copy_from(&session, &server);
     for session in [&session, &phone] {
         assert_eq!(session.console_errors(), Vec::<String>::new());
     }
@@ -2396,4 +2397,38 @@ fn area_tags_over_the_loops(session: &Session, server: &common::TestServer) {
     );
     assert!(under[0].as_u64().unwrap() > 0, "loops drawn: {under}");
     assert_eq!(under[1], json!(0), "tags under a loop: {under}");
+}
+
+/// Where the page may not write to the clipboard, the record and the result are each put
+/// in the one box to copy by hand, however often they are asked for.
+fn one_box_to_copy_from(session: &Session, server: &common::TestServer) {
+    let game = server
+        .create(json!({"game": "nim", "board": "1", "players": {"X": "human", "O": "human"}}));
+    server.play(&game, "1:0");
+    session.open_seated(server, &game);
+    session.wait_for("#end-card:not([hidden]) #copy-record");
+    session.read(
+        "navigator.clipboard.writeText = async () => { throw new DOMException('no clipboard'); };
+         Object.defineProperty(navigator, 'share', { value: undefined });",
+    );
+    let boxes =
+        "return [...document.querySelectorAll('#end-card textarea')].map((box) => box.value)";
+    for _ in 0..2 {
+        // Said again for each press.
+        session.read("document.getElementById('copied').textContent = '';");
+        session.click_first("#copy-record");
+        session.wait_for_text("#copied", "Select and copy the record below.");
+    }
+    let held = session.read(boxes);
+    assert!(
+        held.as_array().unwrap().len() == 1 && held[0].as_str().unwrap().contains("\"moves\""),
+        "{held}"
+    );
+    session.click_first("#share-result");
+    session.wait_for_text("#copied", "Select and copy the result below.");
+    let held = session.read(boxes);
+    assert!(
+        held.as_array().unwrap().len() == 1 && held[0].as_str().unwrap().contains("X won"),
+        "{held}"
+    );
 }

@@ -401,15 +401,17 @@ export async function gamePage(main, id, page) {
     const close = button("close-card", "Look at the board");
     const copied = el("span", { class: "note", id: "copied" });
     // To the clipboard, or, where the page may not write there (not served over https or
-    // from localhost), selected in a box to copy by hand.
+    // from localhost), selected in a box to copy by hand: one box, holding what was asked
+    // for last.
+    const copyBox = el("textarea", { readonly: "", rows: 4, id: "copy-box" });
     const toClipboard = async (text, what) => {
       try {
         await navigator.clipboard.writeText(text);
         copied.textContent = t("Copied.");
       } catch {
-        const area = el("textarea", { readonly: "", rows: 4 }, text);
-        endCard.append(area);
-        area.select();
+        copyBox.value = text;
+        if (!copyBox.isConnected) endCard.append(copyBox);
+        copyBox.select();
         copied.textContent = t("Select and copy {what} below.", { what });
       }
     };
