@@ -47,6 +47,11 @@ pub struct BudgetArgs {
 }
 
 impl BudgetArgs {
+    /// `--max-memory` in bytes.
+    pub fn memory_bytes(&self) -> u64 {
+        self.memory.bytes()
+    }
+
     pub fn budget(&self) -> Budget {
         let budget = Budget::time(self.max_seconds).with_memory(self.memory.max_memory);
         match self.max_nodes {

@@ -244,17 +244,27 @@ pub struct MisereAnswer {
     pub winning_moves: Vec<String>,
 }
 
-/// How long a misère search may take.
+/// How long a misère search may take unless its caller gives a budget.
 pub const MISERE_SECONDS: u64 = 60;
 
-/// Solves `position` under misère play within `max_memory` bytes and a minute, moves
-/// written by `name`.
+/// Solves `position` under misère play within `max_memory` bytes and a minute
+/// ([`MISERE_SECONDS`]), moves written by `name`.
 pub fn misere<G: Impartial + 'static>(
     position: G,
     max_memory: usize,
     name: impl Fn(&G::Move) -> String,
 ) -> Misere {
     let budget = Budget::time(Duration::from_secs(MISERE_SECONDS)).with_memory(max_memory);
+    misere_within(position, budget, name)
+}
+
+/// Solves `position` under misère play within `budget` (the CLI's budget flags), moves
+/// written by `name`.
+pub fn misere_within<G: Impartial + 'static>(
+    position: G,
+    budget: Budget,
+    name: impl Fn(&G::Move) -> String,
+) -> Misere {
     let solved = solve(&MiserePlay::new(position), budget);
     Misere {
         rule: "misere",

@@ -52,7 +52,8 @@ pub use agents::{Agent, Level, LevelError, Proven};
 pub use budget::{Budget, Cancel, CancelOnDrop, Exhausted, Meter, NodeCounter};
 pub use game::{Game, MoveError, Notation, Outcome, Player};
 pub use impartial::{
-    GrundyTable, Impartial, Misere, MisereAnswer, MiserePlay, NormalPlay, mex, misere, nim_sum,
+    GrundyTable, Impartial, Misere, MisereAnswer, MiserePlay, NormalPlay, mex, misere,
+    misere_within, nim_sum,
 };
 pub use rng::Rng;
 pub use solver::{Solution, SolveError};

@@ -25,15 +25,17 @@ use crate::output::{
 #[derive(Subcommand, Debug)]
 pub enum EdgeNimCommand {
     /// The outcome (P or N), the Grundy value and every winning move of a position.
+    #[command(mut_arg("max_seconds", default_seconds("60")))]
     Value {
         #[command(flatten)]
         position: PositionArgs,
         /// Misère play: the player who cannot move wins (the outcome and winning moves, the
-        /// position searched whole, for at most a minute).
+        /// position searched whole, within --max-seconds, --max-nodes and --max-memory;
+        /// normal play reads only --max-memory).
         #[arg(long)]
         misere: bool,
         #[command(flatten)]
-        memory: MemoryArgs,
+        budget: BudgetArgs,
     },
     /// Every P-position with each edge from 0 to MAX (fixed edges at their value).
     PPositions {
@@ -256,17 +258,17 @@ pub fn run(cmd: EdgeNimCommand, out: &Output) -> anyhow::Result<Answer> {
         EdgeNimCommand::Value {
             position,
             misere,
-            memory,
+            budget,
         } => {
             let (graph, tokens) = read_position(&position)?;
             let pos = EdgeNim::new(graph, tokens)?;
             if misere {
                 let named = pos.clone();
                 let answer =
-                    crosscap_engine::misere(pos, memory.max_memory, |m| named.format_move(m));
+                    crosscap_engine::misere_within(pos, budget.budget(), |m| named.format_move(m));
                 return super::emit_misere(out, &answer);
             }
-            let analysis = analyse(&pos, memory.bytes())?;
+            let analysis = analyse(&pos, budget.memory_bytes())?;
             let report = ValueReport {
                 graph: pos.graph().spec().to_string(),
                 edges: edge_names(pos.graph()),

@@ -13,12 +13,13 @@ use crosscap_manifold::{
 };
 use serde::Serialize;
 
-use crate::limits::{BudgetArgs, DEFAULT_MAX_MEMORY, default_seconds};
+use crate::limits::{BudgetArgs, default_seconds};
 use crate::output::{Answer, Output, Table, TableFormat, part_text, progress_bar, with_search_bar};
 
 #[derive(Subcommand, Debug)]
 pub enum ManifoldCommand {
     /// The G-value of a 2-manifold (the nim-sum of its surfaces') and every winning move.
+    #[command(mut_arg("max_seconds", default_seconds("60")))]
     Value {
         /// The surfaces: S (sphere), o<g> (orientable), n<g> (non-orientable), T (torus), P
         /// (projective plane), K (Klein bottle) and connected sums such as T#P, e.g. `n3 o2 n5`.
@@ -28,9 +29,12 @@ pub enum ManifoldCommand {
         #[arg(long)]
         all: bool,
         /// Misère play: the player who cannot move wins (the outcome and winning moves, the
-        /// position searched whole, for at most a minute within 512 MiB).
+        /// position searched whole, within --max-seconds, --max-nodes and --max-memory;
+        /// normal play reads the G-series and needs none of them).
         #[arg(long, conflicts_with = "all")]
         misere: bool,
+        #[command(flatten)]
+        budget: BudgetArgs,
     },
     /// The paper's Table 2.1: every move from n_g, the 2-manifold it leads to and its
     /// G-value, and G(n_g), for g = 0 to the maximum genus.
@@ -124,11 +128,12 @@ pub fn run(cmd: ManifoldCommand, out: &Output) -> anyhow::Result<Answer> {
             surfaces,
             all,
             misere,
+            budget,
         } => {
             let position: Manifold = surfaces.join(" ").parse()?;
             if misere {
                 let answer =
-                    crosscap_engine::misere(position, DEFAULT_MAX_MEMORY, |m| m.to_string());
+                    crosscap_engine::misere_within(position, budget.budget(), |m| m.to_string());
                 return super::emit_misere(out, &answer);
             }
             let series = compute_series(position.max_genus());

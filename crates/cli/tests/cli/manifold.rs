@@ -295,3 +295,41 @@ fn value_under_misere_play() {
     assert!(v["outcome"] == "P" || v["outcome"] == "N", "{v}");
     assert_eq!(v["status"], "solved");
 }
+
+/// The misère search takes the usual budget flags (its message names them): a large
+/// position stops at --max-seconds, a small budget of nodes at --max-nodes.
+#[test]
+fn misere_value_takes_the_budget_flags() {
+    let slow = [
+        "manifold",
+        "value",
+        "n40",
+        "o30",
+        "n20",
+        "--misere",
+        "--max-seconds",
+        "0.2",
+    ];
+    crosscap(&[&["--json"], &slow[..]].concat()).unknown_json("time");
+    let text = crosscap(&slow);
+    assert_eq!(text.code, 3, "{}", text.stderr);
+    assert!(
+        text.stdout
+            .contains("the time limit ran out (--max-seconds)"),
+        "{}",
+        text.stdout
+    );
+    let run = crosscap(&[
+        "--json",
+        "edge-nim",
+        "value",
+        "--graph",
+        "K4",
+        "--tokens",
+        "*=9",
+        "--misere",
+        "--max-nodes",
+        "100",
+    ]);
+    assert!(run.unknown_json("nodes")["nodes"].as_u64() <= Some(110));
+}
