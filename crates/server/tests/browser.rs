@@ -2277,6 +2277,7 @@ fn the_page_controls_do_what_they_say() {
     edge_nim_takes_checked_on_the_page(&session, &phone, &server);
     area_tags_over_the_loops(&session, &server);
     one_box_to_copy_from(&session, &server);
+    a_file_that_is_no_record(&session, &server);
     for session in [&session, &phone] {
         assert_eq!(session.console_errors(), Vec::<String>::new());
     }
@@ -2431,4 +2432,17 @@ fn one_box_to_copy_from(session: &Session, server: &common::TestServer) {
         held.as_array().unwrap().len() == 1 && held[0].as_str().unwrap().contains("X won"),
         "{held}"
     );
+}
+
+/// A file that is not JSON, imported on the saved games' page, is said to be no game
+/// record, not in the words of the browser's JSON parser.
+fn a_file_that_is_no_record(session: &Session, server: &common::TestServer) {
+    let folder = tempfile::tempdir().expect("a temporary directory");
+    let file = folder.path().join("notes.json");
+    std::fs::write(&file, "not a record").unwrap();
+    session.open(&server.url("/#/games"));
+    let input = session.wait_for("main input[type='file']");
+    assert!(session.keys(&input, file.to_str().unwrap()));
+    let said = session.wait_for_text("#import-error", "This file is not a game record (JSON).");
+    assert_eq!(said, "This file is not a game record (JSON).");
 }

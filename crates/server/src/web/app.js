@@ -270,11 +270,14 @@ async function savedGamesPage() {
   clear(main);
   document.title = `${t("Saved games")} — Crosscap`;
   const importInput = el("input", { type: "file", accept: "application/json,.json" });
-  const importError = el("p", { class: "error" });
+  const importError = el("p", { class: "error", id: "import-error" });
+  // A file that is not JSON is said to be no record, not in the parser's words.
+  const readRecord = (file) => file.text().then(JSON.parse).catch(() => {
+    throw new Error(t("This file is not a game record (JSON)."));
+  });
   importInput.addEventListener("change", async () => {
     try {
-      const record = JSON.parse(await importInput.files[0].text());
-      const game = await api("POST", "/games/import", record);
+      const game = await api("POST", "/games/import", await readRecord(importInput.files[0]));
       saveTokens(game.id, game.tokens);
       location.hash = `#/game/${game.id}`;
     } catch (err) {

@@ -173,6 +173,7 @@ export default {
   "This board has no 3D view: only goldberg, taylor, torus and klein boards, their connected sums and pasted projective planes have one.": "この盤面には3D表示がありません。3D表示があるのは goldberg、taylor、torus、klein の盤面とその連結和、貼り付けた射影平面だけです。",
   "This board has no vertex positions: each face is a disc, joined to the faces it shares a side with.": "この盤面には頂点の位置がありません。各面を円で描き、辺を共有する面どうしを線で結んでいます。",
   "This board has too many cells for the 3D view.": "この盤面はセルが多すぎて3D表示できません。",
+  "This file is not a game record (JSON).": "このファイルは棋譜（JSON）ではありません。",
   "To move": "手番",
   "Tokens": "トークン",
   "Toppling": "崩落",
