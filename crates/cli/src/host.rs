@@ -13,7 +13,7 @@ use crosscap_engine::catalog::{
     Status, ValueKind, Winner,
 };
 use crosscap_engine::session::Match;
-use crosscap_engine::{Level, Player, Proven};
+use crosscap_engine::{Exhausted, Level, Player, Proven};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -352,6 +352,18 @@ fn solve(game: &GameDescriptor, matches: &ArgMatches, out: &Output) -> anyhow::R
     let budget = solve_budget(matches)?;
     let started = start(game, matches)?;
     let solved = with_search_bar("solving", &budget, |budget| started.solve(budget));
+    // Beyond a fixed limit of the game's analysis, no budget would help: bad input.
+    if solved.status
+        == (Status::Unknown {
+            reason: Exhausted::Beyond,
+        })
+    {
+        let why = solved.extra.get("beyond").and_then(|why| why.as_str());
+        bail!(
+            "the exact analysis cannot answer this position: {}",
+            why.unwrap_or("it is beyond a fixed limit of the analysis")
+        );
+    }
     // A part of the game's own that ran out (sandpile's search of every play) leaves the
     // command unfinished, however complete the verdict.
     let status = Status::of_parts(

@@ -146,6 +146,7 @@ pub fn ran_out(reason: Exhausted) -> String {
         Exhausted::Time => "the time limit ran out (--max-seconds)".to_string(),
         Exhausted::Memory => "the memory limit ran out (--max-memory)".to_string(),
         Exhausted::Cancelled => "the search was cancelled".to_string(),
+        Exhausted::Beyond => "the position is beyond the exact analysis".to_string(),
     }
 }
 

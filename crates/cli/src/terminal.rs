@@ -415,7 +415,7 @@ pub(crate) fn proof_note(proven: Option<Proven>, level: Level) -> &'static str {
         (Some(Proven::Loss), _) => {
             ", proven optimal, but the position is lost against perfect play"
         }
-        (None, Level::Perfect) => ", not proven: beyond the solver's budget, a search's move",
+        (None, Level::Perfect) => ", not proven: the exact solver gave no answer, a search's move",
         (None, _) => "",
     }
 }

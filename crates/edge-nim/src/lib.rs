@@ -91,7 +91,7 @@ pub enum EdgeNimError {
     },
     #[error("{0} vertices have moves of their own; tables handle at most 63")]
     TooManyVertices(usize),
-    #[error("Grundy values reach {0}, beyond what the tables track")]
+    #[error("Grundy values reach {0} or more, and the tables track values below {0}")]
     ValueOverflow(usize),
     #[error(
         "a slice to {max} may reach Grundy value {reach}, and the tables track values below \

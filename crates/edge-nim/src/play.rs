@@ -133,17 +133,34 @@ impl Hosting for EdgeNimHost {
     }
 
     /// The Grundy tables of [`analyse`], within the budget's memory; tables that would
-    /// not fit answer unknown (memory).
+    /// not fit answer unknown (memory), a position beyond the tables' fixed limits
+    /// (Grundy values of 1024 or more) unknown ([`Exhausted::Beyond`], with the reason as
+    /// `"beyond"`).
     fn analyse(
         game: &EdgeNimGame,
         budget: &Budget,
     ) -> Result<catalog::Analysis<EdgeNimMove>, Unsolved> {
         let clock = Instant::now();
         let max_memory = budget.max_memory.map_or(MEMORY_LIMIT, |bytes| bytes as u64);
-        let analysis = analyse(&game.position, max_memory).map_err(|_| SolveError::Unknown {
-            nodes: 0,
-            elapsed: clock.elapsed(),
-            reason: Exhausted::Memory,
+        let analysis = analyse(&game.position, max_memory).map_err(|err| {
+            let memory = matches!(err, EdgeNimError::TooMuchMemory { .. });
+            let unsolved = Unsolved::from(SolveError::Unknown {
+                nodes: 0,
+                elapsed: clock.elapsed(),
+                reason: if memory {
+                    Exhausted::Memory
+                } else {
+                    Exhausted::Beyond
+                },
+            });
+            if memory {
+                unsolved
+            } else {
+                unsolved.with_extra(Map::from_iter([(
+                    "beyond".to_string(),
+                    json!(err.to_string()),
+                )]))
+            }
         })?;
         Ok(catalog::Analysis::impartial(
             game,

@@ -220,6 +220,9 @@ pub enum Exhausted {
     Time,
     Memory,
     Cancelled,
+    /// No budget: the position is beyond a fixed limit of the game's exact analysis
+    /// (Edge-Nim's tables track Grundy values below 1024), so no budget would answer it.
+    Beyond,
 }
 
 impl fmt::Display for Exhausted {
@@ -229,6 +232,7 @@ impl fmt::Display for Exhausted {
             Exhausted::Time => "time limit",
             Exhausted::Memory => "memory limit",
             Exhausted::Cancelled => "cancelled",
+            Exhausted::Beyond => "limit of the exact analysis",
         })
     }
 }

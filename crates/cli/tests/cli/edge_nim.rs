@@ -384,6 +384,49 @@ fn check_refuses_deep_predicates_and_overflow() {
     assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
 }
 
+/// A position whose Grundy values pass the tables' limit (1024 on one edge) is refused
+/// with that reason, whatever the memory (it said the memory limit ran out, exit 3), and
+/// the perfect player's hint there claims no reason it did not find.
+#[test]
+fn solve_past_the_grundy_value_limit_says_so() {
+    for memory in ["512MiB", "3GiB"] {
+        crosscap(&[
+            "edge-nim",
+            "solve",
+            "--graph",
+            "path:2",
+            "--tokens",
+            "1024",
+            "--max-memory",
+            memory,
+        ])
+        .assert_user_error(
+            "the exact analysis cannot answer this position: Grundy values reach 1024 or more, \
+             and the tables track values below 1024",
+        );
+    }
+    let v = crosscap(&[
+        "--json", "edge-nim", "solve", "--graph", "path:2", "--tokens", "1023",
+    ])
+    .json();
+    assert_eq!(v["value"], 1023, "{v}");
+    let hint = crosscap(&[
+        "edge-nim",
+        "hint",
+        "--graph",
+        "path:2",
+        "--tokens",
+        "1024",
+        "--level",
+        "perfect",
+        "--think-ms",
+        "50",
+    ]);
+    assert_eq!(hint.code, 0, "{}", hint.stderr);
+    assert!(!hint.stdout.contains("budget"), "{}", hint.stdout);
+    assert!(hint.stdout.contains("not proven"), "{}", hint.stdout);
+}
+
 /// Misère play: one token on one edge loses for the player to move (who must take it), two
 /// tokens win (take one); the answers match the engine's brute force (engine tests).
 #[test]
