@@ -2278,6 +2278,7 @@ fn the_page_controls_do_what_they_say() {
     area_tags_over_the_loops(&session, &server);
     one_box_to_copy_from(&session, &server);
     a_file_that_is_no_record(&session, &server);
+    a_paced_game_keeps_its_end(&session, &server);
     for session in [&session, &phone] {
         assert_eq!(session.console_errors(), Vec::<String>::new());
     }
@@ -2445,4 +2446,35 @@ fn a_file_that_is_no_record(session: &Session, server: &common::TestServer) {
     assert!(session.keys(&input, file.to_str().unwrap()));
     let said = session.wait_for_text("#import-error", "This file is not a game record (JSON).");
     assert_eq!(said, "This file is not a game record (JSON).");
+}
+
+/// A computer game watched move by move lists only the moves shown so far and says
+/// nothing of how many there are (the rest would give the result away), until the end.
+fn a_paced_game_keeps_its_end(session: &Session, server: &common::TestServer) {
+    let game = server.create(json!({
+        "game": "nim", "board": "3 4 5", "players": {"X": "ai:random", "O": "ai:random"}
+    }));
+    let id = game["id"].as_str().unwrap();
+    let total = server.until_over(id, WAIT)["moves"]
+        .as_array()
+        .unwrap()
+        .len();
+    session.open(&server.url(&format!("/#/game/{id}")));
+    session.click_first("#pause");
+    session.wait_for_text("#pause", "Play");
+    session.click_first("#step");
+    session.wait_for_text("#status", "Computer against computer: the position after ");
+    let shown = session.read(
+        "const slider = document.getElementById('replay');
+         return [document.querySelectorAll('#move-list li').length, Number(slider.value),
+           Number(slider.max), document.getElementById('status').textContent];",
+    );
+    let listed = shown[0].as_u64().unwrap() as usize;
+    assert!(listed > 0 && listed < total, "{shown} of {total}");
+    assert_eq!(shown[1], shown[0], "{shown}");
+    assert_eq!(shown[2], shown[0], "{shown}");
+    assert!(!shown[3].as_str().unwrap().contains(" of "), "{shown}");
+    session.click_first("#to-end");
+    session.wait_for("#status[data-status='over']");
+    assert_eq!(session.moves_played(), total);
 }

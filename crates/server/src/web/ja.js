@@ -55,6 +55,7 @@ export default {
   "Combinatorial games on surfaces and graphs. Every game is saved as you play.": "曲面とグラフの上の組合せゲーム。対局は打つたびに保存されます。",
   "Computer against computer": "コンピュータ同士",
   "Computer against computer, one move at a time:": "コンピュータ同士の対局を一手ずつ：",
+  "Computer against computer: the position after {moves}.": "コンピュータ同士：{moves}の後の局面。",
   "Connected sum": "連結和",
   "Copied.": "コピーしました。",
   "Copy the record": "棋譜をコピー",

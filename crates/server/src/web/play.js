@@ -108,7 +108,8 @@ export async function gamePage(main, id, page) {
   let cardClosed = false;
   let heard = state.moves.length; // moves already sounded
   // Computer against computer: the moves are shown one by one, with pause and step.
-  const watch = state.players.X !== "human" && state.players.O !== "human" ? { ply: 0, playing: true } : null;
+  // `seen`: the furthest move shown, the moves after it kept from the list.
+  const watch = state.players.X !== "human" && state.players.O !== "human" ? { ply: 0, seen: 0, playing: true } : null;
   clear(main);
 
   const title = el("h1");
@@ -474,8 +475,8 @@ export async function gamePage(main, id, page) {
   // goes, a new one is appended (the whole list was built again on every move).
   let listed = []; // `${mover} ${move}` of each item
   let currentItem = null;
-  function drawMoves(shown) {
-    const wanted = state.moves.map((m, i) => `${state.movers[i] || ""} ${m}`);
+  function drawMoves(shown, known) {
+    const wanted = state.moves.slice(0, known).map((m, i) => `${state.movers[i] || ""} ${m}`);
     let same = 0;
     while (same < listed.length && same < wanted.length && listed[same] === wanted[same]) same++;
     while (moves.children.length > same) moves.lastChild.remove();
@@ -508,6 +509,10 @@ export async function gamePage(main, id, page) {
   async function draw() {
     const shown = viewing || state;
     if (watch && viewing === null) watch.ply = state.moves.length;
+    // A computer game watched move by move shows the moves up to the furthest one shown:
+    // the rest, or their number, would give the result away.
+    if (watch) watch.seen = Math.max(watch.seen, watch.ply);
+    const known = watch ? watch.seen : state.moves.length;
     const said = describe(state, mine);
     title.textContent = t("{game} on {board}", { game: t(state.title), board: boardName(state.board) });
     const tabTitle = `${viewing ? t("Replay") : said.title} · ${t(state.title)} — Crosscap`;
@@ -515,9 +520,9 @@ export async function gamePage(main, id, page) {
     if (document.title !== tabTitle) document.title = tabTitle;
     clear(players);
     players.append(...seatText(state, "X", mine), "  ·  ", ...seatText(state, "O", mine));
-    status.textContent = viewing
-      ? t("{what}: the position after {ply} of {count} moves.", { what: watch ? t("Computer against computer") : t("Replay"), ply: viewing.ply, count: state.moves.length })
-      : said.text;
+    status.textContent = !viewing ? said.text
+      : known < state.moves.length ? t("Computer against computer: the position after {moves}.", { moves: plural(viewing.ply, "move") })
+      : t("{what}: the position after {ply} of {count} moves.", { what: watch ? t("Computer against computer") : t("Replay"), ply: viewing.ply, count: state.moves.length });
     if (!viewing && state.status === "playing" && state.to_move) status.prepend(el("span", { class: `swatch ${state.to_move}` }), " ");
     status.dataset.status = viewing ? "replay" : state.status;
     // The reader's turn in their seat's colour (the style flashes it once as it comes).
@@ -540,10 +545,10 @@ export async function gamePage(main, id, page) {
     stopButton.hidden = !mine.owner || state.status !== "playing";
     drawAudio();
     drawPace();
-    slider.max = state.moves.length;
+    slider.max = known;
     slider.value = shown.ply;
-    replayLabel.textContent = `${shown.ply} / ${state.moves.length}`;
-    drawMoves(shown);
+    replayLabel.textContent = `${shown.ply} / ${known}`;
+    drawMoves(shown, known);
     drawInvite();
     const ctx = { canMove: myTurn(), play, hint, solved: solvedMoves, last: shown.moves[shown.ply - 1] || null };
     drawScores(shown, ctx);
