@@ -46,7 +46,7 @@ pub fn run_jobs<S: SplitSolve>(
     out: &Output,
     emit: impl FnOnce(&S::Answer, &[Option<JobBudget>]) -> anyhow::Result<Answer>,
 ) -> anyhow::Result<Answer> {
-    let run = JobRun::start(of, split.shard, split.dir, &|job| jobs.id(job))?;
+    let run = JobRun::start(of, &ran_under, split.shard, split.dir, &|job| jobs.id(job))?;
     if run.reused() > 0 {
         eprintln!("{} jobs already solved in the job directory", run.reused());
     }
@@ -360,7 +360,21 @@ pub struct ShardFile {
 struct JobFile {
     #[serde(flatten)]
     of: SolveOf,
+    /// The flags the job ran under (`None` in files written before they were recorded):
+    /// a restart under other flags that the answer reports is refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    ran_under: Option<JobBudget>,
     result: JobResult,
+}
+
+/// The flags of a run that its answer reports beside the values (Projective Hex's
+/// `--virtual-connections`), in words.
+fn reported_flags(budget: &JobBudget) -> &'static str {
+    match budget.virtual_connections {
+        Some(true) => "with --virtual-connections",
+        Some(false) => "without --virtual-connections",
+        None => "without flags of its own",
+    }
 }
 
 /// The default name of a shard's result file: the game, the board and the shard, with
@@ -384,6 +398,7 @@ pub fn default_shard_file(of: &SolveOf, shard: Shard) -> PathBuf {
 /// ones only: a job cut short by its budget runs again on a restart, perhaps with more).
 pub struct JobRun {
     of: SolveOf,
+    ran_under: JobBudget,
     shard: Option<Shard>,
     dir: Option<PathBuf>,
     /// Results of the run's jobs: from the directory, then as they finish.
@@ -397,10 +412,12 @@ pub struct JobRun {
 }
 
 impl JobRun {
-    /// Starts a run, reading the jobs already finished from `dir` (created when missing);
-    /// `id` names each job, and a recorded job of another name is refused.
+    /// Starts a run under `ran_under`, reading the jobs already finished from `dir`
+    /// (created when missing); `id` names each job, and a recorded job of another name, or
+    /// run under other flags that the answer reports, is refused.
     pub fn start(
         of: SolveOf,
+        ran_under: &JobBudget,
         shard: Option<Shard>,
         dir: Option<&Path>,
         id: &dyn Fn(usize) -> String,
@@ -409,7 +426,7 @@ impl JobRun {
         if let Some(dir) = dir {
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("cannot create the job directory {}", dir.display()))?;
-            for result in read_job_dir(dir, &of, id)? {
+            for result in read_job_dir(dir, &of, ran_under, id)? {
                 if shard.is_none_or(|s| s.takes(result.job)) {
                     results.insert(result.job, result);
                 }
@@ -424,6 +441,7 @@ impl JobRun {
         bar.inc(reused as u64);
         Ok(JobRun {
             of,
+            ran_under: ran_under.clone(),
             shard,
             dir: dir.map(Path::to_path_buf),
             results: Mutex::new(results),
@@ -459,6 +477,7 @@ impl JobRun {
         if let (Some(dir), Status::Solved) = (&self.dir, result.status) {
             let file = JobFile {
                 of: self.of.clone(),
+                ran_under: Some(self.ran_under.clone()),
                 result: result.clone(),
             };
             if let Err(error) = write_job_file(dir, &file) {
@@ -497,10 +516,12 @@ fn write_job_file(dir: &Path, file: &JobFile) -> anyhow::Result<()> {
 }
 
 /// The jobs recorded in `dir`: its `job-N.json` files (temporary files left by a kill are
-/// ignored), each of the solve `of` and named as `id` names it.
+/// ignored), each of the solve `of`, run under the flags of `ran_under` that the answer
+/// reports, and named as `id` names it.
 fn read_job_dir(
     dir: &Path,
     of: &SolveOf,
+    ran_under: &JobBudget,
     id: &dyn Fn(usize) -> String,
 ) -> anyhow::Result<Vec<JobResult>> {
     let mut results = Vec::new();
@@ -521,6 +542,20 @@ fn read_job_dir(
                 "{} is a job of another solve ({}), not of this one ({of})",
                 path.display(),
                 file.of
+            );
+        }
+        // Files of games without such flags read alike, recorded or not.
+        let theirs = match &file.ran_under {
+            Some(budget) => reported_flags(budget),
+            None if ran_under.virtual_connections.is_none() => reported_flags(ran_under),
+            None => "under flags it did not record (an older crosscap)",
+        };
+        let ours = reported_flags(ran_under);
+        if theirs != ours {
+            bail!(
+                "{} is a job solved {theirs}, and this run is {ours}: restart with the same \
+                 flags or another --jobs directory",
+                path.display()
             );
         }
         if file.result.job >= of.jobs || file.result.status != Status::Solved {

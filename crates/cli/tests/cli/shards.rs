@@ -184,6 +184,46 @@ fn a_killed_solve_resumes_from_its_finished_jobs() {
     std::fs::remove_dir_all(dir).unwrap();
 }
 
+/// Jobs solved without --virtual-connections are not reused by a restart with it (the
+/// answer said `"virtual_connections": true` for jobs that never ran it), nor the other
+/// way round: the restart is refused in one line.
+#[test]
+fn a_restart_under_other_flags_is_refused() {
+    let dir = scratch("flags");
+    let jobs = dir.join("jobs");
+    let jobs_arg = jobs.to_str().unwrap();
+    let first = solve(&dir, "taylor:2", &["--jobs", jobs_arg]).json();
+    assert_eq!(first["virtual_connections"], false, "{first}");
+    let with = solve(
+        &dir,
+        "taylor:2",
+        &["--jobs", jobs_arg, "--virtual-connections"],
+    );
+    with.assert_user_error(
+        "is a job solved without --virtual-connections, and this run is with \
+         --virtual-connections: restart with the same flags or another --jobs directory",
+    );
+    assert_eq!(with.stderr.lines().count(), 1, "{}", with.stderr);
+    // The same flags reuse every job.
+    let again = solve(&dir, "taylor:2", &["--jobs", jobs_arg]);
+    assert!(
+        again.stderr.contains("jobs already solved"),
+        "{}",
+        again.stderr
+    );
+    let vc = dir.join("vc");
+    let vc_arg = vc.to_str().unwrap();
+    solve(
+        &dir,
+        "taylor:2",
+        &["--jobs", vc_arg, "--virtual-connections"],
+    )
+    .json();
+    solve(&dir, "taylor:2", &["--jobs", vc_arg])
+        .assert_user_error("is a job solved with --virtual-connections, and this run is without");
+    std::fs::remove_dir_all(dir).unwrap();
+}
+
 /// Files that do not make one solve together are refused in one line, naming the cause.
 #[test]
 fn merge_refuses_files_that_are_not_one_solve() {
