@@ -2279,7 +2279,9 @@ fn the_page_controls_do_what_they_say() {
     one_box_to_copy_from(&session, &server);
     a_file_that_is_no_record(&session, &server);
     a_paced_game_keeps_its_end(&session, &server);
-    for session in [&session, &phone] {
+    let tablet = open_session_at(&driver, "1024,768");
+    the_disk_wider_than_the_3d_view(&tablet, &server);
+    for session in [&session, &phone, &tablet] {
         assert_eq!(session.console_errors(), Vec::<String>::new());
     }
 }
@@ -2477,4 +2479,20 @@ fn a_paced_game_keeps_its_end(session: &Session, server: &common::TestServer) {
     session.click_first("#to-end");
     session.wait_for("#status[data-status='over']");
     assert_eq!(session.moves_played(), total);
+}
+
+/// On a tablet's width, beside the 3D view, the disk (where every cell is named and
+/// played) gets the larger share: at halves, taylor:6's cells were too small to tap.
+fn the_disk_wider_than_the_3d_view(session: &Session, server: &common::TestServer) {
+    start_from_form(session, server, "projective-hex", "taylor:6");
+    session.wait_for("#board .pane3d canvas");
+    let widths = session.read(
+        "return ['.pane-disk', '.pane3d'].map((pane) =>
+           document.querySelector(`#board ${pane}`).getBoundingClientRect().width)",
+    );
+    let (disk, view) = (widths[0].as_f64().unwrap(), widths[1].as_f64().unwrap());
+    assert!(
+        disk >= 1.4 * view,
+        "the disk {disk} px, the 3D view {view} px"
+    );
 }
