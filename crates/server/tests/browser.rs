@@ -2,8 +2,8 @@
 //! `.ci/run` installs), driven over WebDriver: every game started from the new-game form
 //! and played to the end by clicks and keys against the computer (hints, zoom, the last
 //! move, score changes, the end card, no console errors), a friend claiming a seat from a
-//! second browser, a phone-sized page and a paced computer game; a screenshot of each
-//! finished game under target/screenshots/.
+//! second browser, a phone-sized page, a paced computer game and the page's controls doing
+//! what they say; a screenshot of each finished game under target/screenshots/.
 
 mod common;
 
@@ -2265,7 +2265,8 @@ fn edge_nim_in_japanese(session: &Session, server: &common::TestServer) {
     );
 }
 
-/// Defects of the game page's controls found by an audit, each checked where it was.
+/// The page's controls do what they say: each defect an audit of the page found, checked
+/// where it showed.
 #[test]
 fn the_page_controls_do_what_they_say() {
     let server = start(Limits::default());
