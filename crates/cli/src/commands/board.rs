@@ -3,7 +3,7 @@
 
 use std::collections::BTreeMap;
 
-use anyhow::Context;
+use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
 use crosscap_engine::Player;
 use crosscap_topology::{Board, SvgOptions};
@@ -310,6 +310,7 @@ pub fn run(cmd: BoardCommand, out: &Output) -> anyhow::Result<Answer> {
             no_labels,
         } => {
             let board = spec.board()?;
+            check_drawable(&board)?;
             let stones = stones(&board, position.as_deref())?;
             let marked = mark
                 .iter()
@@ -348,4 +349,30 @@ pub fn run(cmd: BoardCommand, out: &Output) -> anyhow::Result<Answer> {
             }
         }
     }
+}
+
+/// The largest coordinate `board svg` draws, in the layout's units (a cell is about 1
+/// across): a board file's `"positions"` beyond it would overflow the SVG's scale.
+const MAX_COORDINATE: f64 = 1e6;
+
+/// Refuses a drawing with a coordinate that is not finite or beyond [`MAX_COORDINATE`]
+/// (a board file's `"positions"` such as `[1e308, -1e308]`), which would write `inf`.
+fn check_drawable(board: &Board) -> anyhow::Result<()> {
+    let layout = board.layout();
+    let points = layout
+        .cells
+        .iter()
+        .flat_map(|cell| cell.pieces.iter().flatten().chain([&cell.center]));
+    let out_of_range = layout
+        .bounds
+        .iter()
+        .chain(points.flatten())
+        .any(|c| !c.is_finite() || c.abs() > MAX_COORDINATE);
+    if out_of_range {
+        bail!(
+            "{} cannot be drawn: its positions reach beyond {MAX_COORDINATE:e} from the origin",
+            board.spec()
+        );
+    }
+    Ok(())
 }

@@ -228,6 +228,40 @@ fn board_files_work_end_to_end() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Positions too far out to draw are refused in one line (`inf` was written into the
+/// SVG, exit 0); positions in range still draw.
+#[test]
+fn svg_refuses_positions_out_of_range() {
+    let dir = std::env::temp_dir().join(format!("crosscap-board-far-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let board = |name: &str, first: &str| {
+        let path = dir.join(name);
+        std::fs::write(
+            &path,
+            format!(
+                r#"{{"faces": [[0, 1, 2, 3], [0, 3, 1, 2], [0, 2, 3, 1]],
+                    "positions": {{"0": {first}, "1": [0, 0], "2": [1, 0], "3": [0, 1]}}}}"#
+            ),
+        )
+        .unwrap();
+        format!("file:{}", path.display())
+    };
+    for (name, first) in [
+        ("far.json", "[1e308, -1e308]"),
+        ("big.json", "[1e300, 1e300]"),
+        ("beyond.json", "[2e6, 0]"),
+    ] {
+        let run = crosscap(&["board", "svg", &board(name, first)]);
+        run.assert_user_error("cannot be drawn: its positions reach beyond 1e6 from the origin");
+        assert_eq!(run.stderr.lines().count(), 1, "{}", run.stderr);
+        assert!(!run.stdout.contains("inf"), "{}", run.stdout);
+    }
+    let near = crosscap(&["board", "svg", &board("near.json", "[1000, -1000]")]);
+    assert_eq!(near.code, 0, "{}", near.stderr);
+    assert!(near.stdout.starts_with("<svg"), "{}", near.stdout);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn malformed_specs_and_positions_are_user_errors() {
     crosscap(&["board", "info", "hexagon:3"]).assert_user_error("unknown board spec");
