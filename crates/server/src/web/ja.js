@@ -380,6 +380,7 @@ export const messages = {
   "no game {id}": "対局 {id} はありません",
   "it is {mover}'s turn, and this request does not hold {mover}'s token": "{mover}の番ですが、このブラウザは{mover}の席を持っていません",
   "it is the computer's turn ({mover})": "コンピュータ（{mover}）の番です",
+  "the game has moved on since this move was chosen (at ply {ply}, now {played})": "この手を選んだ後に対局が進みました（選んだのは{ply}手目の局面、今は{played}手目）",
   "this request holds the token of neither seat": "このブラウザはどちらの席も持っていません",
   "this request does not hold the game's owner token": "このブラウザはこの対局を作ったブラウザではありません",
   "cannot read move {text}: {reason}": "手 {text} を読めません：{reason}",
@@ -406,6 +407,7 @@ export const messages = {
   "edge {edge} has {count} tokens; a move cannot add any": "辺{edge}のトークンは{count}個です。トークンを増やす手は打てません",
   // The server's limits.
   "the server is busy: {count} games are computing; try again in a moment": "サーバーが混み合っています（{count}局が計算中）。少し待ってからもう一度お試しください",
+  "the server is busy building boards; try again in a moment": "サーバーが盤面の準備で混み合っています。少し待ってからもう一度お試しください",
   "too many {what} from this address: {burst} at once, then one every {period} s; try again in {wait} s": "このアドレスからの{what}が多すぎます（一度に{burst}回、その後は{period}秒に1回まで）。{wait}秒後にもう一度お試しください",
   "games created": "対局の作成",
   "hints": "ヒント",
