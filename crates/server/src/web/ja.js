@@ -243,6 +243,7 @@ export default {
   "moves": "手数",
   "moves to play first, separated by spaces or commas": "最初に打っておく手。空白またはカンマで区切ります",
   "node limit": "局面数の上限",
+  "limit of the exact analysis": "厳密解析の限界",
   "non-orientable, {crosscaps}": "向き付け不可能、{crosscaps}",
   "none": "なし",
   "normal": "通常",

@@ -23,7 +23,7 @@ const COMPUTER_PROVED = {
 };
 
 /** Why a solve stopped (the API's `reason`), as the CLI says it. */
-const STOPPED_BY = { nodes: "node limit", time: "time limit", memory: "memory limit", cancelled: "cancelled" };
+const STOPPED_BY = { nodes: "node limit", time: "time limit", memory: "memory limit", cancelled: "cancelled", beyond: "limit of the exact analysis" };
 
 /** The status line and the tab's title: the result, or whose turn it is and who you are;
  * `outcome`: "won" or "lost" when the reader played one seat of a finished game. */
