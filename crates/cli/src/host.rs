@@ -432,8 +432,12 @@ fn hint(game: &GameDescriptor, matches: &ArgMatches, out: &Output) -> anyhow::Re
     })
 }
 
-/// A game on the terminal: nothing is printed as JSON.
-fn play(game: &GameDescriptor, matches: &ArgMatches, _: &Output) -> anyhow::Result<Answer> {
+/// A game on the terminal: nothing is printed as JSON, so `--json` is refused rather than
+/// ignored.
+fn play(game: &GameDescriptor, matches: &ArgMatches, out: &Output) -> anyhow::Result<Answer> {
+    if out.json {
+        bail!("play is a game on the terminal and prints no JSON: leave out --json");
+    }
     let args = PlayArgs::from_arg_matches(matches)?;
     let started = start(game, matches)?;
     let computer = args.computer.computer(game.info.play_level)?;
