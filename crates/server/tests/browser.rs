@@ -2280,10 +2280,32 @@ fn the_page_controls_do_what_they_say() {
     one_box_to_copy_from(&session, &server);
     a_file_that_is_no_record(&session, &server);
     a_paced_game_keeps_its_end(&session, &server);
+    the_keyboard_stays_on_the_board(&session, &server);
     let tablet = open_session_at(&driver, "1024,768");
     the_disk_wider_than_the_3d_view(&tablet, &server);
     for session in [&session, &phone, &tablet] {
         assert_eq!(session.console_errors(), Vec::<String>::new());
+    }
+}
+
+/// A move played with Enter against the computer leaves the keyboard on the board: while
+/// the computer thinks no piece can take the focus, and it comes back with the reply
+/// (it was left on the page's body, and Tab started from the top).
+fn the_keyboard_stays_on_the_board(session: &Session, server: &common::TestServer) {
+    let game = server.create(json!({"game": "nim", "board": "3 4 5",
+        "players": {"X": "human", "O": "ai:mcts:300ms"}}));
+    session.open_seated(server, &game);
+    let counter = session.wait_for("#board [data-move]");
+    assert!(session.keys(&counter, "\u{E007}"), "enter");
+    wait_for_moves(session, 2);
+    let start = Instant::now();
+    while session
+        .read("return document.activeElement.closest('#board [data-move]') !== null")
+        .as_bool()
+        != Some(true)
+    {
+        assert!(start.elapsed() < WAIT, "the keyboard left the board");
+        std::thread::sleep(Duration::from_millis(30));
     }
 }
 

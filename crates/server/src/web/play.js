@@ -104,6 +104,7 @@ export async function gamePage(main, id, page) {
   let viewing = null; // a position under replay, or null for the live one
   let hint = null;
   let solvedMoves = null; // the best moves the last solve listed, marked on the board
+  let keyboardPlace = null; // the board piece the keyboard was on when a redraw left none to focus
   let lastScores = null; // the scores last drawn, and at which ply, to show their change
   let cardClosed = false;
   let heard = state.moves.length; // moves already sounded
@@ -554,9 +555,13 @@ export async function gamePage(main, id, page) {
     drawScores(shown, ctx);
     drawEndCard(said);
     listen(said);
-    // Keep the keyboard's place on the board across the redraw.
+    // Keep the keyboard's place on the board across the redraw; one lost while no piece
+    // could take the focus (the computer thinking) comes back with the next drawing,
+    // unless the focus has gone elsewhere meanwhile.
     const focused = boardBox.contains(document.activeElement) ? document.activeElement : null;
-    const place = focused && ["data-cell", "data-vertex", "data-move"].map((a) => [a, focused.getAttribute(a)]).find(([, v]) => v !== null);
+    const adrift = !focused && keyboardPlace !== null && [null, document.body].includes(document.activeElement);
+    const place = focused ? ["data-cell", "data-vertex", "data-move"].map((a) => [a, focused.getAttribute(a)]).find(([, v]) => v !== null)
+      : adrift ? keyboardPlace : null;
     // A drawing the board keeps across moves (data-kept) stays where it is: taken out and
     // put back, all of its cells would be styled and laid out again.
     for (const node of [...boardBox.childNodes]) {
@@ -567,9 +572,11 @@ export async function gamePage(main, id, page) {
     } else {
       boardBox.append(el("pre", {}, JSON.stringify(shown.view, null, 1)));
     }
-    if (focused) {
+    keyboardPlace = null;
+    if (focused || adrift) {
       const again = (place && boardBox.querySelector(`[${place[0]}="${CSS.escape(place[1])}"][tabindex]`)) || boardBox.querySelector("[tabindex]");
       if (again) again.focus();
+      else keyboardPlace = place || [];
     }
     requestAnimationFrame(() => performance.mark("crosscap:drawn"));
     clear(legalBox);
