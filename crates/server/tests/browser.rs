@@ -2281,6 +2281,7 @@ fn the_page_controls_do_what_they_say() {
     a_file_that_is_no_record(&session, &server);
     a_paced_game_keeps_its_end(&session, &server);
     the_keyboard_stays_on_the_board(&session, &server);
+    a_swap_is_said(&session, &server);
     let tablet = open_session_at(&driver, "1024,768");
     the_disk_wider_than_the_3d_view(&tablet, &server);
     for session in [&session, &phone, &tablet] {
@@ -2307,6 +2308,26 @@ fn the_keyboard_stays_on_the_board(session: &Session, server: &common::TestServe
         assert!(start.elapsed() < WAIT, "the keyboard left the board");
         std::thread::sleep(Duration::from_millis(30));
     }
+}
+
+/// When the other seat takes the swap, the status line says so: the reader's stone has
+/// turned the other's colour, and nothing else on the board moved.
+fn a_swap_is_said(session: &Session, server: &common::TestServer) {
+    let game = server.create(json!({"game": "projective-hex", "board": "taylor:2",
+        "options": {"opening": "swap"}}));
+    let id = game["id"].as_str().unwrap();
+    session.open_seated(
+        server,
+        &json!({"id": id, "tokens": {"X": game["tokens"]["X"]}}),
+    );
+    session.wait_for_text("#players", "X: you");
+    session.click_first("#board [data-move='a1']");
+    wait_for_moves(session, 1);
+    server.play(&game, "swap");
+    session.wait_for_text(
+        "#status",
+        "O swapped: your stones are now O's. Your turn: you play X.",
+    );
 }
 
 /// Waits until the page lists `count` moves.

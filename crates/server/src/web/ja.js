@@ -165,6 +165,7 @@ export default {
   "Take tokens from the edges at one vertex of a graph: whoever takes the last token wins.": "グラフの1つの頂点に接する辺からトークンを取ります。最後のトークンを取った方が勝ちです。",
   "The board in 3D: {surface}": "3Dの盤面：{surface}",
   "The colours were swapped.": "色が入れ替わりました。",
+  "{seat} swapped: your stones are now {seat}'s. ": "{seat}がスワップしました：あなたの石は{seat}のものになりました。",
   "The colours were swapped: each seat took over the other's stones.": "色が入れ替わりました：それぞれ相手の石を引き継いでいます。",
   "The computer's suggestion, ringed on the board": "コンピュータの提案手を盤上に丸で表示",
   "The game is over: a draw.": "終局：引き分けです。",

@@ -46,7 +46,11 @@ function describe(state, mine) {
   // `after`: what follows the computer's thinking time, when the page shows it.
   if (state.thinking) return { text: t("{mover} to move: the computer is thinking…", { mover }), after: you, title: t("{mover} thinking", { mover }) };
   if (mine[mover] && state.players[mover] === "human") {
-    const text = seats.length === 1 ? t("Your turn: you play {mover}.", { mover }) : `${t("{mover} to move.", { mover })}${you}`;
+    // A swap changes no stone's place, only its colour: it is said, or the reader's stone
+    // seems to have turned the other's by itself.
+    const swapped = seats.length === 1 && state.moves[state.moves.length - 1] === "swap" && state.movers.slice(-1) !== mover
+      ? t("{seat} swapped: your stones are now {seat}'s. ", { seat: state.movers.slice(-1) }) : "";
+    const text = swapped + (seats.length === 1 ? t("Your turn: you play {mover}.", { mover }) : `${t("{mover} to move.", { mover })}${you}`);
     const proved = COMPUTER_PROVED[state.computer_proven];
     return { text: text + (proved ? t(proved) : ""), title: seats.length === 1 ? t("Your turn") : toMove };
   }
