@@ -2276,6 +2276,7 @@ fn the_page_controls_do_what_they_say() {
     undo_between_two_people(&session, &server);
     let phone = open_session_at(&driver, "375,800");
     edge_nim_takes_checked_on_the_page(&session, &phone, &server);
+    big_heaps_stay_tappable(&phone, &server);
     area_tags_over_the_loops(&session, &server);
     one_box_to_copy_from(&session, &server);
     a_file_that_is_no_record(&session, &server);
@@ -2328,6 +2329,19 @@ fn a_swap_is_said(session: &Session, server: &common::TestServer) {
         "#status",
         "O swapped: your stones are now O's. Your turn: you play X.",
     );
+}
+
+/// Nim's large heaps (the form's example `50 53 30 14`) wrap over several rows, so that
+/// on a phone each counter is still large enough to tap (they were 5 px across).
+fn big_heaps_stay_tappable(phone: &Session, server: &common::TestServer) {
+    let game = server.create(json!({"game": "nim", "board": "50 53 30 14"}));
+    phone.open_seated(server, &game);
+    phone.wait_for("#board [data-move='2:52']");
+    let across = phone.read(
+        "return document.querySelector('#board [data-move=\"2:52\"]').getBoundingClientRect().width",
+    );
+    assert!(across.as_f64().is_some_and(|w| w >= 18.0), "{across} px");
+    assert!(phone.document_width() <= 375);
 }
 
 /// Waits until the page lists `count` moves.

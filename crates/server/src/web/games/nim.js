@@ -1,6 +1,7 @@
-// Nim: heaps as rows of counters. Clicking a counter takes it and every counter to its
-// right, so the move leaves the counters to its left. The hint rings the counters it
-// takes; the last move's heap is marked.
+// Nim: heaps as rows of counters, a large heap over several rows of at most PER_ROW (so
+// that its counters stay large enough to tap). Clicking a counter takes it and every
+// counter after it, so the move leaves the counters before it. The hint rings the
+// counters it takes; the last move's heap is marked.
 import { el, svgBox, moveTarget } from "../draw.js";
 import { t } from "../i18n.js";
 
@@ -9,18 +10,23 @@ export function endNote(view, { winner, loser }) {
   return t("{winner} took the last counter: with every heap empty, {loser} cannot move.", { winner, loser });
 }
 
+const PER_ROW = 10;
+
 export function render(box, state, ctx) {
   const heaps = state.view.heaps;
-  const widest = Math.max(1, ...heaps);
-  const svg = svgBox([0, 0, 60 + widest * 28, heaps.length * 36], 12);
+  const widest = Math.min(PER_ROW, Math.max(1, ...heaps));
+  const rows = heaps.map((size) => Math.max(1, Math.ceil(size / PER_ROW)));
+  const svg = svgBox([0, 0, 60 + widest * 28, rows.reduce((sum, r) => sum + r * 28 + 8, 0)], 12);
   const [hintHeap, hintLeft] = ctx.hint ? ctx.hint.split(":").map(Number) : [0, 0];
   const lastHeap = ctx.last ? Number(ctx.last.split(":")[0]) : 0;
+  let top = 14;
   heaps.forEach((size, h) => {
-    const y = h * 36 + 14;
+    const y = top;
+    top += rows[h] * 28 + 8;
     svg.append(el("text", { x: 16, y, class: lastHeap === h + 1 ? "heap last" : "heap" }, `${h + 1}`));
     const counters = [];
     for (let k = 0; k < size; k++) {
-      const c = el("circle", { class: "counter", cx: 50 + k * 28, cy: y, r: 11 },
+      const c = el("circle", { class: "counter", cx: 50 + (k % PER_ROW) * 28, cy: y + Math.floor(k / PER_ROW) * 28, r: 11 },
         el("title", {}, t("take {count} from heap {heap}", { count: size - k, heap: h + 1 })));
       moveTarget(c, `${h + 1}:${k}`, ctx);
       if (hintHeap === h + 1 && k >= hintLeft) c.classList.add("hint");
