@@ -450,9 +450,9 @@ pub struct App {
     /// megabytes to build, and a burst of them at once took gigabytes.
     building: Arc<Semaphore>,
     /// Places of games the computer plays on both sides, one taken for each of their moves
-    /// besides a computing place: half the computing places (at least one), so that such
-    /// games, which anyone may start and which may think for hours, always leave places
-    /// for people playing against the computer and for their hints.
+    /// besides a computing place: half the computing places (at least one), so that on a
+    /// server of two or more such games, which anyone may start and which may think for
+    /// hours, always leave places for people playing against the computer and for hints.
     unattended: Arc<Semaphore>,
     searches: Arc<Searches>,
     warm: Mutex<WarmComputers>,
