@@ -21,7 +21,7 @@ use serde_json::{Value, json};
 use crate::app::{App, NewGame, Snapshot};
 use crate::connections;
 use crate::guard::{self, HostPolicy, RateLimit};
-use crate::record::Record;
+use crate::record::RecordFile;
 use crate::store::{Filter, StoreError};
 use crate::web;
 
@@ -345,7 +345,7 @@ async fn create_game(
 
 async fn import_game(
     State(app): State<Arc<App>>,
-    record: Result<Json<Record>, JsonRejection>,
+    record: Result<Json<RecordFile>, JsonRejection>,
 ) -> Answer {
     created(app.import(body(record)?).await?)
 }

@@ -24,7 +24,7 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore, watch};
 
 use crate::api::ApiError;
 pub use crate::limits::Limits;
-use crate::record::{Players, Record, Seat};
+use crate::record::{Players, Record, RecordFile, Seat};
 use crate::resident::Resident;
 use crate::starts::{Start, Starts};
 use crate::store::{Filter, GameState, Saved, Store};
@@ -175,7 +175,7 @@ impl Live {
     }
 
     fn finished(&self) -> bool {
-        self.saved.stopped
+        self.saved.record.stopped
             || self.saved.record.resigned.is_some()
             || self.current.outcome().is_some()
     }
@@ -206,7 +206,7 @@ impl Live {
     fn state(&self) -> GameState<'static> {
         GameState {
             finished: self.finished(),
-            stopped: self.saved.stopped,
+            stopped: self.saved.record.stopped,
             winner: self.winner().map(player_name),
             resigned: self.saved.record.resigned.map(player_name),
             updated: self.saved.updated,
@@ -803,6 +803,7 @@ impl App {
             players: request.players,
             moves: Vec::new(),
             resigned: None,
+            stopped: false,
         })
     }
 
@@ -814,8 +815,8 @@ impl App {
     }
 
     /// Loads an exported record as a new game.
-    pub async fn import(self: &Arc<Self>, record: Record) -> Result<Snapshot, ApiError> {
-        self.insert(record, None, None).await
+    pub async fn import(self: &Arc<Self>, file: RecordFile) -> Result<Snapshot, ApiError> {
+        self.insert(file.record, None, None).await
     }
 
     async fn insert(
@@ -874,7 +875,6 @@ impl App {
             tokens,
             claims,
             owner: random_hex(16)?,
-            stopped: false,
             seed: match seed {
                 Some(seed) => seed,
                 None => random_u64()?,
@@ -1342,9 +1342,9 @@ impl App {
             if live.finished() {
                 return Err(ApiError::conflict("the game is over"));
             }
-            live.saved.stopped = true;
+            live.saved.record.stopped = true;
             if let Err(err) = self.save_state(&mut live) {
-                live.saved.stopped = false;
+                live.saved.record.stopped = false;
                 return Err(err);
             }
             live.halt();
@@ -1396,7 +1396,7 @@ impl App {
         {
             let mut live = slot.lock_kept()?;
             let player = seat(&live, token)?;
-            if live.saved.record.resigned.is_some() || live.saved.stopped {
+            if live.saved.record.resigned.is_some() || live.saved.record.stopped {
                 return Err(ApiError::conflict("the game is over"));
             }
             let moves = live.saved.record.moves.len();
@@ -1588,7 +1588,8 @@ impl App {
         let record = &live.saved.record;
         let latest = at == record.moves.len();
         // A resigned or stopped game has a result but no margin on the board.
-        let ended_off_the_board = latest && (record.resigned.is_some() || live.saved.stopped);
+        let ended_off_the_board =
+            latest && (record.resigned.is_some() || live.saved.record.stopped);
         Snapshot {
             id: live.saved.id.clone(),
             game: record.game.clone(),
@@ -1617,7 +1618,7 @@ impl App {
                 game.outcome().map(|o| o.margin)
             },
             resigned: if latest { record.resigned } else { None },
-            stopped: latest && live.saved.stopped,
+            stopped: latest && live.saved.record.stopped,
             thinking: live.thinking,
             computer_proven: if latest { live.computer_proven } else { None },
             undo_request: live.undo_request,
@@ -1655,6 +1656,7 @@ impl App {
             players: Players::default(),
             moves: Vec::new(),
             resigned: None,
+            stopped: false,
         };
         let start = self.start_of(&record)?;
         let view = start.game.view();
@@ -1674,15 +1676,13 @@ impl App {
     }
 
     /// The game's record, for export.
-    pub fn record(&self, id: &str) -> Result<Value, ApiError> {
+    pub fn record(&self, id: &str) -> Result<RecordFile, ApiError> {
         let slot = self.slot(id)?;
         let live = slot.lock();
-        let mut value = serde_json::to_value(&live.saved.record)
-            .map_err(|e| ApiError::internal("the record failed", e))?;
-        value["format"] = json!("crosscap-record");
-        value["version"] = json!(1);
-        value["winner"] = json!(live.winner());
-        Ok(value)
+        Ok(RecordFile {
+            record: live.saved.record.clone(),
+            winner: live.winner(),
+        })
     }
 
     /// The saved games, most recent first: at most `limit` (and never more than the

@@ -6,8 +6,9 @@ use std::fmt;
 use std::str::FromStr;
 
 use crosscap_engine::{Level, Player};
+use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// Who plays a colour: a person at a browser, or the computer at a level.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
@@ -87,8 +88,9 @@ impl Players {
     }
 }
 
-/// A whole game, as exported and imported.
+/// A whole game: what is saved, and what a [`RecordFile`] carries.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
 pub struct Record {
     pub game: String,
     pub board: String,
@@ -101,6 +103,67 @@ pub struct Record {
     /// The player who resigned, if one did.
     #[serde(default)]
     pub resigned: Option<Player>,
+    /// Stopped by its owner: over, without a winner.
+    #[serde(default)]
+    pub stopped: bool,
+}
+
+/// What a record file says it is.
+const FORMAT: &str = "crosscap-record";
+/// The version of the record file this server writes and reads.
+const VERSION: u64 = 1;
+
+/// A game as a file, exported and imported: the record's fields, beside them what the
+/// file is, and the winner for its readers. Importing recomputes the winner from the
+/// moves, and refuses fields it does not know, another format or another version.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RecordFile {
+    pub record: Record,
+    pub winner: Option<Player>,
+}
+
+impl Serialize for RecordFile {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let Ok(Value::Object(fields)) = serde_json::to_value(&self.record) else {
+            return Err(serde::ser::Error::custom("a record is a JSON object"));
+        };
+        let mut map = s.serialize_map(Some(fields.len() + 3))?;
+        map.serialize_entry("format", FORMAT)?;
+        map.serialize_entry("version", &VERSION)?;
+        for (key, value) in &fields {
+            map.serialize_entry(key, value)?;
+        }
+        map.serialize_entry("winner", &self.winner)?;
+        map.end()
+    }
+}
+
+impl<'de> Deserialize<'de> for RecordFile {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let mut fields = Map::<String, Value>::deserialize(d)?;
+        if let Some(format) = fields.remove("format")
+            && format != FORMAT
+        {
+            return Err(D::Error::custom(format!(
+                "the file's format is {format}, not \"{FORMAT}\""
+            )));
+        }
+        if let Some(version) = fields.remove("version")
+            && version != VERSION
+        {
+            return Err(D::Error::custom(format!(
+                "the record's version is {version}: this server reads version {VERSION}"
+            )));
+        }
+        let winner = match fields.remove("winner") {
+            Some(winner) => Option::<Player>::deserialize(winner)
+                .map_err(|e| D::Error::custom(format!("winner: {e}")))?,
+            None => None,
+        };
+        let record = Record::deserialize(Value::Object(fields)).map_err(D::Error::custom)?;
+        Ok(RecordFile { record, winner })
+    }
 }
 
 #[cfg(test)]
@@ -117,5 +180,39 @@ mod tests {
         let players: Players = serde_json::from_str(r#"{"X": "human", "O": "ai:easy"}"#).unwrap();
         assert_eq!(players.o, Seat::Computer(Level::Easy));
         assert!(serde_json::from_str::<Players>(r#"{"Z": "human"}"#).is_err());
+    }
+
+    #[test]
+    fn record_files_read_back_what_they_write_and_refuse_what_they_do_not_know() {
+        let file = RecordFile {
+            record: Record {
+                game: "nim".into(),
+                board: "2 3".into(),
+                options: serde_json::json!({}),
+                players: Players::default(),
+                moves: vec!["1:0".into()],
+                resigned: None,
+                stopped: true,
+            },
+            winner: None,
+        };
+        let text = serde_json::to_value(&file).unwrap();
+        assert_eq!(text["format"], FORMAT);
+        assert_eq!(text["stopped"], true);
+        assert_eq!(
+            serde_json::from_value::<RecordFile>(text.clone()).unwrap(),
+            file
+        );
+        for (field, value) in [
+            ("format", "\"chess-pgn\""),
+            ("version", "2"),
+            ("winner", "\"Z\""),
+            ("movse", "[]"),
+        ] {
+            let mut bad = text.clone();
+            bad[field] = serde_json::from_str(value).unwrap();
+            let error = serde_json::from_value::<RecordFile>(bad).unwrap_err();
+            assert!(error.to_string().contains(field), "{field}: {error}");
+        }
     }
 }

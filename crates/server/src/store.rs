@@ -32,8 +32,6 @@ pub struct Saved {
     pub claims: [String; 2],
     /// The secret that stops or deletes the game (empty for games saved before owners).
     pub owner: String,
-    /// Stopped by its owner: over, without a winner.
-    pub stopped: bool,
     pub created: i64,
     pub updated: i64,
 }
@@ -137,8 +135,8 @@ impl Store {
         tx.execute(
             "INSERT INTO games (id, game, board, options, players, seed, token_x, token_o,
                                 resigned, finished, winner, created, updated, owner_token,
-                                claim_x, claim_o)
-             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16)",
+                                claim_x, claim_o, stopped)
+             VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17)",
             params![
                 saved.id,
                 r.game,
@@ -156,6 +154,7 @@ impl Store {
                 saved.owner,
                 saved.claims[0],
                 saved.claims[1],
+                r.stopped,
             ],
         )?;
         for (ply, mv) in r.moves.iter().enumerate() {
@@ -319,12 +318,12 @@ impl Store {
                 players: serde_json::from_str(&players).map_err(|_| damaged("players"))?,
                 moves,
                 resigned: resigned.and_then(|p| p.parse().ok()),
+                stopped,
             },
             seed: seed as u64,
             tokens: [token_x, token_o],
             claims,
             owner,
-            stopped,
             created,
             updated,
         }))

@@ -295,7 +295,7 @@ fn records_export_and_import() {
     );
     assert_eq!((status, &bare["options"]), (201, &json!({})), "{bare}");
 
-    let mut bad = record;
+    let mut bad = record.clone();
     bad["moves"] = json!(["1:0", "1:0"]);
     let (status, answer) = server.post("/api/games/import", bad);
     assert_eq!(status, 400);
@@ -303,6 +303,31 @@ fn records_export_and_import() {
         answer["error"].as_str().unwrap().contains("move 2"),
         "{answer}"
     );
+    // A field the record does not have is refused, not dropped.
+    let mut misspelt = record.clone();
+    misspelt["resinged"] = json!("X");
+    let (status, answer) = server.post("/api/games/import", misspelt);
+    assert_eq!(status, 422);
+    assert!(
+        answer["error"].as_str().unwrap().contains("resinged"),
+        "{answer}"
+    );
+
+    // A game its owner stopped comes back stopped, not playable.
+    let owner = game["tokens"]["owner"].as_str().unwrap();
+    let (status, _) = server.post(&format!("/api/games/{id}/stop"), json!({"token": owner}));
+    assert_eq!(status, 200);
+    let (_, record) = server.get(&format!("/api/games/{id}/record"));
+    assert_eq!(record["stopped"], true, "{record}");
+    let (status, copy) = server.post("/api/games/import", record);
+    assert_eq!(status, 201, "{copy}");
+    assert_eq!(
+        (&copy["status"], &copy["stopped"], &copy["legal_moves"]),
+        (&json!("over"), &json!(true), &json!([])),
+        "{copy}"
+    );
+    let (_, again) = server.get(&format!("/api/games/{}", copy["id"].as_str().unwrap()));
+    assert_eq!(again["stopped"], true, "kept stopped: {again}");
 }
 
 #[test]
