@@ -191,16 +191,17 @@ impl Live {
         }
     }
 
-    /// The view of the position now, from the cache while the version is unchanged.
-    fn current_view(&mut self) -> Box<RawValue> {
+    /// The view of the position now, from the cache while the version is unchanged, and
+    /// whether it was worked out afresh (which changes the game's size).
+    fn current_view(&mut self) -> (Box<RawValue>, bool) {
         if let Some((version, view)) = &self.view
             && *version == self.version
         {
-            return view.clone();
+            return (view.clone(), false);
         }
         let view = json_text(&self.current.view());
         self.view = Some((self.version, view.clone()));
-        view
+        (view, true)
     }
 
     fn state(&self) -> GameState<'static> {
@@ -356,6 +357,22 @@ impl Snapshot {
         self.drawing.sent = true;
         self
     }
+}
+
+/// A board's starting position as a page draws it, before any game on it.
+#[derive(Serialize)]
+pub struct Preview {
+    game: String,
+    title: &'static str,
+    board: String,
+    moves: [String; 0],
+    movers: &'static str,
+    ply: usize,
+    to_move: Option<Player>,
+    legal_moves: Vec<String>,
+    view: Box<RawValue>,
+    #[serde(rename = "layout")]
+    drawing: Drawing,
 }
 
 /// A board's drawing and whether an answer carries it.
@@ -779,8 +796,8 @@ impl App {
     }
 
     /// Refuses a position whose view and board drawing together are over the limit.
-    fn check_drawable(&self, view: &Value, start: &Start) -> Result<(), ApiError> {
-        let bytes = view.to_string().len() + start.layout.as_ref().map_or(0, |l| l.get().len());
+    fn check_drawable(&self, view: &RawValue, start: &Start) -> Result<(), ApiError> {
+        let bytes = view.get().len() + start.layout.as_ref().map_or(0, |l| l.get().len());
         if bytes > self.limits.max_view_bytes {
             return Err(ApiError::too_large("the board is too large to draw"));
         }
@@ -852,7 +869,8 @@ impl App {
         self.check_level(record.players.x)?;
         self.check_level(record.players.o)?;
         let (start, current) = self.build(&record, usize::MAX)?;
-        self.check_drawable(&current.view(), &start)?;
+        let view = json_text(&current.view());
+        self.check_drawable(&view, &start)?;
         if let Some(seat) = friend
             && record.players.seat(seat) != Seat::Human
         {
@@ -883,8 +901,9 @@ impl App {
             updated: now(),
             record,
         };
+        let saved_moves = saved.record.moves.len() as u64;
         Ok(Live {
-            version: saved.record.moves.len() as u64,
+            version: saved_moves,
             movers: movers(start.game.as_ref(), &saved.record.moves)?,
             saved,
             start,
@@ -893,7 +912,7 @@ impl App {
             undo_request: None,
             driver: None,
             deleted: false,
-            view: None,
+            view: Some((saved_moves, view)),
             computer_proven: None,
             solver_missed: false,
         })
@@ -1553,8 +1572,11 @@ impl App {
         }
         let played = live.saved.record.moves.len();
         let Some(at) = ply.filter(|&p| p < played) else {
-            let view = live.current_view();
-            self.resized(&live);
+            let (view, fresh) = live.current_view();
+            // Only a fresh view changes the size the memory cap knows.
+            if fresh {
+                self.resized(&live);
+            }
             let (finished, winner) = (live.finished(), live.winner());
             return Ok(self.shown(&live, live.current.as_ref(), view, played, finished, winner));
         };
@@ -1643,7 +1665,7 @@ impl App {
         game: &str,
         board: Option<&str>,
         options: Value,
-    ) -> Result<Value, ApiError> {
+    ) -> Result<Preview, ApiError> {
         let kind = self
             .catalog
             .find(game)
@@ -1659,20 +1681,20 @@ impl App {
             stopped: false,
         };
         let start = self.start_of(&record)?;
-        let view = start.game.view();
+        let view = json_text(&start.game.view());
         self.check_drawable(&view, &start)?;
-        Ok(json!({
-            "game": record.game,
-            "title": kind.title,
-            "board": record.board,
-            "moves": [],
-            "movers": "",
-            "ply": 0,
-            "to_move": start.game.to_move(),
-            "legal_moves": start.game.legal_moves(),
-            "view": view,
-            "layout": start.layout.as_deref(),
-        }))
+        Ok(Preview {
+            game: record.game,
+            title: kind.title,
+            board: record.board,
+            moves: [],
+            movers: "",
+            ply: 0,
+            to_move: start.game.to_move(),
+            legal_moves: start.game.legal_moves(),
+            view,
+            drawing: Drawing { start, sent: true },
+        })
     }
 
     /// The game's record, for export.
