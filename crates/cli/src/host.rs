@@ -352,6 +352,11 @@ fn solve(game: &GameDescriptor, matches: &ArgMatches, out: &Output) -> anyhow::R
     let budget = solve_budget(matches)?;
     let started = start(game, matches)?;
     let solved = with_search_bar("solving", &budget, |budget| started.solve(budget));
+    emit_solved(&solved, out)
+}
+
+/// Prints the answer of a `solve` (text or JSON) and says how complete it is.
+pub fn emit_solved(solved: &Solved, out: &Output) -> anyhow::Result<Answer> {
     // Beyond a fixed limit of the game's analysis, no budget would help: bad input.
     if solved.status
         == (Status::Unknown {
@@ -369,7 +374,7 @@ fn solve(game: &GameDescriptor, matches: &ArgMatches, out: &Output) -> anyhow::R
     let status = Status::of_parts(
         std::iter::once(solved.status).chain(own_parts(&solved.extra).map(|(_, status)| status)),
     );
-    out.emit_status(&solved, status, || solved_text(&solved))
+    out.emit_status(solved, status, || solved_text(solved))
 }
 
 /// The game's own keys of a solve that are answers with a status of their own (sandpile's

@@ -51,6 +51,13 @@ pub trait Impartial: Clone + Eq + Hash + Send + Sync {
     /// The position after `mv`.
     fn after(&self, mv: &Self::Move) -> Self;
 
+    /// Whether no move is left (the game is over). The default lists the moves; a game
+    /// whose positions can have more moves than fit in memory (Nim on large heaps) says
+    /// it without listing them.
+    fn has_no_moves(&self) -> bool {
+        self.moves().is_empty()
+    }
+
     /// The independent summands of this position (a disjunctive sum). Splitting lets the
     /// table memoise small parts and nim-sum them. The default is the position itself;
     /// an override must not return the position itself unless it has one part.
@@ -206,7 +213,7 @@ impl<G: Impartial, const MISERE: bool> Game for ImpartialPlay<G, MISERE> {
     }
 
     fn outcome(&self) -> Option<Outcome> {
-        if self.position.moves().is_empty() {
+        if self.position.has_no_moves() {
             let stuck = self.to_move;
             Some(Outcome::win(if MISERE { stuck } else { stuck.opponent() }))
         } else {

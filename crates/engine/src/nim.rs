@@ -7,10 +7,10 @@ use serde::Serialize;
 use serde_json::{Map, Value, json};
 
 use crate::agents::{Agent, KnownWins, Level, standard_agent};
-use crate::budget::Budget;
+use crate::budget::{Budget, Exhausted};
 use crate::catalog::{
-    Analysis, BoardKind, GameDescriptor, GameInfo, Moves, Setup, SetupError, SolveBudget, Unsolved,
-    ValueKind, Winner,
+    Analysis, BoardKind, GameDescriptor, GameInfo, Moves, Setup, SetupError, SolveBudget, Solved,
+    Unsolved, ValueKind, Winner,
 };
 use crate::game::{MoveError, Notation};
 use crate::impartial::{Impartial, NormalPlay, nim_sum};
@@ -105,6 +105,11 @@ impl Impartial for Nim {
         let mut next = self.clone();
         next.heaps[mv.heap] = mv.to;
         next
+    }
+
+    /// Every heap is empty (a heap of N counters has N moves: never listed to see this).
+    fn has_no_moves(&self) -> bool {
+        self.heaps.iter().all(|&h| h == 0)
     }
 
     /// Each non-empty heap is a game of its own.
@@ -204,15 +209,23 @@ impl Hosting for NimHost {
 
     /// Bouton's theorem, at once on any heaps: the nim-sum is the Grundy value and the
     /// winning moves leave nim-sum 0 ([`Nim::winning_moves`]); from a lost position every
-    /// move is as good. (The engine's generic searches are checked against it in the
-    /// tests, not run here: the solver took 10 s on 50 53 30 14.)
-    fn analyse(game: &Self::Game, _budget: &Budget) -> Result<Analysis<NimMove>, Unsolved> {
+    /// move is as good, listed when they fit in the budget's memory (a heap of N counters
+    /// has N moves), else unknown with the memory limit. (The engine's generic searches
+    /// are checked against it in the tests, not run here: the solver took 10 s on 50 53
+    /// 30 14.)
+    fn analyse(game: &Self::Game, budget: &Budget) -> Result<Analysis<NimMove>, Unsolved> {
         let grundy = nim_sum(game.position.heaps.iter().copied());
         let mover_wins = grundy != 0;
-        let best_moves = if mover_wins {
-            game.position.winning_moves()
+        let moves = if mover_wins {
+            Moves::reaching_value(true, game.position.winning_moves())
         } else {
-            game.position.moves()
+            let count: u64 = game.position.heaps.iter().map(|&h| u64::from(h)).sum();
+            match budget.max_entries(LISTED_MOVE_BYTES) {
+                Some(most) if count > most as u64 => Moves::Unknown {
+                    reason: Exhausted::Memory,
+                },
+                _ => Moves::reaching_value(false, game.position.moves()),
+            }
         };
         Ok(Analysis {
             winner: Winner::Player(if mover_wins {
@@ -222,7 +235,7 @@ impl Hosting for NimHost {
             }),
             value: i64::from(grundy),
             value_kind: ValueKind::Grundy,
-            moves: Moves::reaching_value(mover_wins, best_moves),
+            moves,
             nodes: 0,
             extra: Map::from_iter([("grundy".to_string(), json!(grundy))]),
         })
@@ -276,6 +289,9 @@ pub fn parse_heaps(text: &str) -> Result<Vec<u32>, SetupError> {
 #[serde(deny_unknown_fields)]
 struct NimOptions {}
 
+/// Bytes a listed move takes in an answer (the move, its text and its place in the list).
+const LISTED_MOVE_BYTES: usize = 64;
+
 /// A game of Nim from heap sizes, refused before its moves are listed when they are
 /// more than `limits` allows (a heap of N counters has N moves).
 pub fn new_game(heaps: Vec<u32>, limits: &SetupLimits) -> Result<NormalPlay<Nim>, TooLarge> {
@@ -284,9 +300,23 @@ pub fn new_game(heaps: Vec<u32>, limits: &SetupLimits) -> Result<NormalPlay<Nim>
 }
 
 fn start(setup: &Setup, limits: &SetupLimits) -> Result<Box<dyn Match>, SetupError> {
-    let NimOptions {} = setup.typed_options(&DESCRIPTOR.info)?;
-    let game = new_game(parse_heaps(setup.board)?, limits).map_err(SetupError::from_error)?;
+    let game = new_game(read_setup(setup)?, limits).map_err(SetupError::from_error)?;
     Ok(GameMatch::<NimHost>::boxed(game))
+}
+
+/// The heaps of a setup, its options checked (Nim has none).
+fn read_setup(setup: &Setup) -> Result<Vec<u32>, SetupError> {
+    let NimOptions {} = setup.typed_options(&DESCRIPTOR.info)?;
+    parse_heaps(setup.board)
+}
+
+/// The answer of `solve` on any heaps, in the one shape of every game's solve: Bouton's
+/// theorem answers at once and lists no move beyond the budget's memory
+/// ([`NimHost::analyse`]), so no setup limit is needed (a host's limits are for play,
+/// hints and searches, which list every move).
+pub fn solve_any_heaps(setup: &Setup, budget: &Budget) -> Result<Solved, SetupError> {
+    let game = NormalPlay::new(Nim::new(read_setup(setup)?));
+    Ok(GameMatch::<NimHost>::new(game).solve(budget))
 }
 
 /// Nim in the catalog.

@@ -41,7 +41,7 @@ pub const OWN: [OwnCommands; 6] = [
     OwnCommands {
         game: "nim",
         add: nim::NimCommand::augment_subcommands,
-        run: |matches, out| own(matches, out, nim::run),
+        run: nim::run_own,
         merge: None,
     },
     OwnCommands {
@@ -202,7 +202,7 @@ pub fn save_certificate<P: Serialize + Default>(
 }
 
 /// Runs `run` on the game's subcommand in `matches` when it is one of `E`'s.
-fn own<E: Subcommand + FromArgMatches>(
+pub(crate) fn own<E: Subcommand + FromArgMatches>(
     matches: &ArgMatches,
     out: &Output,
     run: fn(E, &Output) -> anyhow::Result<Answer>,

@@ -1,13 +1,15 @@
 //! `crosscap nim`: the engine's reference game. Its own commands: `value` (the generic
-//! Grundy search) and the table of P-positions.
+//! Grundy search) and the table of P-positions; its `solve` on any heaps.
 
 use anyhow::bail;
-use clap::Subcommand;
+use clap::{ArgMatches, Subcommand};
 use crosscap_engine::catalog::Part;
-use crosscap_engine::nim::{Nim, format_move};
+use crosscap_engine::nim::{DESCRIPTOR, Nim, format_move, solve_any_heaps};
 use crosscap_engine::{GrundyTable, Misere, MisereAnswer, nim_sum};
 use serde::Serialize;
 
+use crate::host::{GameSetup, emit_solved};
+use crate::limits::solve_budget;
 use crate::output::{Answer, Output, Table, TableFormat, grundy_text};
 
 #[derive(Subcommand, Debug)]
@@ -67,6 +69,20 @@ const MAX_TABLE_HEAPS: usize = 6;
 const MAX_TABLE_HEAP: u32 = 255;
 /// The most rows `p-positions` lists (`--count` counts any number).
 const MAX_ROWS: u64 = 1_000_000;
+
+/// Runs Nim's own commands and its `solve`, which Bouton's theorem answers on any heaps
+/// (no setup limit: [`solve_any_heaps`]); `matches` are the game's.
+pub fn run_own(matches: &ArgMatches, out: &Output) -> Option<anyhow::Result<Answer>> {
+    if let Some(answer) = super::own(matches, out, run) {
+        return Some(answer);
+    }
+    let solve = matches.subcommand_matches("solve")?;
+    Some(solve_budget(solve).and_then(|budget| {
+        let solved = GameSetup::read(solve, &DESCRIPTOR.info)
+            .with(|setup| solve_any_heaps(setup, &budget))?;
+        emit_solved(&solved, out)
+    }))
+}
 
 pub fn run(cmd: NimCommand, out: &Output) -> anyhow::Result<Answer> {
     match cmd {

@@ -68,8 +68,7 @@ fn solve_agrees_with_value() {
 fn bad_heaps_are_user_errors() {
     crosscap(&["nim", "value", "three"]).assert_user_error("three");
     crosscap(&["nim", "value", "-1"]).assert_user_error("-1");
-    crosscap(&["nim", "solve", "3000", "3000"])
-        .assert_user_error("6000 legal moves (at most 5000)");
+    crosscap(&["nim", "hint", "3000", "3000"]).assert_user_error("6000 legal moves (at most 5000)");
     crosscap(&["nim", "arena", "3", "--a", "godlike"]).assert_user_error("godlike");
 }
 
@@ -214,6 +213,48 @@ fn a_solve_follows_boutons_theorem_on_any_heaps() {
         "{hint}"
     );
     assert_eq!(hint["proven"], true, "{hint}");
+}
+
+/// Past the setup limit of play and hints (5000 moves), `solve` still answers from the
+/// nim-sum, in the same shape; a lost position's moves (every move) are listed while they
+/// fit in `--max-memory`.
+#[test]
+fn a_solve_answers_heaps_past_the_setup_limit() {
+    let v = crosscap(&["--json", "nim", "solve", "20000", "30000"]).json();
+    assert_eq!(
+        (&v["status"], &v["winner"], &v["outcome"]),
+        (&json!("solved"), &json!("X"), &json!("N"))
+    );
+    assert_eq!(
+        (&v["value"], &v["grundy"]),
+        (&json!(20000 ^ 30000), &json!(20000 ^ 30000))
+    );
+    assert_eq!(v["winning_moves"], json!(["2:20000"]), "{v}");
+    assert_eq!(v["optimal_moves"], json!(["2:20000"]), "{v}");
+    assert_eq!(v["heaps"], json!([20000, 30000]));
+    let text = crosscap(&["nim", "solve", "20000", "30000"]);
+    assert_eq!(text.code, 0, "{}", text.stderr);
+    assert!(
+        text.stdout
+            .contains("Grundy value 15120 (N-position)\nwinning moves: 2:20000\n"),
+        "{}",
+        text.stdout
+    );
+    let lost = crosscap(&["--json", "nim", "solve", "3000", "3000"]).json();
+    assert_eq!(lost["winner"], "O");
+    assert_eq!(lost["optimal_moves"].as_array().map(Vec::len), Some(6000));
+    let huge = crosscap(&["--json", "nim", "solve", "4000000000", "4000000000"]);
+    assert_eq!(huge.code, 0, "{}", huge.stderr);
+    let huge = huge.json();
+    assert_eq!(
+        (&huge["status"], &huge["value"]),
+        (&json!("solved"), &json!(0))
+    );
+    assert_eq!(
+        (&huge["optimal_moves_status"], &huge["optimal_moves_reason"]),
+        (&json!("unknown"), &json!("memory")),
+        "{huge}"
+    );
 }
 
 /// Counts honour `--format` as tables do: one row of counts.
