@@ -243,6 +243,10 @@ pub fn router(app: Arc<App>, hosts: HostPolicy) -> Router {
             )
         })
         .layer(DefaultBodyLimit::max(max_body))
+        .layer(from_fn_with_state(
+            (max_body, app.limits.request_wait),
+            guard::body_in_time,
+        ))
         .layer(from_fn_with_state(Arc::new(hosts), guard::check_host))
         .layer(from_fn(guard::security_headers))
         .layer(from_fn(guard::log_request))

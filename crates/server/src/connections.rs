@@ -93,7 +93,7 @@ pub async fn serve_connections(
     });
     let mut http = hyper::server::conn::http1::Builder::new();
     http.timer(TokioTimer::new())
-        .header_read_timeout(limits.header_wait);
+        .header_read_timeout(limits.request_wait);
     // Every connection holds a receiver of `stop`: its sender says when to stop, and once
     // every receiver is dropped, every connection has ended.
     let (stop, stopped) = watch::channel(false);

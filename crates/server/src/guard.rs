@@ -37,6 +37,39 @@ pub async fn security_headers(request: Request, next: Next) -> Response {
     response
 }
 
+/// Reads a request's whole body, at most `max_bytes` of it within `wait`, before the
+/// routes see it: a client sending its body a byte at a time would otherwise hold its
+/// connection, and a place among the connections of its address, for as long as it likes.
+pub async fn body_in_time(
+    State((max_bytes, wait)): State<(usize, Duration)>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let (parts, body) = request.into_parts();
+    let bytes = match tokio::time::timeout(wait, axum::body::to_bytes(body, max_bytes)).await {
+        Ok(Ok(bytes)) => bytes,
+        Ok(Err(_)) => {
+            return ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "the request body is too large",
+            )
+            .into_response();
+        }
+        Err(_) => {
+            return ApiError::new(
+                StatusCode::REQUEST_TIMEOUT,
+                format!(
+                    "the request body did not arrive within {} s",
+                    wait.as_secs_f64()
+                ),
+            )
+            .into_response();
+        }
+    };
+    next.run(Request::from_parts(parts, axum::body::Body::from(bytes)))
+        .await
+}
+
 /// One line per request: method, path, status, milliseconds (never bodies or queries,
 /// so no token is logged).
 pub async fn log_request(request: Request, next: Next) -> Response {

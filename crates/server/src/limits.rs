@@ -64,9 +64,10 @@ pub struct Limits {
     pub max_connections: usize,
     pub max_connections_per_address: usize,
     /// How long a connection may take to send a request's head, or sit idle between
-    /// requests, before it is closed.
+    /// requests, before it is closed; and again, once the head is in, to send the body
+    /// (past that: 408).
     #[serde(serialize_with = "as_seconds")]
-    pub header_wait: Duration,
+    pub request_wait: Duration,
 }
 
 fn as_seconds<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
@@ -97,7 +98,7 @@ impl Default for Limits {
             hint_period: Duration::from_secs(2),
             max_connections: 1_000,
             max_connections_per_address: 64,
-            header_wait: Duration::from_secs(10),
+            request_wait: Duration::from_secs(10),
         }
     }
 }

@@ -58,13 +58,13 @@ fn closed_by_the_server(mut stream: TcpStream) -> Duration {
 }
 
 /// Connections that send half a request head, or nothing, are closed after
-/// `header_wait`; past the limit per address a new one is closed at once; once they are
+/// `request_wait`; past the limit per address a new one is closed at once; once they are
 /// gone, the server answers that address again.
 #[test]
 fn idle_and_surplus_connections_are_closed() {
     let server = start(Limits {
         max_connections_per_address: 3,
-        header_wait: Duration::from_millis(500),
+        request_wait: Duration::from_millis(500),
         ..Limits::default()
     });
     let address = server.base.trim_start_matches("http://").to_string();
@@ -84,6 +84,52 @@ fn idle_and_surplus_connections_are_closed() {
         let waited = closed_by_the_server(stream);
         assert!(waited < Duration::from_secs(3), "closed after {waited:?}");
     }
+    let (status, _) = server.get("/api/status");
+    assert_eq!(status, 200);
+}
+
+/// A request whose body comes a byte at a time is answered 408 once `request_wait` has
+/// passed since its head, and its connection is closed: it held the connection for as
+/// long as it kept sending.
+#[test]
+fn a_body_sent_a_byte_at_a_time_is_cut_off() {
+    let server = start(Limits {
+        request_wait: Duration::from_millis(500),
+        ..Limits::default()
+    });
+    let address = server.base.trim_start_matches("http://").to_string();
+    let mut stream = TcpStream::connect(&address).unwrap();
+    stream
+        .write_all(
+            b"POST /api/games HTTP/1.1\r\nHost: localhost\r\n\
+              Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{",
+        )
+        .unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_millis(100)))
+        .unwrap();
+    let started = Instant::now();
+    let mut answer = Vec::new();
+    let mut buffer = [0u8; 1024];
+    while started.elapsed() < Duration::from_secs(5) {
+        match stream.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(n) => answer.extend_from_slice(&buffer[..n]),
+            Err(e) if e.kind() == ErrorKind::ConnectionReset => break,
+            Err(_) => {
+                // Still waiting: one more byte of the body, if the server still reads.
+                let _ = stream.write_all(b" ");
+            }
+        }
+    }
+    let waited = started.elapsed();
+    let answer = String::from_utf8_lossy(&answer);
+    assert!(answer.starts_with("HTTP/1.1 408"), "{answer}");
+    assert!(
+        answer.contains(r#"{"error":"the request body did not arrive within 0.5 s"}"#),
+        "{answer}"
+    );
+    assert!(waited < Duration::from_secs(2), "cut off after {waited:?}");
     let (status, _) = server.get("/api/status");
     assert_eq!(status, 200);
 }
