@@ -8,7 +8,7 @@ use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
 use crosscap_edge_nim::{
     CheckBox, EdgeNim, GrundyValues, OrbitCounts, PTable, Predicate, TableBox, analyse,
-    check_predicate, check_tetrahedron, edge_names, orbit_counts, parse_tokens,
+    check_predicate, check_tetrahedron, edge_names, orbit_counts, parse_assignments, parse_tokens,
     predicate::symmetries_fixing, read_graph, slice,
 };
 use crosscap_engine::catalog::{Part, Spent, Status};
@@ -81,7 +81,7 @@ pub enum EdgeNimCommand {
         graph: String,
         /// The held edges' tokens, as --tokens of `value` (EDGE=COUNT items, unnamed edges
         /// empty, *=N first for every edge; or counts in edge order); the free edges' counts
-        /// are ignored.
+        /// from *=N or the list are ignored, a free edge named here is refused.
         #[arg(long, default_value = "")]
         fix: String,
         /// A free edge, from 0 to --max (give one or two).
@@ -461,6 +461,16 @@ fn slice_report(
     } else {
         parse_tokens(graph, fix).context("--fix")?
     };
+    // A free edge named in --fix is both: refused rather than its count dropped (the
+    // counts of `*=N` and of a list in edge order name no edge and are ignored).
+    if fix.contains('=')
+        && let Some(e) = parse_assignments(graph, fix)?
+            .into_iter()
+            .find_map(|(e, _)| e.filter(|e| free.contains(e)))
+    {
+        let name = graph.edge_name(e);
+        bail!("edge {name} is both free (--free) and held (--fix): give it in one of them");
+    }
     let work = held
         .iter()
         .enumerate()
