@@ -263,11 +263,18 @@ pub fn run_ladder(game: &dyn Match, args: &LadderArgs, out: &Output) -> anyhow::
     out.emit_status(&report, status, || {
         let mut table = Table::new(&["level", "Elo", "95% interval", "score", "games"]);
         for rating in &report.ratings {
-            let [low, high] = rating.ci95;
+            // Unrated: the time ran out before the level's games (a full round robin rates
+            // every level).
+            let (elo, interval) = match (rating.elo, rating.ci95) {
+                (Some(elo), Some([low, high])) => {
+                    (format!("{elo:.0}"), format!("{low:.0} to {high:.0}"))
+                }
+                _ => ("unknown".to_string(), "unknown (time ran out)".to_string()),
+            };
             table.push(vec![
                 rating.player.clone(),
-                format!("{:.0}", rating.elo),
-                format!("{low:.0} to {high:.0}"),
+                elo,
+                interval,
                 format!("{}", rating.score),
                 format!("{}", rating.games),
             ]);

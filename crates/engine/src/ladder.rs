@@ -18,12 +18,14 @@ pub struct RoundRobin {
 #[derive(Clone, Debug, Serialize)]
 pub struct Rating {
     pub player: String,
-    /// Elo points above the first player.
-    pub elo: f64,
+    /// Elo points above the first player; `None` (null) when no games tie the player to
+    /// the first (a round robin cut short before the player's games).
+    pub elo: Option<f64>,
     /// The 95% interval of `elo`, from the curvature of the likelihood at its maximum
     /// (the observed Fisher information, the first player's rating held at 0, so its own
-    /// interval is `[0, 0]` and the others' widths include its uncertainty).
-    pub ci95: [f64; 2],
+    /// interval is `[0, 0]` and the others' widths include its uncertainty); `None` (null)
+    /// when `elo` is.
+    pub ci95: Option<[f64; 2]>,
     /// Score over all its games (a draw counting half).
     pub score: f64,
     pub games: f64,
@@ -97,10 +99,11 @@ impl RoundRobin {
             .map(|i| {
                 let elo = 400.0 * (strength[i] / anchor).log10();
                 let half_width = 1.96 * ELO_PER_LOG * deviations[i];
+                let rated = half_width.is_finite();
                 Rating {
                     player: self.players[i].clone(),
-                    elo,
-                    ci95: [elo - half_width, elo + half_width],
+                    elo: rated.then_some(elo),
+                    ci95: rated.then_some([elo - half_width, elo + half_width]),
                     score: self.score[i].iter().sum(),
                     games: self.games[i].iter().sum(),
                 }
@@ -125,8 +128,20 @@ impl RoundRobin {
                 information[i][j] -= weight;
             }
         }
-        // The players rated against someone, the first (held at 0) left out.
-        let rated: Vec<usize> = (1..n).filter(|&i| information[i][i] > 0.0).collect();
+        // The players tied to the first by games (a chain of opponents), the first (held
+        // at 0) left out: the others' ratings have no anchor, and would make the matrix
+        // singular.
+        let mut tied = vec![false; n];
+        let mut reached = vec![0];
+        while let Some(i) = reached.pop() {
+            for (j, tie) in tied.iter_mut().enumerate().skip(1) {
+                if !*tie && self.games[i][j] > 0.0 {
+                    *tie = true;
+                    reached.push(j);
+                }
+            }
+        }
+        let rated: Vec<usize> = (1..n).filter(|&i| tied[i]).collect();
         let free = rated
             .iter()
             .map(|&i| rated.iter().map(|&j| information[i][j]).collect())
@@ -188,7 +203,7 @@ mod tests {
         for &(a, b, games, score) in results {
             round.add(a, b, games, score);
         }
-        round.ratings().iter().map(|r| r.elo).collect()
+        round.ratings().iter().map(|r| r.elo.unwrap()).collect()
     }
 
     /// Two players: the fitted odds are the observed ones with the prior added, 400 log10 of
@@ -222,15 +237,15 @@ mod tests {
         let mut round = RoundRobin::new(vec!["a".into(), "b".into()]);
         round.add(0, 1, 100.0, 24.5);
         let ratings = round.ratings();
-        assert_eq!(ratings[0].ci95, [0.0, 0.0]);
+        assert_eq!(ratings[0].ci95, Some([0.0, 0.0]));
         let p: f64 = 76.0 / 101.0;
         let half = 1.96 * ELO_PER_LOG / (101.0 * p * (1.0 - p)).sqrt();
-        let [low, high] = ratings[1].ci95;
+        let [low, high] = ratings[1].ci95.unwrap();
         assert!(
             (high - low - 2.0 * half).abs() < 1e-6,
             "{low} {high} {half}"
         );
-        assert!((low + high - 2.0 * ratings[1].elo).abs() < 1e-6);
+        assert!((low + high - 2.0 * ratings[1].elo.unwrap()).abs() < 1e-6);
     }
 
     /// More games narrow every interval; a chain's far end is the least certain.
@@ -243,7 +258,7 @@ mod tests {
             round
                 .ratings()
                 .iter()
-                .map(|r| r.ci95[1] - r.ci95[0])
+                .map(|r| r.ci95.map_or(f64::INFINITY, |[low, high]| high - low))
                 .collect::<Vec<f64>>()
         };
         let (few, many) = (width(20.0), width(200.0));
@@ -251,14 +266,19 @@ mod tests {
         assert!(few[2] > few[1], "{few:?}");
     }
 
-    /// A player who met nobody connected to the first has no finite interval.
+    /// A player who met nobody connected to the first has no rating (no Elo, no interval),
+    /// whoever else it met.
     #[test]
-    fn an_unconnected_player_has_an_infinite_interval() {
-        let mut round = RoundRobin::new((0..3).map(|i| format!("p{i}")).collect());
+    fn an_unconnected_player_has_no_rating() {
+        let mut round = RoundRobin::new((0..4).map(|i| format!("p{i}")).collect());
         round.add(0, 1, 10.0, 5.0);
+        round.add(2, 3, 10.0, 8.0);
         let ratings = round.ratings();
-        assert!(ratings[1].ci95.iter().all(|x| x.is_finite()), "{ratings:?}");
-        assert!(ratings[2].ci95[1].is_infinite(), "{ratings:?}");
+        let [low, high] = ratings[1].ci95.unwrap();
+        assert!(low.is_finite() && high.is_finite(), "{ratings:?}");
+        for unrated in &ratings[2..] {
+            assert_eq!((unrated.elo, unrated.ci95), (None, None), "{ratings:?}");
+        }
     }
 
     #[test]

@@ -244,6 +244,51 @@ fn a_ladder_cut_short_rates_the_games_played_and_exits_3() {
     assert_eq!(v["ratings"][0]["elo"], 0.0, "{v}");
 }
 
+/// A level whose games the ladder's time bound left unplayed has no rating: "unknown" in
+/// the table, null Elo and interval in JSON (not an Elo of the fit's starting point and
+/// "-inf to inf"). The first pair's 400 games of 20 ms moves outlast the 0.12 s bound.
+#[test]
+fn a_ladder_cut_short_leaves_unplayed_levels_unrated() {
+    let args = [
+        "nim",
+        "ladder",
+        "3",
+        "4",
+        "5",
+        "--levels",
+        "random,mcts:20ms,perfect",
+        "--games",
+        "400",
+        "--max-minutes",
+        "0.002",
+    ];
+    let text = crosscap(&args);
+    assert_eq!(text.code, 3, "{}", text.stderr);
+    let last: Vec<&str> = (text.stdout.lines().last().unwrap_or_default())
+        .split_whitespace()
+        .collect();
+    assert_eq!(
+        last.join(" "),
+        "perfect unknown unknown (time ran out) 0 0",
+        "{}",
+        text.stdout
+    );
+    assert!(!text.stdout.contains("inf"), "{}", text.stdout);
+    let v = crosscap(&[&["--json"][..], &args[..]].concat()).unknown_json("time");
+    let unplayed = &v["ratings"][2];
+    assert_eq!(unplayed["player"], "perfect", "{v}");
+    assert_eq!(
+        (&unplayed["elo"], &unplayed["ci95"]),
+        (&Value::Null, &Value::Null),
+        "{v}"
+    );
+    assert_eq!(
+        v["ratings"][0]["ci95"],
+        serde_json::json!([0.0, 0.0]),
+        "{v}"
+    );
+}
+
 /// `ladder` rates levels in Elo from a round robin, the first level at 0, on every game.
 #[test]
 fn a_ladder_rates_levels_on_every_game() {
