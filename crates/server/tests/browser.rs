@@ -22,6 +22,10 @@ use serde_json::{Value, json};
 const WAIT: Duration = Duration::from_secs(60);
 /// How long a whole game may take, on the same terms.
 const GAME_WAIT: Duration = Duration::from_secs(300);
+/// A Nim board for computer games watched move by move (800 ms a move): ten heaps, so at
+/// least ten moves shown over 8 s, in which Pause pressed as the page opens lands before
+/// the end even on a loaded machine (three heaps could be shown to their end first).
+const PACED_HEAPS: &str = "1 2 3 4 5 6 7 8 9 10";
 
 /// A chromedriver process, ended when dropped, with a temporary directory of its own for
 /// the browsers' profiles and sockets, deleted with it.
@@ -1387,7 +1391,7 @@ fn a_phone_sized_page_and_a_paced_computer_game() {
     );
 
     // The computer against itself, shown one move at a time: pause, step, end.
-    open_form(&session, &server, "nim", "3 4 5");
+    open_form(&session, &server, "nim", PACED_HEAPS);
     for seat in ["X", "O"] {
         session.click_first(&format!("select[name='{seat}-kind'] option[value='ai']"));
         session.click_first(&format!(
@@ -1397,6 +1401,7 @@ fn a_phone_sized_page_and_a_paced_computer_game() {
     session.click_first("#start");
     session.click_first("#pause");
     session.wait_for_text("#pause", "Play");
+    let pause = session.wait_for("#pause");
     let shown = |s: &Session| {
         let value = s.property(&s.wait_for("#replay"), "value");
         value.as_str().unwrap().parse::<usize>().unwrap()
@@ -1408,6 +1413,9 @@ fn a_phone_sized_page_and_a_paced_computer_game() {
         assert!(start.elapsed() < WAIT, "step shows the next move");
         std::thread::sleep(Duration::from_millis(30));
     }
+    // The buttons stay as moves are shown (made anew with each, one took no click whose
+    // press and release straddled a move): Pause is the element it was.
+    assert_eq!(session.text(&pause), "Play");
     session.click_first("#to-end");
     session.wait_for("#status[data-status='over']");
     assert!(
@@ -1416,12 +1424,17 @@ fn a_phone_sized_page_and_a_paced_computer_game() {
         session.document_width()
     );
 
-    // A computer that thinks a while shows for how long, beside the word.
+    // A computer that thinks a while shows for how long, beside the word. The page counts
+    // from when it first sees the computer thinking, and shows the count from 2 s on: the
+    // computer thinks for the longest the server allows, so that a page slow to open on a
+    // loaded machine still sees it thinking for 2 s (at 4 s, it had moved before the page
+    // had counted to 2). The game is stopped once seen, which stops its search.
     let game = server.create(json!({
         "game": "projective-hex", "board": "taylor:4",
-        "players": {"X": "ai:mcts:4000ms", "O": "human"}
+        "players": {"X": format!("ai:mcts:{}ms", Limits::default().max_think.as_millis()), "O": "human"}
     }));
-    session.open(&server.url(&format!("/#/game/{}", game["id"].as_str().unwrap())));
+    let id = game["id"].as_str().unwrap();
+    session.open(&server.url(&format!("/#/game/{id}")));
     let thinking = session.wait_for_text("#status", " s. You are watching.");
     assert!(
         session.find_all("#status[data-turn]").is_empty(),
@@ -1446,6 +1459,12 @@ fn a_phone_sized_page_and_a_paced_computer_game() {
     session.wait_for("html[data-music='playing']");
     session.click_first("nav a[href='#/games']");
     session.wait_for("html:not([data-music])");
+    let (status, stopped) = server.post(
+        &format!("/api/games/{id}/stop"),
+        json!({"token": game["tokens"]["owner"]}),
+    );
+    assert_eq!(status, 200, "{stopped}");
+    assert_eq!(stopped["moves"], json!([]), "stopped while thinking");
     assert_eq!(session.console_errors(), Vec::<String>::new());
     session.screenshot("phone-nim");
 }
@@ -2512,7 +2531,7 @@ fn a_file_that_is_no_record(session: &Session, server: &common::TestServer) {
 /// nothing of how many there are (the rest would give the result away), until the end.
 fn a_paced_game_keeps_its_end(session: &Session, server: &common::TestServer) {
     let game = server.create(json!({
-        "game": "nim", "board": "3 4 5", "players": {"X": "ai:random", "O": "ai:random"}
+        "game": "nim", "board": PACED_HEAPS, "players": {"X": "ai:random", "O": "ai:random"}
     }));
     let id = game["id"].as_str().unwrap();
     let total = server.until_over(id, WAIT)["moves"]

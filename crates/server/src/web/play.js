@@ -214,9 +214,13 @@ export async function gamePage(main, id, page) {
     requestAnimationFrame(() => performance.mark("crosscap:pending-drawn"));
   }
 
-  // The position after `ply` moves (the live one at the end).
-  const showPly = (ply) => act(async () => {
-    viewing = ply >= state.moves.length ? null : await api("GET", `/games/${id}?ply=${ply}`);
+  // The position after `ply` moves (the live one at the end); `wanted()` says, once the
+  // position has come, whether it is still to be shown (a paced step that Pause or Step
+  // overtook while it was on its way is not: it would move on past the position paused at).
+  const showPly = (ply, wanted = () => true) => act(async () => {
+    const position = ply >= state.moves.length ? null : await api("GET", `/games/${id}?ply=${ply}`);
+    if (!wanted()) return null;
+    viewing = position;
     if (watch) watch.ply = Math.min(ply, state.moves.length);
     return null;
   });
@@ -317,23 +321,28 @@ export async function gamePage(main, id, page) {
     musicButton.setAttribute("aria-pressed", String(music));
   }
 
-  // Pause, step and skip for a game the computer plays against itself.
+  // Pause, step and skip for a game the computer plays against itself: made once, and
+  // only their words and states written as the game goes on (made anew with each move
+  // shown, a button took no click whose press and release straddled a move, and lost the
+  // keyboard's focus).
+  const pause = button("pause");
+  const step = button("step", "Step");
+  const end = button("to-end", "End");
+  pause.addEventListener("click", () => { watch.playing = !watch.playing; drawPace(); });
+  step.addEventListener("click", () => { watch.playing = false; showPly(watch.ply + 1); });
+  end.addEventListener("click", () => { watch.playing = false; showPly(state.moves.length); });
+  if (watch) pace.append(el("p", { class: "note" }, t("Computer against computer, one move at a time:")), pause, " ", step, " ", end);
   function drawPace() {
     if (!watch) return;
-    clear(pace);
-    const pause = button("pause", watch.playing ? "Pause" : "Play");
-    const step = button("step", "Step");
-    const end = button("to-end", "End");
-    pause.addEventListener("click", () => { watch.playing = !watch.playing; drawPace(); });
-    step.addEventListener("click", () => { watch.playing = false; showPly(watch.ply + 1); });
-    end.addEventListener("click", () => { watch.playing = false; showPly(state.moves.length); });
+    pause.textContent = watch.playing ? t("Pause") : t("Play");
     step.disabled = end.disabled = watch.ply >= state.moves.length && state.status === "over";
-    pace.append(el("p", { class: "note" }, t("Computer against computer, one move at a time:")), pause, " ", step, " ", end);
   }
   if (watch) {
     const timer = setInterval(() => {
       if (!page.current()) { clearInterval(timer); return; }
-      if (watch.playing && watch.ply < state.moves.length) showPly(watch.ply + 1);
+      if (!watch.playing || watch.ply >= state.moves.length) return;
+      const ply = watch.ply + 1;
+      showPly(ply, () => watch.playing && watch.ply === ply - 1);
     }, PACE_MS);
   }
 
