@@ -2408,8 +2408,9 @@ fn undo_between_two_people(session: &Session, server: &common::TestServer) {
 
 /// Edge-Nim's Take says on the page what is wrong with the counts typed (nothing taken,
 /// more than there are, a negative or broken number), with the vertex still picked and
-/// the counts as typed; Enter in a number box takes; on a touch screen the number box
-/// waits to be tapped rather than bring the keyboard up over the board.
+/// the counts as typed, also once a hint has drawn the board again; Enter in a number box
+/// takes; on a touch screen the number box waits to be tapped rather than bring the
+/// keyboard up over the board.
 fn edge_nim_takes_checked_on_the_page(
     session: &Session,
     phone: &Session,
@@ -2436,7 +2437,15 @@ fn edge_nim_takes_checked_on_the_page(
         assert_eq!(session.find_all("#board .vertex.selected").len(), 1);
     }
     assert_eq!(session.moves_played(), 0);
+    // A hint draws the board again in the same position: the vertex stays picked and the
+    // count as typed.
     session.type_into("#take input", "1");
+    let picked = "return [...document.querySelectorAll('#board .vertex.selected')]\
+                  .map((v) => v.dataset.vertex).concat(document.querySelector('#take input')?.value ?? null)";
+    let before = session.read(picked);
+    session.click_first("#hint");
+    session.wait_for_text("#hint-note", "ringed on the board");
+    assert_eq!(session.read(picked), before, "after a hint");
     assert!(session.keys(&session.wait_for("#take input"), "\u{E007}"));
     wait_for_moves(session, 1);
 

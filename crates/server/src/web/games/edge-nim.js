@@ -46,8 +46,15 @@ function takeMove(vertex, inputs, error) {
   return `${vertex}:${changes.join(",")}`;
 }
 
+// The vertex picked and the counts typed on each board, kept while its position stays:
+// a redraw of the same position (after a hint, say) shows the panel as the player left it.
+const picks = new WeakMap();
+
 export function render(box, state, ctx) {
   const view = state.view;
+  const position = `${state.id} ${state.ply} ${view.tokens.join(",")}`;
+  if (picks.get(box)?.position !== position) picks.set(box, { position, vertex: null, typed: new Map() });
+  const kept = picks.get(box);
   const index = new Map(view.vertices.map((v, i) => [v, i]));
   const hint = parse(ctx.hint);
   const last = parse(ctx.last);
@@ -81,9 +88,11 @@ export function render(box, state, ctx) {
     }
     return node;
   });
-  function pick(v) {
+  // `again`: the panel drawn anew as the player left it, the focus left where it is.
+  function pick(v, again = false) {
     nodes.forEach((n, i) => n.classList.toggle("selected", i === v));
     const name = view.vertices[v];
+    if (!again) Object.assign(kept, { vertex: name, typed: new Map() });
     const mine = view.edges.filter((e) => e.ends.includes(name) && e.tokens > 0);
     panel.replaceChildren(el("strong", {}, t("Vertex {name}: tokens to leave on each edge", { name })), el("br"));
     if (!mine.length) { panel.append(t("No edge at this vertex has tokens.")); return; }
@@ -92,7 +101,8 @@ export function render(box, state, ctx) {
     const form = el("form", { novalidate: "" });
     const inputs = mine.map((e) => {
       const suggested = hint && hint.vertex === name && hint.left.has(e.name) ? hint.left.get(e.name) : e.tokens;
-      const input = el("input", { type: "number", min: 0, max: e.tokens, value: suggested, name: e.name });
+      const input = el("input", { type: "number", min: 0, max: e.tokens, value: kept.typed.get(e.name) ?? suggested, name: e.name });
+      input.addEventListener("input", () => kept.typed.set(e.name, input.value));
       form.append(el("label", {}, `${e.name} (${e.tokens}): `, input));
       return [e, input];
     });
@@ -105,7 +115,8 @@ export function render(box, state, ctx) {
     });
     panel.append(form);
     // On a touch screen the keyboard would come up over the board before the player asks.
-    if (!matchMedia("(pointer: coarse)").matches) inputs[0][1].focus();
+    if (!again && !matchMedia("(pointer: coarse)").matches) inputs[0][1].focus();
   }
+  if (ctx.canMove && index.has(kept.vertex)) pick(index.get(kept.vertex), true);
   box.append(board, panel);
 }
