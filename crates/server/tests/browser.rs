@@ -2410,7 +2410,7 @@ fn undo_between_two_people(session: &Session, server: &common::TestServer) {
 /// more than there are, a negative or broken number), with the vertex still picked and
 /// the counts as typed, also once a hint has drawn the board again; Enter in a number box
 /// takes; on a touch screen the number box waits to be tapped rather than bring the
-/// keyboard up over the board.
+/// keyboard up over the board, nor when a count typed there is wrong.
 fn edge_nim_takes_checked_on_the_page(
     session: &Session,
     phone: &Session,
@@ -2460,6 +2460,16 @@ fn edge_nim_takes_checked_on_the_page(
         ),
         json!([true, false]),
         "no keyboard before the player asks"
+    );
+    // Nor when a count is wrong: the error says which, and the box waits to be tapped.
+    phone.type_into("#take input", "3");
+    phone.read("document.activeElement.blur()");
+    phone.click_first("#take-button");
+    phone.wait_for_text("#take-error", "leave a whole number from 0 to");
+    assert_eq!(
+        phone.read("return document.activeElement.matches('#take input')"),
+        json!(false),
+        "no keyboard for a wrong count"
     );
 }
 

@@ -75,6 +75,12 @@ export function playsMoves(root, ctx) {
   });
 }
 
+/** Focuses a field to type in, except on a touch screen (a coarse pointer), where the
+ * keyboard would come up over the board before the player asks for it. */
+export function focusTyping(field) {
+  if (!matchMedia("(pointer: coarse)").matches) field.focus();
+}
+
 /** Makes a node act on click, Enter and Space, and reachable with Tab. */
 export function actionTarget(node, label, action) {
   node.setAttribute("tabindex", "0");

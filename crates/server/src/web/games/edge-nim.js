@@ -2,7 +2,7 @@
 // to leave on each of its edges. A hint or the last move rings its vertex and marks the
 // edges it takes from, the hint with the tokens it leaves ("2→0"); the vertices of the
 // solve's best moves are dashed.
-import { el, actionTarget } from "../draw.js";
+import { el, actionTarget, focusTyping } from "../draw.js";
 import { drawGraph, drawVertex } from "../graph.js";
 import { t } from "../i18n.js";
 
@@ -34,7 +34,7 @@ function takeMove(vertex, inputs, error) {
     const left = Number(input.value);
     if (input.value.trim() === "" || !Number.isInteger(left) || left < 0 || left > edge.tokens) {
       error.textContent = t("Edge {edge} has {count} tokens: leave a whole number from 0 to {count}.", { edge: edge.name, count: edge.tokens });
-      input.focus();
+      focusTyping(input);
       return null;
     }
   }
@@ -114,8 +114,7 @@ export function render(box, state, ctx) {
       if (move) ctx.play(move);
     });
     panel.append(form);
-    // On a touch screen the keyboard would come up over the board before the player asks.
-    if (!again && !matchMedia("(pointer: coarse)").matches) inputs[0][1].focus();
+    if (!again) focusTyping(inputs[0][1]);
   }
   if (ctx.canMove && index.has(kept.vertex)) pick(index.get(kept.vertex), true);
   box.append(board, panel);
