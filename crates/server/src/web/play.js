@@ -141,6 +141,9 @@ export async function gamePage(main, id, page) {
     ...["hard", "medium", "easy"].map((l) => el("option", { value: l }, t("the computer ({level})", { level: valueName(l) }))));
   const undoButton = button("undo", "Undo");
   const acceptButton = button("accept-undo", "Accept", "Take back the last move, as the other player asks");
+  // Beside the live status line that says the request, not in it: screen readers would
+  // read the button out again with every change of the line.
+  const acceptLine = el("p", { class: "accept-undo" }, acceptButton);
   const resignButton = button("resign", "Resign");
   const stopButton = button("stop", "Stop", "End the game without a winner (its owner only)");
   const soundButton = button("sound", "", "Sounds for moves and the result");
@@ -548,10 +551,10 @@ export async function gamePage(main, id, page) {
     else if (!thinkingSince || thinkingSince.ply !== state.moves.length) thinkingSince = { ply: state.moves.length, at: Date.now() };
     if (thinking) status.append(thinkClock, said.after ?? "");
     tickThinkClock();
-    if (state.undo_request && !viewing) {
-      status.append(t(" {seat} asks to take back the last move.", { seat: state.undo_request }));
-      if (!mine[state.undo_request] && anyToken()) status.append(" ", acceptButton);
-    }
+    const asked = state.undo_request && !viewing;
+    if (asked) status.append(t(" {seat} asks to take back the last move.", { seat: state.undo_request }));
+    if (asked && !mine[state.undo_request] && anyToken()) status.after(acceptLine);
+    else acceptLine.remove();
     if (!myTurn()) forgetAdvice();
     hintButton.disabled = hintLevel.disabled = solveButton.disabled = !myTurn();
     undoButton.disabled = !anyToken() || viewing !== null || state.status === "over" || state.moves.length === 0 || state.thinking;
