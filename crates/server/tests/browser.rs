@@ -151,6 +151,14 @@ impl Session<'_> {
             .to_string()
     }
 
+    /// An element's accessible name, as a screen reader says it.
+    fn accessible_name(&self, element: &str) -> String {
+        self.command("GET", &format!("/element/{element}/computedlabel"), None)
+            .as_str()
+            .unwrap_or_default()
+            .to_string()
+    }
+
     fn attribute(&self, element: &str, name: &str) -> Option<String> {
         self.command("GET", &format!("/element/{element}/attribute/{name}"), None)
             .as_str()
@@ -2505,7 +2513,8 @@ fn area_tags_over_the_loops(session: &Session, server: &common::TestServer) {
 }
 
 /// Where the page may not write to the clipboard, the record and the result are each put
-/// in the one box to copy by hand, however often they are asked for.
+/// in the one box to copy by hand (named for screen readers), however often they are
+/// asked for.
 fn one_box_to_copy_from(session: &Session, server: &common::TestServer) {
     let game = server
         .create(json!({"game": "nim", "board": "1", "players": {"X": "human", "O": "human"}}));
@@ -2536,16 +2545,22 @@ fn one_box_to_copy_from(session: &Session, server: &common::TestServer) {
         held.as_array().unwrap().len() == 1 && held[0].as_str().unwrap().contains("X won"),
         "{held}"
     );
+    let copy_box = session.wait_for("#copy-box");
+    assert_eq!(session.accessible_name(&copy_box), "Text to copy");
 }
 
-/// A file that is not JSON, imported on the saved games' page, is said to be no game
-/// record, not in the words of the browser's JSON parser.
+/// A file that is not JSON, imported on the saved games' page (its box named for screen
+/// readers), is said to be no game record, not in the words of the browser's JSON parser.
 fn a_file_that_is_no_record(session: &Session, server: &common::TestServer) {
     let folder = tempfile::tempdir().expect("a temporary directory");
     let file = folder.path().join("notes.json");
     std::fs::write(&file, "not a record").unwrap();
     session.open(&server.url("/#/games"));
     let input = session.wait_for("main input[type='file']");
+    assert_eq!(
+        session.accessible_name(&input).trim(),
+        "Import a game record:"
+    );
     assert!(session.keys(&input, file.to_str().unwrap()));
     let said = session.wait_for_text("#import-error", "This file is not a game record (JSON).");
     assert_eq!(said, "This file is not a game record (JSON).");

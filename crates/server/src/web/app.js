@@ -322,7 +322,7 @@ async function savedGamesPage() {
     ...(older ? [" ", pageLink(page + 1, t("Older →"))] : []));
   main.append(
     el("h1", {}, t("Saved games")),
-    el("p", {}, t("Import a game record: "), importInput), importError,
+    el("p", {}, el("label", {}, t("Import a game record: "), importInput)), importError,
     el("p", {}, t("Show "), gameFilter, onlyYours ? t(" that you play · ") : " · ", onlyYours
       ? el("a", { href: linkTo({ yours: "", page: "" }), id: "every-game" }, t("everyone's games"))
       : el("a", { href: linkTo({ yours: "1", page: "" }), id: "only-yours" }, t("only the games you play"))),

@@ -163,6 +163,7 @@ export default {
   "Take back the last move, as the other player asks": "相手の求めに応じて直前の手を取り消します",
   "Take counters from one heap at a time: whoever takes the last counter wins.": "一度に1つの山から石を取ります。最後の石を取った方が勝ちです。",
   "Take tokens from the edges at one vertex of a graph: whoever takes the last token wins.": "グラフの1つの頂点に接する辺からトークンを取ります。最後のトークンを取った方が勝ちです。",
+  "Text to copy": "コピーする文字列",
   "The board in 3D: {surface}": "3Dの盤面：{surface}",
   "The colours were swapped.": "色が入れ替わりました。",
   "{seat} swapped: your stones are now {seat}'s. ": "{seat}がスワップしました：あなたの石は{seat}のものになりました。",

@@ -421,7 +421,7 @@ export async function gamePage(main, id, page) {
     // To the clipboard, or, where the page may not write there (not served over https or
     // from localhost), selected in a box to copy by hand: one box, holding what was asked
     // for last.
-    const copyBox = el("textarea", { readonly: "", rows: 4, id: "copy-box" });
+    const copyBox = el("textarea", { readonly: "", rows: 4, id: "copy-box", "aria-label": t("Text to copy") });
     const toClipboard = async (text, what) => {
       try {
         await navigator.clipboard.writeText(text);
