@@ -2309,6 +2309,7 @@ fn the_page_controls_do_what_they_say() {
     a_file_that_is_no_record(&session, &server);
     a_paced_game_keeps_its_end(&session, &server);
     the_keyboard_stays_on_the_board(&session, &server);
+    arrows_go_row_by_row(&session, &server);
     a_swap_is_said(&session, &server);
     let tablet = open_session_at(&driver, "1024,768");
     the_disk_wider_than_the_3d_view(&tablet, &server);
@@ -2336,6 +2337,43 @@ fn the_keyboard_stays_on_the_board(session: &Session, server: &common::TestServe
         assert!(start.elapsed() < WAIT, "the keyboard left the board");
         std::thread::sleep(Duration::from_millis(30));
     }
+}
+
+/// Opens a new game of Projective Hex on taylor:4 between two people on this device.
+fn open_hex_for_two(session: &Session, server: &common::TestServer) {
+    let game = server.create(json!({"game": "projective-hex", "board": "taylor:4",
+        "players": {"X": "human", "O": "human"}}));
+    session.open_seated(server, &game);
+    session.wait_for("#board [data-move]");
+}
+
+/// The down arrow takes the keyboard from each cell of a board of hexagons to the next
+/// row, never past a row to a cell straight below (the cells of the next row are half a
+/// cell aside, but nearer).
+fn arrows_go_row_by_row(session: &Session, server: &common::TestServer) {
+    open_hex_for_two(session, server);
+    let skipped = session.read(
+        "const stops = [...document.querySelectorAll('#board [tabindex]:not([tabindex=\"-1\"])')];
+         const centre = (node) => {
+           const r = node.getBoundingClientRect();
+           return [r.left + r.width / 2, r.top + r.height / 2, r.width];
+         };
+         const skipped = [];
+         for (const from of stops) {
+           from.focus();
+           from.dispatchEvent(new KeyboardEvent('keydown', { key: 'ArrowDown', bubbles: true }));
+           const to = document.activeElement;
+           const [fx, fy, width] = centre(from);
+           const ty = centre(to)[1];
+           const passed = stops.filter((node) => {
+             const [x, y] = centre(node);
+             return y > fy + 3 && y < ty - 3 && Math.abs(x - fx) <= width;
+           });
+           if (passed.length) skipped.push(`${from.dataset.move} to ${to.dataset.move} past ${passed[0].dataset.move}`);
+         }
+         return skipped;",
+    );
+    assert_eq!(skipped, json!([]), "the down arrow skipped a row");
 }
 
 /// When the other seat takes the swap, the status line says so: the reader's stone has

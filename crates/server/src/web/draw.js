@@ -96,6 +96,8 @@ export function actionTarget(node, label, action) {
 }
 
 const ARROWS = { ArrowLeft: [-1, 0], ArrowRight: [1, 0], ArrowUp: [0, -1], ArrowDown: [0, 1] };
+// Added to the cost of a piece more than 45° off the arrow's direction.
+const OFF_THE_ARROW = 1e6;
 
 /**
  * Arrow keys move the focus between the focusable pieces of a board: to the nearest one
@@ -119,7 +121,11 @@ export function arrowKeys(box) {
       const along = (x - fx) * dir[0] + (y - fy) * dir[1];
       if (along <= 1) continue;
       const across = Math.abs((x - fx) * dir[1] - (y - fy) * dir[0]);
-      const cost = along + 2 * across;
+      // The nearest piece within 45° of the arrow, the one more in line winning a near
+      // tie; one further aside only when there is none. (Costed as along + 2 × across, a
+      // row of hexagons was skipped: the cell two rows straight below, 1.73 cells away,
+      // cost less than the next row's, 0.87 below but half a cell aside.)
+      const cost = Math.hypot(x - fx, y - fy) + across / 2 + (across > along ? OFF_THE_ARROW : 0);
       if (cost < bestCost) { bestCost = cost; best = node; }
     }
     if (best) { e.preventDefault(); best.focus(); }
