@@ -2310,6 +2310,7 @@ fn the_page_controls_do_what_they_say() {
     a_paced_game_keeps_its_end(&session, &server);
     the_keyboard_stays_on_the_board(&session, &server);
     arrows_go_row_by_row(&session, &server);
+    one_tab_stop_a_cell(&session, &server);
     a_swap_is_said(&session, &server);
     let tablet = open_session_at(&driver, "1024,768");
     the_disk_wider_than_the_3d_view(&tablet, &server);
@@ -2374,6 +2375,24 @@ fn arrows_go_row_by_row(session: &Session, server: &common::TestServer) {
          return skipped;",
     );
     assert_eq!(skipped, json!([]), "the down arrow skipped a row");
+}
+
+/// Of the copies of a cell on a surface board (twin halves, ghosts beyond the rim), Tab
+/// stops at one and screen readers hear one; a click on any other still plays the cell.
+fn one_tab_stop_a_cell(session: &Session, server: &common::TestServer) {
+    open_hex_for_two(session, server);
+    let copies = session.read(
+        "const moves = (css) => [...document.querySelectorAll(css)].map((node) => node.dataset.move);
+         const stops = moves('#board [data-move][tabindex=\"0\"]:not([aria-hidden])');
+         const hidden = moves('#board [data-move][tabindex=\"-1\"][aria-hidden=\"true\"]');
+         return [stops.length, new Set(stops).size, new Set(moves('#board [data-move]')).size, hidden[0] ?? null]",
+    );
+    assert_eq!(copies[0], copies[1], "one tab stop a cell: {copies}");
+    assert_eq!(copies[0], copies[2], "a tab stop for every cell: {copies}");
+    let copy = copies[3].as_str().expect("cells drawn more than once");
+    session.click_first(&format!("#board [data-move='{copy}'][tabindex='-1']"));
+    wait_for_moves(session, 1);
+    session.wait_for_text("#move-list", copy);
 }
 
 /// When the other seat takes the swap, the status line says so: the reader's stone has

@@ -46,14 +46,15 @@ export function moveTarget(node, move, ctx) {
 /**
  * Sets (or clears) a node's move, hint ring and solve mark (a best move of the last solve,
  * `ctx.solved`) without listeners, for a drawing kept across moves whose root plays them
- * (see `playsMoves`).
+ * (see `playsMoves`). Of the copies of one cell drawn more than once, all play on a click
+ * but only the first is a stop of Tab (`tabStop`): the others would be as many more.
  */
-export function markMove(node, move, ctx) {
+export function markMove(node, move, ctx, tabStop = true) {
   const known = move !== null && move !== undefined;
   node.classList.toggle("hint", known && ctx.hint === move);
   node.classList.toggle("solved", known && !!ctx.solved && ctx.solved.has(move));
   const playable = known && ctx.canMove;
-  const attrs = { "data-move": move, tabindex: "0", role: "button", "aria-label": move };
+  const attrs = { "data-move": move, tabindex: tabStop ? "0" : "-1", role: "button", "aria-label": move };
   for (const [name, value] of Object.entries(attrs)) {
     if (!playable) node.removeAttribute(name);
     else if (node.getAttribute(name) !== value) node.setAttribute(name, value);
@@ -115,7 +116,7 @@ export function arrowKeys(box) {
     const [fx, fy] = centre(from);
     let best = null;
     let bestCost = Infinity;
-    for (const node of box.querySelectorAll("[tabindex]")) {
+    for (const node of box.querySelectorAll("[tabindex]:not([tabindex='-1'])")) {
       if (node === from) continue;
       const [x, y] = centre(node);
       const along = (x - fx) * dir[0] + (y - fy) * dir[1];

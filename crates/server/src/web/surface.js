@@ -49,7 +49,7 @@ export function drawSurface(box, state, ctx, { fill, marked = new Set(), loop = 
         copy.mark = null;
       }
       if (copy.mark !== mark) {
-        markMove(node, move, ctx);
+        markMove(node, move, ctx, !copy.ghost && !copy.twin);
         copy.mark = mark;
       }
     }
@@ -120,7 +120,9 @@ function build(layout) {
   const names = el("g", { class: "labels" });
   board.copies.forEach((list, cell) => {
     const nodes = list.map((copy) => {
-      const node = el("polygon", { points: points(copy.poly), "data-cell": cell }, el("title", {}, layout.names[cell]));
+      // The cell once to screen readers: its twin halves and ghosts are hidden from them.
+      const node = el("polygon", { points: points(copy.poly), "data-cell": cell, "aria-hidden": copy.ghost || copy.twin ? "true" : null },
+        el("title", {}, layout.names[cell]));
       node.addEventListener("mouseenter", () => nodes.forEach(([p]) => p.classList.add("twin-lit")));
       node.addEventListener("mouseleave", () => nodes.forEach(([p]) => p.classList.remove("twin-lit")));
       svg.append(node);
