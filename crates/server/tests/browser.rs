@@ -2311,6 +2311,7 @@ fn the_page_controls_do_what_they_say() {
     the_keyboard_stays_on_the_board(&session, &server);
     arrows_go_row_by_row(&session, &server);
     one_tab_stop_a_cell(&session, &server);
+    a_hint_past_the_tables(&session, &server);
     a_swap_is_said(&session, &server);
     let tablet = open_session_at(&driver, "1024,768");
     the_disk_wider_than_the_3d_view(&tablet, &server);
@@ -2393,6 +2394,23 @@ fn one_tab_stop_a_cell(session: &Session, server: &common::TestServer) {
     session.click_first(&format!("#board [data-move='{copy}'][tabindex='-1']"));
     wait_for_moves(session, 1);
     session.wait_for_text("#move-list", copy);
+}
+
+/// The perfect hint on an Edge-Nim position past the tables' limit (a Grundy value of
+/// 1024) is a search's move, and its note claims no budget ran out: none did.
+fn a_hint_past_the_tables(session: &Session, server: &common::TestServer) {
+    let game = server.create(json!({
+        "game": "edge-nim", "board": "P2", "options": {"tokens": "1024"},
+        "players": {"X": "human", "O": "human"}
+    }));
+    session.open_seated(server, &game);
+    session.click_first("#hint-level option[value='perfect']");
+    session.click_first("#hint");
+    let note = session.wait_for_text("#hint-note", "ringed on the board");
+    assert!(
+        note.contains("not proven: the exact solver gave no answer") && !note.contains("budget"),
+        "{note}"
+    );
 }
 
 /// When the other seat takes the swap, the status line says so: the reader's stone has

@@ -26,7 +26,7 @@ export default {
   " {what} ({count} of {legal}):": " {what}（{legal}手中{count}手）：",
   ", and the curve cut": "、切る曲線つき",
   ", but the position is lost against perfect play": "。ただし相手が最善を尽くせばこの局面は負けです",
-  ", not proven: beyond the solver's budget, a search's move": "、未証明：ソルバーの予算を超えたため探索による手",
+  ", not proven: the exact solver gave no answer, a search's move": "、未証明：厳密なソルバーが答えを出せなかったため探索による手",
   ", proven optimal": "、最善と証明済み",
   ".": "。",
   "3D": "3D",

@@ -232,16 +232,19 @@ export async function gamePage(main, id, page) {
     const level = hintLevel.value ? `?level=${hintLevel.value}` : "";
     const answer = await api("GET", `/games/${id}/hint${level}`);
     hint = answer.move;
-    // Say whether the solver proved the move: past its budget the solver level answers a
-    // search's move, which a player should not take for a proof. A proven move of a lost
-    // position is still the best, but the player should hear that the position is lost.
+    // Say whether the solver proved the move: without an answer of the exact solver (its
+    // budget ran out, or the position is past a limit of the game's analysis, such as
+    // Edge-Nim's tables: the hint does not say which, so neither does the note, as the
+    // CLI's) the solver level answers a search's move, which a player should not take for
+    // a proof. A proven move of a lost position is still the best, but the player should
+    // hear that the position is lost.
     const results = {
       win: ": it wins",
       draw: ": it draws",
       loss: ", but the position is lost against perfect play",
     };
     const proof = answer.proven ? t(", proven optimal") + (results[answer.result] ? t(results[answer.result]) : "")
-      : answer.level === "perfect" ? t(", not proven: beyond the solver's budget, a search's move") : "";
+      : answer.level === "perfect" ? t(", not proven: the exact solver gave no answer, a search's move") : "";
     const words = moveWords(answer.move, state.view);
     hintNote.textContent = t("Hint ({level}{proof}): {move}, ringed on the board.",
       { level: valueName(answer.level), proof, move: `${answer.move}${words ? ` (${words})` : ""}` });
