@@ -248,6 +248,20 @@ impl Table {
         self.rows.push(row);
     }
 
+    /// The table with more columns on the right, `values` giving each row's cells in turn.
+    pub fn with_columns(
+        mut self,
+        headers: &[&str],
+        values: impl IntoIterator<Item = Vec<String>>,
+    ) -> Self {
+        self.headers.extend(headers.iter().map(|h| h.to_string()));
+        self.math.extend(headers.iter().map(|_| false));
+        for (row, cells) in self.rows.iter_mut().zip(values) {
+            row.extend(cells);
+        }
+        self
+    }
+
     /// One table of several, each row led by its table's `label` in a first column named
     /// `key` (unless the table has that column already); the columns are every table's,
     /// in the order first seen, empty in the rows of a table without them.

@@ -44,7 +44,7 @@ pub mod slice;
 pub mod table;
 
 pub use analysis::{Analysis, TheoremCheck, analyse, check_tetrahedron};
-pub use orbits::{OrbitCounts, orbit_counts};
+pub use orbits::{Orbit, OrbitCounts, orbit_counts, orbit_of};
 pub use play::{DESCRIPTOR, EdgeNimGame, EdgeNimHost, EdgeNimView, agent, new_game};
 pub use position::{EdgeNim, EdgeNimMove, edge_names, parse_assignments, parse_tokens, read_graph};
 pub use predicate::{

@@ -23,6 +23,31 @@ pub fn image_into(map: &[usize], tokens: &[u32], moved: &mut [u32]) {
     }
 }
 
+/// A position's orbit under a group of edge maps: its smallest position (ordered as token
+/// lists), which names it, and its size.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Orbit {
+    pub smallest: Vec<u32>,
+    pub size: usize,
+}
+
+/// The orbit of `tokens` under `symmetries` (a group of edge maps, the identity among
+/// them): its distinct images.
+pub fn orbit_of(symmetries: &[Vec<usize>], tokens: &[u32]) -> Orbit {
+    let images: HashSet<Vec<u32>> = symmetries
+        .iter()
+        .map(|map| {
+            let mut moved = vec![0; tokens.len()];
+            image_into(map, tokens, &mut moved);
+            moved
+        })
+        .collect();
+    Orbit {
+        size: images.len(),
+        smallest: images.into_iter().min().unwrap_or_else(|| tokens.to_vec()),
+    }
+}
+
 /// The orbits of `positions` under `symmetries` (a group of edge maps, the identity among
 /// them), which must map the set to itself (a box of P-positions with the held edges fixed
 /// does). Each orbit is counted once, at its smallest position, with its size as the
@@ -33,16 +58,9 @@ pub fn orbit_counts(
 ) -> OrbitCounts {
     let mut by_size: BTreeMap<usize, u64> = BTreeMap::new();
     for tokens in positions {
-        let images: HashSet<Vec<u32>> = symmetries
-            .iter()
-            .map(|map| {
-                let mut moved = vec![0; tokens.len()];
-                image_into(map, &tokens, &mut moved);
-                moved
-            })
-            .collect();
-        if images.iter().all(|other| tokens <= *other) {
-            *by_size.entry(images.len()).or_default() += 1;
+        let orbit = orbit_of(symmetries, &tokens);
+        if orbit.smallest == tokens {
+            *by_size.entry(orbit.size).or_default() += 1;
         }
     }
     OrbitCounts {
@@ -64,5 +82,8 @@ mod tests {
         // 3 positions (a, a) alone, 3 pairs {(a, b), (b, a)}.
         assert_eq!(counts.orbits, 6);
         assert_eq!(counts.by_size, BTreeMap::from([(1, 3), (2, 3)]));
+        let orbit = orbit_of(&swap, &[2, 1]);
+        assert_eq!((orbit.smallest, orbit.size), (vec![1, 2], 2));
+        assert_eq!(orbit_of(&swap, &[1, 1]).size, 1);
     }
 }

@@ -1,15 +1,15 @@
 //! `crosscap edge-nim`: its own commands, `value` (the Grundy tables of a position's
 //! parts, with no setup limit), P-position and Grundy tables, the tetrahedron theorem.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
 use crosscap_edge_nim::{
     CheckBox, EdgeNim, GrundyValues, OrbitCounts, PTable, Predicate, TableBox, analyse,
-    check_predicate, check_tetrahedron, edge_names, orbit_counts, parse_assignments, parse_tokens,
-    predicate::symmetries_fixing, read_graph, slice,
+    check_predicate, check_tetrahedron, edge_names, orbit_counts, orbit_of, parse_assignments,
+    parse_tokens, predicate::symmetries_fixing, read_graph, slice,
 };
 use crosscap_engine::catalog::{Part, Spent, Status};
 use crosscap_engine::impartial_notation::ImpartialNotation;
@@ -181,6 +181,10 @@ struct PReport {
     /// edges.
     #[serde(skip_serializing_if = "Option::is_none")]
     orbits: Option<OrbitCounts>,
+    /// With `--orbits` and the positions listed: each position's orbit, numbered from 1
+    /// in the order of the list, and its size (the tables' columns).
+    #[serde(skip)]
+    position_orbits: Option<Vec<[usize; 2]>>,
 }
 
 #[derive(Serialize)]
@@ -293,7 +297,7 @@ pub fn run(cmd: EdgeNimCommand, out: &Output) -> anyhow::Result<Answer> {
             let text = |r: &PReport| {
                 let mut text = String::new();
                 if let Some(positions) = &r.positions {
-                    text += &rows_table(&r.edges, positions, None).render(TableFormat::Text);
+                    text += &p_table(r, positions).render(TableFormat::Text);
                 }
                 text += &format!(
                     "{} P-positions among {} positions\n",
@@ -304,21 +308,13 @@ pub fn run(cmd: EdgeNimCommand, out: &Output) -> anyhow::Result<Answer> {
                 }
                 text
             };
+            // One table in every format (one CSV file is one table): the orbits as columns,
+            // of each position listed, or of the counts (a row per orbit size).
             let tables = |r: &PReport| {
-                let mut tables = Vec::new();
-                if let Some(positions) = &r.positions {
-                    tables.push(rows_table(&r.edges, positions, None));
-                } else {
-                    let mut counts = Table::new(&["graph", "positions", "P-positions"]);
-                    counts.push(vec![
-                        r.graph.clone(),
-                        r.positions_checked.to_string(),
-                        r.count.to_string(),
-                    ]);
-                    tables.push(counts);
-                }
-                tables.extend(r.orbits.as_ref().map(orbits_table));
-                tables
+                vec![match &r.positions {
+                    Some(positions) => p_table(r, positions),
+                    None => counts_table(r),
+                }]
             };
             emit_all(out, &table.graph, &reports, table.format, text, tables)
         }
@@ -747,6 +743,8 @@ fn p_report(graph: &Graph, args: &TableArgs, orbits: bool) -> anyhow::Result<PRe
              most; --count counts them"
         );
     }
+    let positions: Option<Vec<Vec<u32>>> =
+        (!args.count).then(|| table.p_positions_in(&within).collect());
     Ok(PReport {
         graph: graph.spec().to_string(),
         edges: edge_names(graph),
@@ -754,8 +752,11 @@ fn p_report(graph: &Graph, args: &TableArgs, orbits: bool) -> anyhow::Result<PRe
         fixed: within.fixed_names(graph),
         positions_checked: within.positions(),
         count,
-        positions: (!args.count).then(|| table.p_positions_in(&within).collect()),
-        orbits: symmetries.map(|maps| orbit_counts(&maps, table.p_positions_in(&within))),
+        orbits: (symmetries.as_ref()).map(|maps| orbit_counts(maps, table.p_positions_in(&within))),
+        position_orbits: (symmetries.as_ref())
+            .zip(positions.as_ref())
+            .map(|(maps, positions)| number_orbits(maps, positions)),
+        positions,
     })
 }
 
@@ -774,13 +775,50 @@ fn orbits_text(orbits: &OrbitCounts) -> String {
     )
 }
 
-/// The orbit counts as a table of orbits by size.
-fn orbits_table(orbits: &OrbitCounts) -> Table {
-    let mut table = Table::new(&["orbit size", "orbits"]);
-    for (size, count) in &orbits.by_size {
-        table.push(vec![size.to_string(), count.to_string()]);
+/// The P-positions listed, a row each, with their orbit's number and size when asked.
+fn p_table(r: &PReport, positions: &[Vec<u32>]) -> Table {
+    let mut table = rows_table(&r.edges, positions, None);
+    if let Some(orbits) = &r.position_orbits {
+        table = table.with_columns(
+            &["orbit", "orbit size"],
+            orbits.iter().map(|o| o.map(|n| n.to_string()).to_vec()),
+        );
     }
     table
+}
+
+/// The counts of a table not listed, with the orbits by size when asked (a row per size,
+/// the counts repeated).
+fn counts_table(r: &PReport) -> Table {
+    let counts = [
+        r.graph.clone(),
+        r.positions_checked.to_string(),
+        r.count.to_string(),
+    ];
+    let Some(orbits) = &r.orbits else {
+        let mut table = Table::new(&["graph", "positions", "P-positions"]);
+        table.push(counts.to_vec());
+        return table;
+    };
+    let mut table = Table::new(&["graph", "positions", "P-positions", "orbit size", "orbits"]);
+    for (size, count) in &orbits.by_size {
+        table.push([&counts[..], &[size.to_string(), count.to_string()]].concat());
+    }
+    table
+}
+
+/// Each position's orbit under `symmetries`: numbered from 1 in the order the positions
+/// come, and its size.
+fn number_orbits(symmetries: &[Vec<usize>], positions: &[Vec<u32>]) -> Vec<[usize; 2]> {
+    let mut numbers: HashMap<Vec<u32>, usize> = HashMap::new();
+    positions
+        .iter()
+        .map(|tokens| {
+            let orbit = orbit_of(symmetries, tokens);
+            let next = numbers.len() + 1;
+            [*numbers.entry(orbit.smallest).or_insert(next), orbit.size]
+        })
+        .collect()
 }
 
 fn grundy_report(graph: &Graph, args: &TableArgs) -> anyhow::Result<GrundyReport> {

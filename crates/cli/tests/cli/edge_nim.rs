@@ -864,3 +864,48 @@ fn parallel_edges_swap_as_symmetries_of_the_p_positions() {
         (positions.len() + fixed) / 2
     );
 }
+
+/// `p-positions --orbits` is one table in every table format (a CSV file holds one): each
+/// P-position's orbit (numbered in the order listed) and its size as columns, or, counted,
+/// a row per orbit size; the orbits in it agree with the JSON's counts.
+#[test]
+fn orbits_are_columns_of_the_one_table_in_every_format() {
+    let args = [
+        "edge-nim",
+        "p-positions",
+        "--graph",
+        "C4",
+        "--max",
+        "2",
+        "--orbits",
+    ];
+    let p_positions = |extra: &[&str]| crosscap(&[&args[..], extra].concat()).stdout;
+    let csv = p_positions(&["--format", "csv"]);
+    let rows: Vec<Vec<&str>> = csv.lines().map(|l| l.split(',').collect()).collect();
+    assert_eq!(
+        rows[0],
+        ["0-1", "1-2", "2-3", "0-3", "orbit", "orbit size"],
+        "{csv}"
+    );
+    assert!(rows.iter().all(|r| r.len() == 6), "{csv}");
+    assert_eq!(rows.len(), 1 + 9, "{csv}");
+    // 0 1 0 1 and 1 0 1 0 are one orbit (a rotation) of size 2.
+    assert_eq!(rows[2], ["0", "1", "0", "1", "2", "2"], "{csv}");
+    assert_eq!(rows[4], ["1", "0", "1", "0", "2", "2"], "{csv}");
+    let v = crosscap(&[&["--json"][..], &args[..]].concat()).json();
+    let orbits: std::collections::BTreeSet<&str> = rows[1..].iter().map(|r| r[4]).collect();
+    assert_eq!(Some(orbits.len() as u64), v["orbits"]["orbits"].as_u64());
+    let markdown = p_positions(&["--format", "markdown"]);
+    let rules = markdown.lines().filter(|l| l.starts_with("| ---")).count();
+    assert_eq!(rules, 1, "{markdown}");
+    assert!(markdown.starts_with("| 0-1 | 1-2 | 2-3 | 0-3 | orbit | orbit size |"));
+    let latex = p_positions(&["--format", "latex"]);
+    assert_eq!(latex.matches("\\begin{longtable}").count(), 1, "{latex}");
+    let text = p_positions(&[]);
+    assert!(text.contains("orbit size"), "{text}");
+    assert!(text.contains("6 orbits under 8 automorphisms"), "{text}");
+    assert_eq!(
+        p_positions(&["--count", "--format", "csv"]),
+        "graph,positions,P-positions,orbit size,orbits\ncycle:4,81,9,1,3\ncycle:4,81,9,2,3\n"
+    );
+}
