@@ -270,7 +270,12 @@ pub fn run(cmd: EdgeNimCommand, out: &Output) -> anyhow::Result<Answer> {
                 let named = pos.clone();
                 let answer =
                     crosscap_engine::misere_within(pos, budget.budget(), |m| named.format_move(m));
-                return super::emit_misere(out, &answer);
+                let position = serde_json::json!({
+                    "graph": named.graph().spec().to_string(),
+                    "edges": edge_names(named.graph()),
+                    "tokens": named.tokens(),
+                });
+                return super::emit_misere(out, position, &answer);
             }
             let analysis = analyse(&pos, budget.memory_bytes())?;
             let report = ValueReport {

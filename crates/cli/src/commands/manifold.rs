@@ -132,9 +132,10 @@ pub fn run(cmd: ManifoldCommand, out: &Output) -> anyhow::Result<Answer> {
         } => {
             let position: Manifold = surfaces.join(" ").parse()?;
             if misere {
+                let named = serde_json::json!({ "position": position });
                 let answer =
                     crosscap_engine::misere_within(position, budget.budget(), |m| m.to_string());
-                return super::emit_misere(out, &answer);
+                return super::emit_misere(out, named, &answer);
             }
             let series = compute_series(position.max_genus());
             let grundy = series

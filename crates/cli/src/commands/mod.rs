@@ -215,9 +215,25 @@ pub(crate) fn own<E: Subcommand + FromArgMatches>(
     })
 }
 
-/// Prints a misère answer: the outcome and the winning moves, or why it is unknown.
-pub fn emit_misere(out: &Output, misere: &Misere) -> anyhow::Result<Answer> {
-    out.emit_status(misere, misere.answer.status, || {
+/// A misère answer with the position it answers, under the keys the game's normal-play
+/// answer names it by (`heaps`; `position`; `graph`, `edges` and `tokens`).
+#[derive(Serialize)]
+struct MisereOf<'a, P> {
+    #[serde(flatten)]
+    position: P,
+    #[serde(flatten)]
+    misere: &'a Misere,
+}
+
+/// Prints a misère answer of `position` (its keys, as the normal-play answer gives them):
+/// the outcome and the winning moves, or why it is unknown.
+pub fn emit_misere(
+    out: &Output,
+    position: impl Serialize,
+    misere: &Misere,
+) -> anyhow::Result<Answer> {
+    let answer = MisereOf { position, misere };
+    out.emit_status(&answer, misere.answer.status, || {
         part_text(&misere.answer, "the misère outcome", |a| {
             let moves = if a.winning_moves.is_empty() && a.outcome == "N" {
                 // A won position with no winning move has no move at all.

@@ -97,7 +97,7 @@ pub fn run(cmd: NimCommand, out: &Output) -> anyhow::Result<Answer> {
                     rule: "misere",
                     answer: Part::of(Ok(answer)),
                 };
-                return super::emit_misere(out, &misere);
+                return super::emit_misere(out, serde_json::json!({ "heaps": heaps }), &misere);
             }
             // Heaps are memoised separately, so only the largest heap costs time.
             let largest = heaps.iter().copied().max().unwrap_or(0);

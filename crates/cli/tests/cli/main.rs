@@ -171,6 +171,31 @@ fn json_documents_carry_their_run() {
     assert_eq!(keys.last().map(|k| k.as_str()), Some("run"), "{keys:?}");
 }
 
+/// A misère answer names the position it answered by the keys the normal-play answer of
+/// the same command names it by (`--json GAME value ... --misere`), first.
+#[test]
+fn misere_answers_name_their_position_as_normal_play_does() {
+    let commands: [(&[&str], &[&str]); 3] = [
+        (&["manifold", "value", "n3", "o2"], &["position"]),
+        (
+            &["edge-nim", "value", "--graph", "C4", "--tokens", "1,2,0,2"],
+            &["graph", "edges", "tokens"],
+        ),
+        (&["nim", "value", "3", "4", "5"], &["heaps"]),
+    ];
+    for (command, keys) in commands {
+        let json = |extra: &[&str]| crosscap(&[&["--json"], command, extra].concat()).json();
+        let (normal, misere) = (json(&[]), json(&["--misere"]));
+        assert_eq!(misere["rule"], "misere", "{misere}");
+        for key in keys {
+            assert!(!normal[key].is_null(), "{key}: {normal}");
+            assert_eq!(misere[key], normal[key], "{key}: {misere}");
+        }
+        let first = misere.as_object().and_then(|o| o.keys().next().cloned());
+        assert_eq!(first.as_deref(), Some(keys[0]), "{misere}");
+    }
+}
+
 #[test]
 fn unknown_command_is_a_usage_error() {
     crosscap(&["no-such-game"]).assert_user_error("no-such-game");
