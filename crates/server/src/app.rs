@@ -344,22 +344,30 @@ pub struct Snapshot {
     /// the game.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tokens: Option<Tokens>,
-    /// The board's drawing (shared with every game on the same board and written out as
-    /// it is): only in the answers that open a game ([`Snapshot::with_layout`]), since
-    /// it never changes and is most of the bytes (131 KB on goldberg:4).
-    #[serde(rename = "layout", skip_serializing_if = "Drawing::withheld")]
-    drawing: Drawing,
+    /// The board's start, whose drawing (shared with every game on the same board) goes
+    /// out only in the answers that open a game ([`Snapshot::with_layout`]), since it
+    /// never changes and is most of the bytes (131 KB on goldberg:4).
+    #[serde(skip)]
+    start: Arc<Start>,
+    #[serde(skip)]
+    drawn: bool,
 }
 
 impl Snapshot {
     /// The snapshot with the board's drawing, for a page opening the game.
     pub fn with_layout(mut self) -> Snapshot {
-        self.drawing.sent = true;
+        self.drawn = true;
         self
+    }
+
+    /// The start whose drawing the answer carries after the snapshot's fields, if any.
+    pub fn drawing(&self) -> Option<&Arc<Start>> {
+        self.drawn.then_some(&self.start)
     }
 }
 
-/// A board's starting position as a page draws it, before any game on it.
+/// A board's starting position as a page draws it, before any game on it; its answer
+/// carries the board's drawing after these fields.
 #[derive(Serialize)]
 pub struct Preview {
     game: String,
@@ -371,26 +379,8 @@ pub struct Preview {
     to_move: Option<Player>,
     legal_moves: Vec<String>,
     view: Box<RawValue>,
-    #[serde(rename = "layout")]
-    drawing: Drawing,
-}
-
-/// A board's drawing and whether an answer carries it.
-struct Drawing {
-    start: Arc<Start>,
-    sent: bool,
-}
-
-impl Drawing {
-    fn withheld(&self) -> bool {
-        !self.sent
-    }
-}
-
-impl Serialize for Drawing {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        self.start.layout.as_deref().serialize(s)
-    }
+    #[serde(skip)]
+    pub start: Arc<Start>,
 }
 
 /// Whether a game goes on.
@@ -1650,10 +1640,8 @@ impl App {
             created: live.saved.created,
             updated: live.saved.updated,
             tokens: None,
-            drawing: Drawing {
-                start: Arc::clone(&live.start),
-                sent: false,
-            },
+            start: Arc::clone(&live.start),
+            drawn: false,
         }
     }
 
@@ -1693,7 +1681,7 @@ impl App {
             to_move: start.game.to_move(),
             legal_moves: start.game.legal_moves(),
             view,
-            drawing: Drawing { start, sent: true },
+            start,
         })
     }
 

@@ -5,6 +5,8 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, Weak};
 
+use bytes::Bytes;
+
 use crosscap_engine::session::Match;
 use serde_json::value::RawValue;
 
@@ -15,6 +17,13 @@ pub struct Start {
 }
 
 impl Start {
+    /// The board's drawing as JSON text (`null` for a board without one), shared with
+    /// this start rather than copied: an answer carrying it, however slowly its client
+    /// reads it, holds no copy of it.
+    pub fn drawing_text(self: &Arc<Self>) -> Bytes {
+        Bytes::from_owner(DrawingText(Arc::clone(self)))
+    }
+
     /// Estimated bytes held: the game's own estimate and the drawing's text.
     pub fn bytes(&self) -> usize {
         self.game.memory_bytes() + self.layout.as_ref().map_or(0, |l| l.get().len())
@@ -23,6 +32,18 @@ impl Start {
 
 /// What names a start: the game, the board text and the options as JSON text.
 type Key = (String, String, String);
+
+/// A start's drawing as bytes, kept alive by the start.
+struct DrawingText(Arc<Start>);
+
+impl AsRef<[u8]> for DrawingText {
+    fn as_ref(&self) -> &[u8] {
+        self.0
+            .layout
+            .as_ref()
+            .map_or(b"null", |l| l.get().as_bytes())
+    }
+}
 
 /// The starts of the games alive; one dies with the last game holding it.
 #[derive(Default)]
@@ -100,5 +121,19 @@ mod tests {
         drop((a, b, other));
         assert_eq!(starts.count(), 0);
         assert!(starts.get_or_build("nim", "3 4", "{}", nim).is_ok());
+    }
+
+    #[test]
+    fn answers_share_the_drawing_of_their_start() {
+        let mut start = nim().unwrap();
+        assert_eq!(Arc::new(nim().unwrap()).drawing_text(), "null");
+        start.layout = Some(RawValue::from_string(r#"{"cells":[]}"#.to_string()).unwrap());
+        let start = Arc::new(start);
+        let (one, other) = (start.drawing_text(), start.drawing_text());
+        assert_eq!(one, r#"{"cells":[]}"#);
+        let text = start.layout.as_ref().unwrap().get().as_ptr();
+        assert_eq!((one.as_ptr(), other.as_ptr()), (text, text), "no copy");
+        drop(start);
+        assert_eq!(one, r#"{"cells":[]}"#, "kept alive by the answer");
     }
 }
