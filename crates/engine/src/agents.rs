@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use serde::Serialize;
 
-use crate::budget::Budget;
+use crate::budget::{Budget, Exhausted};
 use crate::game::Game;
 use crate::mcts::{Mcts, MctsConfig, SearchLimit};
 use crate::rng::Rng;
@@ -28,6 +28,33 @@ pub trait Agent<G: Game>: Send {
     /// they not when they fell back on a search.
     fn proven(&self) -> Option<Proven> {
         None
+    }
+
+    /// Why the move last chosen is not proven, from a perfect player that played another
+    /// move than a proven one ([`Unproven`]); `None` when it is proven, and from players
+    /// that never prove their moves.
+    fn unproven(&self) -> Option<Unproven> {
+        None
+    }
+}
+
+/// Why a perfect player's move is not proven optimal: the position was out of its
+/// search's [`Reach`], so it was not tried, or the search or the game's knowledge stopped
+/// without an answer ([`Exhausted`]: a limit of the budget ran out, or the position is
+/// beyond a fixed limit of the game's exact analysis). In JSON `"out of reach"`, or the
+/// limit's own name (`"time"`, `"beyond"`, ...).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unproven {
+    OutOfReach,
+    Stopped(Exhausted),
+}
+
+impl Serialize for Unproven {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        match self {
+            Unproven::OutOfReach => serializer.serialize_str("out of reach"),
+            Unproven::Stopped(limit) => limit.serialize(serializer),
+        }
     }
 }
 
@@ -234,6 +261,7 @@ pub struct PerfectAgent<G: Game> {
     reach: Option<Reach<G>>,
     rng: Rng,
     proven: Option<Proven>,
+    unproven: Option<Unproven>,
 }
 
 impl<G: Game> PerfectAgent<G> {
@@ -245,6 +273,7 @@ impl<G: Game> PerfectAgent<G> {
             reach: None,
             rng: Rng::new(seed),
             proven: None,
+            unproven: None,
         }
     }
 
@@ -282,8 +311,10 @@ impl<G: Game> Agent<G> for PerfectAgent<G> {
         if game.outcome().is_some() {
             return None;
         }
+        self.unproven = None;
         if self.reach.as_ref().is_some_and(|reach| !reach(game)) {
             self.proven = None;
+            self.unproven = Some(Unproven::OutOfReach);
             return self.fallback.choose(game, budget);
         }
         let clock = std::time::Instant::now();
@@ -309,8 +340,11 @@ impl<G: Game> Agent<G> for PerfectAgent<G> {
                 self.proven = Some(Proven::of_value(value));
                 Some(best)
             }
-            _ => {
+            found => {
                 self.proven = None;
+                if let Err(SolveError::Unknown { reason, .. }) = found {
+                    self.unproven = Some(Unproven::Stopped(reason));
+                }
                 self.fallback.choose(game, &budget.less(0, clock.elapsed()))
             }
         }
@@ -319,10 +353,15 @@ impl<G: Game> Agent<G> for PerfectAgent<G> {
     fn proven(&self) -> Option<Proven> {
         self.proven
     }
+
+    fn unproven(&self) -> Option<Unproven> {
+        self.unproven
+    }
 }
 
 /// What a [`KnownWins`] agent knows: the winning moves of a position (none when it is
-/// lost), or `None` where the knowledge does not reach it within the budget.
+/// lost), or `None` where the knowledge does not reach it within the budget (its move is
+/// then unproven, the position beyond the game's exact analysis: [`Exhausted::Beyond`]).
 pub type WinningMoves<G> = Box<dyn FnMut(&G, &Budget) -> Option<Vec<<G as Game>::Move>> + Send>;
 
 /// Perfect play from exact knowledge of a game's winning moves (a theory, tables, a
@@ -335,6 +374,7 @@ pub struct KnownWins<G: Game> {
     fallback: Box<dyn Agent<G>>,
     rng: Rng,
     proven: Option<Proven>,
+    unproven: Option<Unproven>,
 }
 
 impl<G: Game> KnownWins<G> {
@@ -344,6 +384,7 @@ impl<G: Game> KnownWins<G> {
             fallback,
             rng: Rng::new(seed),
             proven: None,
+            unproven: None,
         }
     }
 }
@@ -360,9 +401,19 @@ impl<G: Game> Agent<G> for KnownWins<G> {
         let Some(winning) = (self.winning_moves)(game, budget) else {
             let chosen = self.fallback.choose(game, budget);
             self.proven = self.fallback.proven();
+            // A fallback that tried to prove its move says why it did not itself.
+            self.unproven = match self.proven {
+                Some(_) => None,
+                None => Some(
+                    self.fallback
+                        .unproven()
+                        .unwrap_or(Unproven::Stopped(Exhausted::Beyond)),
+                ),
+            };
             return chosen;
         };
         self.proven = Some(Proven::winning(!winning.is_empty()));
+        self.unproven = None;
         if winning.is_empty() {
             return self.fallback.choose(game, &lost_position_budget(budget));
         }
@@ -371,6 +422,10 @@ impl<G: Game> Agent<G> for KnownWins<G> {
 
     fn proven(&self) -> Option<Proven> {
         self.proven
+    }
+
+    fn unproven(&self) -> Option<Unproven> {
+        self.unproven
     }
 }
 
@@ -401,6 +456,10 @@ impl<G: Game> Agent<G> for Named<G> {
 
     fn proven(&self) -> Option<Proven> {
         self.inner.proven()
+    }
+
+    fn unproven(&self) -> Option<Unproven> {
+        self.inner.unproven()
     }
 }
 
@@ -695,12 +754,19 @@ mod tests {
         let lost = NormalPlay::new(Nim::new(vec![1, 2, 3]));
         assert!(solved.choose(&lost, &Budget::unlimited()).is_some());
         assert_eq!(solved.proven(), Some(Proven::Loss));
+        assert_eq!(solved.unproven(), None);
         let mut cut_short = PerfectAgent::new(Budget::nodes(1), fallback(), 1);
         assert!(cut_short.choose(&won, &Budget::unlimited()).is_some());
         assert_eq!(cut_short.proven(), None);
+        assert_eq!(
+            cut_short.unproven(),
+            Some(Unproven::Stopped(Exhausted::Nodes)),
+            "says which limit ran out"
+        );
         let mut flat = FlatMonteCarlo::new(10, 1);
         assert!(flat.choose(&won, &Budget::unlimited()).is_some());
         assert_eq!(Agent::<NormalPlay<Nim>>::proven(&flat), None);
+        assert_eq!(Agent::<NormalPlay<Nim>>::unproven(&flat), None);
     }
 
     /// Out of its reach the perfect agent plays its fallback's move at once, unproven and
@@ -739,6 +805,7 @@ mod tests {
         let far = NormalPlay::new(Nim::new(vec![3, 4, 5]));
         assert!(perfect.choose(&far, &Budget::unlimited()).is_some());
         assert_eq!(perfect.proven(), None);
+        assert_eq!(perfect.unproven(), Some(Unproven::OutOfReach));
         assert_eq!(
             calls.load(AtomicOrdering::Relaxed),
             0,
@@ -747,6 +814,7 @@ mod tests {
         let near = NormalPlay::new(Nim::new(vec![1, 2, 3]));
         assert!(perfect.choose(&near, &Budget::unlimited()).is_some());
         assert_eq!(perfect.proven(), Some(Proven::Loss));
+        assert_eq!(perfect.unproven(), None);
         assert_eq!(calls.load(AtomicOrdering::Relaxed), 1);
     }
 
@@ -864,8 +932,26 @@ mod tests {
         let beyond = NormalPlay::new(Nim::new(vec![3, 4]));
         assert!(perfect.choose(&beyond, &budget).is_some());
         assert_eq!(perfect.proven(), None, "the fallback's move");
+        assert_eq!(
+            perfect.unproven(),
+            Some(Unproven::Stopped(Exhausted::Beyond))
+        );
+        assert_eq!(
+            perfect.choose(&won, &budget),
+            Some(NimMove { heap: 0, to: 1 })
+        );
+        assert_eq!(perfect.unproven(), None, "proven again");
         let over = NormalPlay::new(Nim::new(vec![0, 0, 0]));
         assert_eq!(perfect.choose(&over, &budget), None);
+    }
+
+    /// Why a move is not proven reads in JSON as the API answers it.
+    #[test]
+    fn unproven_reads_as_its_reason() {
+        let json = |why| serde_json::to_value(why).unwrap();
+        assert_eq!(json(Unproven::OutOfReach), "out of reach");
+        assert_eq!(json(Unproven::Stopped(Exhausted::Beyond)), "beyond");
+        assert_eq!(json(Unproven::Stopped(Exhausted::Time)), "time");
     }
 
     #[test]

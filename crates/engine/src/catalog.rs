@@ -473,6 +473,8 @@ pub struct Solved {
     /// `N` or `P`, for impartial games (is the player to move winning?).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub outcome: Option<&'static str>,
+    /// The Grundy value, or the margin for the player to move; once the game is over
+    /// (`to_move` null), X's margin (`null` while unknown).
     pub value: Option<i64>,
     pub value_kind: ValueKind,
     #[serde(flatten)]

@@ -48,7 +48,7 @@ pub mod solver;
 pub mod table;
 pub mod text;
 
-pub use agents::{Agent, Level, LevelError, Proven};
+pub use agents::{Agent, Level, LevelError, Proven, Unproven};
 pub use budget::{Budget, Cancel, CancelOnDrop, Exhausted, Meter, NodeCounter};
 pub use game::{Game, MoveError, Notation, Outcome, Player};
 pub use impartial::{

@@ -7,7 +7,7 @@ use serde_json::Value;
 use std::any::Any;
 use std::time::Instant;
 
-use crate::agents::{Agent, Level, Proven};
+use crate::agents::{Agent, Level, Proven, Unproven};
 use crate::arena::{ArenaReport, arena, arena_equal_time};
 use crate::budget::Budget;
 use crate::catalog::{Analysis, Moves, Solved, Status, Unsolved, ValueKind, Winner, unknown};
@@ -106,6 +106,7 @@ pub trait Match: Send + Sync {
         Some(Hint {
             notation,
             proven: computer.proven(),
+            unproven: computer.unproven(),
         })
     }
 
@@ -140,6 +141,11 @@ pub trait Computer: Send {
     fn proven(&self) -> Option<Proven> {
         None
     }
+
+    /// Why its last move is not proven, from a perfect player ([`Agent::unproven`]).
+    fn unproven(&self) -> Option<Unproven> {
+        None
+    }
 }
 
 /// A computer's move ([`Match::hint`]).
@@ -150,6 +156,9 @@ pub struct Hint {
     /// Proven optimal by an exact solve, not only a search's best, and then what the
     /// position is worth to its mover ([`Agent::proven`]).
     pub proven: Option<Proven>,
+    /// Why a perfect player's move is not proven ([`Agent::unproven`]): `None` when it is,
+    /// and at the other levels.
+    pub unproven: Option<Unproven>,
 }
 
 /// The computer of a [`GameMatch`]: one agent kept for the whole game.
@@ -167,6 +176,10 @@ impl<H: Hosting> Computer for Follower<H> {
 
     fn proven(&self) -> Option<Proven> {
         self.agent.proven()
+    }
+
+    fn unproven(&self) -> Option<Unproven> {
+        self.agent.unproven()
     }
 }
 
@@ -290,16 +303,16 @@ impl<H: Hosting> Match for GameMatch<H> {
 
     fn solve(&self, budget: &Budget) -> Solved {
         let clock = Instant::now();
-        let mover = self.game.to_move();
         let position = H::position(&self.game);
         let to_move = self.to_move();
         let analysis = match self.game.outcome() {
-            // A finished game needs no search: its value is its result.
+            // A finished game needs no search: its value is its result, X's margin, since
+            // nobody is to move (whoever the position's setup named).
             Some(outcome) => Ok(Analysis {
                 winner: outcome.winner.map_or(Winner::Draw, Winner::Player),
                 value: match H::VALUE_KIND {
                     ValueKind::Grundy => 0,
-                    ValueKind::Margin => i64::from(outcome.value_for(mover)),
+                    ValueKind::Margin => i64::from(outcome.margin),
                 },
                 value_kind: H::VALUE_KIND,
                 moves: Moves::Known {

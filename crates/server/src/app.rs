@@ -1464,7 +1464,9 @@ impl App {
 
     /// The computer's suggestion for the player to move, searched for three quarters of
     /// the answer wait at most; the search stops as soon as this request ends (answered,
-    /// timed out or dropped on a client's disconnect).
+    /// timed out or dropped on a client's disconnect). A `perfect` hint that is not proven
+    /// says why (`reason`: out of the player's reach, beyond the game's exact analysis, or
+    /// the limit of the budget that ran out).
     pub async fn hint(self: &Arc<Self>, id: &str, level: Option<Level>) -> Result<Value, ApiError> {
         let id = id.to_string();
         let (game, level, seed, setup) = self
@@ -1503,6 +1505,7 @@ impl App {
             "level": level.to_string(),
             "proven": hint.proven.is_some(),
             "result": hint.proven,
+            "reason": hint.unproven,
         }))
     }
 

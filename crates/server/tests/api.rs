@@ -165,7 +165,11 @@ fn the_perfect_computer_serves_the_next_game_of_its_board() {
     let hint = |id: &str| server.get(&format!("/api/games/{id}/hint?level=perfect")).1;
     let cold = new_game(json!({ "X": "human", "O": "human" }));
     let answer = hint(cold["id"].as_str().unwrap());
-    assert_eq!(answer["proven"], false, "{answer}");
+    assert_eq!(
+        (&answer["proven"], &answer["reason"]),
+        (&json!(false), &json!("time")),
+        "the solver tried and its time ran out: {answer}"
+    );
     let first = new_game(json!({ "X": "ai:perfect", "O": "human" }));
     let played = server.until_moves(first["id"].as_str().unwrap(), 1, Duration::from_secs(60));
     assert_eq!(played["computer_proven"], "loss", "{played}");
@@ -630,22 +634,30 @@ fn euler_getter_is_played_on_a_connected_sum() {
 
 /// A hint says whether an exact solve proved it, and then what the position is worth to
 /// its mover: the solver level does on boards within its reach (the empty goldberg:1 and
-/// Nim's 1 2 3 are lost, the rest won); on goldberg:3 it answers a search's move, said to
-/// be unproven; search levels never claim a proof.
+/// Nim's 1 2 3 are lost, the rest won); otherwise it answers a search's move, said to be
+/// unproven and why: the empty goldberg:3 is out of the perfect player's reach, and
+/// Edge-Nim with 1024 tokens on an edge beyond its tables (the limit of the exact
+/// analysis); search levels never claim a proof, nor say why.
 #[test]
 fn a_hint_says_whether_the_solver_proved_it() {
     let server = start(Limits::default());
-    for (game, board, level, result) in [
-        ("projective-hex", "taylor:2", "perfect", json!("win")),
-        ("euler-getter", "goldberg:1", "perfect", json!("loss")),
-        ("euler-getter", "goldberg:3", "perfect", Value::Null),
-        ("nim", "3 4 5", "perfect", json!("win")),
-        ("nim", "1 2 3", "perfect", json!("loss")),
-        ("manifold", "n3 o1", "perfect", json!("win")),
-        ("euler-getter", "goldberg:1", "easy", Value::Null),
+    // What the hint says: the result when it is proven, else why not ("": nothing).
+    for (game, board, level, said) in [
+        ("projective-hex", "taylor:2", "perfect", "win"),
+        ("euler-getter", "goldberg:1", "perfect", "loss"),
+        ("euler-getter", "goldberg:3", "perfect", "out of reach"),
+        ("edge-nim", "P2", "perfect", "beyond"),
+        ("nim", "3 4 5", "perfect", "win"),
+        ("nim", "1 2 3", "perfect", "loss"),
+        ("manifold", "n3 o1", "perfect", "win"),
+        ("euler-getter", "goldberg:1", "easy", ""),
     ] {
+        let options = match game {
+            "edge-nim" => json!({"tokens": "1024"}),
+            _ => json!({}),
+        };
         let created = server.create(json!({
-            "game": game, "board": board, "options": {},
+            "game": game, "board": board, "options": options,
             "players": { "X": "human", "O": "human" }
         }));
         let id = created["id"].as_str().unwrap();
@@ -653,9 +665,20 @@ fn a_hint_says_whether_the_solver_proved_it() {
         assert_eq!(status, 200, "{game} {board}: {hint}");
         let legal = created["legal_moves"].as_array().unwrap();
         assert!(legal.contains(&hint["move"]), "{game} {board}: {hint}");
+        let proven = ["win", "draw", "loss"].contains(&said);
+        let [result, reason] = match said {
+            "" => [Value::Null, Value::Null],
+            _ if proven => [json!(said), Value::Null],
+            _ => [Value::Null, json!(said)],
+        };
         assert_eq!(
-            (&hint["level"], &hint["proven"], &hint["result"]),
-            (&json!(level), &json!(!result.is_null()), &result),
+            (
+                &hint["level"],
+                &hint["proven"],
+                &hint["result"],
+                &hint["reason"]
+            ),
+            (&json!(level), &json!(proven), &result, &reason),
             "{game} {board}"
         );
     }

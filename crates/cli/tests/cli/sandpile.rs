@@ -62,6 +62,47 @@ fn solve_a_mid_game_position_as_text() {
 
 /// A search that runs out is an answer: exit 3, the part that ran out `unknown` with its
 /// limit, nodes and time, and the other part still solved.
+/// A finished position (every vertex one colour: its owner has won, as the seed says) has
+/// nobody to move, so its answer does not depend on `--to-move`: the value is X's margin,
+/// as the JSON's null `to_move` implies.
+#[test]
+fn a_finished_position_is_answered_the_same_whoever_is_named_to_move() {
+    for (position, winner, value) in [("X0,X1,X0", "X", 1), ("O0,O1,O0", "O", -1)] {
+        let answers: Vec<serde_json::Value> = ["X", "O"]
+            .iter()
+            .map(|mover| {
+                let mut v = crosscap(&[
+                    "--json",
+                    "sandpile",
+                    "solve",
+                    "--graph",
+                    "P3",
+                    "--position",
+                    position,
+                    "--to-move",
+                    mover,
+                ])
+                .json();
+                if let Some(o) = v.as_object_mut() {
+                    o.retain(|k, _| k != "run" && k != "millis");
+                }
+                v
+            })
+            .collect();
+        assert_eq!(answers[0], answers[1], "{position}");
+        let v = &answers[0];
+        assert_eq!(
+            (&v["to_move"], &v["winner"], &v["value"]),
+            (
+                &serde_json::Value::Null,
+                &serde_json::json!(winner),
+                &serde_json::json!(value)
+            ),
+            "{v}"
+        );
+    }
+}
+
 #[test]
 fn a_solve_whose_budget_runs_out_reports_each_part() {
     let run = crosscap(&[

@@ -22,6 +22,16 @@ const COMPUTER_PROVED = {
   loss: " The computer has solved the game: it loses if you play perfectly from here.",
 };
 
+/** Why a perfect hint is not proven (the hint's `reason`), in plain words. */
+const UNPROVEN_BECAUSE = {
+  beyond: ", not proven: the position is past the limit of the game's exact analysis, a search's move",
+  "out of reach": ", not proven: the position is too large for the exact solver to try, a search's move",
+  time: ", not proven: the exact solver ran out of time, a search's move",
+  nodes: ", not proven: the exact solver searched as many positions as it may, a search's move",
+  memory: ", not proven: the exact solver ran out of memory, a search's move",
+  cancelled: ", not proven: the exact solver was stopped, a search's move",
+};
+
 /** Why a solve stopped (the API's `reason`), as the CLI says it. */
 const STOPPED_BY = { nodes: "node limit", time: "time limit", memory: "memory limit", cancelled: "cancelled", beyond: "limit of the exact analysis" };
 
@@ -232,19 +242,17 @@ export async function gamePage(main, id, page) {
     const level = hintLevel.value ? `?level=${hintLevel.value}` : "";
     const answer = await api("GET", `/games/${id}/hint${level}`);
     hint = answer.move;
-    // Say whether the solver proved the move: without an answer of the exact solver (its
-    // budget ran out, or the position is past a limit of the game's analysis, such as
-    // Edge-Nim's tables: the hint does not say which, so neither does the note, as the
-    // CLI's) the solver level answers a search's move, which a player should not take for
-    // a proof. A proven move of a lost position is still the best, but the player should
-    // hear that the position is lost.
+    // Say whether the solver proved the move: without an answer of the exact solver the
+    // solver level answers a search's move, which a player should not take for a proof,
+    // and the note says why (the hint's `reason`). A proven move of a lost position is
+    // still the best, but the player should hear that the position is lost.
     const results = {
       win: ": it wins",
       draw: ": it draws",
       loss: ", but the position is lost against perfect play",
     };
     const proof = answer.proven ? t(", proven optimal") + (results[answer.result] ? t(results[answer.result]) : "")
-      : answer.level === "perfect" ? t(", not proven: the exact solver gave no answer, a search's move") : "";
+      : answer.level === "perfect" ? t(UNPROVEN_BECAUSE[answer.reason] || ", not proven: the exact solver gave no answer, a search's move") : "";
     const words = moveWords(answer.move, state.view);
     hintNote.textContent = t("Hint ({level}{proof}): {move}, ringed on the board.",
       { level: valueName(answer.level), proof, move: `${answer.move}${words ? ` (${words})` : ""}` });
