@@ -2398,7 +2398,8 @@ fn one_tab_stop_a_cell(session: &Session, server: &common::TestServer) {
 
 /// The perfect hint on an Edge-Nim position past the tables' limit (a Grundy value of
 /// 1024) is a search's move, and its note says why, in English and in Japanese: the
-/// position is past the limit of the exact analysis (no budget ran out).
+/// position is past the limit of the exact analysis (no budget ran out). So does the
+/// solve, without a count of the positions it never searched.
 fn a_hint_past_the_tables(session: &Session, server: &common::TestServer) {
     let game = server.create(json!({
         "game": "edge-nim", "board": "P2", "options": {"tokens": "1024"},
@@ -2408,17 +2409,30 @@ fn a_hint_past_the_tables(session: &Session, server: &common::TestServer) {
     let english = (
         "ringed on the board",
         "not proven: the position is past the limit of the game's exact analysis",
+        ["Unknown", "past the limit of the game's exact analysis"],
     );
-    let japanese = ("盤上に丸で表示", "厳密な解析の限界を超えている");
+    let japanese = (
+        "盤上に丸で表示",
+        "厳密な解析の限界を超えている",
+        ["不明", "厳密な解析の限界を超えています"],
+    );
     // Each round ends in the other language (Japanese, then English again), which the
     // link then offers back.
-    for ((ringed, unproven), then) in [(english, "English"), (japanese, "日本語")] {
+    for ((ringed, unproven, [unknown, stopped]), then) in
+        [(english, "English"), (japanese, "日本語")]
+    {
         session.click_first("#hint-level option[value='perfect']");
         session.click_first("#hint");
         let note = session.wait_for_text("#hint-note", ringed);
         assert!(
             note.contains(unproven) && !note.contains("budget"),
             "{note}"
+        );
+        session.click_first("#solve");
+        let solved = session.wait_for_text("#solve-note", unknown);
+        assert!(
+            solved.contains(stopped) && !solved.contains("positions"),
+            "{solved}"
         );
         session.click_first("#language");
         session.wait_for_text("#language", then);

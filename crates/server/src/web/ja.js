@@ -188,6 +188,7 @@ export default {
   "Toppling": "崩落",
   "Torus": "トーラス",
   "Undo": "待った",
+  "Unknown: the position is past the limit of the game's exact analysis, which no budget reaches.": "不明：局面がこのゲームの厳密な解析の限界を超えています。どれだけ予算があっても解けません。",
   "Unknown: the solver stopped ({reason}) after {nodes} positions.": "不明：ソルバーは{nodes}局面で止まりました（{reason}）。",
   "Vertex {name}: tokens to leave on each edge": "頂点{name}：各辺に残すトークンの数",
   "Watch the game": "対局を観戦する",

@@ -84,6 +84,9 @@ function solvedText(answer, legal, ring) {
     : t("value {value} for {mover}", { value: sign(answer.value), mover });
   if (answer.status !== "solved") {
     const known = answer.winner ? t(" It proved that {winner} wins, not yet by how much.", { winner: answer.winner }) : "";
+    // Past a fixed limit of the game's analysis (Edge-Nim's tables) no search ran: no
+    // budget would answer, and no count of positions means anything.
+    if (answer.reason === "beyond") return [t("Unknown: the position is past the limit of the game's exact analysis, which no budget reaches.") + known];
     const reason = t(STOPPED_BY[answer.reason] || answer.reason);
     return [t("Unknown: the solver stopped ({reason}) after {nodes} positions.", { reason, nodes: answer.nodes.toLocaleString(language) }) + known];
   }
