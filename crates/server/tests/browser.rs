@@ -2562,6 +2562,24 @@ fn edge_nim_takes_checked_on_the_page(
     assert_eq!(session.read(picked), before, "after a hint");
     assert!(session.keys(&session.wait_for("#take input"), "\u{E007}"));
     wait_for_moves(session, 1);
+    // A live update in the same position (a take-back asked from elsewhere) draws the
+    // board again while a count is being typed: the focus stays in its box.
+    session.click_first("#board .vertex.pickable");
+    session.type_into("#take input", "0");
+    let (status, asked) = server.post(
+        &format!("/api/games/{}/undo", game["id"].as_str().unwrap()),
+        json!({ "token": game["tokens"]["X"] }),
+    );
+    assert_eq!(status, 200, "{asked}");
+    session.wait_for_text("#status", "X asks to take back the last move.");
+    assert_eq!(
+        session.read(
+            "return [document.activeElement.matches('#take input'), \
+             document.querySelector('#take input')?.value]"
+        ),
+        json!([true, "0"]),
+        "the focus stays in the box typed in"
+    );
 
     phone.open(&server.url("/#/"));
     phone.open_seated(server, &game);

@@ -587,10 +587,12 @@ export async function gamePage(main, id, page) {
     listen(said);
     // Keep the keyboard's place on the board across the redraw; one lost while no piece
     // could take the focus (the computer thinking) comes back with the next drawing,
-    // unless the focus has gone elsewhere meanwhile.
+    // unless the focus has gone elsewhere meanwhile. A box or button of a board's own
+    // panel (Edge-Nim's Take, whose counts the game module keeps) is found again by its
+    // id or name: a live update while the player types leaves the focus in the box.
     const focused = boardBox.contains(document.activeElement) ? document.activeElement : null;
     const adrift = !focused && keyboardPlace !== null && [null, document.body].includes(document.activeElement);
-    const place = focused ? ["data-cell", "data-vertex", "data-move"].map((a) => [a, focused.getAttribute(a)]).find(([, v]) => v !== null)
+    const place = focused ? ["data-cell", "data-vertex", "data-move", "id", "name"].map((a) => [a, focused.getAttribute(a)]).find(([, v]) => v !== null)
       : adrift ? keyboardPlace : null;
     // A drawing the board keeps across moves (data-kept) stays where it is: taken out and
     // put back, all of its cells would be styled and laid out again.
@@ -604,7 +606,8 @@ export async function gamePage(main, id, page) {
     }
     keyboardPlace = null;
     if (focused || adrift) {
-      const again = (place && boardBox.querySelector(`[${place[0]}="${CSS.escape(place[1])}"][tabindex]`)) || boardBox.querySelector("[tabindex]");
+      const pieces = place && ["id", "name"].includes(place[0]) ? "" : "[tabindex]";
+      const again = (place && boardBox.querySelector(`[${place[0]}="${CSS.escape(place[1])}"]${pieces}`)) || boardBox.querySelector("[tabindex]");
       if (again) again.focus();
       else keyboardPlace = place || [];
     }
