@@ -2315,7 +2315,9 @@ fn the_page_controls_do_what_they_say() {
     a_swap_is_said(&session, &server);
     let tablet = open_session_at(&driver, "1024,768");
     the_disk_wider_than_the_3d_view(&tablet, &server);
-    for session in [&session, &phone, &tablet] {
+    let laptop = open_session_at(&driver, "1280,900");
+    the_move_shown_outlined_whole(&laptop, &server);
+    for session in [&session, &phone, &tablet, &laptop] {
         assert_eq!(session.console_errors(), Vec::<String>::new());
     }
 }
@@ -2714,6 +2716,38 @@ fn a_paced_game_keeps_its_end(session: &Session, server: &common::TestServer) {
     session.click_first("#to-end");
     session.wait_for("#status[data-status='over']");
     assert_eq!(session.moves_played(), total);
+}
+
+/// The move shown is outlined whole in the move list: no chip's outline is cut off by
+/// the edges of the list, which scrolls (at 1280x900 the fifth move of an Euler Getter
+/// game lost its right side).
+fn the_move_shown_outlined_whole(session: &Session, server: &common::TestServer) {
+    let game = server.create(json!({
+        "game": "euler-getter", "board": "goldberg:2", "players": {"X": "human", "O": "human"}
+    }));
+    let mut legal = game["legal_moves"].clone();
+    for _ in 0..5 {
+        legal = server.play(&game, legal[0].as_str().unwrap())["legal_moves"].clone();
+    }
+    session.open(&server.url("/#/"));
+    session.open_seated(server, &game);
+    wait_for_moves(session, 5);
+    let current = session.wait_for("#move-list .mv.current");
+    assert_eq!(session.text(&current).split(". ").next(), Some("5"));
+    let cut = session.read(
+        "const list = document.getElementById('move-list');
+         const box = list.getBoundingClientRect();
+         const [left, top] = [box.left + list.clientLeft, box.top + list.clientTop];
+         const style = getComputedStyle(list.querySelector('.mv.current'));
+         const ring = parseFloat(style.outlineWidth) + parseFloat(style.outlineOffset);
+         return [...list.querySelectorAll('.mv')].filter((chip) => {
+           const r = chip.getBoundingClientRect();
+           return r.left - ring < left || r.right + ring > left + list.clientWidth
+             || r.top - ring < top || r.bottom + ring > top + list.clientHeight;
+         }).map((chip) => chip.textContent);",
+    );
+    session.screenshot("move-list");
+    assert_eq!(cut, json!([]), "outlines cut off by the list's edges");
 }
 
 /// On a tablet's width, beside the 3D view, the disk (where every cell is named and
