@@ -54,18 +54,18 @@ pub fn run_jobs<S: SplitSolve>(
     jobs.solve(&todo, &run.counting(budget), &|job, value| {
         run.finished(job_result(jobs, job, value));
     });
-    let (of, results) = run.finish()?;
+    let (of, results, earlier) = run.finish()?;
     let millis = clock.elapsed().as_secs_f64() * 1000.0;
     match split.shard {
         Some(shard) => {
             let file = split
                 .out
                 .map_or_else(|| default_shard_file(&of, shard), Path::to_path_buf);
-            emit_shard(of, shard, results, ran_under, millis, &file, out)
+            emit_shard(of, shard, results, (ran_under, earlier), millis, &file, out)
         }
         None => emit(
             &jobs.answer(&job_values(&results)?, millis)?,
-            &[Some(ran_under)],
+            &with_earlier(Some(ran_under), earlier),
         ),
     }
 }
@@ -319,6 +319,20 @@ impl fmt::Display for JobBudget {
     }
 }
 
+/// `budget` and the `earlier` budgets of jobs reused from a job directory, each once.
+fn with_earlier(
+    budget: Option<JobBudget>,
+    earlier: Vec<Option<JobBudget>>,
+) -> Vec<Option<JobBudget>> {
+    let mut budgets = vec![budget];
+    for other in earlier {
+        if !budgets.contains(&other) {
+            budgets.push(other);
+        }
+    }
+    budgets
+}
+
 /// The budgets a solve's jobs ran under, in words: one, or each of several (`unrecorded`
 /// for shard files written before budgets were recorded), each once (budgets that differ
 /// only in their threads read alike).
@@ -348,9 +362,15 @@ pub struct ShardFile {
     /// Nodes of the shard's jobs, and the shard's wall time.
     pub nodes: u64,
     pub millis: f64,
-    /// The budget of each job (absent from files of older versions).
+    /// The budget of the jobs solved in the run that wrote the file (absent from files of
+    /// older versions).
     #[serde(default)]
     pub budget: Option<JobBudget>,
+    /// The other budgets of jobs reused from the job directory (`--jobs`), as their files
+    /// recorded them (`null`: not recorded): a restart under other `--threads` or limits
+    /// reports both (absent when none differ, and from files of older versions).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub earlier_budgets: Vec<Option<JobBudget>>,
     /// The shard's jobs, by number.
     pub results: Vec<JobResult>,
 }
@@ -404,6 +424,8 @@ pub struct JobRun {
     /// Results of the run's jobs: from the directory, then as they finish.
     results: Mutex<BTreeMap<usize, JobResult>>,
     reused: usize,
+    /// The budgets the reused jobs' files recorded other than `ran_under`, each once.
+    earlier: Vec<Option<JobBudget>>,
     /// The first job file that could not be written.
     write_error: Mutex<Option<anyhow::Error>>,
     bar: ProgressBar,
@@ -423,12 +445,16 @@ impl JobRun {
         id: &dyn Fn(usize) -> String,
     ) -> anyhow::Result<JobRun> {
         let mut results = BTreeMap::new();
+        let mut earlier = Vec::new();
         if let Some(dir) = dir {
             std::fs::create_dir_all(dir)
                 .with_context(|| format!("cannot create the job directory {}", dir.display()))?;
-            for result in read_job_dir(dir, &of, ran_under, id)? {
+            for (result, budget) in read_job_dir(dir, &of, ran_under, id)? {
                 if shard.is_none_or(|s| s.takes(result.job)) {
                     results.insert(result.job, result);
+                    if budget.as_ref() != Some(ran_under) && !earlier.contains(&budget) {
+                        earlier.push(budget);
+                    }
                 }
             }
         }
@@ -446,6 +472,7 @@ impl JobRun {
             dir: dir.map(Path::to_path_buf),
             results: Mutex::new(results),
             reused,
+            earlier,
             write_error: Mutex::new(None),
             bar,
             counter,
@@ -494,15 +521,17 @@ impl JobRun {
             .insert(result.job, result);
     }
 
-    /// Every result of the run's jobs, by number, once all are finished; the first job
-    /// file that could not be written is an error.
-    pub fn finish(self) -> anyhow::Result<(SolveOf, Vec<JobResult>)> {
+    /// Every result of the run's jobs, by number, once all are finished, and the other
+    /// budgets the reused ones ran under; the first job file that could not be written is
+    /// an error.
+    #[allow(clippy::type_complexity)]
+    pub fn finish(self) -> anyhow::Result<(SolveOf, Vec<JobResult>, Vec<Option<JobBudget>>)> {
         self.bar.finish_and_clear();
         if let Some(error) = self.write_error.into_inner().expect("no panics") {
             return Err(error);
         }
         let results = self.results.into_inner().expect("no panics");
-        Ok((self.of, results.into_values().collect()))
+        Ok((self.of, results.into_values().collect(), self.earlier))
     }
 }
 
@@ -515,15 +544,15 @@ fn write_job_file(dir: &Path, file: &JobFile) -> anyhow::Result<()> {
         .with_context(|| format!("cannot record job {job} in {}", path.display()))
 }
 
-/// The jobs recorded in `dir`: its `job-N.json` files (temporary files left by a kill are
-/// ignored), each of the solve `of`, run under the flags of `ran_under` that the answer
-/// reports, and named as `id` names it.
+/// The jobs recorded in `dir`, with the budget each recorded: its `job-N.json` files
+/// (temporary files left by a kill are ignored), each of the solve `of`, run under the
+/// flags of `ran_under` that the answer reports, and named as `id` names it.
 fn read_job_dir(
     dir: &Path,
     of: &SolveOf,
     ran_under: &JobBudget,
     id: &dyn Fn(usize) -> String,
-) -> anyhow::Result<Vec<JobResult>> {
+) -> anyhow::Result<Vec<(JobResult, Option<JobBudget>)>> {
     let mut results = Vec::new();
     let entries =
         std::fs::read_dir(dir).with_context(|| format!("cannot read {}", dir.display()))?;
@@ -574,7 +603,7 @@ fn read_job_dir(
                 id(file.result.job)
             );
         }
-        results.push(file.result);
+        results.push((file.result, file.ran_under));
     }
     Ok(results)
 }
@@ -590,7 +619,7 @@ pub fn emit_shard(
     of: SolveOf,
     shard: Shard,
     results: Vec<JobResult>,
-    budget: JobBudget,
+    (budget, earlier_budgets): (JobBudget, Vec<Option<JobBudget>>),
     millis: f64,
     file: &Path,
     out: &Output,
@@ -602,6 +631,7 @@ pub fn emit_shard(
         nodes: results.iter().map(|r| r.nodes).sum(),
         millis,
         budget: Some(budget),
+        earlier_budgets,
         results,
     };
     std::fs::write(file, serde_json::to_string_pretty(&shard_file)?)
@@ -632,7 +662,10 @@ pub fn emit_shard(
             shard_file.of.jobs,
             shard_file.nodes,
             shard_file.millis,
-            budgets_text(std::slice::from_ref(&shard_file.budget)),
+            budgets_text(&with_earlier(
+                shard_file.budget.clone(),
+                shard_file.earlier_budgets.clone()
+            )),
             file.display()
         )
     })
@@ -657,8 +690,10 @@ pub fn join(files: &[PathBuf]) -> anyhow::Result<Joined> {
     let mut budgets = Vec::new();
     for path in files {
         let shard: ShardFile = read_json(path, "shard file")?;
-        if !budgets.contains(&shard.budget) {
-            budgets.push(shard.budget.clone());
+        for budget in with_earlier(shard.budget.clone(), shard.earlier_budgets.clone()) {
+            if !budgets.contains(&budget) {
+                budgets.push(budget);
+            }
         }
         match &of {
             Some((first, first_path)) if *first != shard.of => bail!(

@@ -913,3 +913,58 @@ fn merged_shards_state_the_threads_they_ran_on() {
     );
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// `--threads` changes nodes and time, not values, so a restart under another number
+/// reuses the job directory's classes (each recorded with its threads) and reports both
+/// budgets: `threads` is `null` and `budgets` lists each, as a merge of such shards does.
+#[test]
+fn a_restart_under_other_threads_reuses_its_jobs_and_reports_both() {
+    let dir = scratch("eg-restart-threads");
+    let _ = std::fs::remove_dir_all(&dir);
+    let jobs = dir.join("jobs").to_str().unwrap().to_string();
+    let out = dir.join("one.json").to_str().unwrap().to_string();
+    let solve = |threads: &str, extra: &[&str]| {
+        let mut args = vec![
+            "--json",
+            "euler-getter",
+            "solve",
+            "--board",
+            "taylor:2",
+            "--all-openings",
+            "--swap",
+            "none",
+            "--jobs",
+            &jobs,
+            "--threads",
+            threads,
+        ];
+        args.extend_from_slice(extra);
+        crosscap(&args)
+    };
+    let first = solve("2", &["--shard", "1/2", "--out", &out]).json();
+    assert_eq!(first["budget"]["threads"], 2, "{first}");
+    let job: Value = serde_json::from_str(
+        &std::fs::read_to_string(dir.join("jobs").join("job-0.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(job["ran_under"]["threads"], 2, "{job}");
+    let restart = solve("1", &[]);
+    assert!(
+        restart.stderr.contains("already solved"),
+        "{}",
+        restart.stderr
+    );
+    let restart = restart.json();
+    assert_eq!(restart["status"], "solved", "{restart}");
+    assert!(restart["threads"].is_null(), "{restart}");
+    let mut threads: Vec<u64> = (restart["budgets"].as_array().unwrap().iter())
+        .map(|b| b["threads"].as_u64().unwrap())
+        .collect();
+    threads.sort_unstable();
+    assert_eq!(threads, [1, 2], "{restart}");
+    let whole = all_openings("taylor:2", &[]).json();
+    for key in ["margin", "best_moves", "winner"] {
+        assert_eq!(restart[key], whole[key], "{key}");
+    }
+    std::fs::remove_dir_all(dir).unwrap();
+}
