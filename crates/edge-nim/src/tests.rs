@@ -613,3 +613,32 @@ fn parallel_edges_have_names_of_their_own_and_swap_as_symmetries() {
         }
     }
 }
+
+/// The perfect player says why its move is not proven: the tables would not fit the
+/// budget's memory, or the position is past their limits, which no budget reaches.
+#[test]
+fn the_perfect_player_says_why_the_tables_gave_no_answer() {
+    use crosscap_engine::agents::Unproven;
+    use crosscap_engine::{Budget, Exhausted};
+    let game = |spec: &str, tokens: &str| EdgeNimGame::new(position(spec, tokens));
+    let reason = |game: &EdgeNimGame, budget: &Budget| {
+        let mut perfect = agent(Level::Perfect, 1);
+        assert!(perfect.choose(game, budget).is_some());
+        perfect.unproven()
+    };
+    let small = game("P2", "5");
+    assert_eq!(reason(&small, &Budget::unlimited()), None);
+    let no_memory = Budget {
+        max_memory: Some(0),
+        ..Budget::unlimited()
+    };
+    assert_eq!(
+        reason(&small, &no_memory),
+        Some(Unproven::Stopped(Exhausted::Memory))
+    );
+    let past_the_tables = game("P2", "1024");
+    assert_eq!(
+        reason(&past_the_tables, &Budget::unlimited()),
+        Some(Unproven::Stopped(Exhausted::Beyond))
+    );
+}

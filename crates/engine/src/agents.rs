@@ -360,9 +360,11 @@ impl<G: Game> Agent<G> for PerfectAgent<G> {
 }
 
 /// What a [`KnownWins`] agent knows: the winning moves of a position (none when it is
-/// lost), or `None` where the knowledge does not reach it within the budget (its move is
-/// then unproven, the position beyond the game's exact analysis: [`Exhausted::Beyond`]).
-pub type WinningMoves<G> = Box<dyn FnMut(&G, &Budget) -> Option<Vec<<G as Game>::Move>> + Send>;
+/// lost), or why the knowledge does not reach it within the budget (its move is then
+/// unproven for that reason: [`Exhausted::Beyond`] past a fixed limit of the knowledge,
+/// [`Exhausted::Memory`] where the budget's memory would not hold it).
+pub type WinningMoves<G> =
+    Box<dyn FnMut(&G, &Budget) -> Result<Vec<<G as Game>::Move>, Exhausted> + Send>;
 
 /// Perfect play from exact knowledge of a game's winning moves (a theory, tables, a
 /// series) rather than a search, written once for every game that has such knowledge: a
@@ -398,19 +400,22 @@ impl<G: Game> Agent<G> for KnownWins<G> {
         if game.outcome().is_some() {
             return None;
         }
-        let Some(winning) = (self.winning_moves)(game, budget) else {
-            let chosen = self.fallback.choose(game, budget);
-            self.proven = self.fallback.proven();
-            // A fallback that tried to prove its move says why it did not itself.
-            self.unproven = match self.proven {
-                Some(_) => None,
-                None => Some(
-                    self.fallback
-                        .unproven()
-                        .unwrap_or(Unproven::Stopped(Exhausted::Beyond)),
-                ),
-            };
-            return chosen;
+        let winning = match (self.winning_moves)(game, budget) {
+            Ok(winning) => winning,
+            Err(reason) => {
+                let chosen = self.fallback.choose(game, budget);
+                self.proven = self.fallback.proven();
+                // A fallback that tried to prove its move says why it did not itself.
+                self.unproven = match self.proven {
+                    Some(_) => None,
+                    None => Some(
+                        self.fallback
+                            .unproven()
+                            .unwrap_or(Unproven::Stopped(reason)),
+                    ),
+                };
+                return chosen;
+            }
         };
         self.proven = Some(Proven::winning(!winning.is_empty()));
         self.unproven = None;
@@ -917,7 +922,11 @@ mod tests {
         let lost = NormalPlay::new(Nim::new(vec![1, 2, 3]));
         let knowledge: WinningMoves<NormalPlay<Nim>> = Box::new(|game, _| {
             let heaps = &game.position.heaps;
-            (heaps.len() == 3).then(|| game.position.winning_moves())
+            if heaps.len() == 3 {
+                Ok(game.position.winning_moves())
+            } else {
+                Err(Exhausted::Beyond)
+            }
         });
         let fallback = NimMove { heap: 2, to: 1 };
         let mut perfect = KnownWins::new(knowledge, Box::new(Always(fallback)), 1);

@@ -188,7 +188,7 @@ impl Hosting for NimHost {
     fn agent(level: Level, seed: u64) -> Box<dyn Agent<Self::Game>> {
         match level {
             Level::Perfect => Box::new(KnownWins::new(
-                Box::new(|game: &NormalPlay<Nim>, _: &Budget| Some(game.position.winning_moves())),
+                Box::new(|game: &NormalPlay<Nim>, _: &Budget| Ok(game.position.winning_moves())),
                 standard_agent(Level::Expert, MctsConfig::default(), seed),
                 seed,
             )),

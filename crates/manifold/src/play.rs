@@ -10,7 +10,7 @@ use crosscap_engine::catalog::{
 };
 use crosscap_engine::mcts::MctsConfig;
 use crosscap_engine::session::{GameMatch, Hosting, Match, SetupLimits};
-use crosscap_engine::{Agent, Budget, Game, Impartial, Level, NormalPlay};
+use crosscap_engine::{Agent, Budget, Exhausted, Game, Impartial, Level, NormalPlay};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 
@@ -37,7 +37,8 @@ pub fn perfect_player(seed: u64) -> Box<dyn Agent<ManifoldGame>> {
         if position.max_genus() > series.max_genus() {
             series = Series::compute(position.max_genus());
         }
-        series.winning_moves(position)
+        // Past the series' genus the knowledge does not reach.
+        series.winning_moves(position).ok_or(Exhausted::Beyond)
     };
     Box::new(KnownWins::new(
         Box::new(read),
