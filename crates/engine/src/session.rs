@@ -161,6 +161,21 @@ pub struct Hint {
     pub unproven: Option<Unproven>,
 }
 
+impl Hint {
+    /// The hint as the server and the Python module answer it, given at `level`:
+    /// `move`, `level`, `proven`, `result` (what the position is worth to its mover when
+    /// proven) and `reason` (why a perfect player's move is not proven).
+    pub fn details(&self, level: Level) -> Value {
+        serde_json::json!({
+            "move": self.notation,
+            "level": level.to_string(),
+            "proven": self.proven.is_some(),
+            "result": self.proven,
+            "reason": self.unproven,
+        })
+    }
+}
+
 /// The computer of a [`GameMatch`]: one agent kept for the whole game.
 struct Follower<H: Hosting> {
     agent: Box<dyn Agent<H::Game>>,

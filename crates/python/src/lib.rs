@@ -270,9 +270,10 @@ impl Game {
     }
 
     /// [`hint`] as the web API answers it: a dict of `move`, `level`, `proven` (whether an
-    /// exact solve proved the move optimal) and `result` (then what the position is worth
-    /// to the player to move: `win`, `draw` or `loss`; else `None`), or `None` once the
-    /// game is over.
+    /// exact solve proved the move optimal), `result` (then what the position is worth
+    /// to the player to move: `win`, `draw` or `loss`; else `None`) and `reason` (why a
+    /// `perfect` hint is not proven: `out of reach`, `beyond`, `time`, ...; else `None`),
+    /// or `None` once the game is over.
     #[pyo3(signature = (level=None, seed=0, max_seconds=MOVE_SECONDS))]
     fn hint_details<'py>(
         &self,
@@ -282,15 +283,7 @@ impl Game {
         max_seconds: f64,
     ) -> PyResult<Option<Bound<'py, PyAny>>> {
         self.hint_at(py, level, seed, max_seconds)?
-            .map(|(level, hint)| {
-                let details = serde_json::json!({
-                    "move": hint.notation,
-                    "level": level.to_string(),
-                    "proven": hint.proven.is_some(),
-                    "result": hint.proven,
-                });
-                to_python(py, &details)
-            })
+            .map(|(level, hint)| to_python(py, &hint.details(level)))
             .transpose()
     }
 

@@ -1500,13 +1500,7 @@ impl App {
             .search(game, ("the hint failed", timed_out), work)
             .await?
             .ok_or_else(|| ApiError::conflict("there is no move"))?;
-        Ok(json!({
-            "move": hint.notation,
-            "level": level.to_string(),
-            "proven": hint.proven.is_some(),
-            "result": hint.proven,
-            "reason": hint.unproven,
-        }))
+        Ok(hint.details(level))
     }
 
     /// The exact solve of the live position (who wins with perfect play, the value, the
