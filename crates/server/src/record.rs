@@ -6,7 +6,6 @@ use std::fmt;
 use std::str::FromStr;
 
 use crosscap_engine::{Level, Player};
-use serde::ser::SerializeMap;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::{Map, Value};
 
@@ -124,17 +123,22 @@ pub struct RecordFile {
 
 impl Serialize for RecordFile {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let Ok(Value::Object(fields)) = serde_json::to_value(&self.record) else {
-            return Err(serde::ser::Error::custom("a record is a JSON object"));
-        };
-        let mut map = s.serialize_map(Some(fields.len() + 3))?;
-        map.serialize_entry("format", FORMAT)?;
-        map.serialize_entry("version", &VERSION)?;
-        for (key, value) in &fields {
-            map.serialize_entry(key, value)?;
+        /// The file as written: what it is, the record's fields, the winner.
+        #[derive(Serialize)]
+        struct Written<'a> {
+            format: &'static str,
+            version: u64,
+            #[serde(flatten)]
+            record: &'a Record,
+            winner: Option<Player>,
         }
-        map.serialize_entry("winner", &self.winner)?;
-        map.end()
+        Written {
+            format: FORMAT,
+            version: VERSION,
+            record: &self.record,
+            winner: self.winner,
+        }
+        .serialize(s)
     }
 }
 
