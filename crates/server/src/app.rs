@@ -344,26 +344,11 @@ pub struct Snapshot {
     /// the game.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tokens: Option<Tokens>,
-    /// The board's start, whose drawing (shared with every game on the same board) goes
-    /// out only in the answers that open a game ([`Snapshot::with_layout`]), since it
-    /// never changes and is most of the bytes (131 KB on goldberg:4).
+    /// The board's start, whose drawing (shared with every game on the same board) the
+    /// answers that open a game send after these fields, since it never changes and is
+    /// most of the bytes (131 KB on goldberg:4).
     #[serde(skip)]
-    start: Arc<Start>,
-    #[serde(skip)]
-    drawn: bool,
-}
-
-impl Snapshot {
-    /// The snapshot with the board's drawing, for a page opening the game.
-    pub fn with_layout(mut self) -> Snapshot {
-        self.drawn = true;
-        self
-    }
-
-    /// The start whose drawing the answer carries after the snapshot's fields, if any.
-    pub fn drawing(&self) -> Option<&Arc<Start>> {
-        self.drawn.then_some(&self.start)
-    }
+    pub start: Arc<Start>,
 }
 
 /// A board's starting position as a page draws it, before any game on it; its answer
@@ -941,7 +926,7 @@ impl App {
         if let Some(permit) = permit {
             self.kick(&slot, permit);
         }
-        let mut answer = self.snapshot(&slot, None)?.with_layout();
+        let mut answer = self.snapshot(&slot, None)?;
         answer.tokens = Some(tokens);
         Ok(answer)
     }
@@ -1638,7 +1623,6 @@ impl App {
             updated: live.saved.updated,
             tokens: None,
             start: Arc::clone(&live.start),
-            drawn: false,
         }
     }
 
