@@ -203,7 +203,8 @@ pub fn setup_args(command: Command, info: &GameInfo) -> Command {
     )
 }
 
-fn capitalised(text: &str) -> String {
+/// An option's help as a flag's: the catalog writes it lower-case, as part of a sentence.
+pub fn capitalised(text: &str) -> String {
     let mut chars = text.chars();
     chars.next().map_or(String::new(), |first| {
         first.to_uppercase().collect::<String>() + chars.as_str()

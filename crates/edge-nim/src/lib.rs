@@ -45,7 +45,10 @@ pub mod table;
 
 pub use analysis::{Analysis, TheoremCheck, analyse, check_tetrahedron};
 pub use orbits::{Orbit, OrbitCounts, orbit_counts, orbit_of};
-pub use play::{DESCRIPTOR, EdgeNimGame, EdgeNimHost, EdgeNimView, agent, new_game};
+pub use play::{
+    DESCRIPTOR, EdgeNimGame, EdgeNimHost, EdgeNimView, TOKENS_HELP, agent, new_game,
+    tokens_or_default,
+};
 pub use position::{EdgeNim, EdgeNimMove, edge_names, parse_assignments, parse_tokens, read_graph};
 pub use predicate::{
     CheckBox, Predicate, PredicateCheck, PredicateError, PredicateOverflow, check_predicate,

@@ -27,6 +27,20 @@ pub type EdgeNimGame = NormalPlay<EdgeNim>;
 /// Tokens on every edge when a match names none.
 pub const DEFAULT_TOKENS: u32 = 3;
 
+/// What a token text may say, for every host that reads one (the catalog's option, the
+/// CLI's `edge-nim value`), so that they describe and default it alike.
+pub const TOKENS_HELP: &str = "tokens on the edges: counts in edge order (3,1,0,2,0,1), EDGE=COUNT \
+                               items (a=3,b=1) or *=N for every edge; empty means 3 on each edge";
+
+/// The tokens of a token text: [`DEFAULT_TOKENS`] on every edge when it is blank.
+pub fn tokens_or_default(graph: &Graph, text: &str) -> Result<Vec<u32>, EdgeNimError> {
+    if text.trim().is_empty() {
+        Ok(vec![DEFAULT_TOKENS; graph.edge_count()])
+    } else {
+        parse_tokens(graph, text)
+    }
+}
+
 /// Perfect play from the Grundy tables: a random winning move, or from a P-position
 /// `expert`'s move (every move loses, and expert's makes the winner find the win). Positions too large for the tables get `expert`'s move at once: the
 /// engine's solver reaches less than they do (20 million nodes in 30 s, where a table
@@ -223,10 +237,7 @@ fn start(setup: &Setup, limits: &SetupLimits) -> Result<Box<dyn Match>, SetupErr
         let graph = Arc::new(crate::read_graph(setup.board)?);
         let tokens = match &options.tokens {
             Value::Null => vec![DEFAULT_TOKENS; graph.edge_count()],
-            Value::String(text) if text.trim().is_empty() => {
-                vec![DEFAULT_TOKENS; graph.edge_count()]
-            }
-            Value::String(text) => parse_tokens(&graph, text)?,
+            Value::String(text) => tokens_or_default(&graph, text)?,
             Value::Array(items) => items
                 .iter()
                 .map(|item| {
@@ -263,8 +274,7 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
             kind: OptionKind::Text,
             choices: &[],
             default: "\"\"",
-            help: "tokens on the edges: counts in edge order (3,1,0,2,0,1), EDGE=COUNT \
-                   items (a=3,b=1) or *=N for every edge; empty means 3 on each edge",
+            help: TOKENS_HELP,
             on_form: true,
         }],
         hint_level: Level::Perfect,

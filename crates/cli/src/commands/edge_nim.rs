@@ -7,9 +7,10 @@ use std::sync::Arc;
 use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
 use crosscap_edge_nim::{
-    CheckBox, EdgeNim, GrundyValues, OrbitCounts, PTable, Predicate, TableBox, analyse,
-    check_predicate, check_tetrahedron, edge_names, orbit_counts, orbit_of, parse_assignments,
-    parse_tokens, predicate::symmetries_fixing, read_graph, slice,
+    CheckBox, EdgeNim, GrundyValues, OrbitCounts, PTable, Predicate, TOKENS_HELP, TableBox,
+    analyse, check_predicate, check_tetrahedron, edge_names, orbit_counts, orbit_of,
+    parse_assignments, parse_tokens, predicate::symmetries_fixing, read_graph, slice,
+    tokens_or_default,
 };
 use crosscap_engine::catalog::{Part, Spent, Status};
 use crosscap_engine::impartial_notation::ImpartialNotation;
@@ -17,6 +18,7 @@ use crosscap_engine::periodic::Periodicity;
 use crosscap_graphs::{Graph, read_graph6_lines};
 use serde::Serialize;
 
+use crate::host::capitalised;
 use crate::limits::{BudgetArgs, MemoryArgs, default_seconds};
 use crate::output::{
     Answer, Output, Table, TableFormat, grundy_text, latex_text, markdown_text, progress_bar,
@@ -115,9 +117,8 @@ pub struct PositionArgs {
     /// petersen, tetrahedron, P5, C4, K4, K1,3, edges:0-1,1-2, g6:<graph6>.
     #[arg(long)]
     graph: String,
-    /// Tokens: counts in edge order (3,1,0,2,0,1) or EDGE=COUNT items (a=3,b=1; unnamed
-    /// edges are empty; *=2 first gives every edge 2).
-    #[arg(long)]
+    /// As the option of `solve`, `play` and `arena`, with its default.
+    #[arg(long, default_value = "", hide_default_value = true, help = capitalised(TOKENS_HELP))]
     tokens: String,
 }
 
@@ -631,8 +632,8 @@ fn predicate_text(report: &PredicateReport) -> String {
 /// The graph and the token counts of `--graph` and `--tokens`.
 fn read_position(args: &PositionArgs) -> anyhow::Result<(Arc<Graph>, Vec<u32>)> {
     let graph = Arc::new(read_graph(&args.graph)?);
-    let tokens =
-        parse_tokens(&graph, &args.tokens).with_context(|| format!("--tokens {}", args.tokens))?;
+    let tokens = tokens_or_default(&graph, &args.tokens)
+        .with_context(|| format!("--tokens {}", args.tokens))?;
     Ok((graph, tokens))
 }
 

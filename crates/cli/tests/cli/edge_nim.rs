@@ -42,6 +42,25 @@ fn value_lists_winning_moves_in_notation() {
 }
 
 #[test]
+fn value_and_solve_default_to_the_same_tokens() {
+    let value = crosscap(&["--json", "edge-nim", "value", "--graph", "tetrahedron"]).json();
+    assert_eq!(value["tokens"], json!([3, 3, 3, 3, 3, 3]));
+    let solve = crosscap(&["--json", "edge-nim", "solve", "--graph", "tetrahedron"]).json();
+    assert_eq!(solve["value"], value["grundy"]);
+    let tokens_help = |verb: &str| {
+        let help = crosscap(&["edge-nim", verb, "--help"]).stdout;
+        let line = help.lines().find(|l| l.contains("--tokens")).map(str::trim);
+        line.map(|l| l.split_once(' ').unwrap().1.trim().to_string())
+    };
+    assert!(
+        tokens_help("value")
+            .unwrap()
+            .contains("empty means 3 on each edge")
+    );
+    assert_eq!(tokens_help("value"), tokens_help("solve"));
+}
+
+#[test]
 fn disjoint_union_adds_by_nim_sum() {
     let value = |graph: &str, tokens: &str| {
         crosscap(&[
