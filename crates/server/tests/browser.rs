@@ -2311,7 +2311,7 @@ fn the_page_controls_do_what_they_say() {
     the_keyboard_stays_on_the_board(&session, &server);
     arrows_go_row_by_row(&session, &server);
     one_tab_stop_a_cell(&session, &server);
-    a_hint_past_the_tables(&session, &server);
+    positions_the_tables_refuse(&session, &server);
     a_swap_is_said(&session, &server);
     let tablet = open_session_at(&driver, "1024,768");
     the_disk_wider_than_the_3d_view(&tablet, &server);
@@ -2398,46 +2398,62 @@ fn one_tab_stop_a_cell(session: &Session, server: &common::TestServer) {
     session.wait_for_text("#move-list", copy);
 }
 
-/// The perfect hint on an Edge-Nim position past the tables' limit (a Grundy value of
-/// 1024) is a search's move, and its note says why, in English and in Japanese: the
-/// position is past the limit of the exact analysis (no budget ran out). So does the
-/// solve, without a count of the positions it never searched.
-fn a_hint_past_the_tables(session: &Session, server: &common::TestServer) {
-    let game = server.create(json!({
-        "game": "edge-nim", "board": "P2", "options": {"tokens": "1024"},
-        "players": {"X": "human", "O": "human"}
-    }));
-    session.open_seated(server, &game);
-    let english = (
-        "ringed on the board",
-        "not proven: the position is past the limit of the game's exact analysis",
-        ["Unknown", "past the limit of the game's exact analysis"],
+/// The perfect hint on an Edge-Nim position the tables do not answer is a search's move,
+/// and its note says why, in English and in Japanese; so does the solve, without a count
+/// of the positions it never searched. Past the tables' limit (a Grundy value of 1024)
+/// no budget reaches the position; on the Petersen graph with two tokens an edge the
+/// tables need more than the server's 256 MiB for one search.
+fn positions_the_tables_refuse(session: &Session, server: &common::TestServer) {
+    let beyond = (
+        ("P2", "1024"),
+        (
+            "not proven: the position is past the limit of the game's exact analysis",
+            "past the limit of the game's exact analysis",
+        ),
+        (
+            "厳密な解析の限界を超えている",
+            "厳密な解析の限界を超えています",
+        ),
     );
-    let japanese = (
-        "盤上に丸で表示",
-        "厳密な解析の限界を超えている",
-        ["不明", "厳密な解析の限界を超えています"],
+    let over_memory = (
+        ("petersen", "*=2"),
+        (
+            "not proven: the exact solver ran out of memory",
+            "needs more memory than the server gives one search",
+        ),
+        (
+            "厳密なソルバーのメモリが尽きた",
+            "割り当てるより多くのメモリが必要です",
+        ),
     );
-    // Each round ends in the other language (Japanese, then English again), which the
-    // link then offers back.
-    for ((ringed, unproven, [unknown, stopped]), then) in
-        [(english, "English"), (japanese, "日本語")]
-    {
-        session.click_first("#hint-level option[value='perfect']");
-        session.click_first("#hint");
-        let note = session.wait_for_text("#hint-note", ringed);
-        assert!(
-            note.contains(unproven) && !note.contains("budget"),
-            "{note}"
-        );
-        session.click_first("#solve");
-        let solved = session.wait_for_text("#solve-note", unknown);
-        assert!(
-            solved.contains(stopped) && !solved.contains("positions"),
-            "{solved}"
-        );
-        session.click_first("#language");
-        session.wait_for_text("#language", then);
+    for ((board, tokens), english, japanese) in [beyond, over_memory] {
+        let game = server.create(json!({
+            "game": "edge-nim", "board": board, "options": {"tokens": tokens},
+            "players": {"X": "human", "O": "human"}
+        }));
+        session.open_seated(server, &game);
+        // Each round ends in the other language (Japanese, then English again), which
+        // the link then offers back.
+        for ((ringed, unknown, (unproven, stopped)), then) in [
+            (("ringed on the board", "Unknown", english), "English"),
+            (("盤上に丸で表示", "不明", japanese), "日本語"),
+        ] {
+            session.click_first("#hint-level option[value='perfect']");
+            session.click_first("#hint");
+            let note = session.wait_for_text("#hint-note", ringed);
+            assert!(
+                note.contains(unproven) && !note.contains("budget"),
+                "{note}"
+            );
+            session.click_first("#solve");
+            let solved = session.wait_for_text("#solve-note", unknown);
+            assert!(
+                solved.contains(stopped) && !solved.contains("positions") && !solved.contains('0'),
+                "{solved}"
+            );
+            session.click_first("#language");
+            session.wait_for_text("#language", then);
+        }
     }
 }
 

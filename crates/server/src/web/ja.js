@@ -188,6 +188,7 @@ export default {
   "Toppling": "崩落",
   "Torus": "トーラス",
   "Undo": "待った",
+  "Unknown: the game's exact analysis of this position needs more memory than the server gives one search.": "不明：この局面をこのゲームの厳密な解析で解くには、サーバーが1回の探索に割り当てるより多くのメモリが必要です。",
   "Unknown: the position is past the limit of the game's exact analysis, which no budget reaches.": "不明：局面がこのゲームの厳密な解析の限界を超えています。どれだけ予算があっても解けません。",
   "Unknown: the solver stopped ({reason}) after {nodes} positions.": "不明：ソルバーは{nodes}局面で止まりました（{reason}）。",
   "Vertex {name}: tokens to leave on each edge": "頂点{name}：各辺に残すトークンの数",

@@ -35,6 +35,13 @@ const UNPROVEN_BECAUSE = {
 /** Why a solve stopped (the API's `reason`), as the CLI says it. */
 const STOPPED_BY = { nodes: "node limit", time: "time limit", memory: "memory limit", cancelled: "cancelled", beyond: "limit of the exact analysis" };
 
+/** Why a solve that searched nothing (no positions counted) is unknown, in plain words:
+ * the game's exact analysis refused the position before it began. */
+const UNSEARCHED_BECAUSE = {
+  beyond: "Unknown: the position is past the limit of the game's exact analysis, which no budget reaches.",
+  memory: "Unknown: the game's exact analysis of this position needs more memory than the server gives one search.",
+};
+
 /** The status line and the tab's title: the result, or whose turn it is and who you are;
  * `outcome`: "won" or "lost" when the reader played one seat of a finished game. */
 function describe(state, mine) {
@@ -84,9 +91,10 @@ function solvedText(answer, legal, ring) {
     : t("value {value} for {mover}", { value: sign(answer.value), mover });
   if (answer.status !== "solved") {
     const known = answer.winner ? t(" It proved that {winner} wins, not yet by how much.", { winner: answer.winner }) : "";
-    // Past a fixed limit of the game's analysis (Edge-Nim's tables) no search ran: no
-    // budget would answer, and no count of positions means anything.
-    if (answer.reason === "beyond") return [t("Unknown: the position is past the limit of the game's exact analysis, which no budget reaches.") + known];
+    // Past a fixed limit of the game's analysis (Edge-Nim's tables), or over the search's
+    // memory before it began, no search ran: no count of positions means anything.
+    const unsearched = answer.nodes === 0 && UNSEARCHED_BECAUSE[answer.reason];
+    if (unsearched) return [t(unsearched) + known];
     const reason = t(STOPPED_BY[answer.reason] || answer.reason);
     return [t("Unknown: the solver stopped ({reason}) after {nodes} positions.", { reason, nodes: answer.nodes.toLocaleString(language) }) + known];
   }
