@@ -289,6 +289,27 @@ impl Session<'_> {
         );
     }
 
+    /// Presses the keys of `text` (WebDriver codes such as "\u{E012}", the left arrow,
+    /// included) on whatever has the focus, as a person types: the caret stays where it
+    /// is, where sending keys to an element may move it.
+    fn press_keys(&self, text: &str) {
+        let actions: Vec<Value> = text
+            .chars()
+            .flat_map(|key| {
+                let key = key.to_string();
+                [
+                    json!({ "type": "keyDown", "value": key }),
+                    json!({ "type": "keyUp", "value": key }),
+                ]
+            })
+            .collect();
+        self.command(
+            "POST",
+            "/actions",
+            Some(json!({ "actions": [{ "type": "key", "id": "keyboard", "actions": actions }] })),
+        );
+    }
+
     /// Waits until an element's text holds `wanted`; answers the text.
     fn wait_for_text(&self, css: &str, wanted: &str) -> String {
         let start = Instant::now();
@@ -2581,22 +2602,25 @@ fn edge_nim_takes_checked_on_the_page(
     assert!(session.keys(&session.wait_for("#take input"), "\u{E007}"));
     wait_for_moves(session, 1);
     // A live update in the same position (a take-back asked from elsewhere) draws the
-    // board again while a count is being typed: the focus stays in its box.
+    // board again while a count is being typed, the caret between its digits: the focus
+    // stays in its box, and the next digit goes where the caret was.
     session.click_first("#board .vertex.pickable");
-    session.type_into("#take input", "0");
+    session.type_into("#take input", "12");
+    session.press_keys("\u{E012}");
     let (status, asked) = server.post(
         &format!("/api/games/{}/undo", game["id"].as_str().unwrap()),
         json!({ "token": game["tokens"]["X"] }),
     );
     assert_eq!(status, 200, "{asked}");
     session.wait_for_text("#status", "X asks to take back the last move.");
+    session.press_keys("0");
     assert_eq!(
         session.read(
             "return [document.activeElement.matches('#take input'), \
              document.querySelector('#take input')?.value]"
         ),
-        json!([true, "0"]),
-        "the focus stays in the box typed in"
+        json!([true, "102"]),
+        "the focus and the caret stay in the box typed in"
     );
 
     phone.open(&server.url("/#/"));

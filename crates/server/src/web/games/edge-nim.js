@@ -46,14 +46,16 @@ function takeMove(vertex, inputs, error) {
   return `${vertex}:${changes.join(",")}`;
 }
 
-// The vertex picked and the counts typed on each board, kept while its position stays:
-// a redraw of the same position (after a hint, say) shows the panel as the player left it.
+// The vertex picked and its count boxes on each board (with the edges typed in, whose
+// counts a hint no longer suggests), kept while its position stays: a redraw of the same
+// position (after a hint, say) puts the same boxes back, as the player left them and the
+// one typed in with its caret.
 const picks = new WeakMap();
 
 export function render(box, state, ctx) {
   const view = state.view;
   const position = `${state.id} ${state.ply} ${view.tokens.join(",")}`;
-  if (picks.get(box)?.position !== position) picks.set(box, { position, vertex: null, typed: new Map() });
+  if (picks.get(box)?.position !== position) picks.set(box, { position, vertex: null, boxes: new Map(), typed: new Set() });
   const kept = picks.get(box);
   const index = new Map(view.vertices.map((v, i) => [v, i]));
   const hint = parse(ctx.hint);
@@ -92,7 +94,7 @@ export function render(box, state, ctx) {
   function pick(v, again = false) {
     nodes.forEach((n, i) => n.classList.toggle("selected", i === v));
     const name = view.vertices[v];
-    if (!again) Object.assign(kept, { vertex: name, typed: new Map() });
+    if (!again) Object.assign(kept, { vertex: name, boxes: new Map(), typed: new Set() });
     const mine = view.edges.filter((e) => e.ends.includes(name) && e.tokens > 0);
     panel.replaceChildren(el("strong", {}, t("Vertex {name}: tokens to leave on each edge", { name })), el("br"));
     if (!mine.length) { panel.append(t("No edge at this vertex has tokens.")); return; }
@@ -101,8 +103,13 @@ export function render(box, state, ctx) {
     const form = el("form", { novalidate: "" });
     const inputs = mine.map((e) => {
       const suggested = hint && hint.vertex === name && hint.left.has(e.name) ? hint.left.get(e.name) : e.tokens;
-      const input = el("input", { type: "number", min: 0, max: e.tokens, value: kept.typed.get(e.name) ?? suggested, name: e.name });
-      input.addEventListener("input", () => kept.typed.set(e.name, input.value));
+      let input = kept.boxes.get(e.name);
+      if (!input) {
+        input = el("input", { type: "number", min: 0, max: e.tokens, name: e.name });
+        input.addEventListener("input", () => kept.typed.add(e.name));
+        kept.boxes.set(e.name, input);
+      }
+      if (!kept.typed.has(e.name)) input.value = suggested;
       form.append(el("label", {}, `${e.name} (${e.tokens}): `, input));
       return [e, input];
     });
