@@ -18,7 +18,7 @@ use serde_json::{Map, Value, json};
 
 use crate::EdgeNimError;
 use crate::analysis::analyse;
-use crate::position::{EdgeNim, EdgeNimMove, edge_names, parse_tokens};
+use crate::position::{EdgeNim, EdgeNimMove, parse_tokens};
 use crate::table::MEMORY_LIMIT;
 
 /// Edge-Nim as a two-player game.
@@ -189,14 +189,8 @@ impl Hosting for EdgeNimHost {
         ))
     }
 
-    /// The graph, its edges in order and their tokens.
     fn facts(game: &EdgeNimGame) -> Map<String, Value> {
-        let position = &game.position;
-        Map::from_iter([
-            ("graph".to_string(), json!(position.graph().spec())),
-            ("edges".to_string(), json!(edge_names(position.graph()))),
-            ("tokens".to_string(), json!(position.tokens())),
-        ])
+        game.position.facts()
     }
 
     /// An edge a line: its name, its ends and its tokens.

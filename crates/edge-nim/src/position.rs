@@ -6,6 +6,7 @@ use std::sync::Arc;
 use crosscap_engine::impartial_notation::ImpartialNotation;
 use crosscap_engine::{Impartial, MoveError};
 use crosscap_graphs::Graph;
+use serde_json::{Map, Value, json};
 
 use crate::EdgeNimError;
 
@@ -68,6 +69,16 @@ impl EdgeNim {
 
     pub fn tokens(&self) -> &[u32] {
         &self.tokens
+    }
+
+    /// The position as every answer names it: the graph's spec, its edges in order (the
+    /// order of the tokens) and their tokens.
+    pub fn facts(&self) -> Map<String, Value> {
+        Map::from_iter([
+            ("graph".to_string(), json!(self.graph.spec())),
+            ("edges".to_string(), json!(edge_names(&self.graph))),
+            ("tokens".to_string(), json!(self.tokens)),
+        ])
     }
 
     /// The moves at `v`, in lexicographic order of the new counts of its non-empty edges.

@@ -244,6 +244,17 @@ pub struct Misere {
     pub answer: Part<MisereAnswer>,
 }
 
+/// A misère answer with the position it answers, first, under the keys the game's
+/// normal-play answer names it by (`heaps`; `position`; `graph`, `edges` and `tokens`), so
+/// that the command line and the Python module answer alike.
+#[derive(Serialize)]
+pub struct MisereOf<'a, P> {
+    #[serde(flatten)]
+    pub position: P,
+    #[serde(flatten)]
+    pub misere: &'a Misere,
+}
+
 #[derive(Clone, Debug, Serialize)]
 pub struct MisereAnswer {
     /// P when the player to move loses.

@@ -19,7 +19,7 @@ use crosscap_engine::budget::{DEFAULT_MAX_MEMORY, MAX_SECONDS, MEMORY_RANGE};
 use crosscap_engine::catalog::{GameDescriptor, Setup, Status};
 use crosscap_engine::impartial_notation::ImpartialNotation;
 use crosscap_engine::session::{ArenaRun, Hint, Match, SetupLimits};
-use crosscap_engine::{Budget, Cancel, Exhausted, Impartial, Level, misere};
+use crosscap_engine::{Budget, Cancel, Exhausted, Impartial, Level, MisereOf, misere};
 use crosscap_graphs::Graph;
 use crosscap_manifold::{MAX_GENUS, Manifold, Series, length};
 use pyo3::create_exception;
@@ -583,17 +583,23 @@ fn edge_nim_check<'py>(
 }
 
 /// A position's misère answer (the player who cannot move wins), searched whole as
-/// `--misere` does: `outcome` (P or N) and `winning_moves`; `BudgetExceeded` after a
-/// minute or `max_memory_mib`.
+/// `--misere` does: the position by the keys in `named` (as the CLI's `--json` names it),
+/// `outcome` (P or N) and `winning_moves`; `BudgetExceeded` after a minute or
+/// `max_memory_mib`.
 fn misere_answer<'py, G: Impartial + 'static>(
     py: Python<'py>,
     position: G,
+    named: impl Serialize,
     max_memory_mib: u64,
     name: impl Fn(&G::Move) -> String + Send,
 ) -> PyResult<Bound<'py, PyAny>> {
     let max_memory = memory(max_memory_mib)?;
-    let answer = py.detach(|| misere(position, max_memory, name));
-    answered(py, &answer, answer.answer.status, |reason| {
+    let misere = py.detach(|| misere(position, max_memory, name));
+    let answer = MisereOf {
+        position: named,
+        misere: &misere,
+    };
+    answered(py, &answer, misere.answer.status, |reason| {
         format!("the misère search stopped ({reason})")
     })
 }
@@ -612,7 +618,10 @@ fn edge_nim_misere<'py>(
     let tokens = parse_tokens(&graph, &option_text(tokens)?).map_err(bad_input)?;
     let position = EdgeNim::new(graph, tokens).map_err(bad_input)?;
     let named = position.clone();
-    misere_answer(py, position, max_memory_mib, move |m| named.format_move(m))
+    let facts = position.facts();
+    misere_answer(py, position, facts, max_memory_mib, move |m| {
+        named.format_move(m)
+    })
 }
 
 /// The manifold game under misère play, from surfaces such as `"n3 o2"`.
@@ -624,7 +633,8 @@ fn manifold_misere<'py>(
     max_memory_mib: u64,
 ) -> PyResult<Bound<'py, PyAny>> {
     let position: Manifold = surfaces.parse().map_err(bad_input)?;
-    misere_answer(py, position, max_memory_mib, |m| m.to_string())
+    let named = serde_json::json!({ "position": position });
+    misere_answer(py, position, named, max_memory_mib, |m| m.to_string())
 }
 
 /// How long the manifold game lasts from `surfaces` (`"n5 o2"`), as `crosscap manifold

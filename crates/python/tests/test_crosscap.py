@@ -219,6 +219,21 @@ def test_misere_manifold_value():
         crosscap.manifold_misere("q3")
 
 
+def test_misere_answers_name_their_position_as_normal_play_does():
+    # As the CLI's `--misere --json`: the position first, by the keys of the normal-play answer.
+    cases = [
+        (crosscap.edge_nim_misere("C4", [1, 2, 0, 2]), ("edge-nim", "C4", {"tokens": "1,2,0,2"}),
+         ["graph", "edges", "tokens"]),
+        (crosscap.manifold_misere("n3 o2"), ("manifold", "n3 o2", {}), ["position"]),
+    ]
+    for misere, (game, board, options), keys in cases:
+        normal = crosscap.Game(game, board, **options).solve()
+        for key in keys:
+            assert misere[key] == normal[key], (key, misere)
+        assert next(iter(misere)) == keys[0], misere
+        assert misere["rule"] == "misere" and misere["outcome"] == "N"
+
+
 def test_manifold_length_agrees_with_the_series():
     series = crosscap.manifold_series(8)
     for genus in range(1, 9):

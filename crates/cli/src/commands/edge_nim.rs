@@ -159,9 +159,9 @@ pub struct TableArgs {
 
 #[derive(Serialize)]
 struct ValueReport {
-    graph: String,
-    edges: Vec<String>,
-    tokens: Vec<u32>,
+    /// The graph, its edges and their tokens.
+    #[serde(flatten)]
+    position: serde_json::Map<String, serde_json::Value>,
     outcome: &'static str,
     grundy: u32,
     winning_moves: Vec<String>,
@@ -271,18 +271,11 @@ pub fn run(cmd: EdgeNimCommand, out: &Output) -> anyhow::Result<Answer> {
                 let named = pos.clone();
                 let answer =
                     crosscap_engine::misere_within(pos, budget.budget(), |m| named.format_move(m));
-                let position = serde_json::json!({
-                    "graph": named.graph().spec().to_string(),
-                    "edges": edge_names(named.graph()),
-                    "tokens": named.tokens(),
-                });
-                return super::emit_misere(out, position, &answer);
+                return super::emit_misere(out, named.facts(), &answer);
             }
             let analysis = analyse(&pos, budget.memory_bytes())?;
             let report = ValueReport {
-                graph: pos.graph().spec().to_string(),
-                edges: edge_names(pos.graph()),
-                tokens: pos.tokens().to_vec(),
+                position: pos.facts(),
                 outcome: if analysis.grundy == 0 { "P" } else { "N" },
                 grundy: analysis.grundy,
                 winning_moves: analysis

@@ -3,9 +3,9 @@
 
 use clap::{ArgMatches, Args, Command, FromArgMatches, Subcommand};
 use crosscap_certificate::Certificate;
-use crosscap_engine::Misere;
 use crosscap_engine::catalog::Status;
 use crosscap_engine::solver::SolveError;
+use crosscap_engine::{Misere, MisereOf};
 use serde::Serialize;
 
 use crate::jobs::Joined;
@@ -213,16 +213,6 @@ pub(crate) fn own<E: Subcommand + FromArgMatches>(
             .map_err(anyhow::Error::from)
             .and_then(|command| run(command, out))
     })
-}
-
-/// A misère answer with the position it answers, under the keys the game's normal-play
-/// answer names it by (`heaps`; `position`; `graph`, `edges` and `tokens`).
-#[derive(Serialize)]
-struct MisereOf<'a, P> {
-    #[serde(flatten)]
-    position: P,
-    #[serde(flatten)]
-    misere: &'a Misere,
 }
 
 /// Prints a misère answer of `position` (its keys, as the normal-play answer gives them):
