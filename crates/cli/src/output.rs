@@ -184,9 +184,19 @@ pub fn grundy_text(grundy: u32, winning_moves: &[String]) -> String {
 }
 
 /// An error and its causes on one line, control characters escaped (input echoed in a
-/// message must not drive the terminal) and long echoed input shortened.
+/// message must not drive the terminal) and long echoed input shortened. A cause that a
+/// message already words (`cannot listen on ADDR: {source}`) is not said again.
 pub fn one_line(err: &anyhow::Error) -> String {
-    shorten_long_runs(&escape_controls(&format!("{err:#}").replace('\n', " ")))
+    let mut line = String::new();
+    for cause in err.chain().map(ToString::to_string) {
+        if !line.contains(&cause) {
+            if !line.is_empty() {
+                line += ": ";
+            }
+            line += &cause;
+        }
+    }
+    shorten_long_runs(&escape_controls(&line.replace('\n', " ")))
 }
 
 /// A command-line parsing error as one line: clap's message and tip without the usage

@@ -328,3 +328,16 @@ fn allowed_hosts_are_answered_and_requests_are_logged_without_tokens() {
 fn serve_refuses_a_bad_address() {
     crate::crosscap(&["serve", "--addr", "nowhere"]).assert_user_error("nowhere");
 }
+
+/// The system's reason a port cannot be listened on is said once, not again as the cause
+/// of the message that already words it.
+#[test]
+fn serve_on_a_busy_port_says_why_once() {
+    let busy = std::net::TcpListener::bind("127.0.0.1:0").expect("a free port");
+    let addr = busy.local_addr().expect("its address").to_string();
+    let data_dir = TempDir::new().expect("a temporary directory");
+    let data_dir = data_dir.path().to_str().expect("a UTF-8 path");
+    let run = crate::crosscap(&["serve", "--addr", &addr, "--data-dir", data_dir]);
+    run.assert_user_error(&format!("cannot listen on {addr}"));
+    assert_eq!(run.stderr.matches("(os error").count(), 1, "{}", run.stderr);
+}
