@@ -24,11 +24,13 @@ use crate::output::{Answer, Output, Table, TableFormat, counting, long_steps_bar
 /// The kind of solve every first move's is, in the files.
 pub const ALL_OPENINGS: &str = "all-openings";
 
-/// Where a split solve's jobs go: the shard to solve (all jobs when `None`) and its
-/// result file, and the job directory of finished jobs.
+/// Where a split solve's jobs go: the shard to solve (all jobs when `None`), its result
+/// file and the table format its jobs are printed in, and the job directory of finished
+/// jobs.
 pub struct Split<'a> {
     pub shard: Option<Shard>,
     pub out: Option<&'a Path>,
+    pub format: TableFormat,
     pub dir: Option<&'a Path>,
 }
 
@@ -61,7 +63,16 @@ pub fn run_jobs<S: SplitSolve>(
             let file = split
                 .out
                 .map_or_else(|| default_shard_file(&of, shard), Path::to_path_buf);
-            emit_shard(of, shard, results, (ran_under, earlier), millis, &file, out)
+            let printed = (file.as_path(), split.format);
+            emit_shard(
+                of,
+                shard,
+                results,
+                (ran_under, earlier),
+                millis,
+                printed,
+                out,
+            )
         }
         None => emit(
             &jobs.answer(&job_values(&results)?, millis)?,
@@ -614,14 +625,15 @@ fn read_json<T: serde::de::DeserializeOwned>(path: &Path, what: &str) -> anyhow:
     serde_json::from_str(&text).with_context(|| format!("{} is no {what}", path.display()))
 }
 
-/// Writes a shard's result file and prints its jobs (text, or the file with `--json`).
+/// Writes a shard's result file and prints its jobs (a table in `format`, as text with a
+/// line on the work, or the file with `--json`).
 pub fn emit_shard(
     of: SolveOf,
     shard: Shard,
     results: Vec<JobResult>,
     (budget, earlier_budgets): (JobBudget, Vec<Option<JobBudget>>),
     millis: f64,
-    file: &Path,
+    (file, format): (&Path, TableFormat),
     out: &Output,
 ) -> anyhow::Result<Answer> {
     let shard_file = ShardFile {
@@ -653,9 +665,12 @@ pub fn emit_shard(
                 format!("{:.1}", result.millis),
             ]);
         }
+        if format != TableFormat::Text {
+            return table.render(format);
+        }
         format!(
             "{}shard {} of {}: {} of {} jobs, {} nodes in {:.1} ms, each job under {}, written to {}\n",
-            table.render(TableFormat::Text),
+            table.render(format),
             shard_file.shard,
             shard_file.of.board,
             shard_file.results.len(),

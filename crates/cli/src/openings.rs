@@ -45,8 +45,9 @@ pub struct AllOpeningsArgs {
         conflicts_with = "certificate"
     )]
     pub jobs_dir: Option<PathBuf>,
-    /// Table format of the openings for text output.
-    #[arg(long, value_enum, default_value_t = TableFormat::Text)]
+    /// With --all-openings: the table format of the openings (of a shard's jobs with
+    /// --shard); a single solve prints text or --json.
+    #[arg(long, value_enum, default_value_t = TableFormat::Text, requires = "all_openings")]
     pub format: TableFormat,
 }
 
@@ -120,6 +121,7 @@ pub fn solve<J: AllOpenings>(
     let split = Split {
         shard: args.shard,
         out: args.out.as_deref(),
+        format: args.format,
         dir: args.jobs_dir.as_deref(),
     };
     run_jobs(

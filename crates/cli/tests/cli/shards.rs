@@ -304,3 +304,46 @@ fn shards_with_and_without_the_h_search_merge() {
     );
     std::fs::remove_dir_all(dir).unwrap();
 }
+
+/// `--format` is the table of an all-openings solve, its shard's jobs included; a single
+/// solve, which has no table, refuses it rather than print text under a CSV name.
+#[test]
+fn format_applies_to_the_openings_and_a_shards_jobs_only() {
+    let dir = scratch("format");
+    let shard = crosscap_in(
+        &dir,
+        &[
+            "projective-hex",
+            "solve",
+            "--board",
+            "taylor:2",
+            "--all-openings",
+            "--shard",
+            "1/2",
+            "--format",
+            "csv",
+        ],
+        "",
+    );
+    assert_eq!(shard.code, 0, "{}", shard.stderr);
+    assert!(
+        shard.stdout.starts_with("job,move,winner,nodes,ms\n0,"),
+        "{}",
+        shard.stdout
+    );
+    assert!(!shard.stdout.contains("shard 1/2"), "{}", shard.stdout);
+    for game in [
+        &["projective-hex", "solve", "--board", "taylor:2"][..],
+        &[
+            "euler-getter",
+            "solve",
+            "--board",
+            "goldberg:1",
+            "--swap",
+            "none",
+        ],
+    ] {
+        crosscap_in(&dir, &[game, &["--format", "csv"]].concat(), "")
+            .assert_user_error("--all-openings");
+    }
+}
