@@ -559,15 +559,16 @@ fn play_to_the_end(
     assert!(
         !session.find_all("#play-again").is_empty() && !session.find_all("#copy-record").is_empty()
     );
-    // The card says how the last move won: the loop made, or the loser left without a move.
+    // The card says how the game was won: the loop made, the loser left without a move,
+    // the areas' characteristics, or every vertex held.
     let how = match setup.game {
-        "projective-hex" => Some("By the global loop"),
-        "edge-nim" | "manifold" | "nim" => Some("cannot move"),
-        _ => None,
+        "projective-hex" => "By the global loop",
+        "edge-nim" | "manifold" | "nim" => "cannot move",
+        "euler-getter" => "characteristic wins",
+        "sandpile" => "holds all",
+        game => panic!("{game}: how is it won?"),
     };
-    if let Some(how) = how {
-        session.wait_for_text("#end-card .end-how", how);
-    }
+    session.wait_for_text("#end-card .end-how", how);
     // The result is shared in the same words to anyone, with the game's link (the clipboard
     // and the share sheet are caught, as a headless browser has neither to look at).
     session.read(

@@ -325,6 +325,7 @@ export default {
   "{n} piece": "連結成分{n}個",
   "{outcome}: {winner} wins{how}.": "{outcome}：{winner}の勝ち{how}。",
   "{what}: the position after {ply} of {count} moves.": "{what}：全{count}手中{ply}手目の後の局面。",
+  "{winner} holds all {count} vertices: one colour holding every vertex ends the game.": "{winner}がすべての頂点（{count}個）を持っています。一方の色がすべての頂点を持つと対局は終わります。",
   "{winner} made the last cut: only spheres are left, where every curve bounds a disc, so {loser} cannot move.": "{winner}が最後に切りました。残るのは、どの曲線も円盤を囲む球面だけなので、{loser}は打てません。",
   "{winner} took the last counter: with every heap empty, {loser} cannot move.": "{winner}が最後の石を取りました。山がすべて空なので、{loser}は打てません。",
   "{winner} took the last tokens: with every edge empty, {loser} cannot move.": "{winner}が最後のトークンを取りました。辺がすべて空なので、{loser}は打てません。",
@@ -332,6 +333,9 @@ export default {
   "{winner} wins{how}.": "{winner}の勝ち{how}。",
   "{winner} won": "{winner}の勝ち",
   "{winner} won ({seat} resigned)": "{winner}の勝ち（{seat}が投了）",
+  "{winner}'s area has {won}, {loser}'s {lost}: the larger characteristic wins.": "{winner}の領域は{won}、{loser}の領域は{lost}。オイラー数の大きい方が勝ちです。",
+  "{winner}'s area has {won}, {loser}'s {lost}: the smaller characteristic wins.": "{winner}の領域は{won}、{loser}の領域は{lost}。オイラー数の小さい方が勝ちです。",
+  "χ = {chi} ({pieces}, {loops})": "χ = {chi}（{pieces}、{loops}）",
   "← Newer": "← 新しい対局",
   "← The latest": "← 最新",
 };

@@ -19,6 +19,21 @@ export function scores(view) {
   return { X: one("X"), O: one("O") };
 }
 
+/** How the game was won, for the end card: each area's characteristic with its pieces and
+ * loops, and which the rule favours. */
+export function endNote(view, { winner, loser }) {
+  const area = (p) => {
+    const { chi } = view.score[p];
+    const region = view.regions && view.regions[p];
+    return region ? t("χ = {chi} ({pieces}, {loops})", { chi, pieces: plural(region.components, "piece"), loops: plural(region.loops, "loop") })
+      : `χ = ${chi}`;
+  };
+  const params = { winner, loser, won: area(winner), lost: area(loser) };
+  return view.rule === "reverse"
+    ? t("{winner}'s area has {won}, {loser}'s {lost}: the smaller characteristic wins.", params)
+    : t("{winner}'s area has {won}, {loser}'s {lost}: the larger characteristic wins.", params);
+}
+
 export function render(box, state, ctx) {
   const view = state.view;
   const index = new Map(state.layout.names.map((n, i) => [n, i]));

@@ -11,6 +11,11 @@ export function scores(view) {
   return { X: one("X"), O: one("O") };
 }
 
+/** How the game was won, for the end card: one colour holding every vertex ends it. */
+export function endNote(view, { winner }) {
+  return t("{winner} holds all {count} vertices: one colour holding every vertex ends the game.", { winner, count: view.vertices.length });
+}
+
 /** What a solve adds for this game: whether every way of playing ends alike (the seed's
  * first question), when its search finished. */
 export function describeSolve(answer) {
