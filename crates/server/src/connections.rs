@@ -1,7 +1,8 @@
 //! Accepting connections within bounds: how many are open at once, how many from one
-//! client address, and how long one may take to send a request's head or sit idle. A
-//! client that opens connections and sends nothing (or a byte at a time) would otherwise
-//! hold the server's open files until none were left for anyone.
+//! client address, how long one may take to send a request's head or sit idle, and how
+//! long an answer may wait for the client to read it. A client that opens connections
+//! and sends nothing (or a byte at a time), or asks and never reads, would otherwise hold
+//! the server's open files and the answers' buffers until none were left for anyone.
 
 use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
@@ -17,6 +18,7 @@ use hyper_util::rt::{TokioIo, TokioTimer};
 use hyper_util::service::TowerToHyperService;
 use tokio::net::TcpListener;
 use tokio::sync::watch;
+use tokio_io_timeout::TimeoutStream;
 use tower::ServiceExt;
 
 use crate::limits::Limits;
@@ -125,7 +127,11 @@ pub async fn serve_connections(
                 request
             },
         ));
-        let connection = http.serve_connection(TokioIo::new(stream), service);
+        // A write that waits longer than `send_wait` for the client to read fails, and
+        // the connection ends with it, freeing what the answer held.
+        let mut stream = TimeoutStream::new(stream);
+        stream.set_write_timeout(Some(limits.send_wait));
+        let connection = http.serve_connection(TokioIo::new(Box::pin(stream)), service);
         let mut stop = stopped.clone();
         tokio::spawn(async move {
             let _admitted = admitted;

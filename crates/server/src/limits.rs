@@ -68,6 +68,11 @@ pub struct Limits {
     /// (past that: 408).
     #[serde(serialize_with = "as_seconds")]
     pub request_wait: Duration,
+    /// How long an answer may wait for its client to take more of it before the
+    /// connection is closed: an answer nobody reads would otherwise hold its buffers and
+    /// its connection for as long as the client keeps the connection open.
+    #[serde(serialize_with = "as_seconds")]
+    pub send_wait: Duration,
 }
 
 fn as_seconds<S: serde::Serializer>(d: &Duration, s: S) -> Result<S::Ok, S::Error> {
@@ -99,6 +104,7 @@ impl Default for Limits {
             max_connections: 1_000,
             max_connections_per_address: 64,
             request_wait: Duration::from_secs(10),
+            send_wait: Duration::from_secs(30),
         }
     }
 }

@@ -134,6 +134,49 @@ fn a_body_sent_a_byte_at_a_time_is_cut_off() {
     assert_eq!(status, 200);
 }
 
+/// Answers their client does not read are given up once `send_wait` has passed without
+/// the client taking more, and the connection is closed: they held their buffers and
+/// their connection for as long as the client kept the connection open. (Eight answers
+/// of a megabyte are asked for at once, more than the kernel's buffers take in.)
+#[test]
+fn answers_nobody_reads_are_given_up() {
+    let server = start(Limits {
+        send_wait: Duration::from_millis(300),
+        ..quick()
+    });
+    let (status, game) = server.post(
+        "/api/games",
+        json!({"game": "euler-getter", "board": "goldberg:12"}),
+    );
+    assert_eq!(status, 201, "{game}");
+    let (_, view) = server.get(&format!("/api/games/{}", game["id"].as_str().unwrap()));
+    let answer_bytes = view.to_string().len();
+    let address = server.base.trim_start_matches("http://").to_string();
+    let mut stream = TcpStream::connect(&address).unwrap();
+    let request = format!(
+        "GET /api/games/{} HTTP/1.1\r\nHost: localhost\r\n\r\n",
+        game["id"].as_str().unwrap()
+    );
+    let asked = 8;
+    stream.write_all(request.repeat(asked).as_bytes()).unwrap();
+    std::thread::sleep(Duration::from_millis(1500));
+    stream
+        .set_read_timeout(Some(Duration::from_secs(5)))
+        .unwrap();
+    let mut received = 0;
+    let mut buffer = [0u8; 64 * 1024];
+    // Until the server closes the connection or (without the limit) has sent every answer.
+    while let Ok(n @ 1..) = stream.read(&mut buffer) {
+        received += n;
+    }
+    assert!(
+        received < asked * answer_bytes,
+        "every answer waited for its reader: {received} bytes"
+    );
+    let (status, _) = server.get("/api/status");
+    assert_eq!(status, 200);
+}
+
 /// A page following a game hears when the computer stops thinking, as it hears a move:
 /// the end of thinking is a new version. (It was not: a follower of a snapshot taken
 /// between the computer's move and the end of its thinking waited out the whole wait,
