@@ -82,7 +82,10 @@ pub enum EdgeNimError {
         count_text(*positions)
     )]
     TooLarge { positions: u128, limit: u128 },
-    #[error("the position has up to {moves} moves, more than the {limit} that can be listed")]
+    #[error(
+        "the position may have {} moves, more than the {limit} that can be listed",
+        count_text(*moves)
+    )]
     TooManyMoves { moves: u128, limit: u128 },
     #[error(
         "a table of {positions} positions needs {mebibytes} MiB, over the limit of {limit} MiB"
@@ -122,7 +125,7 @@ pub enum EdgeNimError {
 }
 
 /// A count made with saturating arithmetic, `u128::MAX` standing for "more than that".
-fn count_text(count: u128) -> String {
+pub fn count_text(count: u128) -> String {
     if count == u128::MAX {
         "more than 10^38".to_string()
     } else {

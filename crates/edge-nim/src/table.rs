@@ -450,18 +450,19 @@ impl TableBox {
         self.fixed.iter().all(|&(e, v)| tokens[e] == v)
     }
 
-    /// Positions in the box (saturating: a table too large to count is refused when it is
-    /// built).
-    pub fn positions(&self) -> u64 {
+    /// Positions in the box, `u128::MAX` standing for any number too large to hold (see
+    /// [`count_text`](crate::count_text)); a table too large to build is refused when it is
+    /// built.
+    pub fn positions(&self) -> u128 {
         (0..self.edges)
             .map(|e| {
                 if self.fixed.iter().any(|&(f, _)| f == e) {
                     1
                 } else {
-                    u64::from(self.max) + 1
+                    u128::from(self.max) + 1
                 }
             })
-            .fold(1, u64::saturating_mul)
+            .fold(1, u128::saturating_mul)
     }
 
     /// Positions the table is built over, the work of building it (saturating).

@@ -8,7 +8,7 @@ use anyhow::{Context, bail};
 use clap::{Args, Subcommand};
 use crosscap_edge_nim::{
     CheckBox, EdgeNim, GrundyValues, OrbitCounts, PTable, Predicate, TOKENS_HELP, TableBox,
-    analyse, check_predicate, check_tetrahedron, edge_names, orbit_counts, orbit_of,
+    analyse, check_predicate, check_tetrahedron, count_text, edge_names, orbit_counts, orbit_of,
     parse_assignments, parse_tokens, predicate::symmetries_fixing, read_graph, slice,
     tokens_or_default,
 };
@@ -174,7 +174,7 @@ struct PReport {
     max: u32,
     fixed: BTreeMap<String, u32>,
     /// Positions in the table (fixed edges at their value).
-    positions_checked: u64,
+    positions_checked: u128,
     count: u64,
     #[serde(skip_serializing_if = "Option::is_none")]
     positions: Option<Vec<Vec<u32>>>,
@@ -823,10 +823,11 @@ fn number_orbits(symmetries: &[Vec<usize>], positions: &[Vec<u32>]) -> Vec<[usiz
 fn grundy_report(graph: &Graph, args: &TableArgs) -> anyhow::Result<GrundyReport> {
     let within = args.region.within(graph)?;
     let rows = within.positions();
-    if !args.count && rows > MAX_ROWS {
+    if !args.count && rows > u128::from(MAX_ROWS) {
         bail!(
-            "the table has {rows} positions, more than the {MAX_ROWS} rows listed at most; \
-             --count counts them by value"
+            "the table has {} positions, more than the {MAX_ROWS} rows listed at most; \
+             --count counts them by value",
+            count_text(rows)
         );
     }
     let bar = progress_bar(within.work(), "positions");
