@@ -256,7 +256,10 @@ pub fn router(app: Arc<App>, hosts: HostPolicy) -> Router {
     let api = Router::new()
         .route("/catalog", get(catalog))
         .route("/status", get(status))
-        .route("/board", limited(get(board_preview), &creations))
+        .route(
+            "/board",
+            limited(get(board_preview).post(board_preview_posted), &creations),
+        )
         .route(
             "/games",
             get(list_games).merge(limited(post(create_game), &creations)),
@@ -345,13 +348,45 @@ async fn board_preview(State(app): State<Arc<App>>, query: Params) -> Answer {
         .get("game")
         .cloned()
         .ok_or_else(|| ApiError::bad_request("name the game: ?game=NAME"))?;
-    let board = query.get("board").cloned();
     let options = match query.get("options") {
         None => json!({}),
         Some(text) => serde_json::from_str::<Value>(text)
-            .ok()
-            .filter(Value::is_object)
-            .ok_or_else(|| ApiError::bad_request("options must be a JSON object"))?,
+            .map_err(|_| ApiError::bad_request("options must be a JSON object"))?,
+    };
+    preview(app, game, query.get("board").cloned(), options).await
+}
+
+/// What `POST /api/board` takes: the query of `GET /api/board` as a JSON body, for boards
+/// too long for an address (a pasted board file of some thousand cells).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct BoardRequest {
+    game: String,
+    #[serde(default)]
+    board: Option<String>,
+    #[serde(default)]
+    options: Value,
+}
+
+/// `POST /api/board` with `{"game", "board", "options"}`: as `GET /api/board`.
+async fn board_preview_posted(
+    State(app): State<Arc<App>>,
+    request: Result<Json<BoardRequest>, JsonRejection>,
+) -> Answer {
+    let BoardRequest {
+        game,
+        board,
+        options,
+    } = body(request)?;
+    preview(app, game, board, options).await
+}
+
+/// A board's starting position under `options` (none: `null` or `{}`), with its drawing.
+async fn preview(app: Arc<App>, game: String, board: Option<String>, options: Value) -> Answer {
+    let options = match options {
+        Value::Null => json!({}),
+        options if options.is_object() => options,
+        _ => return Err(ApiError::bad_request("options must be a JSON object")),
     };
     let _building = app.building_permit().await?;
     let preview = app

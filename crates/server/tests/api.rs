@@ -595,6 +595,69 @@ fn a_board_is_drawn_without_starting_a_game() {
     }
 }
 
+/// A board too long for an address (a pasted graph of 700 vertices, about 40,000
+/// characters of graph6) is previewed by `POST /api/board`, which takes the query of
+/// `GET /api/board` as a JSON body and answers as it does: the `GET` of such a board is
+/// refused by the HTTP layer itself, with no word of why.
+#[test]
+fn a_board_too_long_for_an_address_is_previewed_by_post() {
+    let server = start(Limits::default());
+    let (status, posted) = server.post(
+        "/api/board",
+        json!({"game": "edge-nim", "board": "C3", "options": {"tokens": "1,2,5"}}),
+    );
+    assert_eq!(status, 200, "{posted}");
+    let (_, got) = server
+        .get("/api/board?game=edge-nim&board=C3&options=%7B%22tokens%22%3A%221%2C2%2C5%22%7D");
+    assert_eq!(posted, got);
+    let vertices = 700;
+    let cycle = graph6_of_cycle(vertices);
+    let (status, drawn) = server.post(
+        "/api/board",
+        json!({"game": "sandpile", "board": format!("g6:{cycle}")}),
+    );
+    assert_eq!(status, 200, "{drawn}");
+    assert_eq!(drawn["legal_moves"].as_array().unwrap().len(), vertices);
+    let escaped: String = cycle.bytes().map(|b| format!("%{b:02X}")).collect();
+    let (status, _) = server.get(&format!("/api/board?game=sandpile&board=g6%3A{escaped}"));
+    assert_eq!(status, 414, "too long for an address");
+    for (bad, why) in [
+        (json!({"board": "C3"}), "missing field `game`"),
+        (
+            json!({"game": "nim", "options": [1]}),
+            "options must be a JSON object",
+        ),
+        (
+            json!({"game": "nim", "bord": "3 4"}),
+            "unknown field `bord`",
+        ),
+    ] {
+        let (status, answer) = server.post("/api/board", bad.clone());
+        assert!(matches!(status, 400 | 422), "{bad}: {status} {answer}");
+        let error = answer["error"].as_str().unwrap();
+        assert!(error.contains(why), "{bad}: {error}");
+    }
+}
+
+/// The graph6 text of the cycle on `n` vertices (62 < n < 258,048).
+fn graph6_of_cycle(n: usize) -> String {
+    let edge = |i: usize, j: usize| j == i + 1 || (i == 0 && j == n - 1);
+    let bits: Vec<bool> = (1..n)
+        .flat_map(|j| (0..j).map(move |i| edge(i, j)))
+        .collect();
+    let size = [126, n >> 12 & 63, n >> 6 & 63, n & 63];
+    let size = size
+        .iter()
+        .enumerate()
+        .map(|(k, &v)| if k == 0 { v } else { v + 63 });
+    let body = bits.chunks(6).map(|six| {
+        63 + (0..6).fold(0, |acc, k| {
+            acc << 1 | usize::from(six.get(k) == Some(&true))
+        })
+    });
+    size.chain(body).map(|b| char::from(b as u8)).collect()
+}
+
 /// Euler Getter on a surface other than the projective plane: a torus summed with a
 /// projective plane is N3 (χ = -1), played to the end through the API; the areas'
 /// characteristics add up to the surface's, so the game has a winner.
