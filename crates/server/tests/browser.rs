@@ -2672,6 +2672,19 @@ fn area_tags_over_the_loops(session: &Session, server: &common::TestServer) {
     );
     assert!(under[0].as_u64().unwrap() > 0, "loops drawn: {under}");
     assert_eq!(under[1], json!(0), "tags under a loop: {under}");
+    // Each tag holds its label, in English and in the wider characters of Japanese (the
+    // page ends in English again).
+    for (loop_word, then) in [("loop", "English"), ("ループ", "日本語")] {
+        session.wait_for_text("#board", loop_word);
+        let spilled = session.read(
+            "return [...document.querySelectorAll('#board .area-label')]
+               .filter((label) => label.getBBox().width > label.previousElementSibling.getBBox().width)
+               .map((label) => label.textContent)",
+        );
+        assert_eq!(spilled, json!([]), "labels wider than their tags");
+        session.click_first("#language");
+        session.wait_for_text("#language", then);
+    }
 }
 
 /// Where the page may not write to the clipboard, the record and the result are each put

@@ -344,11 +344,20 @@ function outline({ cells, cls, label: text }, copies, layout, clip) {
   const at = centres.reduce((best, c) => (Math.hypot(c[0] - mean[0], c[1] - mean[1]) < Math.hypot(best[0] - mean[0], best[1] - mean[1]) ? c : best));
   // On a tag below the cell's name, so that both read.
   const [x, y] = [at[0] * SCALE, at[1] * SCALE + 13];
-  const width = text.length * 5.6 + 6;
+  const width = labelWidth(text) + 6;
   return [el("g", { class: `area ${cls}` }, el("path", { d, "clip-path": clip })),
     el("g", { class: `area ${cls}` },
       el("rect", { x: x - width / 2, y: y - 6.5, width, height: 13, rx: 4, class: "area-tag" }),
       el("text", { x, y, class: "area-label" }, text))];
+}
+
+// An area label's width in its own font (bold, 10px), so that its tag holds it in any
+// language: Japanese characters are about twice as wide as the letters a count of
+// characters allowed for.
+const measure = document.createElement("canvas").getContext("2d");
+function labelWidth(text) {
+  measure.font = `700 10px ${getComputedStyle(document.body).fontFamily}`;
+  return measure.measureText(text).width;
 }
 
 // Whether a side lies along the rim (a rim-cut piece's arc), within a small tolerance.
