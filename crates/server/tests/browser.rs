@@ -556,6 +556,7 @@ fn play_to_the_end(
         "{}: {said}",
         setup.game
     );
+    assert_eq!(said.matches("You ").count(), 1, "{}: {said}", setup.game);
     assert!(
         !session.find_all("#play-again").is_empty() && !session.find_all("#copy-record").is_empty()
     );
@@ -2191,6 +2192,7 @@ fn the_page_in_japanese() {
             said.contains("あなたの勝ち") || said.contains("あなたの負け"),
             "{game}: {said}"
         );
+        assert_eq!(said.matches("あなたの").count(), 1, "{game}: {said}");
     }
     // The API's messages are read in Japanese too: a board the form cannot draw says why.
     session.read("location.hash = '#/'; return null");

@@ -43,7 +43,8 @@ const UNSEARCHED_BECAUSE = {
 };
 
 /** The status line and the tab's title: the result, or whose turn it is and who you are;
- * `outcome`: "won" or "lost" when the reader played one seat of a finished game. */
+ * `outcome`: "won" or "lost" when the reader played one seat of a finished game, with
+ * `result` the rest of the line, which the end card shows under its title. */
 function describe(state, mine) {
   const seats = mySeats(state.players, mine);
   const mover = state.to_move;
@@ -51,12 +52,13 @@ function describe(state, mine) {
     if (state.stopped) return { text: t("The game was stopped by its owner."), title: t("Stopped") };
     if (!state.winner) return { text: t("The game is over: a draw."), title: t("Draw") };
     const how = state.resigned ? t(" ({seat} resigned)", { seat: state.resigned }) : "";
+    const result = t("{winner} wins{how}.", { winner: state.winner, how });
     if (seats.length === 1) {
       const outcome = state.winner === seats[0] ? "won" : "lost";
       const title = outcome === "won" ? t("You won") : t("You lost");
-      return { text: t("{outcome}: {winner} wins{how}.", { outcome: title, winner: state.winner, how }), title, outcome };
+      return { text: t("{outcome}: {winner} wins{how}.", { outcome: title, winner: state.winner, how }), title, outcome, result };
     }
-    return { text: t("{winner} wins{how}.", { winner: state.winner, how }), title: t("{winner} wins", { winner: state.winner }) };
+    return { text: result, title: t("{winner} wins", { winner: state.winner }) };
   }
   const you = seats.length === 1 ? t(" You play {seat}.", { seat: seats[0] }) : seats.length === 2 ? t(" You play both colours on this device.") : t(" You are watching.");
   const toMove = t("{mover} to move", { mover });
@@ -495,7 +497,10 @@ export async function gamePage(main, id, page) {
         toClipboard(`${text} ${url}`, t("the result"));
       }
     });
-    endCard.append(el("h2", {}, said.title), said.text === `${said.title}${t(".")}` ? "" : el("p", {}, said.text),
+    // Under the title, what it does not say already: "X wins." under "You won", not the
+    // status line's "You won: X wins."
+    const under = said.result ?? said.text;
+    endCard.append(el("h2", {}, said.title), under === `${said.title}${t(".")}` ? "" : el("p", {}, under),
       scoreLine ? el("p", { class: "end-score" }, scoreLine) : "",
       how ? el("p", { class: "end-how" }, how) : "",
       el("p", { class: "note" }, t("{count} moves.", { count: state.moves.length })),
