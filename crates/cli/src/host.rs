@@ -13,7 +13,7 @@ use crosscap_engine::catalog::{
     Status, ValueKind, Winner,
 };
 use crosscap_engine::session::Match;
-use crosscap_engine::{Exhausted, Level, Player, Proven};
+use crosscap_engine::{Exhausted, Level, Player};
 use serde::Serialize;
 use serde_json::{Map, Value};
 
@@ -387,22 +387,17 @@ fn own_parts(extra: &Map<String, Value>) -> impl Iterator<Item = (&String, Statu
     })
 }
 
-/// The answer of `hint`.
+/// The answer of `hint`: the position, and the hint as the server and the Python module
+/// answer it (`move`, `level`, `proven`, `result`, `reason`:
+/// [`crosscap_engine::session::Hint::details`]).
 #[derive(Serialize)]
-struct Hint {
+struct HintAnswer {
     game: &'static str,
     position: String,
     to_move: Player,
-    level: String,
     threads: usize,
-    #[serde(rename = "move")]
-    suggested: String,
-    /// Proven optimal by an exact solve (only `perfect` ever is; beyond its solver's reach
-    /// it falls back on a search).
-    proven: bool,
-    /// When proven, what the position is worth to the player to move: `win`, `draw` or
-    /// `loss` with perfect play.
-    result: Option<Proven>,
+    #[serde(flatten)]
+    details: Value,
     millis: f64,
 }
 
@@ -414,26 +409,22 @@ fn hint(game: &GameDescriptor, matches: &ArgMatches, out: &Output) -> anyhow::Re
     };
     let clock = Instant::now();
     let mut player = computer.player(&*started);
-    let suggested = player
-        .choose(started.as_any(), &computer.budget)
+    let hint = started
+        .hint_by(player.as_mut(), &computer.budget)
         .context("the computer found no move")?;
-    let result = player.proven();
-    let hint = Hint {
+    let answer = HintAnswer {
         game: game.info.name,
         position: started.position(),
         to_move: mover,
-        level: computer.level.to_string(),
         threads: computer.threads,
-        suggested,
-        proven: result.is_some(),
-        result,
+        details: hint.details(computer.level),
         millis: clock.elapsed().as_secs_f64() * 1000.0,
     };
-    let proof = proof_note(hint.result, computer.level);
-    out.emit(&hint, || {
+    let proof = proof_note(&hint, computer.level);
+    out.emit(&answer, || {
         format!(
-            "{} to move: {} (the computer at {}{proof}, {:.0} ms)\n",
-            hint.to_move, hint.suggested, hint.level, hint.millis
+            "{mover} to move: {} (the computer at {}{proof}, {:.0} ms)\n",
+            hint.notation, computer.level, answer.millis
         )
     })
 }

@@ -11,8 +11,8 @@ use crosscap_engine::arena::ArenaReport;
 use crosscap_engine::catalog::Status;
 use crosscap_engine::ladder::{Rating, RoundRobin};
 use crosscap_engine::mcts::with_search_threads;
-use crosscap_engine::session::{ArenaRun, Computer as MatchComputer, Match};
-use crosscap_engine::{Budget, Cancel, Exhausted, Level, Player, Proven, Rng};
+use crosscap_engine::session::{ArenaRun, Computer as MatchComputer, Hint, Match};
+use crosscap_engine::{Budget, Cancel, Exhausted, Level, Player, Proven, Rng, Unproven};
 
 use crate::limits::{
     check_threads, move_budget, parse_games, parse_level, parse_max_minutes, parse_player,
@@ -37,8 +37,8 @@ pub struct ComputerArgs {
     #[arg(long, value_parser = parse_think_ms)]
     pub think_ms: Option<Duration>,
     /// Threads the computer's search runs on (1 to 64; root parallelism, a seeded mcts:N
-    /// gives the same move with any count): the MCTS levels and perfect's fallback; refused
-    /// above 1 for random and flatmc:N.
+    /// gives the same move on every run with the same count): the MCTS levels and
+    /// perfect's fallback; refused above 1 for random and flatmc:N.
     #[arg(long, default_value_t = 1, value_parser = parse_threads)]
     pub threads: usize,
     /// Seed of the computer's randomness.
@@ -371,7 +371,7 @@ pub fn play_game(
                             let hint = game
                                 .hint(level, computer.seed, &computer.budget)
                                 .context("the computer found no move")?;
-                            let note = proof_note(hint.proven, level);
+                            let note = proof_note(&hint, level);
                             writeln!(
                                 out,
                                 "hint: {} (the computer at {level}{note})",
@@ -414,16 +414,37 @@ pub fn play_game(
 
 /// How a hint reads after its move: proven optimal (in a lost position every move loses, or
 /// loses by the least, and the player is told so rather than left to think the hint wins),
-/// or, from a perfect player past its solver's reach, a search's move.
-pub(crate) fn proof_note(proven: Option<Proven>, level: Level) -> &'static str {
-    match (proven, level) {
+/// or, from a perfect player, a search's move and why the solver did not prove one, in the
+/// web app's words.
+pub(crate) fn proof_note(hint: &Hint, level: Level) -> &'static str {
+    match (hint.proven, hint.unproven) {
         (Some(Proven::Win), _) => ", proven optimal: it wins",
         (Some(Proven::Draw), _) => ", proven optimal: it draws",
         (Some(Proven::Loss), _) => {
             ", proven optimal, but the position is lost against perfect play"
         }
-        (None, Level::Perfect) => ", not proven: the exact solver gave no answer, a search's move",
-        (None, _) => "",
+        (None, Some(Unproven::OutOfReach)) => {
+            ", not proven: the position is too large for the exact solver to try, a search's move"
+        }
+        (None, Some(Unproven::Stopped(limit))) => match limit {
+            Exhausted::Beyond => {
+                ", not proven: the position is past the limit of the game's exact analysis, a \
+                 search's move"
+            }
+            Exhausted::Time => ", not proven: the exact solver ran out of time, a search's move",
+            Exhausted::Nodes => {
+                ", not proven: the exact solver searched as many positions as it may, a \
+                 search's move"
+            }
+            Exhausted::Memory => {
+                ", not proven: the exact solver ran out of memory, a search's move"
+            }
+            Exhausted::Cancelled => ", not proven: the exact solver was stopped, a search's move",
+        },
+        (None, None) if level == Level::Perfect => {
+            ", not proven: the exact solver gave no answer, a search's move"
+        }
+        (None, None) => "",
     }
 }
 

@@ -388,19 +388,30 @@ fn hints_name_their_level() {
         (&json!(false), &Value::Null),
         "{v}"
     );
-    // Past the solver's reach the perfect level answers a search's move, and says so.
-    let args = [
-        "euler-getter",
-        "hint",
-        "--board",
-        "goldberg:3",
-        "--level",
-        "perfect",
-    ];
-    let text = crosscap(&args).stdout;
-    assert!(
-        text.contains("not proven: the exact solver gave no answer, a search's move"),
-        "{text}"
+    // Past the solver's reach the perfect level answers a search's move, and says why, as
+    // the API and the Python module do: too large to try, or past the tables' limit.
+    let unproven = |args: &[&str], reason: &str, words: &str| {
+        let args = [args, &["--level", "perfect", "--think-ms", "50"]].concat();
+        let v = crosscap(&[&["--json"], &args[..]].concat()).json();
+        assert_eq!(
+            (&v["proven"], &v["reason"]),
+            (&json!(false), &json!(reason))
+        );
+        let text = crosscap(&args).stdout;
+        assert!(
+            text.contains(&format!("not proven: {words}, a search's move")),
+            "{text}"
+        );
+    };
+    unproven(
+        &["euler-getter", "hint", "--board", "goldberg:3"],
+        "out of reach",
+        "the position is too large for the exact solver to try",
+    );
+    unproven(
+        &["edge-nim", "hint", "--graph", "P2", "--tokens", "1024"],
+        "beyond",
+        "the position is past the limit of the game's exact analysis",
     );
     crosscap(&[
         "projective-hex",
