@@ -2328,7 +2328,8 @@ fn the_page_controls_do_what_they_say() {
     let phone = open_session_at(&driver, "375,800");
     edge_nim_takes_checked_on_the_page(&session, &phone, &server);
     big_heaps_stay_tappable(&phone, &server);
-    area_tags_over_the_loops(&session, &server);
+    let filled = area_tags_over_the_loops(&session, &server);
+    areas_listed_together_on_a_phone(&phone, &server, &filled);
     one_box_to_copy_from(&session, &server);
     a_file_that_is_no_record(&session, &server);
     a_paced_game_keeps_its_end(&session, &server);
@@ -2651,8 +2652,9 @@ fn edge_nim_takes_checked_on_the_page(
 }
 
 /// At the end of Euler Getter each area's tag ("χ -1, 2 loops") is drawn over the areas'
-/// loops, not struck through by them: here on taylor:3, every cell filled in turn.
-fn area_tags_over_the_loops(session: &Session, server: &common::TestServer) {
+/// loops, not struck through by them: here on taylor:3, every cell filled in turn (the
+/// game, answered).
+fn area_tags_over_the_loops(session: &Session, server: &common::TestServer) -> Value {
     let game = server.create(json!({
         "game": "euler-getter", "board": "taylor:3", "players": {"X": "human", "O": "human"}
     }));
@@ -2687,6 +2689,24 @@ fn area_tags_over_the_loops(session: &Session, server: &common::TestServer) {
         session.click_first("#language");
         session.wait_for_text("#language", then);
     }
+    game
+}
+
+/// On a phone the areas of a finished Euler Getter game are listed one under the other
+/// with no more than 3em between the first's list and the second's heading (a gap meant
+/// to part them side by side made them look unrelated).
+fn areas_listed_together_on_a_phone(phone: &Session, server: &common::TestServer, game: &Value) {
+    phone.open_seated(server, game);
+    phone.wait_for(".regions h4");
+    let gap = phone.read(
+        "const [first, second] = document.querySelectorAll('.regions > div');
+         const item = first.querySelector('li:last-child').getBoundingClientRect();
+         const heading = second.querySelector('h4').getBoundingClientRect();
+         return [heading.top - item.bottom, parseFloat(getComputedStyle(document.body).fontSize)]",
+    );
+    let (space, em) = (gap[0].as_f64().unwrap(), gap[1].as_f64().unwrap());
+    assert!(space > 0.0, "one under the other: {gap}");
+    assert!(space <= 3.0 * em, "{space} px between the areas: {gap}");
 }
 
 /// Where the page may not write to the clipboard, the record and the result are each put
