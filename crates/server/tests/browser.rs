@@ -2331,6 +2331,7 @@ fn the_page_controls_do_what_they_say() {
     let filled = area_tags_over_the_loops(&session, &server);
     areas_listed_together_on_a_phone(&phone, &server, &filled);
     one_box_to_copy_from(&session, &server);
+    nim_shows_what_was_taken(&session, &server);
     a_file_that_is_no_record(&session, &server);
     a_paced_game_keeps_its_end(&session, &server);
     the_keyboard_stays_on_the_board(&session, &server);
@@ -2707,6 +2708,35 @@ fn areas_listed_together_on_a_phone(phone: &Session, server: &common::TestServer
     let (space, em) = (gap[0].as_f64().unwrap(), gap[1].as_f64().unwrap());
     assert!(space > 0.0, "one under the other: {gap}");
     assert!(space <= 3.0 * em, "{space} px between the areas: {gap}");
+}
+
+/// Nim's last move leaves the counters it took as outlines in their heap, which can be
+/// neither played nor heard: after 3:1 on 3 4 5, four in heap 3; after the reply 1:0,
+/// three in heap 1 and none in heap 3.
+fn nim_shows_what_was_taken(session: &Session, server: &common::TestServer) {
+    let game = server.create(json!({"game": "nim", "board": "3 4 5",
+        "players": {"X": "human", "O": "human"}}));
+    server.play(&game, "3:1");
+    session.open_seated(server, &game);
+    let taken = "return [...document.querySelectorAll('#board .counter.taken')]
+                   .filter((c) => !c.hasAttribute('data-move') && c.getAttribute('aria-hidden') === 'true')
+                   .map((c) => c.getAttribute('cy'))";
+    session.wait_for("#board .counter");
+    let after_first = session.read(taken);
+    assert_eq!(
+        after_first.as_array().map(Vec::len),
+        Some(4),
+        "{after_first}"
+    );
+    server.play(&game, "1:0");
+    wait_for_moves(session, 2);
+    let after_reply = session.read(taken);
+    let outlines = after_reply.as_array().unwrap();
+    assert_eq!(outlines.len(), 3, "{after_reply}");
+    assert!(
+        !outlines.contains(&after_first[0]),
+        "heap 3's outlines gone: {after_reply}"
+    );
 }
 
 /// Where the page may not write to the clipboard, the record and the result are each put

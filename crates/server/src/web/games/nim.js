@@ -1,7 +1,8 @@
 // Nim: heaps as rows of counters, a large heap over several rows of at most PER_ROW (so
 // that its counters stay large enough to tap). Clicking a counter takes it and every
 // counter after it, so the move leaves the counters before it. The hint rings the
-// counters it takes; the last move's heap is marked.
+// counters it takes; the last move's heap is marked, and the counters it took are left
+// as dashed outlines.
 import { el, svgBox, moveTarget } from "../draw.js";
 import { t } from "../i18n.js";
 
@@ -12,13 +13,27 @@ export function endNote(view, { winner, loser }) {
 
 const PER_ROW = 10;
 
+/** Each heap's size before the last move shown: the board's heaps (written with spaces
+ * or commas) with every earlier move played on them; null where they do not read. */
+function heapsBefore(state) {
+  const heaps = state.board.split(/[\s,]+/).filter(Boolean).map(Number);
+  for (const move of state.moves.slice(0, state.ply - 1)) {
+    const [heap, left] = move.split(":").map(Number);
+    heaps[heap - 1] = left;
+  }
+  return heaps.length === state.view.heaps.length && heaps.every(Number.isInteger) ? heaps : null;
+}
+
 export function render(box, state, ctx) {
   const heaps = state.view.heaps;
-  const widest = Math.min(PER_ROW, Math.max(1, ...heaps));
-  const rows = heaps.map((size) => Math.max(1, Math.ceil(size / PER_ROW)));
+  const lastHeap = ctx.last ? Number(ctx.last.split(":")[0]) : 0;
+  const before = lastHeap ? heapsBefore(state) : null;
+  // Each heap's drawn length: the last move's heap as long as it was.
+  const drawn = heaps.map((size, h) => (before && lastHeap === h + 1 ? Math.max(size, before[h]) : size));
+  const widest = Math.min(PER_ROW, Math.max(1, ...drawn));
+  const rows = drawn.map((size) => Math.max(1, Math.ceil(size / PER_ROW)));
   const svg = svgBox([0, 0, 60 + widest * 28, rows.reduce((sum, r) => sum + r * 28 + 8, 0)], 12);
   const [hintHeap, hintLeft] = ctx.hint ? ctx.hint.split(":").map(Number) : [0, 0];
-  const lastHeap = ctx.last ? Number(ctx.last.split(":")[0]) : 0;
   let top = 14;
   heaps.forEach((size, h) => {
     const y = top;
@@ -35,6 +50,9 @@ export function render(box, state, ctx) {
       }
       counters.push(c);
       svg.append(c);
+    }
+    for (let k = size; k < drawn[h]; k++) {
+      svg.append(el("circle", { class: "counter taken", cx: 50 + (k % PER_ROW) * 28, cy: y + Math.floor(k / PER_ROW) * 28, r: 11, "aria-hidden": "true" }));
     }
   });
   box.append(svg);
