@@ -5,8 +5,6 @@ use std::collections::hash_map::DefaultHasher;
 use std::fmt::Debug;
 use std::hash::{Hash, Hasher};
 
-use std::time::Duration;
-
 use serde::Serialize;
 
 use crate::catalog::Part;
@@ -260,20 +258,6 @@ pub struct MisereAnswer {
     /// P when the player to move loses.
     pub outcome: &'static str,
     pub winning_moves: Vec<String>,
-}
-
-/// How long a misère search may take unless its caller gives a budget.
-pub const MISERE_SECONDS: u64 = 60;
-
-/// Solves `position` under misère play within `max_memory` bytes and a minute
-/// ([`MISERE_SECONDS`]), moves written by `name`.
-pub fn misere<G: Impartial + 'static>(
-    position: G,
-    max_memory: usize,
-    name: impl Fn(&G::Move) -> String,
-) -> Misere {
-    let budget = Budget::time(Duration::from_secs(MISERE_SECONDS)).with_memory(max_memory);
-    misere_within(position, budget, name)
 }
 
 /// Solves `position` under misère play within `budget` (the CLI's budget flags), moves

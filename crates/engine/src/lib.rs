@@ -52,7 +52,7 @@ pub use agents::{Agent, Level, LevelError, Proven, Unproven};
 pub use budget::{Budget, Cancel, CancelOnDrop, Exhausted, Meter, NodeCounter};
 pub use game::{Game, MoveError, Notation, Outcome, Player};
 pub use impartial::{
-    GrundyTable, Impartial, Misere, MisereAnswer, MisereOf, MiserePlay, NormalPlay, mex, misere,
+    GrundyTable, Impartial, Misere, MisereAnswer, MisereOf, MiserePlay, NormalPlay, mex,
     misere_within, nim_sum,
 };
 pub use rng::Rng;

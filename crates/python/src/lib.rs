@@ -19,7 +19,7 @@ use crosscap_engine::budget::{DEFAULT_MAX_MEMORY, MAX_SECONDS, MEMORY_RANGE};
 use crosscap_engine::catalog::{GameDescriptor, Setup, Status};
 use crosscap_engine::impartial_notation::ImpartialNotation;
 use crosscap_engine::session::{ArenaRun, Hint, Match, SetupLimits};
-use crosscap_engine::{Budget, Cancel, Exhausted, Impartial, Level, MisereOf, misere};
+use crosscap_engine::{Budget, Cancel, Exhausted, Impartial, Level, MisereOf, misere_within};
 use crosscap_graphs::Graph;
 use crosscap_manifold::{MAX_GENUS, Manifold, Series, length};
 use pyo3::create_exception;
@@ -582,19 +582,20 @@ fn edge_nim_check<'py>(
     Ok(answer)
 }
 
-/// A position's misère answer (the player who cannot move wins), searched whole as
-/// `--misere` does: the position by the keys in `named` (as the CLI's `--json` names it),
-/// `outcome` (P or N) and `winning_moves`; `BudgetExceeded` after a minute or
-/// `max_memory_mib`.
-fn misere_answer<'py, G: Impartial + 'static>(
+/// A position's misère answer (the player who cannot move wins), searched whole within
+/// `budget` as `--misere` does, and stopped by an interrupt: the position by the keys in
+/// `named` (as the CLI's `--json` names it), `outcome` (P or N) and `winning_moves`;
+/// `BudgetExceeded` when the budget runs out.
+fn misere_answer<'py, G: Impartial + Send + 'static>(
     py: Python<'py>,
     position: G,
     named: impl Serialize,
-    max_memory_mib: u64,
+    budget: Budget,
     name: impl Fn(&G::Move) -> String + Send,
 ) -> PyResult<Bound<'py, PyAny>> {
-    let max_memory = memory(max_memory_mib)?;
-    let misere = py.detach(|| misere(position, max_memory, name));
+    let cancel = Cancel::new();
+    let budget = budget.with_cancel(cancel.clone());
+    let misere = interruptible(py, &cancel, || misere_within(position, budget, name))?;
     let answer = MisereOf {
         position: named,
         misere: &misere,
@@ -605,36 +606,42 @@ fn misere_answer<'py, G: Impartial + 'static>(
 }
 
 /// Edge-Nim under misère play: `graph` a spec, `tokens` in edge order (a list) or as
-/// `"a=3,b=1"`.
+/// `"a=3,b=1"`; searched within `max_seconds`, `max_nodes` and `max_memory_mib`, as
+/// `crosscap edge-nim value --misere`.
 #[pyfunction]
-#[pyo3(signature = (graph, tokens, max_memory_mib=DEFAULT_MAX_MEMORY_MIB))]
+#[pyo3(signature = (graph, tokens, max_memory_mib=DEFAULT_MAX_MEMORY_MIB, *, max_seconds=60.0, max_nodes=None))]
 fn edge_nim_misere<'py>(
     py: Python<'py>,
     graph: &str,
     tokens: &Bound<'py, PyAny>,
     max_memory_mib: u64,
+    max_seconds: f64,
+    max_nodes: Option<u64>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let budget = budget(max_seconds, max_nodes, max_memory_mib)?;
     let graph = Arc::new(Graph::from_spec(graph).map_err(bad_input)?);
     let tokens = parse_tokens(&graph, &option_text(tokens)?).map_err(bad_input)?;
     let position = EdgeNim::new(graph, tokens).map_err(bad_input)?;
     let named = position.clone();
     let facts = position.facts();
-    misere_answer(py, position, facts, max_memory_mib, move |m| {
-        named.format_move(m)
-    })
+    misere_answer(py, position, facts, budget, move |m| named.format_move(m))
 }
 
-/// The manifold game under misère play, from surfaces such as `"n3 o2"`.
+/// The manifold game under misère play, from surfaces such as `"n3 o2"`; searched within
+/// `max_seconds`, `max_nodes` and `max_memory_mib`, as `crosscap manifold value --misere`.
 #[pyfunction]
-#[pyo3(signature = (surfaces, max_memory_mib=DEFAULT_MAX_MEMORY_MIB))]
+#[pyo3(signature = (surfaces, max_memory_mib=DEFAULT_MAX_MEMORY_MIB, *, max_seconds=60.0, max_nodes=None))]
 fn manifold_misere<'py>(
     py: Python<'py>,
     surfaces: &str,
     max_memory_mib: u64,
+    max_seconds: f64,
+    max_nodes: Option<u64>,
 ) -> PyResult<Bound<'py, PyAny>> {
+    let budget = budget(max_seconds, max_nodes, max_memory_mib)?;
     let position: Manifold = surfaces.parse().map_err(bad_input)?;
     let named = serde_json::json!({ "position": position });
-    misere_answer(py, position, named, max_memory_mib, |m| m.to_string())
+    misere_answer(py, position, named, budget, |m| m.to_string())
 }
 
 /// How long the manifold game lasts from `surfaces` (`"n5 o2"`), as `crosscap manifold

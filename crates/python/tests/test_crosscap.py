@@ -174,9 +174,11 @@ def test_the_readme_example_runs():
 def test_an_interrupt_stops_a_long_search():
     """Ctrl-C (Jupyter's Interrupt) stops the search instead of waiting out its budget."""
     game = crosscap.Game("euler-getter", "taylor:3", swap="none")
-    threading.Timer(0.3, _thread.interrupt_main).start()
-    with pytest.raises(KeyboardInterrupt):
-        game.solve(max_seconds=120)
+    for search in (lambda: game.solve(max_seconds=120),
+                   lambda: crosscap.manifold_misere("n13 o9 n11 o7", max_seconds=120)):
+        threading.Timer(0.3, _thread.interrupt_main).start()
+        with pytest.raises(KeyboardInterrupt):
+            search()
 
 
 TETRAHEDRON_THEOREM = "b + C == B + c and b <= c and (A xor b xor B) == 0"
@@ -232,6 +234,21 @@ def test_misere_answers_name_their_position_as_normal_play_does():
             assert misere[key] == normal[key], (key, misere)
         assert next(iter(misere)) == keys[0], misere
         assert misere["rule"] == "misere" and misere["outcome"] == "N"
+
+
+def test_misere_searches_take_the_cli_budget():
+    # As `value --misere --max-nodes 10` and `--max-seconds 0.01`: the search stops and says
+    # what ran out, for the position it names.
+    with pytest.raises(crosscap.BudgetExceeded) as stopped:
+        crosscap.edge_nim_misere("C4", [3, 3, 3, 3], max_nodes=10)
+    answer = stopped.value.answer
+    assert (answer["status"], answer["reason"], answer["tokens"]) == ("unknown", "nodes", [3] * 4)
+    with pytest.raises(crosscap.BudgetExceeded) as stopped:
+        crosscap.manifold_misere("n9 o5 n7", max_seconds=0.01)
+    answer = stopped.value.answer
+    assert (answer["reason"], answer["position"]) == ("time", "o5 n7 n9"), answer
+    with pytest.raises(ValueError):
+        crosscap.manifold_misere("n2", max_seconds=0)
 
 
 def test_manifold_length_agrees_with_the_series():
