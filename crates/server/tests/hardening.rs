@@ -137,7 +137,8 @@ fn a_body_sent_a_byte_at_a_time_is_cut_off() {
 /// Answers their client does not read are given up once `send_wait` has passed without
 /// the client taking more, and the connection is closed: they held their buffers and
 /// their connection for as long as the client kept the connection open. (Eight answers
-/// of a megabyte are asked for at once, more than the kernel's buffers take in.)
+/// of a megabyte are asked for at once, more than the kernel's buffers take in; the client
+/// waits ten times the send wait, so that a loaded machine has filled the buffers by then.)
 #[test]
 fn answers_nobody_reads_are_given_up() {
     let server = start(Limits {
@@ -159,7 +160,7 @@ fn answers_nobody_reads_are_given_up() {
     );
     let asked = 8;
     stream.write_all(request.repeat(asked).as_bytes()).unwrap();
-    std::thread::sleep(Duration::from_millis(1500));
+    std::thread::sleep(Duration::from_secs(3));
     stream
         .set_read_timeout(Some(Duration::from_secs(5)))
         .unwrap();
