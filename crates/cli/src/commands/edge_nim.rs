@@ -81,9 +81,9 @@ pub enum EdgeNimCommand {
         /// The graph spec.
         #[arg(long)]
         graph: String,
-        /// The held edges' tokens, as --tokens of `value` (EDGE=COUNT items, unnamed edges
-        /// empty, *=N first for every edge; or counts in edge order); the free edges' counts
-        /// from *=N or the list are ignored, a free edge named here is refused.
+        /// The held edges' tokens: EDGE=COUNT items (unnamed edges empty, and every edge
+        /// when none is given), *=N first for every edge, or counts in edge order; the free
+        /// edges' counts from *=N or the list are ignored, a free edge named here is refused.
         #[arg(long, default_value = "")]
         fix: String,
         /// A free edge, from 0 to --max (give one or two).
