@@ -2332,6 +2332,7 @@ fn the_page_controls_do_what_they_say() {
     areas_listed_together_on_a_phone(&phone, &server, &filled);
     one_box_to_copy_from(&session, &server);
     nim_shows_what_was_taken(&session, &server);
+    edge_names_beside_their_edges(&session, &server);
     a_file_that_is_no_record(&session, &server);
     a_paced_game_keeps_its_end(&session, &server);
     the_keyboard_stays_on_the_board(&session, &server);
@@ -2737,6 +2738,31 @@ fn nim_shows_what_was_taken(session: &Session, server: &common::TestServer) {
         !outlines.contains(&after_first[0]),
         "heap 3's outlines gone: {after_reply}"
     );
+}
+
+/// Edge-Nim's edge names, which the Take panel asks by, each sit nearer their own edge
+/// than any other, on the tetrahedron and on K4 (beside a label, a name could lie nearer
+/// the edge below it, and read as its).
+fn edge_names_beside_their_edges(session: &Session, server: &common::TestServer) {
+    for board in ["tetrahedron", "K4"] {
+        let game = server.create(json!({"game": "edge-nim", "board": board,
+            "players": {"X": "human", "O": "human"}}));
+        session.open_seated(server, &game);
+        session.wait_for("#board text.ename");
+        let astray = session.read(
+            "const edges = [...document.querySelectorAll('#board path.edge')].map((path) => {
+               const length = path.getTotalLength();
+               return Array.from({ length: 61 }, (_, i) => path.getPointAtLength(length * i / 60));
+             });
+             const distance = (x, y, points) => Math.min(...points.map((p) => Math.hypot(p.x - x, p.y - y)));
+             return [...document.querySelectorAll('#board text.ename')].filter((name, e) => {
+               const [x, y] = [Number(name.getAttribute('x')), Number(name.getAttribute('y'))];
+               const own = distance(x, y, edges[e]);
+               return edges.some((points, f) => f !== e && distance(x, y, points) <= own);
+             }).map((name) => name.textContent)",
+        );
+        assert_eq!(astray, json!([]), "{board}: names nearer another edge");
+    }
 }
 
 /// Where the page may not write to the clipboard, the record and the result are each put

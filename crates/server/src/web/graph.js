@@ -306,7 +306,10 @@ function spreadForLabels(edges, laidOut, names) {
 // Where each edge's name (11 px text, at most about 7 px a character in bold) goes beside
 // the edge, clear of its own label: on the side a parallel edge bows to, else the side with
 // more room (by the name's corners and middle) from the vertex discs, the other edges'
-// lines and labels, and the names placed before it. `room` is the least such clearance.
+// lines and labels, and the names placed before it. A name nearer another edge than its
+// own reads as that edge's: beside its label, or failing that just along the edge from
+// it, wherever it is nearer its own edge with room enough; else the side with more room.
+// `room` is the least such clearance.
 function placeNames(edges, names, pos, curves, points) {
   const placed = [];
   const clearance = ([x, y], skip) => Math.min(
@@ -318,7 +321,10 @@ function placeNames(edges, names, pos, curves, points) {
     ...placed.map(([nx, ny, half]) => Math.hypot(Math.max(Math.abs(x - nx) - half, 0), Math.max(Math.abs(y - ny) - 6, 0))),
   );
   let least = Infinity;
-  const spots = curves.map(({ side, bowed }, e) => {
+  // How much nearer edge `e` than any other a point is (negative: nearer another).
+  const ownership = (p, e) => Math.min(...edges.map(([a, b], f) => (f === e ? Infinity : segmentDistance(p, pos[a], pos[b]))))
+    - segmentDistance(p, pos[edges[e][0]], pos[edges[e][1]]);
+  const spots = curves.map(({ at: along, side, bowed }, e) => {
     const half = 3.5 * names[e].length;
     const at = ([dx, dy]) => {
       const away = 18 + Math.abs(dx) * half + Math.abs(dy) * 6;
@@ -329,7 +335,21 @@ function placeNames(edges, names, pos, curves, points) {
     const [here, there] = [at(side), at([-side[0], -side[1]])];
     const hereRoom = room(here);
     const thereRoom = bowed ? -Infinity : room(there);
-    const [best, bestRoom] = hereRoom >= thereRoom ? [here, hereRoom] : [there, thereRoom];
+    let [best, bestRoom] = hereRoom >= thereRoom ? [here, hereRoom] : [there, thereRoom];
+    if (!bowed && ownership(best, e) <= 0) {
+      // Just past the label along the edge, a little to either side.
+      const [a, b] = [along(0.45), along(0.55)];
+      const length = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1;
+      const tangent = [(b[0] - a[0]) / length, (b[1] - a[1]) / length];
+      const past = 13 + NAME_ROOM + Math.abs(tangent[0]) * half + Math.abs(tangent[1]) * 6;
+      const beside = 6 + Math.abs(side[0]) * half + Math.abs(side[1]) * 6;
+      const candidates = [there, here, ...[1, -1].flatMap((way) => [1, -1].map((aside) => [
+        points[e][0] + way * tangent[0] * past + aside * side[0] * beside,
+        points[e][1] + way * tangent[1] * past + aside * side[1] * beside,
+      ]))];
+      const owned = candidates.map((p) => [p, room(p)]).filter(([p, r]) => r >= NAME_ROOM && ownership(p, e) > 0);
+      if (owned.length) [best, bestRoom] = owned.reduce((x, y) => (y[1] > x[1] ? y : x));
+    }
     least = Math.min(least, bestRoom);
     placed.push([...best, half]);
     return best;
