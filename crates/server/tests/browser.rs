@@ -2328,6 +2328,7 @@ fn the_page_controls_do_what_they_say() {
     let phone = open_session_at(&driver, "375,800");
     edge_nim_takes_checked_on_the_page(&session, &phone, &server);
     big_heaps_stay_tappable(&phone, &server);
+    answers_shown_on_a_phone(&phone, &server);
     let filled = area_tags_over_the_loops(&session, &server);
     areas_listed_together_on_a_phone(&phone, &server, &filled);
     one_box_to_copy_from(&session, &server);
@@ -2738,6 +2739,32 @@ fn nim_shows_what_was_taken(session: &Session, server: &common::TestServer) {
         !outlines.contains(&after_first[0]),
         "heap 3's outlines gone: {after_reply}"
     );
+}
+
+/// On a phone, where Hint and Solve lie below the board and their notes above it, each
+/// answer is scrolled into view (it was answered out of sight, above the screen).
+fn answers_shown_on_a_phone(phone: &Session, server: &common::TestServer) {
+    let game = server.create(json!({"game": "edge-nim", "board": "petersen",
+        "options": {"tokens": "*=1"}, "players": {"X": "human", "O": "human"}}));
+    phone.open_seated(server, &game);
+    for (button, note, said) in [
+        ("#hint", "#hint-note", "ringed on the board"),
+        ("#solve", "#solve-note", "Solved"),
+    ] {
+        // Scrolled down to the buttons and the moves, as a player reaching for them is.
+        phone.read("window.scrollTo(0, document.documentElement.scrollHeight)");
+        phone.click_first(button);
+        phone.wait_for_text(note, said);
+        let place = phone.read(&format!(
+            "const box = document.querySelector('{note}').getBoundingClientRect();
+             return [box.top, box.bottom, innerHeight]"
+        ));
+        let [top, bottom, height] = [0, 1, 2].map(|i| place[i].as_f64().unwrap());
+        assert!(
+            top >= 0.0 && bottom <= height,
+            "{note} out of sight: {place}"
+        );
+    }
 }
 
 /// Edge-Nim's edge names, which the Take panel asks by, each sit nearer their own edge

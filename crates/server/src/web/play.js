@@ -115,6 +115,12 @@ function solvedText(answer, legal, ring) {
   return listed(answer.winner === "draw" ? t("Moves that keep the draw") : t("Every move loses; the best"), answer.optimal_moves);
 }
 
+/** Scrolls a note just answered into view where it is not: on a phone the buttons that
+ * ask for it lie below the board, and the note above it. */
+function inView(note) {
+  note.scrollIntoView({ block: "nearest" });
+}
+
 /**
  * Shows game `id` in `main`. `page.current()` is false once the reader has navigated
  * away (the page then stops following the game); `page.claim(id, code)` claims a seat.
@@ -269,6 +275,7 @@ export async function gamePage(main, id, page) {
     const words = moveWords(answer.move, state.view);
     hintNote.textContent = t("Hint ({level}{proof}): {move}, ringed on the board.",
       { level: valueName(answer.level), proof, move: `${answer.move}${words ? ` (${words})` : ""}` });
+    inView(hintNote);
   }));
   solveButton.addEventListener("click", () => act(async () => {
     const asked = state.version;
@@ -288,6 +295,7 @@ export async function gamePage(main, id, page) {
     };
     const more = module && module.describeSolve ? module.describeSolve(answer) : null;
     solveNote.replaceChildren(...solvedText(answer, state.legal_moves.length, ring), ...(more ? [" ", more] : []));
+    inView(solveNote);
     const listed = [...solveNote.querySelectorAll(".solve-move")].map((b) => b.dataset.move);
     solvedMoves = listed.length ? new Set(listed) : null;
     return null;
