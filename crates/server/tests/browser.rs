@@ -2485,6 +2485,45 @@ fn positions_the_tables_refuse(session: &Session, server: &common::TestServer) {
     }
 }
 
+/// What the page says about a game stays said, and is said once.
+#[test]
+fn notes_kept_and_said_once() {
+    let server = start(Limits::default());
+    let driver = start_driver();
+    let session = open_session(&driver);
+    session.open(&server.url("/#/"));
+    an_edge_nim_error_outlasts_a_hint(&session, &server);
+    assert_eq!(session.console_errors(), Vec::<String>::new());
+}
+
+/// What Edge-Nim's Take found wrong stays under the count boxes when a hint draws the
+/// board again in the same position, as the picked vertex and the counts typed do.
+fn an_edge_nim_error_outlasts_a_hint(session: &Session, server: &common::TestServer) {
+    let game = server.create(json!({
+        "game": "edge-nim", "board": "C3", "options": {"tokens": "*=2"},
+        "players": {"X": "human", "O": "human"}
+    }));
+    session.open_seated(server, &game);
+    session.click_first("#board .vertex.pickable");
+    session.click_first("#take-button");
+    session.wait_for_text("#take-error", "a move takes at least one");
+    session.click_first("#hint");
+    session.wait_for_text("#hint-note", "ringed on the board");
+    // The hint's vertex is ringed once the board is drawn again.
+    session.wait_for("#board .vertex.hint");
+    assert_eq!(
+        session.read(
+            "return [document.querySelectorAll('#board .vertex.selected').length, \
+             document.querySelector('#take-error')?.textContent ?? null]"
+        ),
+        json!([
+            1,
+            "Leave fewer tokens on at least one edge: a move takes at least one."
+        ]),
+        "after a hint"
+    );
+}
+
 /// When the other seat takes the swap, the status line says so: the reader's stone has
 /// turned the other's colour, and nothing else on the board moved.
 fn a_swap_is_said(session: &Session, server: &common::TestServer) {

@@ -46,16 +46,17 @@ function takeMove(vertex, inputs, error) {
   return `${vertex}:${changes.join(",")}`;
 }
 
-// The vertex picked and its count boxes on each board (with the edges typed in, whose
-// counts a hint no longer suggests), kept while its position stays: a redraw of the same
-// position (after a hint, say) puts the same boxes back, as the player left them and the
-// one typed in with its caret.
+// The vertex picked, its count boxes on each board (with the edges typed in, whose counts
+// a hint no longer suggests) and what the last Take said was wrong, kept while its
+// position stays: a redraw of the same position (after a hint, say) puts the same boxes
+// back, as the player left them and the one typed in with its caret, and the error under
+// them.
 const picks = new WeakMap();
 
 export function render(box, state, ctx) {
   const view = state.view;
   const position = `${state.id} ${state.ply} ${view.tokens.join(",")}`;
-  if (picks.get(box)?.position !== position) picks.set(box, { position, vertex: null, boxes: new Map(), typed: new Set() });
+  if (picks.get(box)?.position !== position) picks.set(box, { position, vertex: null, boxes: new Map(), typed: new Set(), error: null });
   const kept = picks.get(box);
   const index = new Map(view.vertices.map((v, i) => [v, i]));
   const hint = parse(ctx.hint);
@@ -94,7 +95,7 @@ export function render(box, state, ctx) {
   function pick(v, again = false) {
     nodes.forEach((n, i) => n.classList.toggle("selected", i === v));
     const name = view.vertices[v];
-    if (!again) Object.assign(kept, { vertex: name, boxes: new Map(), typed: new Set() });
+    if (!again) Object.assign(kept, { vertex: name, boxes: new Map(), typed: new Set(), error: null });
     const mine = view.edges.filter((e) => e.ends.includes(name) && e.tokens > 0);
     panel.replaceChildren(el("strong", {}, t("Vertex {name}: tokens to leave on each edge", { name })), el("br"));
     if (!mine.length) { panel.append(t("No edge at this vertex has tokens.")); return; }
@@ -113,7 +114,8 @@ export function render(box, state, ctx) {
       form.append(el("label", {}, `${e.name} (${e.tokens}): `, input));
       return [e, input];
     });
-    const error = el("p", { class: "error", id: "take-error", role: "alert" });
+    kept.error ??= el("p", { class: "error", id: "take-error", role: "alert" });
+    const error = kept.error;
     form.append(el("button", { class: "primary", id: "take-button", type: "submit" }, t("Take")), error);
     form.addEventListener("submit", (ev) => {
       ev.preventDefault();
