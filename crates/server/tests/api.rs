@@ -611,7 +611,7 @@ fn a_board_too_long_for_an_address_is_previewed_by_post() {
         .get("/api/board?game=edge-nim&board=C3&options=%7B%22tokens%22%3A%221%2C2%2C5%22%7D");
     assert_eq!(posted, got);
     let vertices = 700;
-    let cycle = graph6_of_cycle(vertices);
+    let cycle = common::graph6_of_cycle(vertices);
     let (status, drawn) = server.post(
         "/api/board",
         json!({"game": "sandpile", "board": format!("g6:{cycle}")}),
@@ -637,25 +637,6 @@ fn a_board_too_long_for_an_address_is_previewed_by_post() {
         let error = answer["error"].as_str().unwrap();
         assert!(error.contains(why), "{bad}: {error}");
     }
-}
-
-/// The graph6 text of the cycle on `n` vertices (62 < n < 258,048).
-fn graph6_of_cycle(n: usize) -> String {
-    let edge = |i: usize, j: usize| j == i + 1 || (i == 0 && j == n - 1);
-    let bits: Vec<bool> = (1..n)
-        .flat_map(|j| (0..j).map(move |i| edge(i, j)))
-        .collect();
-    let size = [126, n >> 12 & 63, n >> 6 & 63, n & 63];
-    let size = size
-        .iter()
-        .enumerate()
-        .map(|(k, &v)| if k == 0 { v } else { v + 63 });
-    let body = bits.chunks(6).map(|six| {
-        63 + (0..6).fold(0, |acc, k| {
-            acc << 1 | usize::from(six.get(k) == Some(&true))
-        })
-    });
-    size.chain(body).map(|b| char::from(b as u8)).collect()
 }
 
 /// Euler Getter on a surface other than the projective plane: a torus summed with a

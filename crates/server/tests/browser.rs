@@ -289,6 +289,22 @@ impl Session<'_> {
         );
     }
 
+    /// Pastes `text` into a text field in place of what it held: one input event, as a
+    /// paste makes (typing a long text key by key takes minutes).
+    fn paste_into(&self, css: &str, text: &str) {
+        self.wait_for(css);
+        self.command(
+            "POST",
+            "/execute/sync",
+            Some(json!({
+                "script": "const field = document.querySelector(arguments[0]);
+                           field.value = arguments[1];
+                           field.dispatchEvent(new InputEvent('input', { bubbles: true, inputType: 'insertFromPaste' }));",
+                "args": [css, text],
+            })),
+        );
+    }
+
     /// Presses the keys of `text` (WebDriver codes such as "\u{E012}", the left arrow,
     /// included) on whatever has the focus, as a person types: the caret stays where it
     /// is, where sending keys to an element may move it.
@@ -1695,6 +1711,23 @@ fn the_board_is_drawn_before_the_game_starts(session: &Session, server: &common:
     let vertices =
         session.read("return document.querySelectorAll('#board-preview circle.vertex').length");
     assert_eq!(vertices, json!(9), "grid:3x3's vertices");
+    // A pasted graph too long for an address (530 vertices, about 23,000 characters of
+    // graph6, three times that escaped) is drawn too: the page posts the board.
+    session.paste_into(
+        "#board-spec",
+        &format!("g6:{}", common::graph6_of_cycle(530)),
+    );
+    let start = Instant::now();
+    while session.read("return document.querySelectorAll('#board-preview circle.vertex').length")
+        != json!(530)
+    {
+        assert!(
+            start.elapsed() < WAIT,
+            "{}",
+            session.read("return document.getElementById('board-error')?.textContent")
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
     // The options too: Edge-Nim's tokens, and a count that does not fit the graph.
     session.click_first("#game option[value='edge-nim']");
     session.type_into("#board-spec", "C3");
@@ -1718,7 +1751,7 @@ fn the_board_is_drawn_before_the_game_starts(session: &Session, server: &common:
     assert!(
         errors
             .iter()
-            .all(|e| e.contains("/api/board?") && e.contains("400")),
+            .all(|e| e.contains("/api/board - ") && e.contains("400")),
         "{errors:?}"
     );
     // In a game on a sum, the 3D view shows each board on its surface, joined by a tube

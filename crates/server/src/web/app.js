@@ -362,10 +362,9 @@ async function rulesPage(name) {
 // `current` says by then that it is no longer wanted; under the game's `options` as a new
 // game takes them. Throws the server's word on a board or options that will not do.
 async function drawAtStart(figure, g, spec, current = () => true, options = {}) {
-  const query = `game=${encodeURIComponent(g.name)}&board=${encodeURIComponent(spec)}`
-    + `&options=${encodeURIComponent(JSON.stringify(options))}`;
+  // Posted, not in the address: a pasted board may be too long for one.
   const [start, module] = await Promise.all([
-    api("GET", `/board?${query}`),
+    api("POST", "/board", { game: g.name, board: spec, options }),
     renderer(g.name),
   ]);
   if (!current()) return;
@@ -388,7 +387,7 @@ async function setupPage(game, board) {
   let start, module;
   try {
     [start, module] = await Promise.all([
-      api("GET", `/board?game=${encodeURIComponent(game)}&board=${encodeURIComponent(board)}`),
+      api("POST", "/board", { game, board }),
       renderer(game),
     ]);
     if (!module || !module.positionField) throw new Error(t("{game} has no position to set up on the page", { game }));

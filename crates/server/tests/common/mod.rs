@@ -182,3 +182,22 @@ impl TestServer {
         game
     }
 }
+
+/// The graph6 text of the cycle on `n` vertices (62 < n < 258,048).
+pub fn graph6_of_cycle(n: usize) -> String {
+    let edge = |i: usize, j: usize| j == i + 1 || (i == 0 && j == n - 1);
+    let bits: Vec<bool> = (1..n)
+        .flat_map(|j| (0..j).map(move |i| edge(i, j)))
+        .collect();
+    let size = [126, n >> 12 & 63, n >> 6 & 63, n & 63];
+    let size = size
+        .iter()
+        .enumerate()
+        .map(|(k, &v)| if k == 0 { v } else { v + 63 });
+    let body = bits.chunks(6).map(|six| {
+        63 + (0..6).fold(0, |acc, k| {
+            acc << 1 | usize::from(six.get(k) == Some(&true))
+        })
+    });
+    size.chain(body).map(|b| char::from(b as u8)).collect()
+}
