@@ -2526,6 +2526,7 @@ fn notes_kept_and_said_once() {
     let session = open_session(&driver);
     session.open(&server.url("/#/"));
     an_edge_nim_error_outlasts_a_hint(&session, &server);
+    euler_getter_scores_said_once(&session, &server);
     assert_eq!(session.console_errors(), Vec::<String>::new());
 }
 
@@ -2555,6 +2556,35 @@ fn an_edge_nim_error_outlasts_a_hint(session: &Session, server: &common::TestSer
         ]),
         "after a hint"
     );
+}
+
+/// Euler Getter's end card gives each area's χ once, in the sentence that says how the
+/// game was won, not in a score line above it as well: taylor:3, every cell filled in
+/// turn.
+fn euler_getter_scores_said_once(session: &Session, server: &common::TestServer) {
+    let game = server.create(json!({
+        "game": "euler-getter", "board": "taylor:3", "players": {"X": "human", "O": "human"}
+    }));
+    play_first_moves_to_the_end(server, &game);
+    session.open_seated(server, &game);
+    let card = session.wait_for_text("#end-card:not([hidden])", "characteristic wins");
+    assert_eq!(card.matches("χ = ").count(), 2, "{card}");
+    assert!(
+        session.find_all("#end-card .end-score").is_empty(),
+        "{card}"
+    );
+}
+
+/// Plays `game` to its end through the API, each move the first legal one.
+fn play_first_moves_to_the_end(server: &common::TestServer, game: &Value) {
+    let id = game["id"].as_str().unwrap();
+    loop {
+        let (_, now) = server.get(&format!("/api/games/{id}"));
+        let Some(first) = now["legal_moves"].as_array().and_then(|m| m.first()) else {
+            break;
+        };
+        server.play(game, first.as_str().unwrap());
+    }
 }
 
 /// When the other seat takes the swap, the status line says so: the reader's stone has
@@ -2733,14 +2763,7 @@ fn area_tags_over_the_loops(session: &Session, server: &common::TestServer) -> V
     let game = server.create(json!({
         "game": "euler-getter", "board": "taylor:3", "players": {"X": "human", "O": "human"}
     }));
-    let id = game["id"].as_str().unwrap();
-    loop {
-        let (_, now) = server.get(&format!("/api/games/{id}"));
-        let Some(first) = now["legal_moves"].as_array().and_then(|m| m.first()) else {
-            break;
-        };
-        server.play(&game, first.as_str().unwrap());
-    }
+    play_first_moves_to_the_end(server, &game);
     session.open_seated(server, &game);
     session.wait_for("#board .area .area-label");
     let under = session.read(

@@ -506,10 +506,11 @@ export async function gamePage(main, id, page) {
       }
     });
     // Under the title, what it does not say already: "X wins." under "You won", not the
-    // status line's "You won: X wins."
+    // status line's "You won: X wins."; and the score once: how the game was won gives it
+    // where a game has one (each area's χ, every vertex held), else the score line.
     const under = said.result ?? said.text;
     endCard.append(el("h2", {}, said.title), under === `${said.title}${t(".")}` ? "" : el("p", {}, under),
-      scoreLine ? el("p", { class: "end-score" }, scoreLine) : "",
+      scoreLine && !how ? el("p", { class: "end-score" }, scoreLine) : "",
       how ? el("p", { class: "end-how" }, how) : "",
       el("p", { class: "note" }, t("{count} moves.", { count: state.moves.length })),
       el("div", { class: "controls" }, again, swapped, share, copy, close), copied);
