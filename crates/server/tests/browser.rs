@@ -2479,11 +2479,12 @@ fn positions_the_tables_refuse(session: &Session, server: &common::TestServer) {
     let over_memory = (
         ("petersen", "*=2"),
         (
-            "not proven: the exact solver ran out of memory",
+            "not proven: the game's exact analysis of this position needs more memory than \
+             the server gives one search",
             "needs more memory than the server gives one search",
         ),
         (
-            "厳密なソルバーのメモリが尽きた",
+            "割り当てるより多くのメモリが必要なため",
             "割り当てるより多くのメモリが必要です",
         ),
     );

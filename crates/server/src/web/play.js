@@ -28,7 +28,10 @@ const UNPROVEN_BECAUSE = {
   "out of reach": ", not proven: the position is too large for the exact solver to try, a search's move",
   time: ", not proven: the exact solver ran out of time, a search's move",
   nodes: ", not proven: the exact solver searched as many positions as it may, a search's move",
-  memory: ", not proven: the exact solver ran out of memory, a search's move",
+  // As the solve says it where nothing was searched: a hint counts no positions, so it
+  // cannot tell a search that ran out of memory from an analysis that refused the
+  // position before it began (Edge-Nim's tables), and these words are true of both.
+  memory: ", not proven: the game's exact analysis of this position needs more memory than the server gives one search, a search's move",
   cancelled: ", not proven: the exact solver was stopped, a search's move",
 };
 
