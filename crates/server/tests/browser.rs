@@ -2865,9 +2865,10 @@ fn answers_shown_on_a_phone(phone: &Session, server: &common::TestServer) {
 
 /// Edge-Nim's edge names, which the Take panel asks by, each sit nearer their own edge
 /// than any other, on the tetrahedron and on K4 (beside a label, a name could lie nearer
-/// the edge below it, and read as its).
+/// the edge below it, and read as its), and on the crowded drawings of Petersen, K5 and
+/// the 3×3 grid (where no spot beside the label was nearer its own edge).
 fn edge_names_beside_their_edges(session: &Session, server: &common::TestServer) {
-    for board in ["tetrahedron", "K4"] {
+    for board in ["tetrahedron", "K4", "petersen", "K5", "grid:3x3"] {
         let game = server.create(json!({"game": "edge-nim", "board": board,
             "players": {"X": "human", "O": "human"}}));
         session.open_seated(server, &game);

@@ -284,20 +284,20 @@ function spreadOut(part, pos, random) {
 let lastLayout = { key: null };
 
 // Labels (and edge names) that crowd each other, the vertices or the lines even at their
-// best spots (`labelPoints`, `placeNames`) get room by drawing the graph larger, up to twice
-// (the discs and text keep their size, so they take less of it); graphs of over 200 edges
-// are left as laid out.
+// best spots (`labelPoints`, `placeNames`), and names left nearer another edge than their
+// own, get room by drawing the graph larger, up to twice (the discs and text keep their
+// size, so they take less of it); graphs of over 200 edges are left as laid out.
 // Pixels between an edge's name and anything else drawn: a name touching a line reads as
 // that line's.
 const NAME_ROOM = 2;
 
 function spreadForLabels(edges, laidOut, names) {
-  for (let spread = 1; ; spread *= 1.15) {
+  for (let spread = 1; ; spread = Math.min(spread * 1.15, 2)) {
     const pos = laidOut.map(([x, y]) => [x * spread, y * spread]);
     const curves = edgeCurves(edges, pos);
     const { points, room } = labelPoints(curves, pos);
     const placed = placeNames(edges, names, pos, curves, points);
-    if ((room >= 0 && placed.room >= NAME_ROOM) || spread * 1.15 > 2 || edges.length > 200) {
+    if ((room >= 0 && placed.room >= NAME_ROOM && !placed.astray) || spread === 2 || edges.length > 200) {
       return { pos, curves, points, namePoints: placed.spots };
     }
   }
@@ -308,8 +308,9 @@ function spreadForLabels(edges, laidOut, names) {
 // more room (by the name's corners and middle) from the vertex discs, the other edges'
 // lines and labels, and the names placed before it. A name nearer another edge than its
 // own reads as that edge's: beside its label, or failing that just along the edge from
-// it, wherever it is nearer its own edge with room enough; else the side with more room.
-// `room` is the least such clearance.
+// it, or beside the edge anywhere along its middle (clear of its label), wherever it is
+// nearer its own edge with room enough; else the side with more room. `room` is the least
+// such clearance, `astray` how many names are still nearer another edge.
 function placeNames(edges, names, pos, curves, points) {
   const placed = [];
   const clearance = ([x, y], skip) => Math.min(
@@ -321,6 +322,7 @@ function placeNames(edges, names, pos, curves, points) {
     ...placed.map(([nx, ny, half]) => Math.hypot(Math.max(Math.abs(x - nx) - half, 0), Math.max(Math.abs(y - ny) - 6, 0))),
   );
   let least = Infinity;
+  let astray = 0;
   // How much nearer edge `e` than any other a point is (negative: nearer another).
   const ownership = (p, e) => Math.min(...edges.map(([a, b], f) => (f === e ? Infinity : segmentDistance(p, pos[a], pos[b]))))
     - segmentDistance(p, pos[edges[e][0]], pos[edges[e][1]]);
@@ -337,25 +339,32 @@ function placeNames(edges, names, pos, curves, points) {
     const thereRoom = bowed ? -Infinity : room(there);
     let [best, bestRoom] = hereRoom >= thereRoom ? [here, hereRoom] : [there, thereRoom];
     if (!bowed && ownership(best, e) <= 0) {
-      // Just past the label along the edge, a little to either side.
+      // Just past the label along the edge, a little to either side; on a crowded
+      // drawing, beside the edge anywhere along its middle, clear of its label.
       const [a, b] = [along(0.45), along(0.55)];
       const length = Math.hypot(b[0] - a[0], b[1] - a[1]) || 1;
       const tangent = [(b[0] - a[0]) / length, (b[1] - a[1]) / length];
       const past = 13 + NAME_ROOM + Math.abs(tangent[0]) * half + Math.abs(tangent[1]) * 6;
       const beside = 6 + Math.abs(side[0]) * half + Math.abs(side[1]) * 6;
-      const candidates = [there, here, ...[1, -1].flatMap((way) => [1, -1].map((aside) => [
-        points[e][0] + way * tangent[0] * past + aside * side[0] * beside,
-        points[e][1] + way * tangent[1] * past + aside * side[1] * beside,
-      ]))];
+      const aside = (p, by) => [1, -1].map((way) => [p[0] + way * side[0] * by, p[1] + way * side[1] * by]);
+      const clearOfLabel = (p) => Math.hypot(Math.max(Math.abs(p[0] - points[e][0]) - half, 0),
+        Math.max(Math.abs(p[1] - points[e][1]) - 6, 0)) >= 13 + NAME_ROOM;
+      const candidates = [there, here, ...[1, -1].flatMap((way) => aside([
+        points[e][0] + way * tangent[0] * past, points[e][1] + way * tangent[1] * past], beside)),
+      ...ALONG.flatMap((t) => aside(along(t), beside - 6 + NAME_ROOM + 1)).filter(clearOfLabel)];
       const owned = candidates.map((p) => [p, room(p)]).filter(([p, r]) => r >= NAME_ROOM && ownership(p, e) > 0);
       if (owned.length) [best, bestRoom] = owned.reduce((x, y) => (y[1] > x[1] ? y : x));
     }
+    if (!bowed && ownership(best, e) <= 0) astray += 1;
     least = Math.min(least, bestRoom);
     placed.push([...best, half]);
     return best;
   });
-  return { spots, room: least };
+  return { spots, room: least, astray };
 }
+
+// Where along an edge its name may go on a crowded drawing, from its middle outwards.
+const ALONG = [0.5, 0.44, 0.56, 0.38, 0.62, 0.32, 0.68, 0.26, 0.74];
 
 /**
  * Draws the edges; returns { svg, board, pos, edgeNodes }, `board` the drawing with its zoom
