@@ -2866,11 +2866,30 @@ fn answers_shown_on_a_phone(phone: &Session, server: &common::TestServer) {
 /// Edge-Nim's edge names, which the Take panel asks by, each sit nearer their own edge
 /// than any other, on the tetrahedron and on K4 (beside a label, a name could lie nearer
 /// the edge below it, and read as its), and on the crowded drawings of Petersen, K5 and
-/// the 3×3 grid (where no spot beside the label was nearer its own edge).
+/// the 3×3 grid (where no spot beside the label was nearer its own edge); and on wheels
+/// and grids, drawn round their rim or border, with no vertex on an edge not its own (a
+/// wheel's hub went on the outer ring, and on the 2×4 grid 0-4 was drawn over 1-5).
 fn edge_names_beside_their_edges(session: &Session, server: &common::TestServer) {
-    for board in ["tetrahedron", "K4", "petersen", "K5", "grid:3x3"] {
-        let game = server.create(json!({"game": "edge-nim", "board": board,
-            "players": {"X": "human", "O": "human"}}));
+    // The larger boards with a token an edge: their default counts allow too many moves.
+    let one = Some("*=1");
+    for (board, tokens) in [
+        ("tetrahedron", None),
+        ("K4", None),
+        ("petersen", None),
+        ("K5", None),
+        ("grid:3x3", None),
+        ("grid:2x3", None),
+        ("grid:2x4", one),
+        ("grid:4x4", one),
+        ("wheel:5", None),
+        ("wheel:7", one),
+    ] {
+        let mut body = json!({"game": "edge-nim", "board": board,
+            "players": {"X": "human", "O": "human"}});
+        if let Some(tokens) = tokens {
+            body["options"] = json!({ "tokens": tokens });
+        }
+        let game = server.create(body);
         session.open_seated(server, &game);
         session.wait_for("#board text.ename");
         let astray = session.read(
@@ -2886,6 +2905,27 @@ fn edge_names_beside_their_edges(session: &Session, server: &common::TestServer)
              }).map((name) => name.textContent)",
         );
         assert_eq!(astray, json!([]), "{board}: names nearer another edge");
+        let on_edges = session.read(
+            "const discs = [...document.querySelectorAll('#board circle.vertex')]
+               .map((disc) => [Number(disc.getAttribute('cx')), Number(disc.getAttribute('cy'))]);
+             const names = [...document.querySelectorAll('#board text.ename')].map((name) => name.textContent);
+             return [...document.querySelectorAll('#board path.edge')].flatMap((path, e) => {
+               const length = path.getTotalLength();
+               const [a, b] = [path.getPointAtLength(0), path.getPointAtLength(length)];
+               const [dx, dy] = [b.x - a.x, b.y - a.y];
+               const off = ([x, y]) => {
+                 const t = Math.max(0, Math.min(1, ((x - a.x) * dx + (y - a.y) * dy) / (dx * dx + dy * dy)));
+                 return Math.hypot(x - a.x - t * dx, y - a.y - t * dy);
+               };
+               return discs.filter(([x, y]) => Math.hypot(x - a.x, y - a.y) > 1 && Math.hypot(x - b.x, y - b.y) > 1
+                 && off([x, y]) < 1).map(([x, y]) => `${names[e]} over ${x},${y}`);
+             })",
+        );
+        assert_eq!(
+            on_edges,
+            json!([]),
+            "{board}: a vertex drawn on an edge not its own"
+        );
     }
 }
 

@@ -112,11 +112,15 @@ function radialTree(part, adj, pos) {
 }
 
 // Tutte drawings from a few candidate outer cycles (the shortest cycle through each
-// edge, and a long one), keeping the one with the fewest crossings, then the most even
-// edge lengths.
+// edge, a long one, the rims of the graph's lesser-degree vertices (a wheel's rim, a
+// grid's border) and on small graphs the longest cycle a short search finds), keeping
+// the one with the fewest crossings, then vertices drawn on another's edge (two edges on
+// one line), then the most even edge lengths.
 function bestTutte(part, adj, pos) {
   // Each candidate costs a drawing and a count of crossings: fewer on large graphs.
-  const most = part.length > 100 ? 4 : 24;
+  const large = part.length > 100;
+  const rims = rimCycles(part, adj, large ? 1 : 3);
+  const most = (large ? 4 : 24) - (large ? rims.length : 0);
   const candidates = new Map();
   for (const u of part) {
     for (const v of adj[u]) {
@@ -130,12 +134,17 @@ function bestTutte(part, adj, pos) {
   }
   const long = longCycle(part, adj);
   if (long) candidates.set("long", long);
+  for (const cycle of rims) candidates.set([...cycle].sort((a, b) => a - b).join(","), cycle);
+  // On small graphs also the longest cycle a short search finds (a 2×n grid's border).
+  const longest = large ? null : longestCycle(part, adj, 4000);
+  if (longest) candidates.set("longest", longest);
   let best = null;
   for (const cycle of candidates.values()) {
     const trial = tutte(part, adj, cycle);
-    const [crossings, uneven] = quality(part, adj, trial);
-    if (!best || crossings < best.crossings || (crossings === best.crossings && uneven < best.uneven)) {
-      best = { crossings, uneven, trial };
+    const [crossings, onEdges, uneven] = quality(part, adj, trial);
+    if (!best || crossings < best.crossings || (crossings === best.crossings
+      && (onEdges < best.onEdges || (onEdges === best.onEdges && uneven < best.uneven)))) {
+      best = { crossings, onEdges, uneven, trial };
     }
   }
   // A graph drawn with crossings (not planar, like Petersen) crowds its middle: springs
@@ -192,6 +201,70 @@ function shortestCycle(u, v, adj) {
   return null;
 }
 
+// Long cycles among the vertices of least degree (those of degree at most each of the
+// lowest few degrees in turn), each cut at its chords down to the longer side, so without
+// chords: a wheel's rim (its hub has the greatest degree), a grid's border (its inner
+// vertices have four neighbours). At most `most` of them, each new.
+function rimCycles(part, adj, most) {
+  const degrees = [...new Set(part.map((v) => adj[v].size))].sort((a, b) => a - b);
+  const found = new Map();
+  for (const degree of degrees.slice(0, most + 1)) {
+    const low = part.filter((v) => adj[v].size <= degree);
+    const inLow = new Set(low);
+    const lowAdj = [];
+    for (const v of low) lowAdj[v] = new Set([...adj[v]].filter((w) => inLow.has(w)));
+    const withEdges = low.filter((v) => lowAdj[v].size > 1);
+    if (withEdges.length < 3) continue;
+    let cycle = longCycle(withEdges, lowAdj);
+    if (!cycle) continue;
+    // A chord splits the cycle in two: keep the longer side.
+    for (let chorded = true; chorded;) {
+      chorded = false;
+      const at = new Map(cycle.map((v, i) => [v, i]));
+      for (let i = 0; i < cycle.length && !chorded; i++) {
+        for (const w of adj[cycle[i]]) {
+          const j = at.get(w);
+          if (j === undefined || j <= i + 1 || (i === 0 && j === cycle.length - 1)) continue;
+          const inside = cycle.slice(i, j + 1);
+          cycle = inside.length * 2 >= cycle.length + 2 ? inside : [...cycle.slice(j), ...cycle.slice(0, i + 1)];
+          chorded = true;
+          break;
+        }
+      }
+    }
+    const key = [...cycle].sort((a, b) => a - b).join(",");
+    if (cycle.length >= 3 && !found.has(key)) found.set(key, cycle);
+    if (found.size >= most) break;
+  }
+  return [...found.values()];
+}
+
+// The longest cycle through a vertex of least degree found within `budget` steps of a
+// depth-first search (the neighbour with the fewest unvisited neighbours first), or null.
+function longestCycle(part, adj, budget) {
+  const start = part.reduce((a, b) => (adj[b].size < adj[a].size ? b : a));
+  const path = [start];
+  const onPath = new Set(path);
+  let best = null;
+  let steps = 0;
+  const free = (w) => [...adj[w]].filter((x) => !onPath.has(x)).length;
+  const walk = () => {
+    if (steps++ >= budget || (best && best.length === part.length)) return;
+    const end = path[path.length - 1];
+    if (path.length >= 3 && adj[end].has(start) && (!best || path.length > best.length)) best = [...path];
+    const next = [...adj[end]].filter((w) => !onPath.has(w)).map((w) => [w, free(w)]).sort((a, b) => a[1] - b[1] || a[0] - b[0]);
+    for (const [w] of next) {
+      path.push(w);
+      onPath.add(w);
+      walk();
+      path.pop();
+      onPath.delete(w);
+    }
+  };
+  walk();
+  return best;
+}
+
 // A long cycle by a depth-first walk that prefers the neighbour with the fewest
 // unvisited neighbours, closed at the earliest visited neighbour of its end.
 function longCycle(part, adj) {
@@ -230,19 +303,24 @@ function tutte(part, adj, cycle) {
   return pos;
 }
 
-// The crossings, and how uneven the edge lengths are (0 to 1): fewer is better, then
-// more even.
+// The crossings (and vertices drawn on an edge not theirs, which lays two edges on one
+// line), and how uneven the edge lengths are (0 to 1): fewer is better, then more even.
 function quality(part, adj, pos) {
   const edges = [];
   for (const u of part) for (const v of adj[u]) if (u < v) edges.push([u, v]);
   let crossings = 0;
+  let onEdges = 0;
   for (let i = 0; i < edges.length && edges.length <= 400; i++) {
     for (let j = i + 1; j < edges.length; j++) {
       if (crosses(pos, edges[i], edges[j])) crossings += 1;
     }
+    const [a, b] = edges[i];
+    for (const v of part) {
+      if (v !== a && v !== b && segmentDistance(pos[v], pos[a], pos[b]) < 1) onEdges += 1;
+    }
   }
   const lengths = edges.map(([u, v]) => Math.hypot(pos[u][0] - pos[v][0], pos[u][1] - pos[v][1]));
-  return [crossings, 1 - Math.min(...lengths) / Math.max(...lengths)];
+  return [crossings, onEdges, 1 - Math.min(...lengths) / Math.max(...lengths)];
 }
 
 function crosses(pos, [a, b], [c, d]) {
