@@ -339,9 +339,9 @@ async fn catalog(State(app): State<Arc<App>>) -> Answer {
     }))
 }
 
-/// `GET /api/board?game=NAME&board=SPEC&options=JSON`: a board's starting position, drawn
-/// (the rules pages' pictures, the new-game form's board), with the game's options as a new
-/// game takes them; the game's default board when `board` is absent.
+/// `GET /api/board?game=NAME&board=SPEC&options=JSON`: a board's starting position, drawn,
+/// with the game's options as a new game takes them; the game's default board when `board`
+/// is absent.
 async fn board_preview(State(app): State<Arc<App>>, query: Params) -> Answer {
     let query = params(query)?;
     let game = query
@@ -357,7 +357,8 @@ async fn board_preview(State(app): State<Arc<App>>, query: Params) -> Answer {
 }
 
 /// What `POST /api/board` takes: the query of `GET /api/board` as a JSON body, for boards
-/// too long for an address (a pasted board file of some thousand cells).
+/// of any length (a pasted board file of some thousand cells is too long for an address):
+/// the page's previews (the rules pages' pictures, the new-game form's board).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct BoardRequest {
