@@ -70,7 +70,8 @@ fn command(catalog: &Catalog) -> Command {
 }
 
 /// Exit statuses: 0 a complete answer, 1 an invalid certificate (`verify`), 2 bad input (one line on stderr), 3 an answer
-/// whose search ran out of budget (what was found is printed, `"status": "unknown"`).
+/// whose search ran out of budget (what was found is printed, `"status": "unknown"`, or
+/// one line on stderr when nothing was found: [`output::OutOfBudget`]).
 fn main() -> ExitCode {
     let catalog = crosscap_catalog::standard();
     let matches = match command(&catalog).try_get_matches() {
@@ -94,7 +95,11 @@ fn main() -> ExitCode {
         Ok(Answer::Invalid) => ExitCode::from(1),
         Err(err) => {
             eprintln!("error: {}", output::one_line(&err));
-            ExitCode::from(2)
+            ExitCode::from(if err.is::<output::OutOfBudget>() {
+                3
+            } else {
+                2
+            })
         }
     }
 }

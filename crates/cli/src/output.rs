@@ -107,6 +107,24 @@ impl Output {
     }
 }
 
+/// A command stopped by its budget before it had anything to print (an Edge-Nim table
+/// that would not fit `--max-memory`): one line on stderr like bad input, but exit status
+/// 3, since the input is fine and a larger budget answers it.
+#[derive(Debug)]
+pub struct OutOfBudget(pub anyhow::Error);
+
+impl std::fmt::Display for OutOfBudget {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for OutOfBudget {
+    fn source(&self) -> Option<&(dyn std::error::Error + 'static)> {
+        self.0.source()
+    }
+}
+
 /// How a command ended, beyond errors: exit status 0, or 3 when a search's budget ran out
 /// before the whole answer was known (what was found is still printed).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -124,6 +124,20 @@ pub enum EdgeNimError {
     Limits(#[from] crosscap_engine::session::TooLarge),
 }
 
+impl EdgeNimError {
+    /// Why tables gave no answer, as a search's budget says it: the budget's memory would
+    /// not hold them ([`Exhausted::Memory`], which a larger `--max-memory` lifts), or the
+    /// position is past their fixed limits, which no budget reaches.
+    ///
+    /// [`Exhausted::Memory`]: crosscap_engine::Exhausted::Memory
+    pub fn stopped_by(&self) -> crosscap_engine::Exhausted {
+        match self {
+            EdgeNimError::TooMuchMemory { .. } => crosscap_engine::Exhausted::Memory,
+            _ => crosscap_engine::Exhausted::Beyond,
+        }
+    }
+}
+
 /// A count made with saturating arithmetic, `u128::MAX` standing for "more than that".
 pub fn count_text(count: u128) -> String {
     if count == u128::MAX {

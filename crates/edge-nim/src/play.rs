@@ -51,22 +51,13 @@ fn table_agent(seed: u64) -> Box<dyn Agent<EdgeNimGame>> {
         let max_memory = budget.max_memory.map_or(MEMORY_LIMIT, |bytes| bytes as u64);
         analyse(&game.position, max_memory)
             .map(|analysis| analysis.winning_moves)
-            .map_err(|err| tables_stopped_by(&err))
+            .map_err(|err| err.stopped_by())
     };
     Box::new(KnownWins::new(
         Box::new(tables),
         standard_agent(Level::Expert, MctsConfig::default(), seed),
         seed,
     ))
-}
-
-/// Why the Grundy tables gave no answer: the budget's memory would not hold them, or the
-/// position is past their fixed limits, which no budget reaches.
-fn tables_stopped_by(err: &EdgeNimError) -> Exhausted {
-    match err {
-        EdgeNimError::TooMuchMemory { .. } => Exhausted::Memory,
-        _ => Exhausted::Beyond,
-    }
 }
 
 /// The agent for a level: the tables for `perfect`, the engine's agents otherwise.
@@ -166,7 +157,7 @@ impl Hosting for EdgeNimHost {
         let clock = Instant::now();
         let max_memory = budget.max_memory.map_or(MEMORY_LIMIT, |bytes| bytes as u64);
         let analysis = analyse(&game.position, max_memory).map_err(|err| {
-            let reason = tables_stopped_by(&err);
+            let reason = err.stopped_by();
             let unsolved = Unsolved::from(SolveError::Unknown {
                 nodes: 0,
                 elapsed: clock.elapsed(),

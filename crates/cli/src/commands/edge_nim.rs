@@ -12,6 +12,7 @@ use crosscap_edge_nim::{
     parse_assignments, parse_tokens, predicate::symmetries_fixing, read_graph, slice,
     tokens_or_default,
 };
+use crosscap_engine::Exhausted;
 use crosscap_engine::catalog::{Part, Spent, Status};
 use crosscap_engine::impartial_notation::ImpartialNotation;
 use crosscap_engine::periodic::Periodicity;
@@ -21,7 +22,8 @@ use serde::Serialize;
 use crate::host::capitalised;
 use crate::limits::{BudgetArgs, MemoryArgs, default_seconds};
 use crate::output::{
-    Answer, Output, Table, TableFormat, grundy_text, latex_text, markdown_text, progress_bar,
+    Answer, OutOfBudget, Output, Table, TableFormat, grundy_text, latex_text, markdown_text,
+    part_text, progress_bar,
 };
 
 #[derive(Subcommand, Debug)]
@@ -157,11 +159,19 @@ pub struct TableArgs {
     memory: MemoryArgs,
 }
 
+/// A position's value from its Grundy tables, or `"status": "unknown"` with the reason
+/// when the tables would not fit the memory budget (exit status 3, as `solve` does).
 #[derive(Serialize)]
 struct ValueReport {
     /// The graph, its edges and their tokens.
     #[serde(flatten)]
     position: serde_json::Map<String, serde_json::Value>,
+    #[serde(flatten)]
+    answer: Part<ValueFound>,
+}
+
+#[derive(Serialize)]
+struct ValueFound {
     outcome: &'static str,
     grundy: u32,
     winning_moves: Vec<String>,
@@ -259,6 +269,15 @@ struct TheoremReport {
 const MAX_ROWS: u64 = 1_000_000;
 
 pub fn run(cmd: EdgeNimCommand, out: &Output) -> anyhow::Result<Answer> {
+    run_command(cmd, out).map_err(|err| {
+        match err.downcast_ref::<crosscap_edge_nim::EdgeNimError>() {
+            Some(stopped) if stopped.stopped_by() == Exhausted::Memory => OutOfBudget(err).into(),
+            _ => err,
+        }
+    })
+}
+
+fn run_command(cmd: EdgeNimCommand, out: &Output) -> anyhow::Result<Answer> {
     match cmd {
         EdgeNimCommand::Value {
             position,
@@ -273,19 +292,43 @@ pub fn run(cmd: EdgeNimCommand, out: &Output) -> anyhow::Result<Answer> {
                     crosscap_engine::misere_within(pos, budget.budget(), |m| named.format_move(m));
                 return super::emit_misere(out, named.facts(), &answer);
             }
-            let analysis = analyse(&pos, budget.memory_bytes())?;
+            let (answer, why) = match analyse(&pos, budget.memory_bytes()) {
+                Ok(analysis) => (
+                    Part::of(Ok(ValueFound {
+                        outcome: if analysis.grundy == 0 { "P" } else { "N" },
+                        grundy: analysis.grundy,
+                        winning_moves: analysis
+                            .winning_moves
+                            .iter()
+                            .map(|m| pos.format_move(m))
+                            .collect(),
+                    })),
+                    None,
+                ),
+                Err(err) if err.stopped_by() == Exhausted::Memory => (
+                    Part {
+                        status: Status::Unknown {
+                            reason: Exhausted::Memory,
+                        },
+                        spent: None,
+                        answer: None,
+                    },
+                    Some(err.to_string()),
+                ),
+                Err(err) => return Err(err.into()),
+            };
             let report = ValueReport {
                 position: pos.facts(),
-                outcome: if analysis.grundy == 0 { "P" } else { "N" },
-                grundy: analysis.grundy,
-                winning_moves: analysis
-                    .winning_moves
-                    .iter()
-                    .map(|m| pos.format_move(m))
-                    .collect(),
+                answer,
             };
-            out.emit(&report, || {
-                grundy_text(report.grundy, &report.winning_moves)
+            out.emit_status(&report, report.answer.status, || {
+                let text = part_text(&report.answer, "the Grundy value", |found| {
+                    grundy_text(found.grundy, &found.winning_moves)
+                });
+                match &why {
+                    Some(why) => format!("{text}: {why}"),
+                    None => text,
+                }
             })
         }
         EdgeNimCommand::PPositions { table, orbits } => {

@@ -60,6 +60,38 @@ fn value_and_solve_default_to_the_same_tokens() {
     assert_eq!(tokens_help("value"), tokens_help("solve"));
 }
 
+/// Tables over `--max-memory` are a budget that ran out, as `solve` says it: `value`
+/// answers `"status": "unknown"` with the reason and exits 3, and so do the tables, with
+/// one line on stderr.
+#[test]
+fn value_and_solve_run_out_of_memory_alike() {
+    let over = ["--graph", "complete:5", "--max-memory", "1MiB"];
+    let value = crosscap(&[&["--json", "edge-nim", "value"][..], &over].concat());
+    let solve = crosscap(&[&["--json", "edge-nim", "solve"][..], &over].concat());
+    for run in [&value, &solve] {
+        run.unknown_json("memory");
+    }
+    assert_eq!(value.unknown_json("memory")["tokens"], json!(vec![3; 10]));
+    let text = crosscap(&[&["edge-nim", "value"][..], &over].concat());
+    assert_eq!(
+        text.stdout.trim(),
+        "the Grundy value is unknown: the memory limit ran out (--max-memory): a table of \
+         1048576 positions needs 22 MiB, over the limit of 1 MiB"
+    );
+    let table = crosscap(
+        &[
+            &["edge-nim", "grundy-table", "--max", "3", "--count"][..],
+            &over,
+        ]
+        .concat(),
+    );
+    assert_eq!(table.code, 3, "{}", table.stderr);
+    assert_eq!(table.stderr.lines().count(), 1, "{}", table.stderr);
+    let solved = crosscap(&["--json", "edge-nim", "value", "--graph", "K4"]);
+    assert_eq!(solved.code, 0, "{}", solved.stderr);
+    assert_eq!(solved.json()["status"], "solved");
+}
+
 #[test]
 fn disjoint_union_adds_by_nim_sum() {
     let value = |graph: &str, tokens: &str| {
