@@ -182,6 +182,9 @@ pub fn setup_args(command: Command, info: &GameInfo) -> Command {
             Arg::new(option.name)
                 .long(option.flag())
                 .value_name(option.name.to_uppercase())
+                // A value such as `-1,0,0` is the option's to refuse with its own reason,
+                // not an unknown flag.
+                .allow_hyphen_values(true)
                 .help(help),
         );
     }

@@ -120,7 +120,13 @@ pub struct PositionArgs {
     #[arg(long)]
     graph: String,
     /// As the option of `solve`, `play` and `arena`, with its default.
-    #[arg(long, default_value = "", hide_default_value = true, help = capitalised(TOKENS_HELP))]
+    #[arg(
+        long,
+        default_value = "",
+        hide_default_value = true,
+        allow_hyphen_values = true,
+        help = capitalised(TOKENS_HELP)
+    )]
     tokens: String,
 }
 
