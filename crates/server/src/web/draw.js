@@ -245,3 +245,27 @@ export function seeded(seed) {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
+
+/**
+ * A function of a module loaded on its first call (a 3D view: three.js is most of the
+ * page's code, and the flat drawing is playable without it): `load()` answers the
+ * function, which is then called with the latest arguments given meanwhile, unless their
+ * first (the drawing it goes beside) has left the page by then.
+ */
+export function loadedLater(load) {
+  let loaded = null;
+  let waiting = null;
+  return (...args) => {
+    if (loaded) {
+      loaded(...args);
+      return;
+    }
+    if (!waiting) {
+      load().then((f) => {
+        loaded = f;
+        if (waiting[0].isConnected) loaded(...waiting);
+      });
+    }
+    waiting = args;
+  };
+}

@@ -4,7 +4,7 @@
 // of a cell lights all of them. A board pasted without vertex positions (each face laid
 // out on its own) is drawn as the graph of its faces instead. Beside the disk, where the
 // board allows, the same board in 3D (view3d.js).
-import { el, markMove, moveTarget, panZoom, playsMoves } from "./draw.js";
+import { el, loadedLater, markMove, moveTarget, panZoom, playsMoves } from "./draw.js";
 import { drawGraph } from "./graph.js";
 import { pastedFaces, within } from "./shapes3d.js";
 import { t } from "./i18n.js";
@@ -87,24 +87,8 @@ export function drawSurface(box, state, ctx, { fill, marked = new Set(), loop = 
   return svg;
 }
 
-// The 3D view, loaded after the disk is drawn: three.js is most of the page's code, and
-// the disk is playable without it. The latest board asked for is the one shown once it
-// has loaded.
-let view3d = null;
-let waiting = null;
-function beside3d(...args) {
-  if (view3d) {
-    view3d(...args);
-    return;
-  }
-  if (!waiting) {
-    import("./view3d.js").then((module) => {
-      view3d = module.view3d;
-      if (waiting[0].isConnected) view3d(...waiting);
-    });
-  }
-  waiting = args;
-}
+// The 3D view, loaded after the disk is drawn.
+const beside3d = loadedLater(() => import("./view3d.js").then((module) => module.view3d));
 
 // The parts of a board that never change: cells, names, rim, zoom; hovering any copy of a
 // cell lights them all; the board plays the moves its cells carry.

@@ -33,7 +33,7 @@ const GLIDE_MS = 700;
 const FACING = 0.5;
 const BAND = { plain: "#4d4d4d", lit: "#f1c40f", loop: "#f1c40f", last: "#ffffff", hint: "#00aa00", solved: "#7ccf8e" };
 
-let current = null; // { key, view }: the view of the game on show
+const current = {}; // the view of the game on show, as besideKept keeps it
 let tab = "disk"; // on a phone, the pane on show
 // Set once a browser has been found without WebGL: asking again would build a canvas and
 // fail at every move.
@@ -51,8 +51,7 @@ export function view3d(disk, state, ctx, paint) {
     // A board file or a pasted board says how its cells are glued, not where they lie in
     // space: the named families (goldberg, taylor, torus, klein) have a 3D view, and a
     // pasted projective plane, cut open into a disk, and sums of the families (shapes3d.js).
-    if (current) current.view.dispose();
-    current = null;
+    forget(current, disk);
     const said = t("This board has no 3D view: only goldberg, taylor, torus and klein boards, their connected sums and pasted projective planes have one.");
     disk.after(el("p", { class: "note" }, said));
     return;
@@ -61,63 +60,107 @@ export function view3d(disk, state, ctx, paint) {
     disk.after(el("p", { class: "note" }, t("This board has too many cells for the 3D view.")));
     return;
   }
-  const key = `${state.id} ${state.board}`;
-  if (!current || current.key !== key) {
-    if (current) current.view.dispose();
-    current = null;
-    const context = webglMissing ? null : webgl();
-    if (!context) {
-      webglMissing = true;
-      disk.after(el("p", { class: "note" }, t("3D views need WebGL, which this browser does not offer.")));
-      return;
-    }
-    current = { key, view: createView(context, surfaces), views: null };
-  }
-  const view = current.view;
-  // The disk and the view stay side by side across moves (play.js keeps data-kept), unless
-  // the disk was put elsewhere (a new page): then they are put together again.
-  if (!current.views || !current.views.isConnected || !current.views.contains(disk)) current.views = tabbed(disk, view);
+  const view = besideKept(current, `${state.id} ${state.board}`, disk, "Disk", (context) => createView(context, surfaces));
+  if (!view) return;
   // A connected sum's boards, side by side on the disk and in a row in 3D, go one above
   // the other, each the full width.
   current.views.toggleAttribute("data-wide", Boolean(state.layout.summands));
   view.update(state, ctx, paint, disk);
 }
 
-// The disk and the 3D view in one box, side by side or as tabs, in the disk's place.
-function tabbed(disk, view) {
-  const views = el("div", { class: "views", "data-tab": tab, "data-kept": "" });
+/**
+ * The flat drawing `flat` and the 3D view's `pane` in one box, side by side or as tabs
+ * on a phone (the flat one's named `flatTab`), which play.js keeps across moves
+ * (data-kept). The box `views` of the last call is kept while it is on the page with
+ * the pane: a flat drawing drawn anew (a graph's, on every move) goes in place of the
+ * last. Otherwise a new box goes in the flat drawing's place. Answers the box.
+ */
+export function beside(flat, pane, views, flatTab) {
+  if (views && views.isConnected && views.contains(pane)) {
+    if (!views.contains(flat)) views.querySelector(".pane-disk").replaceChildren(flat);
+    return views;
+  }
+  const box = el("div", { class: "views", "data-tab": tab, "data-kept": "" });
   const tabs = el("div", { class: "tabs", role: "tablist" },
-    ...[["disk", "Disk"], ["3d", "3D"]].map(([name, label]) => {
+    ...[["disk", flatTab], ["3d", "3D"]].map(([name, label]) => {
       const button = el("button", { type: "button", role: "tab", "data-tab": name }, t(label));
       button.addEventListener("click", () => {
         tab = name;
-        views.dataset.tab = name;
+        box.dataset.tab = name;
       });
       return button;
     }));
-  disk.replaceWith(views);
-  views.append(tabs, el("div", { class: "pane-disk" }, disk), view.element);
-  return views;
+  flat.replaceWith(box);
+  box.append(tabs, el("div", { class: "pane-disk" }, flat), pane);
+  return box;
 }
 
-// A canvas and its WebGL 2 context, or null. Antialiasing (multisampling) is asked for
-// on a GPU only: a software renderer (SwiftShader, llvmpipe) pays for it on the CPU, most
-// of each frame's time (p50 83 ms against 33 ms on goldberg:8).
-function webgl() {
-  for (const antialias of [true, false]) {
+/**
+ * The 3D view `kept` holds ({ key, view, views }: a view made by `create(context)`,
+ * { element, update, dispose }, and its box) beside `flat`, a flat drawing just put in
+ * the page (its tab named `flatTab`); a new view for a new `key`, the last one's box
+ * taken off the page. Answers the view, or null without WebGL (then the flat drawing
+ * says so under it).
+ */
+export function besideKept(kept, key, flat, flatTab, create) {
+  if (kept.key !== key) {
+    forget(kept, flat);
+    const context = webgl();
+    if (!context) {
+      flat.after(withoutWebgl());
+      return null;
+    }
+    Object.assign(kept, { key, view: create(context) });
+  }
+  kept.views = beside(flat, kept.view.element, kept.views, flatTab);
+  return kept.view;
+}
+
+// Drops the view `kept` holds and takes its box off the page, leaving `flat` (a flat
+// drawing kept across boards, maybe in the box) in its place.
+function forget(kept, flat) {
+  kept.view?.dispose();
+  const { views } = kept;
+  if (views?.isConnected) {
+    if (views.contains(flat)) views.replaceWith(flat);
+    else views.remove();
+  }
+  Object.assign(kept, { key: null, view: null, views: null });
+}
+
+/**
+ * A canvas and its WebGL 2 context, or null (from then on at once: asking again would
+ * build a canvas and fail at every move). Antialiasing (multisampling) is asked for on a
+ * GPU only: a software renderer (SwiftShader, llvmpipe) pays for it on the CPU, most of
+ * each frame's time (p50 83 ms against 33 ms on goldberg:8).
+ */
+export function webgl() {
+  for (const antialias of webglMissing ? [] : [true, false]) {
     const canvas = el("canvas");
     const gl = canvas.getContext("webgl2", { antialias, alpha: false, stencil: false });
-    if (!gl) return null;
+    if (!gl) break;
     const info = gl.getExtension("WEBGL_debug_renderer_info");
     const software = /swiftshader|llvmpipe|software/i.test(info ? gl.getParameter(info.UNMASKED_RENDERER_WEBGL) : "");
     if (!software || !antialias) return { canvas, gl, software };
   }
+  webglMissing = true;
   return null;
 }
 
-// The parts of a view that survive redraws: renderer, camera, controls, the mesh of the
-// surface on show and its labels.
-function createView({ canvas, gl, software }, surfaces) {
+/** What the page says in place of a 3D view in a browser without WebGL. */
+export const withoutWebgl = () => el("p", { class: "note" }, t("3D views need WebGL, which this browser does not offer."));
+
+/**
+ * What every 3D view has: a renderer on `context`'s canvas, a camera turned, zoomed and
+ * panned by OrbitControls, a layer of labels over the canvas (hidden from screen
+ * readers: they repeat the flat drawing, which screen readers and keys use), a bar of
+ * buttons ending in Reset view, and `help` said under the canvas (its element `help`). `hooks` says what the
+ * view shows: `ready()` whether there is something to draw, `beforeRender()` whether the
+ * view moves itself (and is moved on a step), `placeLabels()` after each frame,
+ * `settle()` once the view rests, `click(event)` on a click that is not a drag and
+ * `hover(event or null)` as a mouse moves over the canvas unpressed.
+ */
+export function createStage({ canvas, gl, software }, help, hooks) {
   const renderer = new THREE.WebGLRenderer({ canvas, context: gl, antialias: !software });
   const sharp = Math.min(window.devicePixelRatio || 1, 2);
   renderer.setPixelRatio(sharp);
@@ -141,23 +184,207 @@ function createView({ canvas, gl, software }, surfaces) {
   let turning = false;
   controls.addEventListener("start", () => {
     turning = true;
-    glide = null;
   });
   controls.addEventListener("end", () => {
     turning = false;
     requestRender();
   });
 
-  // The labels repeat the disk's, for the eye: screen readers and keys use the disk.
   const labels = el("div", { class: "labels", "aria-hidden": "true" });
   canvas.setAttribute("role", "img");
   const stage = el("div", { class: "stage" }, canvas, labels);
-  const chooser = el("div", { class: "surfaces" });
+  const bar = el("div", { class: "surfaces" });
+  const said = el("p", { class: "note" }, help);
+  const element = el("div", { class: "pane3d", id: "view3d" }, bar, stage, said);
+  const view = { element, bar, stage, labels, canvas, help: said, scene, camera, controls, width: 0, height: 0, requestRender, frame, rayAt, unsettle, dispose };
+  view.turning = () => turning;
+
+  let pending = false;
+  let settle = null;
+  // The camera when the view last came to rest.
+  let settledAt = null;
+  // What `frame` was last given: the view Reset view goes back to.
+  let framed = null;
+
+  /**
+   * Looks at what `bound` (a sphere) holds from above and aside (or from `eye`), far
+   * enough to see all of it; a row of boards seen from the front is framed by its `box`,
+   * in which the sphere around it would leave it small.
+   */
+  function frame(bound, eye = null, box = null) {
+    framed = [bound, eye, box];
+    // Drops what is left of an easing turn or pan, which would carry the view on.
+    controls.enableDamping = false;
+    controls.update();
+    controls.enableDamping = easing;
+    const tan = Math.tan(THREE.MathUtils.degToRad(camera.fov / 2));
+    let distance = bound.radius / Math.sin(THREE.MathUtils.degToRad(camera.fov / 2)) * 1.2;
+    if (box) {
+      const size = box.getSize(new THREE.Vector3());
+      distance = Math.min(distance, 1.15 * (Math.max(size.x / (2 * tan * camera.aspect), size.z / (2 * tan)) + size.y / 2));
+    }
+    controls.target.copy(bound.center);
+    camera.position.copy(bound.center).add(new THREE.Vector3(...(eye || [0.25, -0.35, 0.9])).normalize().multiplyScalar(distance));
+    camera.near = distance / 50;
+    camera.far = distance * 10;
+    camera.updateProjectionMatrix();
+    controls.minDistance = bound.radius * 0.4;
+    controls.maxDistance = distance * 3;
+    controls.update();
+    requestRender();
+  }
+  const reset = el("button", { type: "button", class: "reset" }, t("Reset view"));
+  reset.addEventListener("click", () => frame(...framed));
+  bar.append(reset);
+
+  const raycaster = new THREE.Raycaster();
+  // The ray from the eye through the point of the canvas a pointer event is at.
+  function rayAt(event) {
+    const rect = canvas.getBoundingClientRect();
+    const ndc = new THREE.Vector2(
+      ((event.clientX - rect.left) / rect.width) * 2 - 1,
+      -((event.clientY - rect.top) / rect.height) * 2 + 1);
+    raycaster.setFromCamera(ndc, camera);
+    return raycaster.ray;
+  }
+
+  let down = null;
+  canvas.addEventListener("pointerdown", (e) => { down = { id: e.pointerId, x: e.clientX, y: e.clientY }; });
+  canvas.addEventListener("pointerup", (e) => {
+    const click = down && down.id === e.pointerId && Math.hypot(e.clientX - down.x, e.clientY - down.y) < CLICK_SLOP;
+    down = null;
+    if (click && hooks.ready()) hooks.click(e);
+  });
+  canvas.addEventListener("pointermove", (e) => {
+    if (e.buttons === 0 && e.pointerType === "mouse" && hooks.ready()) hooks.hover(e);
+  });
+  canvas.addEventListener("pointerleave", () => {
+    if (hooks.ready()) hooks.hover(null);
+  });
+
+  controls.addEventListener("change", () => {
+    delete element.dataset.settled;
+    clearTimeout(settle);
+    requestRender();
+  });
+  // A software renderer turns the view at half resolution, a quarter of the pixels (from
+  // 50 to 33 ms a frame at p95 on goldberg:8, BENCHMARKS.md), and sharpens it at rest.
+  let sharpen = null;
+  const resolution = (ratio) => {
+    if (renderer.getPixelRatio() === ratio) return;
+    renderer.setPixelRatio(ratio);
+    if (view.width && view.height) renderer.setSize(view.width, view.height, false);
+    requestRender();
+  };
+  if (software) {
+    controls.addEventListener("start", () => {
+      clearTimeout(sharpen);
+      resolution(sharp / 2);
+    });
+    controls.addEventListener("end", () => {
+      sharpen = setTimeout(() => resolution(sharp), 300);
+    });
+  }
+  // Whether the canvas has had its size: the first view is framed before it has, so it is
+  // framed again then, for the canvas's shape.
+  let sized = false;
+  const resized = new ResizeObserver(() => {
+    view.width = stage.clientWidth;
+    view.height = stage.clientHeight;
+    if (!view.width || !view.height) return;
+    renderer.setSize(view.width, view.height, false);
+    camera.aspect = view.width / view.height;
+    camera.updateProjectionMatrix();
+    if (!sized && framed) frame(...framed);
+    sized = true;
+    requestRender();
+  });
+  resized.observe(stage);
+
+  function requestRender() {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(render);
+  }
+
+  // The view is to be settled again even where the camera rests as before (what it shows
+  // has changed).
+  function unsettle() {
+    settledAt = null;
+  }
+
+  function render() {
+    pending = false;
+    if (!hooks.ready() || !view.width || !view.height) return;
+    const moved = hooks.beforeRender();
+    // True while the view is moved or still eases (then its 'change' asks for the next frame).
+    const moving = controls.update() || turning || moved;
+    if (moved) requestRender();
+    renderer.render(scene, camera);
+    // A software renderer turns the view without its labels: with no GPU the page also
+    // composites on the CPU, and repainting a few hundred shadowed labels every frame
+    // costs as much as drawing the surface. They come back as soon as the view rests.
+    const bare = software && moving;
+    if (labels.hidden !== bare) labels.hidden = bare;
+    if (!bare) hooks.placeLabels();
+    if (moving) return;
+    // Once the view stops moving its labels are final (after `settle`: only when the view
+    // has moved), and the pane says so with data-settled, which tests wait for.
+    const seen = [...camera.matrixWorld.elements, ...camera.projectionMatrix.elements].join();
+    if (seen === settledAt) {
+      element.dataset.settled = "";
+      return;
+    }
+    clearTimeout(settle);
+    settle = setTimeout(() => {
+      settledAt = seen;
+      hooks.settle();
+      element.dataset.settled = "";
+    }, 120);
+  }
+
+  function dispose() {
+    clearTimeout(settle);
+    resized.disconnect();
+    controls.dispose();
+    renderer.dispose();
+    renderer.forceContextLoss();
+  }
+
+  return view;
+}
+
+// The parts of a view that survive redraws: the stage, the mesh of the surface on show
+// and its labels.
+function createView(context, surfaces) {
+  const view = createStage(context, t("Drag to turn, scroll or pinch to zoom, right-drag or two fingers to pan. Click a cell to play it."), {
+    ready: () => Boolean(shown),
+    beforeRender: () => {
+      if (glide) glideOn();
+      return Boolean(glide);
+    },
+    placeLabels,
+    settle: () => {
+      if (!shown.surface.convex) occlude();
+    },
+    click: (e) => {
+      const copy = copyAt(e);
+      const name = copy && state.layout.names[copy.cell];
+      if (name && ctx.canMove && state.legal_moves.includes(name)) ctx.play(name);
+    },
+    hover: (e) => {
+      const copy = e && copyAt(e);
+      hover(copy ? copy.cell : null);
+    },
+  });
+  const { element, bar: chooser, stage, labels, canvas, scene, camera, controls, requestRender } = view;
+  controls.addEventListener("start", () => {
+    glide = null;
+  });
   // What the model on show is and what it shows (each cell twice, a surface that passes
   // through itself, a connected sum's tubes).
   const about = el("p", { class: "note", id: "surface-note", hidden: "" });
-  const element = el("div", { class: "pane3d", id: "view3d" }, chooser, stage,
-    el("p", { class: "note" }, t("Drag to turn, scroll or pinch to zoom, right-drag or two fingers to pan. Click a cell to play it.")), about);
+  element.append(about);
 
   let shown = null; // the surface on show: mesh, its copies and their labels
   let state = null;
@@ -165,10 +392,6 @@ function createView({ canvas, gl, software }, surfaces) {
   let paint = { fill: () => "empty", marked: new Set(), loop: null, loops: [] };
   let disk = null;
   let hovered = null; // a cell lit by the pointer, here or on the disk
-  let width = 0;
-  let height = 0;
-  let pending = false;
-  let settle = null;
   // The last move the view has seen (undefined before the first drawing), and the turn
   // under way that brings a move into view: { from, to, distance, start }.
   let lastSeen;
@@ -210,7 +433,8 @@ function createView({ canvas, gl, software }, surfaces) {
       label: el("span", { class: "cell3d", "data-cell": c.cell, hidden: "" }),
     }));
     labels.replaceChildren(...copies.map((c) => c.label));
-    shown = { surface, geometry, group, copies, positions: mesh.positions, index: mesh.index, loop: null, settledAt: null };
+    shown = { surface, geometry, group, copies, positions: mesh.positions, index: mesh.index, loop: null };
+    view.unsettle();
     chooser.querySelectorAll("button").forEach((b) => b.setAttribute("aria-pressed", String(b.dataset.surface === surface.name)));
     element.dataset.surface = surface.name;
     canvas.setAttribute("aria-label", t("The board in 3D: {surface}", { surface: t(surface.title) }));
@@ -218,44 +442,20 @@ function createView({ canvas, gl, software }, surfaces) {
     if (state) update(state, ctx, paint, disk);
   }
 
-  // Looks at the surface from above and aside (or from where the surface says it is best
-  // seen), far enough to see all of it.
+  // Looks at the surface from where it is best seen, far enough to see all of it: a row
+  // of boards (seen from the front) by its box.
   function frame3d(geometry) {
-    const bound = geometry.boundingSphere;
-    // Drops what is left of an easing turn or pan, which would carry the view on.
-    controls.enableDamping = false;
-    controls.update();
-    controls.enableDamping = easing;
-    const tan = Math.tan(THREE.MathUtils.degToRad(camera.fov / 2));
-    let distance = bound.radius / Math.sin(THREE.MathUtils.degToRad(camera.fov / 2)) * 1.2;
-    if (shown.surface.eye) {
-      // A row of boards (seen from the front) is framed by its box, in which the sphere
-      // around it would leave it small.
-      geometry.computeBoundingBox();
-      const size = geometry.boundingBox.getSize(new THREE.Vector3());
-      distance = Math.min(distance, 1.15 * (Math.max(size.x / (2 * tan * camera.aspect), size.z / (2 * tan)) + size.y / 2));
-    }
-    controls.target.copy(bound.center);
-    camera.position.copy(bound.center).add(new THREE.Vector3(...(shown.surface.eye || [0.25, -0.35, 0.9])).normalize().multiplyScalar(distance));
-    camera.near = distance / 50;
-    camera.far = distance * 10;
-    camera.updateProjectionMatrix();
-    controls.minDistance = bound.radius * 0.4;
-    controls.maxDistance = distance * 3;
-    controls.update();
-    requestRender();
+    if (shown.surface.eye) geometry.computeBoundingBox();
+    view.frame(geometry.boundingSphere, shown.surface.eye, shown.surface.eye ? geometry.boundingBox : null);
   }
 
   if (surfaces.length > 1) {
     for (const surface of surfaces) {
       const button = el("button", { type: "button", "data-surface": surface.name }, t(surface.title));
       button.addEventListener("click", () => show(surface));
-      chooser.append(button);
+      chooser.insertBefore(button, chooser.lastChild);
     }
   }
-  const reset = el("button", { type: "button", class: "reset" }, t("Reset view"));
-  reset.addEventListener("click", () => frame3d(shown.geometry));
-  chooser.append(reset);
 
   // The CSS colour of a fill class, as the disk draws it.
   const colours = new Map();
@@ -360,7 +560,7 @@ function createView({ canvas, gl, software }, surfaces) {
   // on show already.
   function bringIntoView(cell) {
     const copies = shown ? shown.copies.filter((c) => c.cell === cell) : [];
-    if (turning || !copies.length || !stage.clientWidth || copies.some((c) => !c.label.hidden)) return;
+    if (view.turning() || !copies.length || !stage.clientWidth || copies.some((c) => !c.label.hidden)) return;
     const centre = controls.target;
     const distance = camera.position.distanceTo(centre);
     const from = camera.position.clone().sub(centre).normalize();
@@ -459,118 +659,21 @@ function createView({ canvas, gl, software }, surfaces) {
     }
   }
 
-  const raycaster = new THREE.Raycaster();
-  function copyAt(event) {
-    const rect = canvas.getBoundingClientRect();
-    const ndc = new THREE.Vector2(
-      ((event.clientX - rect.left) / rect.width) * 2 - 1,
-      -((event.clientY - rect.top) / rect.height) * 2 + 1);
-    raycaster.setFromCamera(ndc, camera);
-    return firstHit(shown, raycaster.ray);
-  }
-
-  let down = null;
-  canvas.addEventListener("pointerdown", (e) => { down = { id: e.pointerId, x: e.clientX, y: e.clientY }; });
-  canvas.addEventListener("pointerup", (e) => {
-    const click = down && down.id === e.pointerId && Math.hypot(e.clientX - down.x, e.clientY - down.y) < CLICK_SLOP;
-    down = null;
-    if (!click) return;
-    const copy = copyAt(e);
-    const name = copy && state.layout.names[copy.cell];
-    if (name && ctx.canMove && state.legal_moves.includes(name)) ctx.play(name);
-  });
-  canvas.addEventListener("pointermove", (e) => {
-    if (e.buttons === 0 && e.pointerType === "mouse") {
-      const copy = copyAt(e);
-      hover(copy ? copy.cell : null);
-    }
-  });
-  canvas.addEventListener("pointerleave", () => hover(null));
+  const copyAt = (event) => firstHit(shown, view.rayAt(event));
 
   controls.addEventListener("change", () => {
-    delete element.dataset.settled;
-    clearTimeout(settle);
     // What hides what is known again once the view rests: until then no label on a
     // surface that can hide itself, rather than labels on cells turned out of sight.
     if (shown && !shown.surface.convex) {
       shown.copies.forEach((c) => { c.occluded = true; });
-      shown.settledAt = null;
+      view.unsettle();
     }
-    requestRender();
   });
-  // A software renderer turns the view at half resolution, a quarter of the pixels (from
-  // 50 to 33 ms a frame at p95 on goldberg:8, BENCHMARKS.md), and sharpens it at rest.
-  let sharpen = null;
-  const resolution = (ratio) => {
-    if (renderer.getPixelRatio() === ratio) return;
-    renderer.setPixelRatio(ratio);
-    if (width && height) renderer.setSize(width, height, false);
-    requestRender();
-  };
-  if (software) {
-    controls.addEventListener("start", () => {
-      clearTimeout(sharpen);
-      resolution(sharp / 2);
-    });
-    controls.addEventListener("end", () => {
-      sharpen = setTimeout(() => resolution(sharp), 300);
-    });
-  }
-  // Whether the canvas has had its size: the first view is framed before it has, so it is
-  // framed again then, for the canvas's shape.
-  let sized = false;
-  new ResizeObserver(() => {
-    width = stage.clientWidth;
-    height = stage.clientHeight;
-    if (!width || !height) return;
-    renderer.setSize(width, height, false);
-    camera.aspect = width / height;
-    camera.updateProjectionMatrix();
-    if (!sized && shown) frame3d(shown.geometry);
-    sized = true;
-    requestRender();
-  }).observe(stage);
-
-  function requestRender() {
-    if (pending) return;
-    pending = true;
-    requestAnimationFrame(render);
-  }
-
-  function render() {
-    pending = false;
-    if (!shown || !width || !height) return;
-    if (glide) glideOn();
-    // True while the view is moved or still eases (then its 'change' asks for the next frame).
-    const moving = controls.update() || turning || Boolean(glide);
-    if (glide) requestRender();
-    renderer.render(scene, camera);
-    // A software renderer turns the view without its labels: with no GPU the page also
-    // composites on the CPU, and repainting a few hundred shadowed labels every frame
-    // costs as much as drawing the surface. They come back as soon as the view rests.
-    const bare = software && moving;
-    if (labels.hidden !== bare) labels.hidden = bare;
-    if (!bare) placeLabels();
-    if (moving) return;
-    // Once the view stops moving its labels are final (on a surface that can hide itself,
-    // after a ray per label finds the hidden ones: only when the view has moved), and the
-    // pane says so with data-settled, which tests wait for.
-    const view = [...camera.matrixWorld.elements, ...camera.projectionMatrix.elements].join();
-    if (view === shown.settledAt) {
-      element.dataset.settled = "";
-      return;
-    }
-    clearTimeout(settle);
-    settle = setTimeout(() => {
-      shown.settledAt = view;
-      if (!shown.surface.convex) occlude();
-      element.dataset.settled = "";
-    }, 120);
-  }
 
   // Moves each label to its copy's centre on the canvas; hides those facing away, off the
   // canvas or hidden, and the text of those too small to hold it.
   function placeLabels() {
+    const { width, height } = view;
     const at = new THREE.Vector3();
     const corner = new THREE.Vector3();
     const towards = new THREE.Vector3();
@@ -603,7 +706,9 @@ function createView({ canvas, gl, software }, surfaces) {
   // nearer, or on the outline of a fold. A ray per copy, tested against the copies
   // whose outline on screen can cover its centre: a grid of squares over the canvas, each
   // listing the copies whose bounding circle reaches into it.
+  const raycaster = new THREE.Raycaster();
   function occlude() {
+    const { width, height } = view;
     const square = 32;
     const focal = height / (2 * Math.tan(THREE.MathUtils.degToRad(camera.fov / 2)));
     const eye = camera.position;
@@ -659,11 +764,8 @@ function createView({ canvas, gl, software }, surfaces) {
   }
 
   function dispose() {
-    clearTimeout(settle);
-    controls.dispose();
     if (shown) disposeTree(shown.group);
-    renderer.dispose();
-    renderer.forceContextLoss();
+    view.dispose();
   }
 
   return { element, update, dispose };
@@ -714,7 +816,8 @@ function bandedMaterial() {
   return material;
 }
 
-function disposeTree(object) {
+/** Frees the geometries and materials of `object` and all in it. */
+export function disposeTree(object) {
   object.traverse((o) => {
     if (o.geometry) o.geometry.dispose();
     if (o.material) o.material.dispose();
