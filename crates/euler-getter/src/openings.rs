@@ -35,8 +35,9 @@ pub struct BoardMargin {
     pub rule: String,
     /// `chi X - chi O` after X's best first move, when every class is solved.
     pub margin: Option<i32>,
-    /// The first moves reaching the best margin, when every class is solved.
-    pub best_moves: Vec<String>,
+    /// The first moves reaching the best margin, when every class is solved (named as
+    /// `solve` names a position's best moves).
+    pub optimal_moves: Vec<String>,
 }
 
 impl ClassValue for ClassMargin {
@@ -204,7 +205,7 @@ impl SplitSolve for OpeningJobs {
             BoardMargin {
                 rule: self.start.rule().to_string(),
                 margin: best.map(|best| self.margin_of(best)),
-                best_moves: match best {
+                optimal_moves: match best {
                     Some(best) => self
                         .orbits
                         .iter()

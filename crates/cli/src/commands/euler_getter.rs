@@ -149,7 +149,7 @@ impl AllOpenings for OpeningJobs {
             (Some(w), Some(margin)) => format!(
                 "{w} wins by {}, first moves reaching it: {}",
                 margin.abs(),
-                report.game.best_moves.join(" ")
+                report.game.optimal_moves.join(" ")
             ),
             (Some(w), None) => format!(
                 "{w} wins (the margin is unknown), winning first moves: {}",

@@ -845,7 +845,7 @@ fn all_openings_shards_merge_and_resume() {
             .iter()
             .map(|c| (c["cells"].clone(), c["margin"].clone(), c["status"].clone()))
             .collect();
-        (classes, v["margin"].clone(), v["best_moves"].clone())
+        (classes, v["margin"].clone(), v["optimal_moves"].clone())
     };
     assert_eq!(verdict(&merged), verdict(&whole));
     // Projective Hex's H-search flag is no budget of Euler Getter's.
@@ -901,7 +901,7 @@ fn merged_shards_state_the_threads_they_ran_on() {
     let with_old = merge(&["one.json", "old.json"]);
     assert!(with_old["threads"].is_null(), "{with_old}");
     assert_eq!(with_old["budgets"].as_array().unwrap().len(), 2);
-    for key in ["margin", "best_moves", "winner"] {
+    for key in ["margin", "optimal_moves", "winner"] {
         assert_eq!(with_old[key], merged[key], "{key}");
     }
     let text = crosscap(&["merge", &path("one.json"), &path("old.json")]);
@@ -963,7 +963,7 @@ fn a_restart_under_other_threads_reuses_its_jobs_and_reports_both() {
     threads.sort_unstable();
     assert_eq!(threads, [1, 2], "{restart}");
     let whole = all_openings("taylor:2", &[]).json();
-    for key in ["margin", "best_moves", "winner"] {
+    for key in ["margin", "optimal_moves", "winner"] {
         assert_eq!(restart[key], whole[key], "{key}");
     }
     std::fs::remove_dir_all(dir).unwrap();
