@@ -2113,13 +2113,278 @@ fn open_session_with<'a>(driver: &'a Driver, flags: &[&str]) -> Session<'a> {
 fn without_webgl_the_disk_is_played_alone_and_nothing_is_logged() {
     let server = start(Limits::default());
     let driver = start_driver();
-    let session = open_session_with(&driver, &["--disable-3d-apis"]);
-    start_from_form(&session, &server, "euler-getter", "goldberg:2");
-    session.click_first("#board svg polygon[data-move]");
+    played_flat_without_webgl(
+        &driver,
+        &server,
+        ("euler-getter", "goldberg:2"),
+        "#board svg polygon[data-move]",
+    );
+}
+
+/// In a browser without WebGL, `game` on `board` is played on its flat drawing alone (a
+/// click on the first of `moves`), which says why there is no 3D view; nothing is logged.
+fn played_flat_without_webgl(
+    driver: &Driver,
+    server: &common::TestServer,
+    (game, board): (&str, &str),
+    moves: &str,
+) {
+    let session = open_session_with(driver, &["--disable-3d-apis"]);
+    start_from_form(&session, server, game, board);
+    session.click_first(moves);
     session.wait_for("#move-list li");
     session.wait_for_text("#board", "need WebGL");
     assert!(session.find_all("#view3d").is_empty());
     assert_eq!(session.console_errors(), Vec::<String>::new());
+}
+
+/// The graph games in 3D beside their flat drawings: K4 stands as a regular tetrahedron;
+/// Edge-Nim on K4 played to the end by picking vertices in 3D (then Take), each edge's
+/// label there showing its tokens as the server has them and the edges the last move took
+/// from lit; the sandpile game on K4 played to the end by placing grains in 3D, each
+/// vertex's label showing its score; a grain placed in the 3D tab on a phone. Without
+/// WebGL the flat drawing plays alone.
+#[test]
+fn graph_games_played_in_3d() {
+    let server = start(Limits::default());
+    let driver = start_driver();
+    let session = open_session(&driver);
+    // The layout: the six edges of K4, from a flat drawing, all of a length in space.
+    let lengths = session_layout_lengths(&session, &server);
+    let (least, most) = lengths
+        .iter()
+        .fold((f64::MAX, 0f64), |(a, b), &l| (a.min(l), b.max(l)));
+    assert!(most / least < 1.02, "K4 as a tetrahedron: {lengths:?}");
+
+    open_form(&session, &server, "edge-nim", "K4");
+    session.type_into("#options input[name='tokens']", "*=2");
+    session.click_first("select[name='O-level'] option[value='random']");
+    session.click_first("#start");
+    session.wait_for("#view3d canvas");
+    let said = session.attribute(&session.wait_for("#view3d canvas"), "aria-label");
+    assert_eq!(
+        said.as_deref(),
+        Some("The graph in 3D (vertices: 4, edges: 6)")
+    );
+    let mut moves = 0;
+    let started = Instant::now();
+    while !session.is_over() {
+        assert!(started.elapsed() < GAME_WAIT, "Edge-Nim did not end");
+        if session.find_all("#board .vertex.pickable").is_empty() {
+            std::thread::sleep(Duration::from_millis(100));
+            continue;
+        }
+        let before = session.moves_played();
+        counts_in_3d_as_served(&session, &server, ".edge3d", "edges", tokens_served);
+        // A vertex picked in 3D is picked on the flat drawing; one with tokens left gets
+        // the Take box, where its first edge is emptied.
+        for vertex in session.settled_labels_3d_of(".vertex3d") {
+            session.pointer_3d((vertex.x, vertex.y), &[], Some(0));
+            session.wait_for(&format!(
+                "#board .vertex.selected[data-vertex='{}']",
+                vertex.name
+            ));
+            session.wait_for(&format!(
+                "#view3d .vertex3d.selected[data-vertex='{}']",
+                vertex.name
+            ));
+            if !session.find_all("#take input").is_empty() {
+                break;
+            }
+        }
+        let first = session.wait_for("#take input");
+        let edge = session.attribute(&first, "name").unwrap();
+        session.type_into("#take input", "0");
+        session.click_first("#take-button");
+        session.wait_for_move(before);
+        moves += 1;
+        // The edge emptied shows 0 in 3D, lit as the last move's (until the reply).
+        let label = format!("#view3d .edge3d[data-edge='{edge}']");
+        session.wait_for_text(&format!("{label} .count"), "0");
+        let lit = session.read(&format!(
+            "return document.querySelector(\"{label}\").classList.contains('last')"
+        ));
+        assert!(
+            lit == json!(true) || session.moves_played() > before + 1,
+            "{edge} lit as the last move's (or the reply's since)"
+        );
+    }
+    assert!(moves >= 2, "X played its moves in 3D");
+    counts_in_3d_as_served(&session, &server, ".edge3d", "edges", tokens_served);
+    session.wait_for_text("#end-card .end-how", "cannot move");
+    session.screenshot("edge-nim-3d");
+
+    // The sandpile game: a grain placed in 3D, each vertex's score over its threshold
+    // shown there as the server has it.
+    open_form(&session, &server, "sandpile", "K4");
+    session.click_first("select[name='O-level'] option[value='random']");
+    session.click_first("#start");
+    let started = Instant::now();
+    let mut placed = 0;
+    while !session.is_over() {
+        assert!(
+            started.elapsed() < GAME_WAIT,
+            "the sandpile game did not end"
+        );
+        if session.find_all("#board .vertex[data-move]").is_empty() {
+            std::thread::sleep(Duration::from_millis(100));
+            continue;
+        }
+        counts_in_3d_as_served(&session, &server, ".vertex3d", "vertices", scores_served);
+        let playable = session.settled_labels_3d_of(".vertex3d[data-move]");
+        let Some(vertex) = playable.first() else {
+            continue;
+        };
+        let before = session.moves_played();
+        session.pointer_3d((vertex.x, vertex.y), &[], Some(0));
+        session.wait_for_move(before);
+        assert_eq!(
+            session.nth_text("#move-list li", before),
+            format!("{}. {}", before + 1, vertex.name)
+        );
+        placed += 1;
+    }
+    assert!(placed >= 1, "X placed grains in 3D");
+    counts_in_3d_as_served(&session, &server, ".vertex3d", "vertices", scores_served);
+    session.wait_for_text("#end-card .end-how", "holds all");
+    assert_eq!(session.console_errors(), Vec::<String>::new());
+    session.screenshot("sandpile-3d");
+
+    // On a phone the 3D view is a tab, no wider than the screen, and played there.
+    let phone = open_session_at(&driver, "375,800");
+    start_from_form(&phone, &server, "sandpile", "C5");
+    phone.click_first(".views .tabs [data-tab='3d']");
+    let vertex = phone
+        .settled_labels_3d_of(".vertex3d[data-move]")
+        .into_iter()
+        .next()
+        .expect("a vertex to play in 3D");
+    assert!(phone.document_width() <= 375);
+    phone.pointer_3d((vertex.x, vertex.y), &[], Some(0));
+    phone.wait_for_move(0);
+    assert_eq!(
+        phone.nth_text("#move-list li", 0),
+        format!("1. {}", vertex.name)
+    );
+    assert_eq!(phone.console_errors(), Vec::<String>::new());
+
+    played_flat_without_webgl(
+        &driver,
+        &server,
+        ("sandpile", "K4"),
+        "#board .vertex[data-move]",
+    );
+}
+
+/// The lengths of K4's edges in space as graph3d.js lays K4 out from a flat drawing (a
+/// triangle round its centre).
+fn session_layout_lengths(session: &Session, server: &common::TestServer) -> Vec<f64> {
+    session.open(&server.url("/#/"));
+    session.wait_for("#board-spec");
+    let lengths = session.command(
+        "POST",
+        "/execute/async",
+        Some(json!({ "script": "const done = arguments[0];
+            import('/static/graph3d.js').then(({ layout3d }) => {
+              const { edges } = layout3d([[0, 0], [100, 0], [50, 86], [50, 29]],
+                [[0, 1], [0, 2], [0, 3], [1, 2], [1, 3], [2, 3]]);
+              done(edges.map(([a, b]) => a.distanceTo(b)));
+            });", "args": [] })),
+    );
+    lengths
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_f64().unwrap())
+        .collect()
+}
+
+/// An Edge-Nim edge as the server has it: its name and tokens.
+fn tokens_served(edge: &Value) -> (String, String) {
+    (
+        edge["name"].as_str().unwrap().into(),
+        edge["tokens"].to_string(),
+    )
+}
+
+/// A sandpile vertex as the server has it: its name and score over its threshold.
+fn scores_served(vertex: &Value) -> (String, String) {
+    let name = vertex["name"].as_str().unwrap().into();
+    (name, format!("{}/{}", vertex["score"], vertex["threshold"]))
+}
+
+/// Waits until the 3D view's labels `css` show, by their data-vertex or data-edge, the
+/// counts the server has for the game on show: `field` of its view, each entry read by
+/// `count` as (name, text).
+fn counts_in_3d_as_served(
+    session: &Session,
+    server: &common::TestServer,
+    css: &str,
+    field: &str,
+    count: fn(&Value) -> (String, String),
+) {
+    let hash = session.read("return location.hash");
+    let id = hash
+        .as_str()
+        .unwrap()
+        .rsplit('/')
+        .next()
+        .unwrap()
+        .to_string();
+    let started = Instant::now();
+    loop {
+        let (_, state) = server.get(&format!("/api/games/{id}"));
+        let mut served: Vec<(String, String)> = state["view"][field]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(count)
+            .collect();
+        served.sort();
+        let shown = session.read(&format!(
+            "return [...document.querySelectorAll('#view3d {css}')].map((l) =>
+               [l.dataset.vertex ?? l.dataset.edge, l.querySelector('.count').textContent])"
+        ));
+        let mut shown: Vec<(String, String)> = shown
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|l| (l[0].as_str().unwrap().into(), l[1].as_str().unwrap().into()))
+            .collect();
+        shown.sort();
+        if shown == served {
+            return;
+        }
+        assert!(
+            started.elapsed() < WAIT,
+            "3D shows {shown:?}, the server {served:?}"
+        );
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
+impl Session<'_> {
+    /// The labels `css` (.vertex3d, .edge3d) of a graph's 3D view on show once the view
+    /// has come to rest, by their data-vertex or data-edge.
+    fn settled_labels_3d_of(&self, css: &str) -> Vec<Label> {
+        self.wait_for("#view3d[data-settled]");
+        self.read("document.querySelector('#view3d .stage').scrollIntoView({ block: 'center' }); return null");
+        self.find_all(&format!("#view3d {css}:not([hidden])"))
+            .iter()
+            .filter_map(|label| {
+                let number = |name| self.attribute(label, name)?.parse().ok();
+                let name = self
+                    .attribute(label, "data-vertex")
+                    .or_else(|| self.attribute(label, "data-edge"))?;
+                Some(Label {
+                    cell: name.clone(),
+                    name,
+                    x: number("data-x")?,
+                    y: number("data-y")?,
+                })
+            })
+            .collect()
+    }
 }
 
 /// Zooms the 3D view with the wheel (its labels spread apart), pans it with a right-button

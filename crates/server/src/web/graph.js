@@ -4,7 +4,8 @@
 // is drawn without crossings: the tetrahedron as a triangle round its centre, Petersen as
 // the pentagon and star), a tree radially from its centre; vertices left too close are
 // then pushed apart. Everything is seeded: the same graph is drawn the same way each time.
-import { el, bounds, panZoom, seeded, svgBox } from "./draw.js";
+// Beside the drawing, the same graph in 3D (graph3d.js).
+import { el, bounds, loadedLater, panZoom, seeded, svgBox } from "./draw.js";
 
 const SPACING = 70;
 // Above this many vertices the layout's quadratic steps would be slow: a plain circle.
@@ -540,4 +541,16 @@ export function drawVertex(svg, [cx, cy], { cls, inner, name = null, r = 18, tit
   svg.append(disc, el("text", { x: cx, y: cy, class: `vlabel ${cls}` }, inner));
   if (name !== null) svg.append(el("text", { x: cx + r + 2, y: cy - r, class: "vname" }, name));
   return disc;
+}
+
+// The 3D view, loaded after the flat drawing.
+const beside3d = loadedLater(() => import("./graph3d.js").then((module) => module.graph3d));
+
+/**
+ * Puts the graph in 3D beside its flat drawing `board` (in the page); a still picture
+ * (the rules pages, a board before its game starts) goes alone. `graph` is as
+ * graph3d.js's graph3d takes it.
+ */
+export function graphIn3d(board, graph, state, ctx) {
+  if (!ctx.still) beside3d(board, graph, state);
 }

@@ -3,7 +3,7 @@
 // edges it takes from, the hint with the tokens it leaves ("2→0"); the vertices of the
 // solve's best moves are dashed.
 import { el, actionTarget, focusTyping } from "../draw.js";
-import { drawGraph, drawVertex } from "../graph.js";
+import { drawGraph, drawVertex, graphIn3d } from "../graph.js";
 import { t } from "../i18n.js";
 
 // "2:a=1,C=0" -> { vertex: "2", left: Map { a => 1, C => 0 } }
@@ -63,14 +63,17 @@ export function render(box, state, ctx) {
   const last = parse(ctx.last);
   // The vertices the solve's best moves play at, dashed.
   const solvedFrom = new Set([...(ctx.solved || [])].map((m) => parse(m).vertex));
-  const { svg, board, pos, edgeNodes } = drawGraph(view.vertices.length, view.edges.map((e) => e.ends.map((v) => index.get(v))), {
+  // An edge's tokens, and with a hint what it leaves there ("2→0").
+  const tokens = (edge) => (hint && hint.left.has(edge.name) ? `${edge.tokens}→${hint.left.get(edge.name)}` : String(edge.tokens));
+  const edges = view.edges.map((e) => e.ends.map((v) => index.get(v)));
+  const { svg, board, pos, edgeNodes } = drawGraph(view.vertices.length, edges, {
     edgeNames: view.edges.map((e) => e.name),
     edgeLabel: (e, [x, y], [nx, ny]) => {
       const edge = view.edges[e];
       const hinted = hint && hint.left.has(edge.name);
       return el("g", { class: `token-label${hinted ? " hint" : ""}`, "data-edge": edge.name },
         el("circle", { cx: x, cy: y, r: 13, class: "tokens" }),
-        el("text", { x, y }, hinted ? `${edge.tokens}→${hint.left.get(edge.name)}` : String(edge.tokens)),
+        el("text", { x, y }, tokens(edge)),
         el("text", { x: nx, y: ny, class: "ename" }, edge.name));
     },
   });
@@ -127,4 +130,10 @@ export function render(box, state, ctx) {
   }
   if (ctx.canMove && index.has(kept.vertex)) pick(index.get(kept.vertex), true);
   box.append(board, panel);
+  graphIn3d(board, {
+    pos, edges, edgeNodes,
+    vertices: view.vertices.map((name, v) => ({ node: nodes[v], name, text: name })),
+    edgeLabels: view.edges.map((edge) => ({ name: edge.name, text: tokens(edge) })),
+    help: t("Each edge shows its tokens and its name. Click a vertex to pick it."),
+  }, state, ctx);
 }

@@ -1,7 +1,7 @@
 // The sandpile toppling game: the graph or grid, each vertex with its name, owner, score
 // and threshold; the last move's cascade is replayed step by step, vertex by vertex.
 import { el, moveTarget } from "../draw.js";
-import { drawGraph, drawVertex } from "../graph.js";
+import { drawGraph, drawVertex, graphIn3d } from "../graph.js";
 import { t } from "../i18n.js";
 
 /** Each seat's score: the vertices it holds (holding them all wins). */
@@ -28,13 +28,14 @@ export function describeSolve(answer) {
 
 export function render(box, state, ctx) {
   const view = state.view;
-  const { svg, board, pos } = drawGraph(view.vertices.length, view.edges, { grid: view.grid, directed: view.directed });
+  const { svg, board, pos, edgeNodes } = drawGraph(view.vertices.length, view.edges, { grid: view.grid, directed: view.directed });
   const legal = new Set(state.legal_moves);
   const last = view.last_move;
+  const score = (v) => `${v.score}/${v.threshold}`;
   const nodes = new Map();
   view.vertices.forEach((v, i) => {
     const node = drawVertex(svg, pos[i], {
-      cls: v.owner || "empty", inner: `${v.score}/${v.threshold}`, name: v.name, r: 20,
+      cls: v.owner || "empty", inner: score(v), name: v.name, r: 20,
       title: t("vertex {name}: score {score} of {threshold}", { name: v.name, score: v.score, threshold: v.threshold }),
     });
     moveTarget(node, legal.has(v.name) ? v.name : null, ctx);
@@ -43,6 +44,12 @@ export function render(box, state, ctx) {
   });
   box.append(board, el("p", { class: "note" },
     t("Grains placed: {placed} (the game stops at {limit}). Each vertex shows its name, and its score over its threshold.", { placed: view.placements, limit: view.move_limit })));
+  graphIn3d(board, {
+    pos, edges: view.edges, edgeNodes, directed: view.directed,
+    vertices: view.vertices.map((v) => ({ node: nodes.get(v.name), name: v.name, text: score(v), chips: v.score })),
+    edgeLabels: null,
+    help: t("Each vertex shows its score over its threshold, its grains stacked on it. Click a vertex to place a grain there."),
+  }, state, ctx);
   if (last && last.reached.length === 1 && !last.erupted) {
     box.append(el("p", { class: "note" }, t("Last grain on {vertex}: it reached no other vertex.", { vertex: last.vertex })));
   } else if (last && last.reached.length) {

@@ -1,0 +1,366 @@
+// A graph in 3D beside its flat drawing (Edge-Nim, the sandpile game), on view3d.js's
+// stage: vertices as spheres, edges as rods, laid out in space by stress majorization
+// (seeded from the flat drawing, so the same graph stands the same way each time): the
+// tetrahedron as a tetrahedron, a cube as a cube. The view mirrors the flat drawing: each
+// sphere and rod takes its colour from its flat twin's style (a seat's colour, the last
+// move, a hint, the vertex picked, a cascade's step) and follows its class changes as they
+// come; a click that is not a drag on a sphere clicks its flat twin, which does what it
+// does there. Labels (vertex texts, an edge's count and name) carry data-x and data-y,
+// their place on the canvas, for players and for WebDriver.
+import * as THREE from "./vendor/three.module.js";
+import { el, seeded } from "./draw.js";
+import { besideKept, createStage, disposeTree } from "./view3d.js";
+import { t } from "./i18n.js";
+
+// Past this many vertices the layout's quadratic steps would be slow, and its labels a blur.
+const MAX_VERTICES = 300;
+// Spheres and rods in units of the layout, whose edges are about 1 long.
+const RADIUS = 0.13;
+const ROD = 0.022;
+const CHIP = { radius: 0.08, height: 0.03, gap: 0.012 };
+// Seen from a little above: the stacks of chips stand up on the screen.
+const EYE = [0.35, -1, 0.6];
+// The flat drawing's marks that its labels here take too (lit the same way).
+const MARKS = ["last", "hint", "selected", "reached"];
+// Above this many edges their labels stay at the middles of their edges: choosing spots
+// clear of the others, on every frame, would cost too much.
+const SPREAD_LABELS = 120;
+
+const current = {}; // the view of the game on show, as besideKept keeps it
+
+/**
+ * Puts a 3D view of a graph beside its flat drawing `flat` (an element in the page) when
+ * the graph is small enough and the browser has WebGL; otherwise says why under it.
+ * `graph`: `pos` (the flat drawing's vertex positions), `edges` ([u, v] pairs),
+ * `directed`, `edgeNodes` (the flat edges), `vertices` ({ node, name, text, chips }: the
+ * flat disc, its name, the text of its label and how many chips to stack on it),
+ * `edgeLabels` ({ name, text } an edge, or null) and `help`, what the view shows and
+ * what a click does.
+ */
+export function graph3d(flat, graph, state) {
+  const n = graph.vertices.length;
+  if (n > MAX_VERTICES) {
+    flat.after(el("p", { class: "note" }, t("This graph has too many vertices for the 3D view.")));
+    return;
+  }
+  const key = `${state.id} ${JSON.stringify([n, graph.edges, graph.directed])}`;
+  besideKept(current, key, flat, "Flat", (context) => createView(context, graph))?.update(flat, graph);
+}
+
+function createView(context, { pos, edges, directed }) {
+  const layout = layout3d(pos, edges);
+  let shown = null; // the flat drawing, the model and the labels on show
+  const view = createStage(context, "", {
+    ready: () => Boolean(shown),
+    beforeRender: () => false,
+    placeLabels,
+    settle: () => {},
+    click: (e) => {
+      const v = vertexAt(e);
+      if (v !== null && shown.vertices[v].node.hasAttribute("tabindex")) {
+        shown.vertices[v].node.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+      }
+    },
+    hover: (e) => {
+      const v = e && vertexAt(e);
+      view.canvas.style.cursor = v !== null && shown.vertices[v].node.hasAttribute("tabindex") ? "pointer" : "";
+    },
+  });
+  const { element, scene, labels, canvas } = view;
+  canvas.setAttribute("aria-label", t("The graph in 3D (vertices: {vertices}, edges: {edges})", { vertices: pos.length, edges: edges.length }));
+
+  const n = pos.length;
+  const sphere = new THREE.SphereGeometry(RADIUS, 24, 16);
+  const spheres = new THREE.InstancedMesh(sphere, new THREE.MeshLambertMaterial(), n);
+  // A ring round a vertex (the last move, a hint, the vertex picked): a larger sphere's
+  // inside, in the ring's colour, seen round the sphere's outline.
+  const halos = new THREE.InstancedMesh(sphere, new THREE.MeshBasicMaterial({ side: THREE.BackSide }), n);
+  const rods = new THREE.InstancedMesh(new THREE.CylinderGeometry(1, 1, 1, 10), new THREE.MeshLambertMaterial(), Math.max(edges.length, 1));
+  const heads = directed ? new THREE.InstancedMesh(new THREE.ConeGeometry(RADIUS * 0.5, RADIUS * 1.2, 12), new THREE.MeshLambertMaterial(), Math.max(edges.length, 1)) : null;
+  const chipGeometry = new THREE.CylinderGeometry(CHIP.radius, CHIP.radius, CHIP.height, 16).rotateX(Math.PI / 2);
+  const chipMaterial = new THREE.MeshLambertMaterial({ color: 0xd9a441 });
+  let chips = null;
+  const matrix = new THREE.Matrix4();
+  const up = new THREE.Vector3(0, 1, 0);
+  layout.vertices.forEach((p, v) => {
+    spheres.setMatrixAt(v, matrix.makeTranslation(p));
+    halos.setMatrixAt(v, matrix.makeScale(0, 0, 0));
+  });
+  // Each edge from end to end (parallel edges side by side), a rod `width` times as
+  // thick as the thinnest.
+  const ends = layout.edges;
+  const rodAt = ends.map(([a, b]) => {
+    const along = b.clone().sub(a);
+    const turn = new THREE.Quaternion().setFromUnitVectors(up, along.clone().normalize());
+    const tip = b.clone().addScaledVector(along, -(RADIUS * 1.6) / (along.length() || 1));
+    return { middle: a.clone().lerp(b, 0.5), turn, length: along.length(), tip };
+  });
+  const placeRod = (e, width) => {
+    const { middle, turn, length } = rodAt[e];
+    rods.setMatrixAt(e, matrix.compose(middle, turn, new THREE.Vector3(ROD * width, length, ROD * width)));
+  };
+  rodAt.forEach(({ tip, turn, length }, e) => {
+    placeRod(e, 1);
+    if (heads) heads.setMatrixAt(e, matrix.compose(tip, turn, new THREE.Vector3(1, length ? 1 : 0, 1)));
+  });
+  // A graph without edges draws no rod (the meshes hold one at least).
+  rods.count = edges.length;
+  if (heads) heads.count = edges.length;
+  const group = new THREE.Group();
+  group.add(spheres, halos, rods);
+  if (heads) group.add(heads);
+  scene.add(group);
+  const bound = new THREE.Sphere().setFromPoints(layout.vertices);
+  bound.radius += RADIUS * 2;
+  view.frame(bound, EYE);
+
+  const vertexLabels = layout.vertices.map(() => el("span", { class: "vertex3d", hidden: "" }));
+  const edgeLabels = ends.map(() => el("span", { class: "edge3d", hidden: "" }));
+  labels.replaceChildren(...edgeLabels, ...vertexLabels);
+
+  // The flat drawing's changes of class (a vertex picked, a cascade's steps) and of focus
+  // repaint the view, at most once a frame.
+  let painting = false;
+  const repaintSoon = () => {
+    if (painting) return;
+    painting = true;
+    requestAnimationFrame(() => {
+      painting = false;
+      if (shown) repaint();
+    });
+  };
+  const watch = new MutationObserver(repaintSoon);
+
+  function update(flat, graph) {
+    if (!shown || shown.flat !== flat) {
+      watch.disconnect();
+      watch.observe(flat, { subtree: true, attributes: true, attributeFilter: ["class"] });
+      flat.addEventListener("focusin", repaintSoon);
+      flat.addEventListener("focusout", repaintSoon);
+    }
+    shown = { flat, vertices: graph.vertices, edgeNodes: graph.edgeNodes };
+    view.help.textContent = `${t("Drag to turn, scroll or pinch to zoom, right-drag or two fingers to pan.")} ${graph.help}`;
+    // Only what changed is written: each write restyles the label.
+    graph.vertices.forEach(({ name, text }, v) => {
+      const label = vertexLabels[v];
+      if (label.dataset.vertex !== name) label.dataset.vertex = name;
+      if (label.dataset.text !== text) {
+        label.replaceChildren(el("span", { class: "count" }, text));
+        if (text !== name) label.append(el("span", { class: "vname" }, name));
+        label.dataset.text = text;
+      }
+    });
+    edgeLabels.forEach((label, e) => {
+      const edge = graph.edgeLabels && graph.edgeLabels[e];
+      label.classList.toggle("unused", !edge);
+      if (!edge || (label.dataset.edge === edge.name && label.dataset.text === edge.text)) return;
+      label.replaceChildren(el("span", { class: "count" }, edge.text), el("span", { class: "ename" }, edge.name));
+      label.dataset.edge = edge.name;
+      label.dataset.text = edge.text;
+    });
+    stackChips(graph.vertices.map((v) => v.chips || 0));
+    repaint();
+  }
+
+  // Each vertex's chips, a stack on top of its sphere.
+  function stackChips(counts) {
+    const total = counts.reduce((a, b) => a + b, 0);
+    if (!chips || chips.instanceMatrix.count < total) {
+      if (chips) {
+        group.remove(chips);
+        chips.dispose();
+      }
+      chips = new THREE.InstancedMesh(chipGeometry, chipMaterial, Math.max(2 * total, 16));
+      group.add(chips);
+    }
+    let i = 0;
+    counts.forEach((count, v) => {
+      for (let k = 0; k < count; k++) {
+        const at = layout.vertices[v].clone();
+        at.z += RADIUS + CHIP.gap + k * (CHIP.height + CHIP.gap) + CHIP.height / 2;
+        chips.setMatrixAt(i++, matrix.makeTranslation(at));
+      }
+    });
+    chips.count = total;
+    chips.instanceMatrix.needsUpdate = true;
+  }
+
+  // A label takes its flat twin's marks, and a vertex's its move (a click plays it).
+  function mark(label, node) {
+    for (const name of MARKS) label.classList.toggle(name, node.classList.contains(name));
+    const move = node.getAttribute("data-move");
+    if (move === null) delete label.dataset.move;
+    else if (label.dataset.move !== move) label.dataset.move = move;
+  }
+
+  // Colours as the flat drawing's styles have them: a vertex's fill, and its stroke as a
+  // ring where the stroke is wide (the default outline is thin); an edge's stroke, the
+  // rod thicker where the stroke is.
+  const colour = new THREE.Color();
+  function repaint() {
+    shown.vertices.forEach(({ node }, v) => {
+      mark(vertexLabels[v], node);
+      const style = getComputedStyle(node);
+      spheres.setColorAt(v, colour.setStyle(style.fill.startsWith("rgb") ? style.fill : "#ddd"));
+      const ring = parseFloat(style.strokeWidth) >= 3;
+      halos.setColorAt(v, colour.setStyle(style.stroke.startsWith("rgb") ? style.stroke : "#000"));
+      const size = ring ? 1.45 : 0;
+      halos.setMatrixAt(v, matrix.makeScale(size, size, size).setPosition(layout.vertices[v]));
+    });
+    shown.edgeNodes.forEach((node, e) => {
+      mark(edgeLabels[e], node);
+      const style = getComputedStyle(node);
+      rods.setColorAt(e, colour.setStyle(style.stroke.startsWith("rgb") ? style.stroke : "#666"));
+      heads?.setColorAt(e, colour);
+      placeRod(e, Math.max(1, parseFloat(style.strokeWidth) / 2));
+    });
+    for (const mesh of [spheres, halos, rods, heads]) {
+      if (!mesh) continue;
+      mesh.instanceMatrix.needsUpdate = true;
+      if (mesh.instanceColor) mesh.instanceColor.needsUpdate = true;
+    }
+    view.requestRender();
+  }
+
+  // The vertex whose sphere a pointer event is over, or null.
+  const raycaster = new THREE.Raycaster();
+  function vertexAt(event) {
+    raycaster.ray.copy(view.rayAt(event));
+    const hit = raycaster.intersectObject(spheres, false)[0];
+    return hit ? hit.instanceId : null;
+  }
+
+  // Moves each label to its sphere's centre or along its edge on the canvas, hiding those
+  // behind a sphere nearer the eye or off the canvas. An edge's label goes at its middle,
+  // or (on smaller graphs) the spot nearest it that keeps clear of the labels placed
+  // before it.
+  function placeLabels() {
+    const { width, height, camera } = view;
+    const eye = camera.position;
+    const screen = (p) => {
+      const at = p.clone().project(camera);
+      return [((at.x + 1) / 2) * width, ((1 - at.y) / 2) * height, at.z];
+    };
+    const behind = (p, own) => {
+      const towards = p.clone().sub(eye);
+      const distance = towards.length();
+      towards.divideScalar(distance);
+      return layout.vertices.some((c, v) => {
+        if (v === own) return false;
+        const along = c.clone().sub(eye).dot(towards);
+        return along < distance - RADIUS && c.clone().sub(eye).addScaledVector(towards, -along).length() < RADIUS;
+      });
+    };
+    const put = (label, p, own) => {
+      const [x, y, z] = screen(p);
+      const visible = !label.classList.contains("unused") && z < 1 && x >= 0 && y >= 0 && x <= width && y <= height && !behind(p, own);
+      if (label.hidden !== !visible) label.hidden = !visible;
+      if (!visible) return null;
+      label.style.transform = `translate(${x.toFixed(1)}px, ${y.toFixed(1)}px) translate(-50%, -50%)`;
+      label.dataset.x = Math.round(x);
+      label.dataset.y = Math.round(y);
+      return [x, y];
+    };
+    const placed = layout.vertices.map((p, v) => put(vertexLabels[v], p, v)).filter(Boolean);
+    ends.forEach(([a, b], e) => {
+      const label = edgeLabels[e];
+      let spot = a.clone().lerp(b, 0.5);
+      if (ends.length <= SPREAD_LABELS && !label.classList.contains("unused")) {
+        const room = (p) => Math.min(Infinity, ...placed.map(([x, y]) => {
+          const [px, py] = screen(p);
+          return Math.hypot(px - x, py - y);
+        }));
+        const spots = [0.5, 0.4, 0.6, 0.32, 0.68].map((s) => a.clone().lerp(b, s));
+        spot = spots.find((p) => room(p) >= 24) || spots.reduce((p, q) => (room(q) > room(p) ? q : p));
+      }
+      const at = put(label, spot, -1);
+      if (at) placed.push(at);
+    });
+  }
+
+  function dispose() {
+    watch.disconnect();
+    disposeTree(group);
+    view.dispose();
+  }
+
+  return { element, update, dispose };
+}
+
+/**
+ * Where a graph's vertices and edges go in space (edges about 1 long): stress
+ * majorization, each pair of vertices pulled towards their distance in the graph (pairs
+ * in different components towards one more than the longest), from the flat drawing
+ * `pos` lifted off its plane by a seeded jitter. Answers the `vertices` and each edge's
+ * two ends (`edges`), parallel edges moved apart.
+ */
+export function layout3d(pos, edges) {
+  const n = pos.length;
+  const adj = Array.from({ length: n }, () => []);
+  for (const [u, v] of edges) {
+    if (u !== v) { adj[u].push(v); adj[v].push(u); }
+  }
+  const distance = new Float64Array(n * n).fill(Infinity);
+  for (let s = 0; s < n; s++) {
+    distance[s * n + s] = 0;
+    const queue = [s];
+    for (let i = 0; i < queue.length; i++) {
+      const u = queue[i];
+      for (const w of adj[u]) {
+        if (distance[s * n + w] === Infinity) { distance[s * n + w] = distance[s * n + u] + 1; queue.push(w); }
+      }
+    }
+  }
+  const longest = Math.max(1, ...distance.filter(Number.isFinite));
+  for (let i = 0; i < distance.length; i++) if (distance[i] === Infinity) distance[i] = longest + 1;
+  // The flat drawing, scaled to edges about 1 long, centred and jittered off its plane.
+  const lengths = edges.filter(([u, v]) => u !== v).map(([u, v]) => Math.hypot(pos[u][0] - pos[v][0], pos[u][1] - pos[v][1]));
+  const unit = lengths.length ? lengths.reduce((a, b) => a + b, 0) / lengths.length || 1 : 70;
+  const random = seeded(n * 7919 + edges.length);
+  const [cx, cy] = [0, 1].map((i) => pos.reduce((s, p) => s + p[i], 0) / (n || 1));
+  const x = pos.map(([px, py]) => [(px - cx) / unit, (py - cy) / unit, random() - 0.5]);
+  const rounds = Math.max(30, Math.min(300, Math.floor(3e7 / (n * n || 1))));
+  for (let round = 0; round < rounds; round++) {
+    for (let i = 0; i < n; i++) {
+      const next = [0, 0, 0];
+      let weights = 0;
+      for (let j = 0; j < n; j++) {
+        if (j === i) continue;
+        const d = distance[i * n + j];
+        const w = 1 / (d * d);
+        const gap = Math.hypot(x[i][0] - x[j][0], x[i][1] - x[j][1], x[i][2] - x[j][2]) || 1e-9;
+        for (let k = 0; k < 3; k++) next[k] += w * (x[j][k] + (d * (x[i][k] - x[j][k])) / gap);
+        weights += w;
+      }
+      if (weights) x[i] = next.map((c) => c / weights);
+    }
+  }
+  const vertices = x.map(([a, b, c]) => new THREE.Vector3(a, -b, c));
+  const centre = new THREE.Vector3();
+  for (const p of vertices) centre.addScaledVector(p, 1 / (n || 1));
+  for (const p of vertices) p.sub(centre);
+  // Parallel edges side by side, across their common line.
+  const pairKey = (u, v) => (u < v ? `${u},${v}` : `${v},${u}`);
+  const count = new Map();
+  for (const [u, v] of edges) count.set(pairKey(u, v), (count.get(pairKey(u, v)) || 0) + 1);
+  const seen = new Map();
+  return {
+    vertices,
+    edges: edges.map(([u, v]) => {
+      const key = pairKey(u, v);
+      const k = seen.get(key) || 0;
+      seen.set(key, k + 1);
+      const [a, b] = [vertices[u].clone(), vertices[v].clone()];
+      const shift = (k - (count.get(key) - 1) / 2) * RADIUS * 0.9;
+      if (shift) {
+        const along = b.clone().sub(a).normalize();
+        const across = new THREE.Vector3(0, 0, 1).cross(along);
+        if (across.lengthSq() < 1e-6) across.set(1, 0, 0);
+        across.normalize().multiplyScalar(shift);
+        a.add(across);
+        b.add(across);
+      }
+      return [a, b];
+    }),
+  };
+}
