@@ -2104,6 +2104,161 @@ fn a_cell_is_played_on_each_3d_surface_on_a_phone() {
     assert_eq!(session.console_errors(), Vec::<String>::new());
 }
 
+/// The manifold game's surfaces in 3D beside the cards: one a card, each of its kind
+/// (labelled over it with its genus and orientability, drawn as its card is: a torus a
+/// handle, a cross-cap a crosscap); the curve of a move pointed at drawn on the surface it
+/// cuts, that surface in the move's form; the hint's curve at rest; the view turned and
+/// reset; after a move the surfaces left, those the last move left lit; the 3D tab on a
+/// phone; and without WebGL the cards alone, with nothing logged.
+#[test]
+fn manifold_surfaces_turned_in_3d() {
+    let server = start(Limits::default());
+    let driver = start_driver();
+    let session = open_session(&driver);
+    start_from_form(&session, &server, "manifold", "n3 o2 S");
+    session.wait_for("#view3d.manifold3d[data-settled]");
+    // Each label's name, genus, orientability, the form drawn and its curve, if any.
+    let labels = || {
+        session.read(
+            "return [...document.querySelectorAll('#view3d .surface3d:not([hidden])')].map(l =>
+               [l.dataset.name, l.dataset.genus, l.dataset.orientable, l.dataset.handles,
+                l.dataset.crosscaps, l.dataset.cut || null]).sort()",
+        )
+    };
+    assert_eq!(
+        labels(),
+        json!([
+            ["S", "0", "true", "0", "0", null],
+            ["n3", "3", "false", "0", "3", null],
+            ["o2", "2", "true", "2", "0", null]
+        ])
+    );
+    let said = session.attribute(&session.wait_for("#view3d canvas"), "aria-label");
+    assert!(
+        said.as_deref()
+            .is_some_and(|s| s.contains("n3 (non-orientable, 3 cross-caps)")),
+        "{said:?}"
+    );
+    // Pointing at a move draws its curve on the surface it cuts, in the move's form: n3 as
+    // a handle and a crosscap for the separating cut (h), through two crosscaps for (e).
+    let point = |mv: &str| {
+        session.read(&format!(
+            "document.querySelector(\"#board [data-move='{mv}']\").focus(); return null"
+        ));
+    };
+    let on = |name: &str| {
+        let all = labels();
+        all.as_array()
+            .unwrap()
+            .iter()
+            .find(|l| l[0] == name)
+            .cloned()
+            .unwrap()
+    };
+    // Each move, the surface it cuts, and the handles, crosscaps and cut drawn there.
+    for (mv, surface, form) in [
+        ("h:n3->o1+n1", "n3", ["1", "1", "after"]),
+        ("e:n3->n1", "n3", ["0", "3", "two"]),
+        ("c:n3->n2", "n3", ["0", "3", "one"]),
+        ("a:o2->o1", "o2", ["2", "0", "ring"]),
+    ] {
+        point(mv);
+        let drawn = on(surface);
+        assert_eq!(
+            drawn.as_array().unwrap()[3..],
+            form.map(Value::from),
+            "{mv}"
+        );
+        let curves = session.attribute(&session.wait_for("#view3d"), "data-curves");
+        assert_eq!(curves.as_deref(), Some(mv));
+        let said = session.attribute(&session.wait_for("#view3d canvas"), "aria-label");
+        assert!(
+            said.unwrap()
+                .contains(&format!("the curve of {mv} drawn on {surface}"))
+        );
+    }
+    session.read("document.activeElement.blur(); return null");
+    assert_eq!(
+        on("o2"),
+        json!(["o2", "2", "true", "2", "0", null]),
+        "back at rest"
+    );
+    assert!(session.find_all("#view3d[data-curves]").is_empty());
+    // The hint's surface is lit and drawn with its curve at rest, as its card is.
+    session.click_first("#hint");
+    session.wait_for("#board button.hint");
+    let hinted = session.read("return document.querySelector('#board button.hint').dataset.move");
+    let from = hinted.as_str().unwrap().split([':', '-']).nth(1).unwrap();
+    session.wait_for(&format!(
+        "#view3d .surface3d[data-hint][data-cut][data-name='{from}']"
+    ));
+
+    // A drag turns the surfaces (a label moves), Reset view brings them back.
+    let places = || {
+        session.read(
+            "return [...document.querySelectorAll('#view3d .surface3d')].map(l => [l.dataset.x, l.dataset.y])",
+        )
+    };
+    session.wait_for("#view3d[data-settled]");
+    let before = places();
+    session.pointer_3d((200, 200), &[(30, 10), (30, 10), (30, 10)], Some(0));
+    session.wait_for("#view3d[data-settled]");
+    assert_ne!(places(), before, "the drag turned the view");
+    session.click_first("#view3d .reset");
+    session.wait_for("#view3d[data-settled]");
+    assert_eq!(places(), before, "the view reset");
+
+    // A move played: the view shows the surfaces left, one a card, those the last move left
+    // lit as their cards are.
+    let cards = || {
+        session.read(
+            "return [...document.querySelectorAll('#board .card')].map(e => e.dataset.surface)",
+        )
+    };
+    let first = cards();
+    session.click_first("#board [data-move='b:o2->o1+o1']");
+    session.wait_for_move(0);
+    let start = Instant::now();
+    loop {
+        let both = session.read(
+            "const names = (css, key) => [...document.querySelectorAll(css)].map(e => e.dataset[key]);
+             return [names('#board .card', 'surface'), names('#view3d .surface3d', 'name'),
+                     names('#board .card.last', 'surface'), names('#view3d .surface3d[data-last]', 'name')]",
+        );
+        let settled = !session.find_all("#view3d[data-settled]").is_empty();
+        if settled && both[0] == both[1] && both[2] == both[3] && both[0] != first {
+            assert!(!both[2].as_array().unwrap().is_empty(), "{both}");
+            break;
+        }
+        assert!(start.elapsed() < WAIT, "the view never followed: {both}");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    assert!(
+        session.find_all("#view3d .surface3d[hidden]").is_empty(),
+        "every surface in view"
+    );
+    assert_eq!(session.console_errors(), Vec::<String>::new());
+    session.screenshot("manifold-3d");
+
+    // On a phone the cards and the surfaces are tabs, and the page no wider than the phone.
+    let phone = open_session_at(&driver, "375,800");
+    start_from_form(&phone, &server, "manifold", "n2 o1");
+    phone.click_first(".views .tabs [data-tab='3d']");
+    phone.wait_for("#view3d[data-settled] .surface3d[data-name='n2']:not([hidden])");
+    assert!(phone.document_width() <= 375);
+    assert_eq!(phone.console_errors(), Vec::<String>::new());
+
+    // Without WebGL the cards are played alone, and nothing is logged.
+    let flat = open_session_with(&driver, &["--disable-3d-apis"]);
+    start_from_form(&flat, &server, "manifold", "n2 o1");
+    flat.wait_for_text("#board", "need WebGL");
+    flat.click_first("#board [data-move]");
+    flat.wait_for("#move-list li");
+    assert!(flat.find_all("#view3d").is_empty());
+    assert!(!flat.find_all("#board .card").is_empty());
+    assert_eq!(flat.console_errors(), Vec::<String>::new());
+}
+
 /// A session as `open_session` opens, with more command line flags for chromium.
 fn open_session_with<'a>(driver: &'a Driver, flags: &[&str]) -> Session<'a> {
     new_session(driver, "1200,1000", flags)

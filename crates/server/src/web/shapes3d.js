@@ -6,7 +6,8 @@
 // and on the figure-8 Klein bottle, whose maps are periodic exactly as the boards are
 // glued. A projective plane
 // pasted as faces is first cut open into a disk (projectiveDisk) and then drawn as a taylor
-// board is.
+// board is. The manifold game's surfaces, which have no cells, are built here from the
+// same maps (manifoldSurface).
 
 const TAU = 2 * Math.PI;
 
@@ -281,17 +282,24 @@ function boysSurface(p) {
   ];
 }
 
+// The cross-cap standing upright: the chart's centre at the bottom of the bag, its seam
+// along the z axis from 0 to 1, and its widest points at x = -1 and 1.
+const crossCapUpright = ([a, b, c]) => [2 * a * c, 2 * b * c, a * a - c * c];
+
 // The cross-cap: a quadratic map, so antipodal points go to the same place. The chart's
 // centre goes to the bottom of a bag, and the rim, whose antipodal points are glued, to a
 // segment across its mouth where the surface passes through itself, with a pinch point at
 // either end. The bag is tipped back 60 degrees about the x axis, so that the view, which
 // starts from above, sees its side and the segment along its top.
 const CROSS_CAP_TILT = [Math.cos(Math.PI / 3), Math.sin(Math.PI / 3)];
-const crossCap = ([a, b, c]) => {
-  const [x, y, z] = [2 * a * c, 2 * b * c, a * a - c * c];
+const crossCap = (p) => {
+  const [x, y, z] = crossCapUpright(p);
   const [cos, sin] = CROSS_CAP_TILT;
   return [x, y * cos + z * sin, z * cos - y * sin];
 };
+
+// The point of the unit sphere at `polar` from the north pole and `azimuth` round it.
+const spherePoint = (polar, azimuth) => [Math.sin(polar) * Math.cos(azimuth), Math.sin(polar) * Math.sin(azimuth), Math.cos(polar)];
 
 // Boy's surface spreads the sphere unevenly, its top (where the chart's centre goes) about
 // 2.7 times as much as near the equator, and the cross-cap too: moving each point of the
@@ -301,7 +309,6 @@ const crossCap = ([a, b, c]) => {
 const evenOut = (surface) => {
   const steps = 90;
   const around = 24;
-  const at = (polar, azimuth) => [Math.sin(polar) * Math.cos(azimuth), Math.sin(polar) * Math.sin(azimuth), Math.cos(polar)];
   const h = 1e-5;
   // The area the surface gives the band of the sphere up to each polar angle.
   const share = [0];
@@ -310,9 +317,9 @@ const evenOut = (surface) => {
     let stretch = 0;
     for (let k = 0; k < around; k++) {
       const azimuth = (k / around) * TAU;
-      const p = surface(at(polar, azimuth));
-      const a = sub(surface(at(polar + h, azimuth)), p);
-      const b = sub(surface(at(polar, azimuth + h)), p);
+      const p = surface(spherePoint(polar, azimuth));
+      const a = sub(surface(spherePoint(polar + h, azimuth)), p);
+      const b = sub(surface(spherePoint(polar, azimuth + h)), p);
       stretch += length(cross(a, b)) / (h * h) / around;
     }
     share.push(share[i] + stretch * (Math.PI / 2 / steps));
@@ -324,7 +331,7 @@ const evenOut = (surface) => {
     let i = 0;
     while (i < steps - 1 && share[i + 1] < want) i++;
     const polar = ((i + (want - share[i]) / (share[i + 1] - share[i])) / steps) * (Math.PI / 2);
-    return at(Math.min(polar, Math.PI / 2), Math.atan2(p[1], p[0]));
+    return spherePoint(Math.min(polar, Math.PI / 2), Math.atan2(p[1], p[0]));
   };
 };
 const evenOnBoy = evenOut(boysSurface);
@@ -340,16 +347,20 @@ function periodic(cells, rows, columns, klein) {
     : { name: "torus", title: "Torus", convex: false, copies: cells.map((c) => ({ ...c, map })) };
 }
 
+// A torus round the z axis, its ring 1 across and its tube TORUS_TUBE: `u` the angle round
+// the ring, `v` round the tube (0 outermost, pi/2 on top).
+const TORUS_TUBE = 0.45;
+const torusPoint = (u, v) => {
+  const ring = 1 + TORUS_TUBE * Math.cos(v);
+  return [ring * Math.cos(u), ring * Math.sin(u), TORUS_TUBE * Math.sin(v)];
+};
+
 // The map of periodic(): a torus, or the figure-8 Klein bottle.
 function periodicMap(rows, columns, klein) {
   const width = columns * Math.sqrt(3);
   const height = rows * 1.5;
   const angles = ([x, y]) => [TAU * (x / width), TAU * (y / height)];
-  const torus = (p) => {
-    const [u, v] = angles(p);
-    const ring = 1 + 0.45 * Math.cos(v);
-    return [ring * Math.cos(u), ring * Math.sin(u), 0.45 * Math.sin(v)];
-  };
+  const torus = (p) => torusPoint(...angles(p));
   // The figure-8 immersion: f(u + 2pi, v) = f(u, -v), with u running down the board.
   const figure8 = (p) => {
     const [v, u] = angles(p);
@@ -693,3 +704,127 @@ export function surfacePath(a, b, steps = 4) {
   return [...half(a, mine, false), ...half(b, theirs, true).slice(1)];
 }
 
+
+// The manifold game's surfaces (games/manifold.js), drawn as its flat sketches are: the
+// handles and crosscaps of a form in a row along x, a torus lying flat per handle and an
+// upright cross-cap per crosscap (its seam on top), each joined to the next by a short
+// tube along the row; a surface without either is the sphere.
+const CROSS_CAP_SIZE = 1.2;
+const FEATURE_WIDTH = { handle: 2 * (1 + TORUS_TUBE), crosscap: 2 * CROSS_CAP_SIZE };
+const JOIN = { length: 0.7, radius: 0.22, into: 0.15 };
+const SPHERE_RADIUS = 1.2;
+// Where a curve through a cross-cap meets the rim of its chart, as an angle round it:
+// away from the x axis, where its tubes leave, and from the y axis, whose rim point is a
+// pinch point. A one-sided curve goes from such a rim point to the opposite one through
+// a point of the chart on the bag's front, so that most of it faces the eye.
+const RIM_AZIMUTH = Math.PI / 3;
+const ONE_SIDED = { azimuth: -0.5, through: [0, -Math.sin(1), Math.cos(1)] };
+
+/** How long the row of a surface with `features` handles and crosscaps (of `crosscaps`) is. */
+export function rowLength(features, crosscaps) {
+  if (features === 0) return 2 * SPHERE_RADIUS;
+  const handles = features - crosscaps;
+  return handles * FEATURE_WIDTH.handle + crosscaps * FEATURE_WIDTH.crosscap + (features - 1) * JOIN.length;
+}
+
+/**
+ * A surface of the manifold game in `form` (manifold.js's: its handles, then its
+ * crosscaps, and maybe the curve `cut`), centred on the origin: `parts`, each a grid of
+ * points and its triangles (`{ positions, index }`), and `curves`, each the points of a
+ * closed curve on the surface: a ring round a handle's hole (`ring`), round the tube after
+ * so many features (`after`, separating), through one crosscap's seam (`one`) or through
+ * two side by side (`two`, out along the tube between them and back).
+ */
+export function manifoldSurface({ handles, crosscaps, cut }) {
+  const kinds = [...Array(handles).fill("handle"), ...Array(crosscaps).fill("crosscap")];
+  if (!kinds.length) {
+    return { parts: [grid((s, t) => scale(spherePoint(s * Math.PI, t * TAU), SPHERE_RADIUS), 24, 48)], curves: [] };
+  }
+  let x = -rowLength(kinds.length, crosscaps) / 2;
+  const centres = kinds.map((kind) => {
+    const centre = x + FEATURE_WIDTH[kind] / 2;
+    x += FEATURE_WIDTH[kind] + JOIN.length;
+    return centre;
+  });
+  const crossCapAt = (i) => (p) => add(scale(crossCapUpright(p), CROSS_CAP_SIZE), [centres[i], 0, 0]);
+  const chart = (s, t) => spherePoint((s * Math.PI) / 2, t * TAU);
+  const parts = kinds.map((kind, i) => (kind === "handle"
+    ? grid((s, t) => add(torusPoint(t * TAU, s * TAU), [centres[i], 0, 0]), 24, 64)
+    : grid((s, t) => crossCapAt(i)(chart(s, t)), 24, 64)));
+  const joins = centres.slice(1).map((centre, i) => [
+    centres[i] + FEATURE_WIDTH[kinds[i]] / 2 - JOIN.into,
+    centre - FEATURE_WIDTH[kinds[i + 1]] / 2 + JOIN.into,
+  ]);
+  for (const [from, to] of joins) {
+    parts.push(grid((s, t) => [from + s * (to - from), JOIN.radius * Math.cos(t * TAU), JOIN.radius * Math.sin(t * TAU)], 4, 24));
+  }
+  const circle = (point, steps = 64) => Array.from({ length: steps }, (_, k) => point((k / steps) * TAU));
+  let curves = [];
+  if (cut && "ring" in cut) {
+    curves = [circle((u) => add(torusPoint(u, Math.PI / 2), [centres[cut.ring], 0, 0]))];
+  } else if (cut && "after" in cut) {
+    const [from, to] = joins[cut.after - 1];
+    curves = [circle((a) => [(from + to) / 2, JOIN.radius * Math.cos(a), JOIN.radius * Math.sin(a)], 32)];
+  } else if (cut && "one" in cut) {
+    const rim = spherePoint(Math.PI / 2, ONE_SIDED.azimuth);
+    const map = crossCapAt(cut.one);
+    curves = [[...arc(map, rim, ONE_SIDED.through, 32), ...arc(map, ONE_SIDED.through, negate(rim), 32)]];
+  } else if (cut && "two" in cut) {
+    curves = [throughTwo(cut.two, crossCapAt(cut.two), crossCapAt(cut.two + 1))];
+  }
+  return { parts, curves: curves.map(withoutRepeats) };
+}
+
+// The two-sided curve through cross-caps `i` and `i + 1` (maps from their charts): along
+// the top of the tube between them, into the second from where the tube meets it, through
+// its seam (a rim point of its chart and then the opposite one) and back to the tube's
+// bottom, along it to the first, and through the first's seam back to the start.
+function throughTwo(i, first, second) {
+  // Chart points where a cross-cap meets the tube's top or bottom line (`side` -1 on its
+  // left, 1 on its right): the map takes polar angle pi/4 + d to height sin 2d.
+  const d = Math.asin(JOIN.radius / CROSS_CAP_SIZE) / 2;
+  const mouth = (side, up) => {
+    const polar = Math.PI / 4 + up * d;
+    return [side * Math.sin(polar), 0, Math.cos(polar)];
+  };
+  const rim = spherePoint(Math.PI / 2, RIM_AZIMUTH);
+  const through = (map, side, into, out) => [...arc(map, mouth(side, into), rim), ...arc(map, negate(rim), mouth(side, out))];
+  const line = (from, to, height, steps = 8) => Array.from({ length: steps + 1 }, (_, k) => [from + ((to - from) * k) / steps, 0, height]);
+  const [a, b] = [first(mouth(1, 1))[0], second(mouth(-1, 1))[0]];
+  return [
+    ...line(a, b, JOIN.radius),
+    ...through(second, -1, 1, -1),
+    ...line(b, a, -JOIN.radius),
+    ...through(first, 1, -1, 1),
+  ];
+}
+
+// Points mapped by `map` along the arc of the chart's sphere from `p` to `q` (less than
+// half a great circle).
+const arc = (map, p, q, steps = 24) => Array.from({ length: steps + 1 }, (_, k) => map(normalize(lerp(p, q, k / steps))));
+
+// A closed curve's points without one that repeats the one before it (where a curve goes
+// through a seam, or where its pieces meet), nor a last that repeats the first.
+function withoutRepeats(points) {
+  const near = (p, q) => length(sub(p, q)) < 1e-6;
+  const kept = points.filter((p, k) => k === 0 || !near(p, points[k - 1]));
+  while (kept.length > 1 && near(kept[kept.length - 1], kept[0])) kept.pop();
+  return kept;
+}
+
+// The points `map(s, t)` of a grid (`rows` by `columns` squares of [0, 1]²), as flat
+// arrays of positions and triangles.
+function grid(map, rows, columns) {
+  const positions = [];
+  const index = [];
+  for (let i = 0; i <= rows; i++) {
+    for (let j = 0; j <= columns; j++) positions.push(...map(i / rows, j / columns));
+  }
+  for (let i = 0; i < rows; i++) {
+    for (let j = 0; j < columns; j++) {
+      const [a, b] = [i * (columns + 1) + j, (i + 1) * (columns + 1) + j];
+      index.push(a, b, a + 1, a + 1, b, b + 1);
+    }
+  }
+  return { positions: new Float32Array(positions), index: new Uint32Array(index) };
+}

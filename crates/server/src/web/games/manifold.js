@@ -4,9 +4,15 @@
 // focusing it) draws its curve on the surface it cuts, the surface redrawn in the form
 // where that curve is plain to see (Dyck's theorem: a handle and a crosscap are as good
 // as three crosscaps). The hint's button and the surface it cuts are ringed; the surfaces
-// the last move left are marked.
-import { el, plural } from "../draw.js";
+// the last move left are marked. Beside the cards the same surfaces in 3D (manifold3d.js),
+// the curve drawn there too.
+import { el, loadedLater, plural } from "../draw.js";
 import { t } from "../i18n.js";
+
+// The 3D view, loaded once the cards are drawn, and a surface drawn there in a move's form.
+const load3d = () => import("../manifold3d.js");
+const beside3d = loadedLater(() => load3d().then((module) => module.manifold3d));
+const pointAt3d = loadedLater(() => load3d().then((module) => module.pointAt));
 
 /** The genus of a surface's name: `o3` and `n2` give 3 and 2, the sphere `S` 0. */
 const genusOf = (name) => Number((/^[on](\d+)$/.exec(name) || [0, 0])[1]);
@@ -127,14 +133,17 @@ export function render(box, state, ctx) {
   const cards = el("div", { class: "cards" });
   // The first card of each surface, with its picture at rest: the one a move is drawn on.
   const shown = new Map();
+  const in3d = [];
   for (const s of view.surfaces) {
     const kind = s.genus === 0 ? t("sphere") : s.orientable ? t("orientable, genus {genus}", { genus: s.genus })
       : t("non-orientable, {crosscaps}", { crosscaps: plural(s.genus, "cross-cap") });
     const marks = [s.genus === 0 ? "dead" : "", hinted && hinted.from === s.name ? "hint" : "", left.includes(s.name) ? "last" : ""];
     if (left.includes(s.name)) left.splice(left.indexOf(s.name), 1);
-    const rest = hinted && hinted.from === s.name && !shown.has(s.name) ? moveForm(s, hinted) : plainForm(s);
+    const hint = Boolean(hinted && hinted.from === s.name && !shown.has(s.name));
+    const rest = hint ? moveForm(s, hinted) : plainForm(s);
     const pictureBox = el("div", { class: "picture" }, ...drawing(s, rest));
-    if (!shown.has(s.name)) shown.set(s.name, { surface: s, pictureBox, rest });
+    if (!shown.has(s.name)) shown.set(s.name, { surface: s, pictureBox, rest, index: in3d.length, move: hint ? hinted.move : null });
+    in3d.push({ name: s.name, genus: s.genus, orientable: s.orientable, kind, form: rest, move: hint ? hinted.move : null, last: marks[2] !== "", hint: marks[1] !== "" });
     cards.append(el("div", { class: `card ${marks.join(" ")}`.trim(), "data-surface": s.name },
       el("div", { class: "name" }, s.name),
       pictureBox,
@@ -143,6 +152,8 @@ export function render(box, state, ctx) {
   }
   const lastWords = ctx.last && describeMove(ctx.last, view);
   box.append(el("p", {}, t("Position: {position}", { position: view.position })), cards);
+  // A still picture (the rules pages) shows the cards alone.
+  if (!ctx.still) beside3d(cards, in3d, state.id);
   if (lastWords) box.append(el("p", { class: "note last-move" }, t("Last move, {move}: {words}.", { move: ctx.last, words: lastWords })));
   if (!ctx.canMove) return;
   const list = el("div", { class: "move-list" });
@@ -152,9 +163,12 @@ export function render(box, state, ctx) {
       `${m.move}: ${t("on {surface}, {curve}; leaves {rest}", { surface: m.from, curve: t(m.curve), rest: m.into.join(" + ") || t("a sphere") })}`);
     b.addEventListener("click", () => ctx.play(m.move));
     const card = shown.get(m.from);
-    const draw = (form) => card.pictureBox.replaceChildren(...drawing(card.surface, form));
-    for (const event of ["mouseenter", "focus"]) b.addEventListener(event, () => draw(moveForm(card.surface, m)));
-    for (const event of ["mouseleave", "blur"]) b.addEventListener(event, () => draw(card.rest));
+    const draw = (form, move) => {
+      card.pictureBox.replaceChildren(...drawing(card.surface, form));
+      pointAt3d(cards, card.index, form, move);
+    };
+    for (const event of ["mouseenter", "focus"]) b.addEventListener(event, () => draw(moveForm(card.surface, m), m.move));
+    for (const event of ["mouseleave", "blur"]) b.addEventListener(event, () => draw(card.rest, card.move));
     list.append(b);
   }
   box.append(el("h3", {}, t("Your moves")), list);
