@@ -583,13 +583,7 @@ impl GrundyValues {
         max_memory: u64,
         progress: Progress,
     ) -> Result<GrundyValues, EdgeNimError> {
-        let layout = Layout::new(graph, bounds, &[])?;
-        let words = value_words(bounds);
-        check_memory(
-            layout.total as u128 * 2 + grundy_window_bytes(&layout, words),
-            layout.total,
-            max_memory,
-        )?;
+        let (layout, words) = GrundyValues::fitting(graph, bounds, max_memory)?;
         let values: Vec<AtomicU16> = Cells::with_len(layout.total);
         grundy_sweep(
             &layout,
@@ -602,6 +596,29 @@ impl GrundyValues {
             layout,
             values: values.into_iter().map(AtomicU16::into_inner).collect(),
         })
+    }
+
+    /// Whether the table of a box fits `max_memory` bytes, refused as [`Self::compute`]
+    /// would refuse it, with no work: what a caller checks before it suggests another way
+    /// to the same table.
+    pub fn check(graph: &Graph, bounds: &[u32], max_memory: u64) -> Result<(), EdgeNimError> {
+        GrundyValues::fitting(graph, bounds, max_memory).map(|_| ())
+    }
+
+    /// The box's layout and the words of its values, when its table fits `max_memory`.
+    fn fitting(
+        graph: &Graph,
+        bounds: &[u32],
+        max_memory: u64,
+    ) -> Result<(Layout, usize), EdgeNimError> {
+        let layout = Layout::new(graph, bounds, &[])?;
+        let words = value_words(bounds);
+        check_memory(
+            layout.total as u128 * 2 + grundy_window_bytes(&layout, words),
+            layout.total,
+            max_memory,
+        )?;
+        Ok((layout, words))
     }
 
     /// The number of positions in the box.

@@ -873,6 +873,8 @@ fn grundy_report(graph: &Graph, args: &TableArgs) -> anyhow::Result<GrundyReport
     let within = args.region.within(graph)?;
     let rows = within.positions();
     if !args.count && rows > u128::from(MAX_ROWS) {
+        // `--count` is only worth suggesting for a table that fits the memory.
+        GrundyValues::check(graph, &within.bounds(), args.memory.bytes())?;
         bail!(
             "the table has {} positions, more than the {MAX_ROWS} rows listed at most; \
              --count counts them by value",
