@@ -18,7 +18,7 @@ use serde::Serialize;
 use serde_json::{Map, Value};
 
 use crate::limits::{BudgetArgs, default_seconds, setup_limits, solve_budget};
-use crate::output::{Answer, Output, part_text, ran_out, status_text, with_search_bar};
+use crate::output::{Answer, Output, nodes_text, part_text, ran_out, status_text, with_search_bar};
 use crate::terminal::{
     ArenaArgs, ComputerArgs, LadderArgs, PlayArgs, play_in_terminal, proof_note, run_arena,
     run_ladder,
@@ -528,7 +528,7 @@ pub fn solved_text(solved: &Solved) -> String {
             text += "\n";
         }
     }
-    text + &format!("{} nodes in {:.1} ms\n", solved.nodes, solved.millis)
+    text + &format!("{} in {:.1} ms\n", nodes_text(solved.nodes), solved.millis)
 }
 
 fn verdict(to_move: Option<Player>, winner: Winner) -> String {

@@ -19,7 +19,9 @@ use crosscap_engine::{Budget, NodeCounter, Player};
 use indicatif::ProgressBar;
 use serde::{Deserialize, Serialize};
 
-use crate::output::{Answer, Output, Table, TableFormat, counting, long_steps_bar, status_text};
+use crate::output::{
+    Answer, Output, Table, TableFormat, counting, long_steps_bar, nodes_text, status_text,
+};
 
 /// The kind of solve every first move's is, in the files.
 pub const ALL_OPENINGS: &str = "all-openings";
@@ -669,13 +671,13 @@ pub fn emit_shard(
             return table.render(format);
         }
         format!(
-            "{}shard {} of {}: {} of {} jobs, {} nodes in {:.1} ms, each job under {}, written to {}\n",
+            "{}shard {} of {}: {} of {} jobs, {} in {:.1} ms, each job under {}, written to {}\n",
             table.render(format),
             shard_file.shard,
             shard_file.of.board,
             shard_file.results.len(),
             shard_file.of.jobs,
-            shard_file.nodes,
+            nodes_text(shard_file.nodes),
             shard_file.millis,
             budgets_text(&with_earlier(
                 shard_file.budget.clone(),

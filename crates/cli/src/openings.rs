@@ -17,7 +17,7 @@ use serde::Serialize;
 use crate::jobs::{
     JobBudget, Joined, Shard, SolveOf, Split, budgets_text, merged_answer, run_jobs,
 };
-use crate::output::{Answer, Output, Table, TableFormat, status_text};
+use crate::output::{Answer, Output, Table, TableFormat, nodes_text, status_text};
 
 /// The flags of `solve --all-openings`, the same in every game that has it. A sharded or
 /// resumed solve writes no certificate, so `--shard` and `--jobs` conflict with the
@@ -188,10 +188,10 @@ fn emit<J: AllOpenings>(
         let mut text = table.render(format);
         if format == TableFormat::Text {
             text += &format!(
-                "{}\n{} classes of openings, {} nodes in {:.1} ms, each {} under {}\n",
+                "{}\n{} classes of openings, {} in {:.1} ms, each {} under {}\n",
                 J::headline(report),
                 report.classes,
-                report.nodes,
+                nodes_text(report.nodes),
                 report.millis,
                 J::JOB,
                 budgets_text(budgets)

@@ -143,14 +143,19 @@ pub fn status_text(status: &Status) -> String {
     }
 }
 
+/// "1 node", "2 nodes": a search's work in words.
+pub fn nodes_text(nodes: u64) -> String {
+    format!("{nodes} node{}", if nodes == 1 { "" } else { "s" })
+}
+
 /// A part's answer in words, or "`what` is unknown: " and why.
 pub fn part_text<T>(part: &Part<T>, what: &str, answer: impl FnOnce(&T) -> String) -> String {
     match (&part.answer, &part.spent) {
         (Some(found), _) => answer(found),
         (None, Some(spent)) => format!(
-            "{what} is {} after {} nodes in {:.1} ms",
+            "{what} is {} after {} in {:.1} ms",
             status_text(&part.status),
-            spent.nodes,
+            nodes_text(spent.nodes),
             spent.millis
         ),
         (None, None) => format!("{what} is {}", status_text(&part.status)),
@@ -685,7 +690,7 @@ pub fn counting(bar: &ProgressBar, budget: &Budget, counter: &NodeCounter) -> Bu
 }
 
 /// `12,345 nodes (6,789/s)`: the nodes counted in `elapsed` and their mean rate.
-fn nodes_text(nodes: u64, elapsed: Duration) -> String {
+fn nodes_and_rate(nodes: u64, elapsed: Duration) -> String {
     let seconds = elapsed.as_secs_f64();
     let rate = if seconds > 0.0 {
         (nodes as f64 / seconds) as u64
@@ -709,7 +714,7 @@ impl ProgressTracker for NodeRate {
     fn reset(&mut self, _: &ProgressState, _: Instant) {}
 
     fn write(&self, state: &ProgressState, w: &mut dyn std::fmt::Write) {
-        let _ = w.write_str(&nodes_text(self.0.nodes(), state.elapsed()));
+        let _ = w.write_str(&nodes_and_rate(self.0.nodes(), state.elapsed()));
     }
 }
 
@@ -748,7 +753,7 @@ impl SinceStep {
         format!(
             "{} ago, {} since",
             FormattedDuration(since),
-            nodes_text(self.counter.nodes().saturating_sub(then), since)
+            nodes_and_rate(self.counter.nodes().saturating_sub(then), since)
         )
     }
 }
@@ -811,10 +816,16 @@ mod tests {
     #[test]
     fn nodes_come_with_their_mean_rate() {
         assert_eq!(
-            nodes_text(12_345_678, Duration::from_secs(4)),
+            nodes_and_rate(12_345_678, Duration::from_secs(4)),
             "12,345,678 nodes (3,086,419/s)"
         );
-        assert_eq!(nodes_text(0, Duration::ZERO), "0 nodes (0/s)");
+        assert_eq!(nodes_and_rate(0, Duration::ZERO), "0 nodes (0/s)");
+    }
+
+    #[test]
+    fn one_node_is_singular() {
+        assert_eq!(nodes_text(1), "1 node");
+        assert_eq!(nodes_text(2), "2 nodes");
     }
 
     #[test]

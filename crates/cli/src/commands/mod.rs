@@ -9,7 +9,7 @@ use crosscap_engine::{Misere, MisereOf};
 use serde::Serialize;
 
 use crate::jobs::Joined;
-use crate::output::{Answer, Output, TableFormat, part_text, status_text};
+use crate::output::{Answer, Output, TableFormat, nodes_text, part_text, status_text};
 
 pub mod board;
 pub mod edge_nim;
@@ -193,10 +193,10 @@ pub fn save_certificate<P: Serialize + Default>(
             proved_text(&written.proved)
         ),
         Status::Unknown { .. } => format!(
-            "{}: no certificate written: {} after {} nodes\n",
+            "{}: no certificate written: {} after {}\n",
             written.board,
             status_text(&written.status),
-            written.nodes
+            nodes_text(written.nodes)
         ),
     })
 }
