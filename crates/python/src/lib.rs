@@ -551,7 +551,8 @@ fn edge_names(graph: &str) -> PyResult<Vec<String>> {
 /// whether `predicate` (over the edges' names: `+ - * xor == != <= < >= > and or not`)
 /// holds exactly of the P-positions with every edge from 0 to `max`, the edges of `fix`
 /// held at their value, read up to the graph's automorphisms fixing them when
-/// `up_to_symmetry`. A dict: `holds`, `positions`, `p_positions`, and the first
+/// `up_to_symmetry`. A dict with the keys of the CLI's `--json`: `graph`, `edges`, `max`,
+/// `fixed`, `up_to_symmetry`, `holds`, `positions`, `p_positions`, and the first
 /// counterexample each way (`p_not_predicate`, `predicate_not_p`, tokens in edge order).
 #[pyfunction]
 #[pyo3(signature = (graph, max, predicate, fix=None, up_to_symmetry=false, max_memory_mib=DEFAULT_MAX_MEMORY_MIB))]
@@ -577,8 +578,11 @@ fn edge_nim_check<'py>(
         .detach(|| check_predicate(&graph, &predicate, &region, memory, &|_| {}))
         .map_err(bad_input)?;
     let answer = to_python(py, &check)?;
+    answer.set_item("graph", graph.spec())?;
     answer.set_item("edges", crosscap_edge_nim::edge_names(&graph))?;
+    answer.set_item("max", max)?;
     answer.set_item("fixed", to_python(py, &within.fixed_names(&graph))?)?;
+    answer.set_item("up_to_symmetry", up_to_symmetry)?;
     Ok(answer)
 }
 

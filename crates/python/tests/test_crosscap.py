@@ -192,6 +192,7 @@ def test_the_predicate_check_reproduces_the_tetrahedron_theorem():
     assert check["positions"] == 4 ** 5
     assert check["p_positions"] == len(crosscap.edge_nim_p_positions("tetrahedron", 3, fix="a=0"))
     assert check["edges"] == ["a", "b", "c", "A", "B", "C"] and check["fixed"] == {"a": 0}
+    assert (check["graph"], check["max"], check["up_to_symmetry"]) == ("tetrahedron", 3, True)
     # A planted counterexample: the theorem with A = 2 left out misses a P-position there.
     planted = crosscap.edge_nim_check(
         "tetrahedron", 3, TETRAHEDRON_THEOREM + " and A != 2", fix="a=0", up_to_symmetry=True
