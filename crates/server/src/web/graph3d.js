@@ -9,7 +9,7 @@
 // their place on the canvas, for players and for WebDriver.
 import * as THREE from "./vendor/three.module.js";
 import { el, seeded } from "./draw.js";
-import { besideKept, createStage, disposeTree } from "./view3d.js";
+import { besideKept, createStage, disposeTree, onceAFrame } from "./view3d.js";
 import { t } from "./i18n.js";
 
 // Past this many vertices the layout's quadratic steps would be slow, and its labels a blur.
@@ -18,8 +18,12 @@ const MAX_VERTICES = 300;
 const RADIUS = 0.13;
 const ROD = 0.022;
 const CHIP = { radius: 0.08, height: 0.03, gap: 0.012 };
-// Seen from a little above: the stacks of chips stand up on the screen.
-const EYE = [0.35, -1, 0.6];
+// Seen from above and aside: a graph laid out nearly flat shows its plane, and the stacks
+// of chips still stand up on the screen.
+const EYE = [0.3, -0.8, 1];
+// An edge shorter than this on the canvas (CSS pixels) shows its count without its name,
+// which would hide its neighbours' labels (zooming in brings it back).
+const NAME_ROOM = 60;
 // The flat drawing's marks that its labels here take too (lit the same way).
 const MARKS = ["last", "hint", "selected", "reached"];
 // Above this many edges their labels stay at the middles of their edges: choosing spots
@@ -110,9 +114,9 @@ function createView(context, { pos, edges, directed }) {
   group.add(spheres, halos, rods);
   if (heads) group.add(heads);
   scene.add(group);
-  const bound = new THREE.Sphere().setFromPoints(layout.vertices);
-  bound.radius += RADIUS * 2;
-  view.frame(bound, EYE);
+  // Round the layout's centre, where it turns (with room for the chips).
+  const reach = Math.max(0, ...layout.vertices.map((p) => p.length()));
+  view.frame(new THREE.Sphere(new THREE.Vector3(), reach + RADIUS * 2), EYE);
 
   const vertexLabels = layout.vertices.map(() => el("span", { class: "vertex3d", hidden: "" }));
   const edgeLabels = ends.map(() => el("span", { class: "edge3d", hidden: "" }));
@@ -120,15 +124,9 @@ function createView(context, { pos, edges, directed }) {
 
   // The flat drawing's changes of class (a vertex picked, a cascade's steps) and of focus
   // repaint the view, at most once a frame.
-  let painting = false;
-  const repaintSoon = () => {
-    if (painting) return;
-    painting = true;
-    requestAnimationFrame(() => {
-      painting = false;
-      if (shown) repaint();
-    });
-  };
+  const repaintSoon = onceAFrame(() => {
+    if (shown) repaint();
+  });
   const watch = new MutationObserver(repaintSoon);
 
   function update(flat, graph) {
@@ -274,7 +272,11 @@ function createView(context, { pos, edges, directed }) {
         spot = spots.find((p) => room(p) >= 24) || spots.reduce((p, q) => (room(q) > room(p) ? q : p));
       }
       const at = put(label, spot, -1);
-      if (at) placed.push(at);
+      if (!at) return;
+      placed.push(at);
+      const [ax, ay] = screen(a);
+      const [bx, by] = screen(b);
+      label.classList.toggle("short", Math.hypot(bx - ax, by - ay) < NAME_ROOM);
     });
   }
 

@@ -147,6 +147,20 @@ export function webgl() {
   return null;
 }
 
+/** `paint`, run on the next frame by the function answered, once however often that is
+ * called meanwhile (a flat drawing's changes of class come in bursts). */
+export function onceAFrame(paint) {
+  let pending = false;
+  return () => {
+    if (pending) return;
+    pending = true;
+    requestAnimationFrame(() => {
+      pending = false;
+      paint();
+    });
+  };
+}
+
 /** What the page says in place of a 3D view in a browser without WebGL. */
 export const withoutWebgl = () => el("p", { class: "note" }, t("3D views need WebGL, which this browser does not offer."));
 
@@ -196,10 +210,10 @@ export function createStage({ canvas, gl, software }, help, hooks) {
   const bar = el("div", { class: "surfaces" });
   const said = el("p", { class: "note" }, help);
   const element = el("div", { class: "pane3d", id: "view3d" }, bar, stage, said);
+  const requestRender = onceAFrame(render);
   const view = { element, bar, stage, labels, canvas, help: said, scene, camera, controls, width: 0, height: 0, requestRender, frame, rayAt, unsettle, dispose };
   view.turning = () => turning;
 
-  let pending = false;
   let settle = null;
   // The camera when the view last came to rest.
   let settledAt = null;
@@ -301,12 +315,6 @@ export function createStage({ canvas, gl, software }, help, hooks) {
   });
   resized.observe(stage);
 
-  function requestRender() {
-    if (pending) return;
-    pending = true;
-    requestAnimationFrame(render);
-  }
-
   // The view is to be settled again even where the camera rests as before (what it shows
   // has changed).
   function unsettle() {
@@ -314,7 +322,6 @@ export function createStage({ canvas, gl, software }, help, hooks) {
   }
 
   function render() {
-    pending = false;
     if (!hooks.ready() || !view.width || !view.height) return;
     const moved = hooks.beforeRender();
     // True while the view is moved or still eases (then its 'change' asks for the next frame).
