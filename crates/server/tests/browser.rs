@@ -1206,6 +1206,30 @@ fn graph_and_heap_games_played_by_clicks_and_keys() {
     games_in_play_behind_finished_ones(&session, &server);
     the_computer_says_it_solved_the_game(&session, &server);
     a_rematch_swaps_the_colours(&session, &server);
+    a_sandpile_draw_says_why(&session, &server);
+}
+
+/// A sandpile game whose grains drain into a sink ends drawn at the placement limit, and
+/// the end card says so (with the score line, which a draw's reason does not give).
+fn a_sandpile_draw_says_why(session: &Session, server: &common::TestServer) {
+    start_from_form(session, server, "sandpile", "arcs:0>1,2>1");
+    session.wait_for("#board [data-move]");
+    let started = Instant::now();
+    while !session.is_over() {
+        assert!(
+            started.elapsed() < GAME_WAIT,
+            "the sandpile game did not end"
+        );
+        let before = session.moves_played();
+        click_a_cell(session);
+        session.wait_for_move(before);
+    }
+    session.wait_for_text("#end-card:not([hidden]) h2", "Draw");
+    session.wait_for_text(
+        "#end-card .end-how",
+        "7 grains were placed, the game's limit: a draw.",
+    );
+    session.wait_for_text("#end-card .end-score", "X ");
 }
 
 /// After a game against the computer, the rematch with the colours swapped gives the

@@ -489,9 +489,11 @@ export async function gamePage(main, id, page) {
     close.addEventListener("click", () => { cardClosed = true; drawEndCard(said); });
     const result = module && module.scores ? module.scores(state.view) : null;
     const scoreLine = result ? `X ${result.X.text} · O ${result.O.text}` : "";
-    // How the game was won, where a move won it (a resignation says so in the title).
-    const how = module && module.endNote && state.winner && !state.resigned
-      ? module.endNote(state.view, { winner: state.winner, loser: state.winner === "X" ? "O" : "X" }) : "";
+    // How the game was won, where a move won it (a resignation says so in the title), or
+    // why a game that can end drawn was drawn.
+    const how = !module || state.resigned || state.stopped ? ""
+      : state.winner ? (module.endNote ? module.endNote(state.view, { winner: state.winner, loser: state.winner === "X" ? "O" : "X" }) : "")
+        : module.drawNote ? module.drawNote(state.view, { toMove: state.movers.slice(-1) === "X" ? "O" : "X" }) : "";
     // Said the same to whoever reads it (not "you won"), with the game's link, which shows
     // the game to anyone and lets nobody play in it.
     share.addEventListener("click", () => {
@@ -510,10 +512,11 @@ export async function gamePage(main, id, page) {
     });
     // Under the title, what it does not say already: "X wins." under "You won", not the
     // status line's "You won: X wins."; and the score once: how the game was won gives it
-    // where a game has one (each area's χ, every vertex held), else the score line.
+    // where a game has one (each area's χ, every vertex held), else the score line (which
+    // a draw's reason does not give).
     const under = said.result ?? said.text;
     endCard.append(el("h2", {}, said.title), under === `${said.title}${t(".")}` ? "" : el("p", {}, under),
-      scoreLine && !how ? el("p", { class: "end-score" }, scoreLine) : "",
+      scoreLine && !(how && state.winner) ? el("p", { class: "end-score" }, scoreLine) : "",
       how ? el("p", { class: "end-how" }, how) : "",
       el("p", { class: "note" }, t("{count} moves.", { count: state.moves.length })),
       el("div", { class: "controls" }, again, swapped, share, copy, close), copied);

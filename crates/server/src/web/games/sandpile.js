@@ -16,6 +16,20 @@ export function endNote(view, { winner }) {
   return t("{winner} holds all {count} vertices: one colour holding every vertex ends the game.", { winner, count: view.vertices.length });
 }
 
+/** Why the game ended in a draw, for the end card: the placement limit (reached only
+ * where grains drain into sinks), both colours toppling for ever, or no vertex left for
+ * the player to move. */
+export function drawNote(view, { toMove }) {
+  if (view.placements >= view.move_limit) {
+    return t("{placed} grains were placed, the game's limit: a draw.", { placed: view.placements });
+  }
+  const toppling = (p) => view.vertices.some((v) => v.erupted && v.owner === p);
+  if (toppling("X") && toppling("O")) {
+    return t("Both colours hold vertices that topple for ever, so neither can hold every vertex: a draw.");
+  }
+  return t("{mover} has no vertex left to place a grain on: a draw.", { mover: toMove });
+}
+
 /** What a solve adds for this game: whether every way of playing ends alike (the seed's
  * first question), when its search finished. */
 export function describeSolve(answer) {
