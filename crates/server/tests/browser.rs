@@ -2321,8 +2321,8 @@ fn played_flat_without_webgl(
 /// Edge-Nim on K4 played to the end by picking vertices in 3D (then Take), each edge's
 /// label there showing its tokens as the server has them and the edges the last move took
 /// from lit; the sandpile game on K4 played to the end by placing grains in 3D, each
-/// vertex's label showing its score; a grain placed in the 3D tab on a phone. Without
-/// WebGL the flat drawing plays alone.
+/// vertex's label showing its score; a grain placed in the 3D tab on a phone. A graph
+/// of over 300 vertices, or a browser without WebGL, has the flat drawing alone.
 #[test]
 fn graph_games_played_in_3d() {
     let server = start(Limits::default());
@@ -2446,6 +2446,11 @@ fn graph_games_played_in_3d() {
         format!("1. {}", vertex.name)
     );
     assert_eq!(phone.console_errors(), Vec::<String>::new());
+
+    // A graph of over 300 vertices is drawn flat alone, and says why.
+    start_from_form(&session, &server, "edge-nim", "cycle:301");
+    session.wait_for_text("#board", "too many vertices for the 3D view");
+    assert!(session.find_all("#view3d").is_empty());
 
     played_flat_without_webgl(
         &driver,
