@@ -3427,6 +3427,14 @@ fn a_file_that_is_no_record(session: &Session, server: &common::TestServer) {
         session.accessible_name(&input).trim(),
         "Import a game record:"
     );
+    // The browser's own button (worded in the browser's language) is hidden behind one in
+    // the page's words.
+    let shown = session.read(
+        "const input = document.querySelector('main input[type=file]');
+         return [input.getBoundingClientRect().width, input.nextElementSibling.textContent]",
+    );
+    assert!(shown[0].as_f64().unwrap() <= 1.0, "{shown}");
+    assert_eq!(shown[1], "Choose a file…");
     assert!(session.keys(&input, file.to_str().unwrap()));
     let said = session.wait_for_text("#import-error", "This file is not a game record (JSON).");
     assert_eq!(said, "This file is not a game record (JSON).");

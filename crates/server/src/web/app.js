@@ -269,7 +269,9 @@ async function savedGamesPage() {
   const list = await api("GET", `/games?limit=${perPage}&offset=${offset}${ids}${gameParam}`);
   clear(main);
   document.title = `${t("Saved games")} — Crosscap`;
-  const importInput = el("input", { type: "file", accept: "application/json,.json" });
+  // The browser's own file button is worded in the browser's language: it is hidden (still
+  // focusable and the label's target) behind a button of the page's words.
+  const importInput = el("input", { type: "file", accept: "application/json,.json", class: "file-input" });
   const importError = el("p", { class: "error", id: "import-error" });
   // A file that is not JSON is said to be no record, not in the parser's words.
   const readRecord = (file) => file.text().then(JSON.parse).catch(() => {
@@ -322,7 +324,8 @@ async function savedGamesPage() {
     ...(older ? [" ", pageLink(page + 1, t("Older →"))] : []));
   main.append(
     el("h1", {}, t("Saved games")),
-    el("p", {}, el("label", {}, t("Import a game record: "), importInput)), importError,
+    el("p", {}, el("label", {}, t("Import a game record: "), importInput,
+      el("span", { class: "file-button", "aria-hidden": "true" }, t("Choose a file…")))), importError,
     el("p", {}, t("Show "), gameFilter, onlyYours ? t(" that you play · ") : " · ", onlyYours
       ? el("a", { href: linkTo({ yours: "", page: "" }), id: "every-game" }, t("everyone's games"))
       : el("a", { href: linkTo({ yours: "1", page: "" }), id: "only-yours" }, t("only the games you play"))),

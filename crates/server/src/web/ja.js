@@ -56,6 +56,7 @@ export default {
   "By the global loop {loop} ({count} cells).": "大域ループ {loop}（{count}セル）による勝ち。",
   "Cards": "カード",
   "Change the board": "盤面を直す",
+  "Choose a file…": "ファイルを選ぶ…",
   "Claim code": "参加コード",
   "Claim the cells of a board glued into a projective plane: the first to close a loop of their colour that cannot be shrunk to a point wins.": "射影平面になるよう貼り合わされた盤面のセルを取り合います。一点に縮められない自分の色のループを先に閉じた方が勝ちです。",
   "Click a cell to put an X stone on it, again for an O stone, once more to empty it.": "セルをクリックするとXの石、もう一度でOの石、さらにもう一度で空に戻ります。",
