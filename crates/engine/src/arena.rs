@@ -35,7 +35,8 @@ pub struct ArenaReport {
     /// Whether A thought on a time bank matched to B's time ([`arena_equal_time`]).
     pub equal_time: bool,
     /// For an equal-time run: whether A's and B's times per move stayed within 5% of
-    /// each other (each at most 1.05 times the other), the condition for the run to count.
+    /// each other (each at most 1.05 times the other, or within [`EQUAL_MS`]), the
+    /// condition for the run to count.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub valid: Option<bool>,
     /// For an equal-time run that does not count: the side whose time per move was more
@@ -44,10 +45,17 @@ pub struct ArenaReport {
     pub slower: Option<&'static str>,
 }
 
-/// The side whose time per move is more than 5% above the other's, if one is: `None`
-/// when the two are within 5% of each other (an equal-time run then counts).
+/// Times per move this close are equal whatever their ratio: players that answer in
+/// microseconds (`random`, a table's lookup) differ by timer and bookkeeping noise.
+const EQUAL_MS: f64 = 0.01;
+
+/// The side whose time per move is more than 5% above the other's (and more than
+/// [`EQUAL_MS`] above it), if one is: `None` when the two are within 5% of each other (an
+/// equal-time run then counts).
 pub fn slower_side(a_ms: f64, b_ms: f64) -> Option<&'static str> {
-    if a_ms > 1.05 * b_ms {
+    if (a_ms - b_ms).abs() <= EQUAL_MS {
+        None
+    } else if a_ms > 1.05 * b_ms {
         Some("A")
     } else if b_ms > 1.05 * a_ms {
         Some("B")
@@ -327,6 +335,16 @@ mod tests {
     use crate::agents::RandomAgent;
     use crate::impartial::NormalPlay;
     use crate::nim::Nim;
+
+    #[test]
+    fn times_within_five_percent_or_a_hundredth_of_a_millisecond_are_equal() {
+        assert_eq!(slower_side(105.0, 100.0), None);
+        assert_eq!(slower_side(106.0, 100.0), Some("A"));
+        assert_eq!(slower_side(100.0, 106.0), Some("B"));
+        // Microsecond moves: a ratio of 2 is noise.
+        assert_eq!(slower_side(0.004, 0.002), None);
+        assert_eq!(slower_side(0.02, 0.002), Some("A"));
+    }
 
     #[test]
     fn the_bank_gives_a_what_b_spent_and_will_spend_spread_over_its_moves() {
