@@ -35,7 +35,7 @@ pub struct ArenaReport {
     /// Whether A thought on a time bank matched to B's time ([`arena_equal_time`]).
     pub equal_time: bool,
     /// For an equal-time run: whether A's and B's times per move stayed within 5% of
-    /// each other (each at most 1.05 times the other, or within [`EQUAL_MS`]), the
+    /// each other (each at most 1.05 times the other, or within 0.01 ms), the
     /// condition for the run to count.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub valid: Option<bool>,
@@ -50,7 +50,7 @@ pub struct ArenaReport {
 const EQUAL_MS: f64 = 0.01;
 
 /// The side whose time per move is more than 5% above the other's (and more than
-/// [`EQUAL_MS`] above it), if one is: `None` when the two are within 5% of each other (an
+/// 0.01 ms above it), if one is: `None` when the two are within 5% of each other (an
 /// equal-time run then counts).
 pub fn slower_side(a_ms: f64, b_ms: f64) -> Option<&'static str> {
     if (a_ms - b_ms).abs() <= EQUAL_MS {
