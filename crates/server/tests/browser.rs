@@ -2429,23 +2429,7 @@ fn graph_games_played_in_3d() {
     assert_eq!(session.console_errors(), Vec::<String>::new());
     session.screenshot("sandpile-3d");
 
-    // On a phone the 3D view is a tab, no wider than the screen, and played there.
-    let phone = open_session_at(&driver, "375,800");
-    start_from_form(&phone, &server, "sandpile", "C5");
-    phone.click_first(".views .tabs [data-tab='3d']");
-    let vertex = phone
-        .settled_labels_3d_of(".vertex3d[data-move]")
-        .into_iter()
-        .next()
-        .expect("a vertex to play in 3D");
-    assert!(phone.document_width() <= 375);
-    phone.pointer_3d((vertex.x, vertex.y), &[], Some(0));
-    phone.wait_for_move(0);
-    assert_eq!(
-        phone.nth_text("#move-list li", 0),
-        format!("1. {}", vertex.name)
-    );
-    assert_eq!(phone.console_errors(), Vec::<String>::new());
+    played_in_3d_on_a_phone(&driver, &server, ("sandpile", "C5"), ".vertex3d");
 
     // A graph of over 300 vertices is drawn flat alone, and says why.
     start_from_form(&session, &server, "edge-nim", "cycle:301");
@@ -2458,6 +2442,150 @@ fn graph_games_played_in_3d() {
         ("sandpile", "K4"),
         "#board .vertex[data-move]",
     );
+}
+
+/// On a phone the 3D view of `game` on `board` is a tab, no wider than the screen, where
+/// the first of its `labels` that plays a move is played by a tap.
+fn played_in_3d_on_a_phone(
+    driver: &Driver,
+    server: &common::TestServer,
+    (game, board): (&str, &str),
+    labels: &str,
+) {
+    let phone = open_session_at(driver, "375,800");
+    start_from_form(&phone, server, game, board);
+    phone.click_first(".views .tabs [data-tab='3d']");
+    let label = phone
+        .settled_labels_3d_of(&format!("{labels}[data-move]"))
+        .into_iter()
+        .next()
+        .expect("a move to play in 3D");
+    assert!(phone.document_width() <= 375);
+    phone.pointer_3d((label.x, label.y), &[], Some(0));
+    phone.wait_for_move(0);
+    assert_eq!(
+        phone.nth_text("#move-list li", 0),
+        format!("1. {}", label.name)
+    );
+    assert_eq!(phone.console_errors(), Vec::<String>::new());
+}
+
+/// Nim in 3D beside its flat drawing: each heap's size shown over its stack as the server
+/// has it, the hint's counters lit as on the flat drawing, a game against the computer
+/// played to the end by clicks on counters in 3D (a counter takes itself and those above
+/// it, as on the flat drawing), the heap the last move took from marked with how many it
+/// took; a tall heap drawn in part, saying how many counters it leaves out; a counter
+/// tapped in the 3D tab on a phone; without WebGL the flat drawing plays alone.
+#[test]
+fn nim_played_to_the_end_in_3d() {
+    let server = start(Limits::default());
+    let driver = start_driver();
+    let session = open_session(&driver);
+    start_from_form(&session, &server, "nim", "3 4 5");
+    let canvas = session.wait_for("#view3d canvas");
+    assert_eq!(
+        session.attribute(&canvas, "aria-label").as_deref(),
+        Some("The heaps in 3D (counters: 3, 4, 5)")
+    );
+    counts_in_3d_as_served(&session, &server, ".size3d", "heaps", heap_served);
+    assert_eq!(session.find_all("#view3d .counter3d").len(), 12);
+
+    // The hint's counters are lit in 3D as on the flat drawing.
+    session.click_first("#hint");
+    session.wait_for_text("#hint-note", "ringed on the board");
+    let lit = |css: &str| {
+        session.read(&format!(
+            "return [...document.querySelectorAll('{css}.hint')].map((c) => c.dataset.move).sort()"
+        ))
+    };
+    let flat = lit("#board .pane-disk .counter");
+    assert!(
+        !flat.as_array().unwrap().is_empty(),
+        "a hint on the flat drawing"
+    );
+    let started = Instant::now();
+    while lit("#view3d .counter3d") != flat {
+        assert!(started.elapsed() < WAIT, "the hint {flat} not lit in 3D");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+
+    let mut moves = 0;
+    let started = Instant::now();
+    while !session.is_over() {
+        assert!(started.elapsed() < GAME_WAIT, "Nim did not end");
+        if session.find_all("#view3d .counter3d[data-move]").is_empty() {
+            std::thread::sleep(Duration::from_millis(100));
+            continue;
+        }
+        counts_in_3d_as_served(&session, &server, ".size3d", "heaps", heap_served);
+        let playable = session.settled_labels_3d_of(".counter3d[data-move]");
+        let Some(counter) = playable.get(moves % playable.len().max(1)) else {
+            continue;
+        };
+        let (heap, left) = counter.name.split_once(':').unwrap();
+        let size = session.read(&format!(
+            "return document.querySelector(\"#view3d .size3d[data-heap='{heap}']\").textContent"
+        ));
+        let taken =
+            size.as_str().unwrap().parse::<usize>().unwrap() - left.parse::<usize>().unwrap();
+        let before = session.moves_played();
+        session.pointer_3d((counter.x, counter.y), &[], Some(0));
+        session.wait_for_move(before);
+        assert_eq!(
+            session.nth_text("#move-list li", before),
+            format!("{}. {}", before + 1, counter.name)
+        );
+        moves += 1;
+        // The heap taken from says how many went (until the reply).
+        let marked = session.read(&format!(
+            "return document.querySelector(\"#view3d .heap3d.last[data-heap='{heap}']\")?.dataset.taken ?? null"
+        ));
+        assert!(
+            marked == json!(taken.to_string()) || session.moves_played() > before + 1,
+            "heap {heap} marked as {taken} taken: {marked}"
+        );
+    }
+    assert!(moves >= 2, "X played its moves in 3D");
+    counts_in_3d_as_served(&session, &server, ".size3d", "heaps", heap_served);
+    session.wait_for_text("#end-card .end-how", "cannot move");
+    assert_eq!(session.console_errors(), Vec::<String>::new());
+    session.screenshot("nim-3d");
+
+    // A tall heap: its lowest 12 and top 12 counters, the 6 between them said; its top
+    // counter taken in 3D (by one of two people on this device, so that no reply follows).
+    let game = server.create(json!({"game": "nim", "board": "30 2",
+        "players": {"X": "human", "O": "human"}}));
+    session.open_seated(&server, &game);
+    session.wait_for_text("#view3d .more3d[data-heap='1']", "+6");
+    session.wait_for_text("#view3d .note", "lowest 12 and its top 12");
+    assert_eq!(
+        session.find_all("#view3d .counter3d[data-heap='1']").len(),
+        24
+    );
+    let top = session
+        .settled_labels_3d_of(".counter3d[data-move='1:29']")
+        .into_iter()
+        .next()
+        .expect("the tall heap's top counter in view");
+    session.pointer_3d((top.x, top.y), &[], Some(0));
+    session.wait_for_move(0);
+    assert_eq!(session.nth_text("#move-list li", 0), "1. 1:29");
+    session.wait_for_text("#view3d .more3d[data-heap='1']", "+5");
+    session.screenshot("nim-3d-tall");
+    assert_eq!(session.console_errors(), Vec::<String>::new());
+
+    played_in_3d_on_a_phone(&driver, &server, ("nim", "3 4 5"), ".counter3d");
+    played_flat_without_webgl(
+        &driver,
+        &server,
+        ("nim", "3 4 5"),
+        "#board .counter[data-move]",
+    );
+}
+
+/// A Nim heap as the server has it: its number (from 1) and size.
+fn heap_served(index: usize, size: &Value) -> (String, String) {
+    ((index + 1).to_string(), size.to_string())
 }
 
 /// The lengths of K4's edges in space as graph3d.js lays K4 out from a flat drawing (a
@@ -2484,7 +2612,7 @@ fn session_layout_lengths(session: &Session, server: &common::TestServer) -> Vec
 }
 
 /// An Edge-Nim edge as the server has it: its name and tokens.
-fn tokens_served(edge: &Value) -> (String, String) {
+fn tokens_served(_: usize, edge: &Value) -> (String, String) {
     (
         edge["name"].as_str().unwrap().into(),
         edge["tokens"].to_string(),
@@ -2492,20 +2620,20 @@ fn tokens_served(edge: &Value) -> (String, String) {
 }
 
 /// A sandpile vertex as the server has it: its name and score over its threshold.
-fn scores_served(vertex: &Value) -> (String, String) {
+fn scores_served(_: usize, vertex: &Value) -> (String, String) {
     let name = vertex["name"].as_str().unwrap().into();
     (name, format!("{}/{}", vertex["score"], vertex["threshold"]))
 }
 
-/// Waits until the 3D view's labels `css` show, by their data-vertex or data-edge, the
-/// counts the server has for the game on show: `field` of its view, each entry read by
-/// `count` as (name, text).
+/// Waits until the 3D view's labels `css` show, by their data-vertex, data-edge or
+/// data-heap, the counts the server has for the game on show: `field` of its view, each
+/// entry read by `count` (given its index) as (name, text).
 fn counts_in_3d_as_served(
     session: &Session,
     server: &common::TestServer,
     css: &str,
     field: &str,
-    count: fn(&Value) -> (String, String),
+    count: fn(usize, &Value) -> (String, String),
 ) {
     let hash = session.read("return location.hash");
     let id = hash
@@ -2522,12 +2650,13 @@ fn counts_in_3d_as_served(
             .as_array()
             .unwrap()
             .iter()
-            .map(count)
+            .enumerate()
+            .map(|(i, entry)| count(i, entry))
             .collect();
         served.sort();
         let shown = session.read(&format!(
             "return [...document.querySelectorAll('#view3d {css}')].map((l) =>
-               [l.dataset.vertex ?? l.dataset.edge, l.querySelector('.count').textContent])"
+               [l.dataset.vertex ?? l.dataset.edge ?? l.dataset.heap, (l.querySelector('.count') ?? l).textContent])"
         ));
         let mut shown: Vec<(String, String)> = shown
             .as_array()
@@ -2548,8 +2677,8 @@ fn counts_in_3d_as_served(
 }
 
 impl Session<'_> {
-    /// The labels `css` (.vertex3d, .edge3d) of a graph's 3D view on show once the view
-    /// has come to rest, by their data-vertex or data-edge.
+    /// The labels `css` (.vertex3d, .edge3d, .counter3d) of a graph's or Nim's 3D view on
+    /// show once the view has come to rest, by their data-vertex, data-edge or data-move.
     fn settled_labels_3d_of(&self, css: &str) -> Vec<Label> {
         self.wait_for("#view3d[data-settled]");
         self.read("document.querySelector('#view3d .stage').scrollIntoView({ block: 'center' }); return null");
@@ -2559,7 +2688,8 @@ impl Session<'_> {
                 let number = |name| self.attribute(label, name)?.parse().ok();
                 let name = self
                     .attribute(label, "data-vertex")
-                    .or_else(|| self.attribute(label, "data-edge"))?;
+                    .or_else(|| self.attribute(label, "data-edge"))
+                    .or_else(|| self.attribute(label, "data-move"))?;
                 Some(Label {
                     cell: name.clone(),
                     name,

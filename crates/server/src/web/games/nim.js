@@ -2,8 +2,8 @@
 // that its counters stay large enough to tap). Clicking a counter takes it and every
 // counter after it, so the move leaves the counters before it. The hint rings the
 // counters it takes; the last move's heap is marked, and the counters it took are left
-// as dashed outlines.
-import { el, svgBox, moveTarget } from "../draw.js";
+// as dashed outlines. Beside the drawing the heaps stand in 3D (nim3d.js), played there too.
+import { el, loadedLater, svgBox, moveTarget } from "../draw.js";
 import { t } from "../i18n.js";
 
 /** How the game was won, for the end card: normal play, whoever cannot move loses. */
@@ -12,6 +12,9 @@ export function endNote(view, { winner, loser }) {
 }
 
 const PER_ROW = 10;
+
+// The 3D view, loaded after the flat drawing.
+const beside3d = loadedLater(() => import("../nim3d.js").then((module) => module.nim3d));
 
 /** Each heap's size before the last move shown: the board's heaps (written with spaces
  * or commas) with every earlier move played on them; null where they do not read. */
@@ -35,6 +38,7 @@ export function render(box, state, ctx) {
   const svg = svgBox([0, 0, 60 + widest * 28, rows.reduce((sum, r) => sum + r * 28 + 8, 0)], 12);
   const [hintHeap, hintLeft] = ctx.hint ? ctx.hint.split(":").map(Number) : [0, 0];
   let top = 14;
+  const in3d = [];
   heaps.forEach((size, h) => {
     const y = top;
     top += rows[h] * 28 + 8;
@@ -54,6 +58,9 @@ export function render(box, state, ctx) {
     for (let k = size; k < drawn[h]; k++) {
       svg.append(el("circle", { class: "counter taken", cx: 50 + (k % PER_ROW) * 28, cy: y + Math.floor(k / PER_ROW) * 28, r: 11, "aria-hidden": "true" }));
     }
+    in3d.push({ size, drawn: drawn[h], last: lastHeap === h + 1, counters });
   });
   box.append(svg);
+  // A still picture (the rules pages, a board before its game starts) goes alone.
+  if (!ctx.still) beside3d(svg, in3d, state);
 }
