@@ -56,9 +56,7 @@ function createView(context, { pos, edges, directed }) {
   let shown = null; // the flat drawing, the model and the labels on show
   const view = createStage(context, "", {
     ready: () => Boolean(shown),
-    beforeRender: () => false,
     placeLabels,
-    settle: () => {},
     click: (e) => {
       const v = vertexAt(e);
       if (v !== null && shown.vertices[v].node.hasAttribute("tabindex")) {

@@ -49,11 +49,7 @@ function createView(context) {
   let layout = null; // the names of the surfaces laid out, space-separated
   const view = createStage(context, t("Drag to turn, scroll or pinch to zoom, right-drag or two fingers to pan."), {
     ready: () => shown.length > 0,
-    beforeRender: () => false,
     placeLabels,
-    settle: () => {},
-    click: () => {},
-    hover: () => {},
   });
   const { element, labels, canvas, scene, camera } = view;
   element.classList.add("manifold3d");

@@ -72,9 +72,6 @@ function createView(context, count) {
       hovered = node;
       view.canvas.style.cursor = node && node.hasAttribute("data-move") ? "pointer" : "";
     },
-    // Nothing moves by itself, and nothing is worked out once the view rests.
-    beforeRender: () => false,
-    settle: () => {},
   });
   const { element, scene, labels, canvas, camera } = view;
   let hovered = null; // the flat counter the pointer is over in 3D

@@ -172,9 +172,12 @@ export const withoutWebgl = () => el("p", { class: "note" }, t("3D views need We
  * view shows: `ready()` whether there is something to draw, `beforeRender()` whether the
  * view moves itself (and is moved on a step), `placeLabels()` after each frame,
  * `settle()` once the view rests, `click(event)` on a click that is not a drag and
- * `hover(event or null)` as a mouse moves over the canvas unpressed.
+ * `hover(event or null)` as a mouse moves over the canvas unpressed; all but `ready` and
+ * `placeLabels` may be left out (a view that never moves itself, has nothing to work out
+ * at rest, or plays nothing).
  */
-export function createStage({ canvas, gl, software }, help, hooks) {
+export function createStage({ canvas, gl, software }, help, given) {
+  const hooks = { beforeRender: () => false, settle: () => {}, click: () => {}, hover: () => {}, ...given };
   const renderer = new THREE.WebGLRenderer({ canvas, context: gl, antialias: !software });
   const sharp = Math.min(window.devicePixelRatio || 1, 2);
   renderer.setPixelRatio(sharp);
