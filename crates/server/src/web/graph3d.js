@@ -318,24 +318,47 @@ export function layout3d(pos, edges) {
   const unit = lengths.length ? lengths.reduce((a, b) => a + b, 0) / lengths.length || 1 : 70;
   const random = seeded(n * 7919 + edges.length);
   const [cx, cy] = [0, 1].map((i) => pos.reduce((s, p) => s + p[i], 0) / (n || 1));
-  const x = pos.map(([px, py]) => [(px - cx) / unit, (py - cy) / unit, random() - 0.5]);
-  const rounds = Math.max(30, Math.min(300, Math.floor(3e7 / (n * n || 1))));
+  // Coordinates as one flat array (x, y, z of each vertex in turn), plain numbers in the
+  // inner loop and the square root written out: Math.hypot and an array a vertex made the
+  // rounds of 100 vertices take seconds (BENCHMARKS.md, "Page").
+  const x = new Float64Array(3 * n);
+  pos.forEach(([px, py], i) => x.set([(px - cx) / unit, (py - cy) / unit, random() - 0.5], 3 * i));
+  // Grids seeded from their flat drawing settle within 30 rounds (the stress changes by
+  // 0.3% from 30 to 300); at most 3 million vertex pairs a layout keep it under 0.2 s.
+  const rounds = Math.max(30, Math.min(300, Math.floor(3e6 / (n * n || 1))));
   for (let round = 0; round < rounds; round++) {
     for (let i = 0; i < n; i++) {
-      const next = [0, 0, 0];
+      const xi = x[3 * i];
+      const yi = x[3 * i + 1];
+      const zi = x[3 * i + 2];
+      let nx = 0;
+      let ny = 0;
+      let nz = 0;
       let weights = 0;
       for (let j = 0; j < n; j++) {
         if (j === i) continue;
         const d = distance[i * n + j];
         const w = 1 / (d * d);
-        const gap = Math.hypot(x[i][0] - x[j][0], x[i][1] - x[j][1], x[i][2] - x[j][2]) || 1e-9;
-        for (let k = 0; k < 3; k++) next[k] += w * (x[j][k] + (d * (x[i][k] - x[j][k])) / gap);
+        const xj = x[3 * j];
+        const yj = x[3 * j + 1];
+        const zj = x[3 * j + 2];
+        const dx = xi - xj;
+        const dy = yi - yj;
+        const dz = zi - zj;
+        const pull = (w * d) / (Math.sqrt(dx * dx + dy * dy + dz * dz) || 1e-9);
+        nx += w * xj + pull * dx;
+        ny += w * yj + pull * dy;
+        nz += w * zj + pull * dz;
         weights += w;
       }
-      if (weights) x[i] = next.map((c) => c / weights);
+      if (weights) {
+        x[3 * i] = nx / weights;
+        x[3 * i + 1] = ny / weights;
+        x[3 * i + 2] = nz / weights;
+      }
     }
   }
-  const vertices = x.map(([a, b, c]) => new THREE.Vector3(a, -b, c));
+  const vertices = Array.from({ length: n }, (_, i) => new THREE.Vector3(x[3 * i], -x[3 * i + 1], x[3 * i + 2]));
   const centre = new THREE.Vector3();
   for (const p of vertices) centre.addScaledVector(p, 1 / (n || 1));
   for (const p of vertices) p.sub(centre);
