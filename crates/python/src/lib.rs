@@ -47,6 +47,19 @@ fn bad_input(error: impl std::fmt::Display) -> PyErr {
     PyValueError::new_err(error.to_string())
 }
 
+/// An Edge-Nim table refused: `BudgetExceeded` (with no answer) when it would not fit
+/// `max_memory_mib`, which a larger budget lifts, as the CLI exits 3 for it; else bad input.
+fn table_refused(py: Python<'_>, error: crosscap_edge_nim::EdgeNimError) -> PyErr {
+    if error.stopped_by() != Exhausted::Memory {
+        return bad_input(error);
+    }
+    let exceeded = BudgetExceeded::new_err(error.to_string());
+    match exceeded.value(py).setattr("answer", py.None()) {
+        Ok(()) => exceeded,
+        Err(failed) => failed,
+    }
+}
+
 /// An answer as plain Python objects, or `BudgetExceeded` holding it as `answer` when its
 /// search ran out (`stopped` words why, from the reason).
 fn answered<'py>(
@@ -527,7 +540,7 @@ fn edge_nim_p_positions<'py>(
     let memory = memory(max_memory_mib)? as u64;
     let table = py
         .detach(|| PTable::compute(&graph, &within.bounds(), memory, &|_| {}))
-        .map_err(bad_input)?;
+        .map_err(|error| table_refused(py, error))?;
     let count = table.count_in(&within);
     if count > MAX_ROWS {
         return Err(bad_input(format!(
@@ -576,7 +589,7 @@ fn edge_nim_check<'py>(
     let memory = memory(max_memory_mib)? as u64;
     let check = py
         .detach(|| check_predicate(&graph, &predicate, &region, memory, &|_| {}))
-        .map_err(bad_input)?;
+        .map_err(|error| table_refused(py, error))?;
     let answer = to_python(py, &check)?;
     answer.set_item("graph", graph.spec())?;
     answer.set_item("edges", crosscap_edge_nim::edge_names(&graph))?;

@@ -165,6 +165,17 @@ def test_a_budget_that_runs_out_raises_budget_exceeded_with_the_partial_answer()
     assert caught.value.answer["reason"] == "nodes"
 
 
+def test_a_table_over_the_memory_budget_raises_budget_exceeded():
+    # 8^10 positions need 384 MiB: over 1 MiB is a budget that ran out, as the CLI exits 3.
+    with pytest.raises(crosscap.BudgetExceeded) as caught:
+        crosscap.edge_nim_p_positions("complete:5", 7, max_memory_mib=1)
+    assert caught.value.answer is None and "over the limit of 1 MiB" in str(caught.value)
+    with pytest.raises(crosscap.BudgetExceeded):
+        crosscap.edge_nim_check("complete:5", 7, "0-1 == 0", max_memory_mib=1)
+    with pytest.raises(ValueError):
+        crosscap.edge_nim_p_positions("complete:5", 99999)
+
+
 def test_the_readme_example_runs():
     readme = (Path(__file__).parents[3] / "README.md").read_text()
     block = readme.split("```python\n", 1)[1].split("```", 1)[0]
