@@ -2272,6 +2272,13 @@ fn manifold_surfaces_turned_in_3d() {
     assert!(phone.document_width() <= 375);
     assert_eq!(phone.console_errors(), Vec::<String>::new());
 
+    // Surfaces of over 200 handles and crosscaps in all (o201 alone) would be slow to
+    // build and turn: the cards say they have no 3D view.
+    start_from_form(&session, &server, "manifold", "o201");
+    session.wait_for_text("#board", "too many handles and crosscaps for the 3D view");
+    assert!(session.find_all("#view3d").is_empty());
+    assert_eq!(session.console_errors(), Vec::<String>::new());
+
     // Without WebGL the cards are played alone, and nothing is logged.
     let flat = open_session_with(&driver, &["--disable-3d-apis"]);
     start_from_form(&flat, &server, "manifold", "n2 o1");

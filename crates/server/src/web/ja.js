@@ -195,6 +195,7 @@ export default {
   "This board has no vertex positions: each face is a disc, joined to the faces it shares a side with.": "この盤面には頂点の位置がありません。各面を円で描き、辺を共有する面どうしを線で結んでいます。",
   "This board has too many cells for the 3D view.": "この盤面はセルが多すぎて3D表示できません。",
   "This graph has too many vertices for the 3D view.": "このグラフは頂点が多すぎて3D表示できません。",
+  "This position has too many handles and crosscaps for the 3D view.": "この局面はハンドルとクロスキャップが多すぎて3D表示できません。",
   "This position has too many heaps for the 3D view.": "この局面は山が多すぎて3D表示できません。",
   "This file is not a game record (JSON).": "このファイルは棋譜（JSON）ではありません。",
   "To move": "手番",

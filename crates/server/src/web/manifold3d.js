@@ -23,6 +23,10 @@ const LABEL_HEIGHT = 1.6;
 // Seen from the front and a little above: tori show their holes, cross-caps their seams.
 const EYE = [0.05, -1, 0.5];
 const CURVE_RADIUS = 0.07;
+// Past this many handles and crosscaps in all (1,625 points each, tubes between them) the
+// surfaces would take seconds to build and turn (o1000 alone: 1.7 million points), and
+// their labels would be a blur.
+const MAX_FEATURES = 200;
 
 const kept = {}; // the view of the game on show, as besideKept keeps it
 
@@ -33,6 +37,10 @@ const kept = {}; // the view of the game on show, as besideKept keeps it
  * WebGL the cards stay alone, and say why.
  */
 export function manifold3d(cards, surfaces, key) {
+  if (surfaces.reduce((sum, s) => sum + s.genus, 0) > MAX_FEATURES) {
+    cards.after(el("p", { class: "note" }, t("This position has too many handles and crosscaps for the 3D view.")));
+    return;
+  }
   // The cards drawn anew go where the last ones were, beside the view kept on the page.
   if (kept.views && kept.views.isConnected && !kept.views.contains(cards)) cards.before(kept.views);
   const view = besideKept(kept, key, cards, "Cards", createView);
