@@ -1470,6 +1470,9 @@ fn a_phone_sized_page_and_a_paced_computer_game() {
         ));
     }
     session.click_first("#start");
+    // The 3D view comes after the flat drawing and moves the page as it comes: a click
+    // before it may land where the button was.
+    session.wait_for("#view3d");
     session.click_first("#pause");
     session.wait_for_text("#pause", "Play");
     let pause = session.wait_for("#pause");
@@ -3589,6 +3592,9 @@ fn a_paced_game_keeps_its_end(session: &Session, server: &common::TestServer) {
         .unwrap()
         .len();
     session.open(&server.url(&format!("/#/game/{id}")));
+    // The 3D view comes after the flat drawing and moves the page: a click before it may
+    // land where the button was.
+    session.wait_for("#view3d");
     session.click_first("#pause");
     session.wait_for_text("#pause", "Play");
     session.click_first("#step");
