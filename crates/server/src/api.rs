@@ -310,6 +310,10 @@ pub fn router(app: Arc<App>, hosts: HostPolicy) -> Router {
             guard::body_in_time,
         ))
         .layer(from_fn_with_state(Arc::new(hosts), guard::check_host))
+        .layer(from_fn_with_state(
+            Arc::new(app.limits.clone()),
+            guard::head_within,
+        ))
         .layer(from_fn(guard::security_headers))
         .layer(from_fn(guard::log_request))
         .with_state(app)

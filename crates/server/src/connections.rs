@@ -26,6 +26,9 @@ use crate::limits::Limits;
 /// How long the server waits, once told to stop, for the requests under way to finish.
 const DRAIN_WAIT: Duration = Duration::from_secs(10);
 
+/// The smallest read buffer hyper accepts.
+const MIN_HEAD_BUFFER: usize = 8192;
+
 /// The connections open now, in all and by client address.
 struct Admission {
     open: Mutex<(usize, HashMap<IpAddr, usize>)>,
@@ -94,8 +97,13 @@ pub async fn serve_connections(
         max_per_address: limits.max_connections_per_address,
     });
     let mut http = hyper::server::conn::http1::Builder::new();
+    // hyper's own bound on a request head, past which it answers an empty 431 and closes
+    // the connection, is set well above the one `guard::head_within` answers in JSON;
+    // it also bounds what each connection's read buffer holds (hyper's default, about
+    // 400 KiB, is 400 MB over a thousand connections).
     http.timer(TokioTimer::new())
-        .header_read_timeout(limits.request_wait);
+        .header_read_timeout(limits.request_wait)
+        .max_buf_size((4 * limits.max_head_bytes).max(MIN_HEAD_BUFFER));
     // Every connection holds a receiver of `stop`: its sender says when to stop, and once
     // every receiver is dropped, every connection has ended.
     let (stop, stopped) = watch::channel(false);

@@ -1,5 +1,6 @@
 //! What every request passes through before the routes: the request log, the security
-//! headers, the Host check (against DNS rebinding) and the rate limits per client address.
+//! headers, the bounds of a request's head, the Host check (against DNS rebinding) and
+//! the rate limits per client address.
 
 use std::net::{IpAddr, SocketAddr};
 use std::num::NonZeroU32;
@@ -15,6 +16,7 @@ use governor::clock::{Clock, DefaultClock};
 use governor::{DefaultKeyedRateLimiter, Quota, RateLimiter};
 
 use crate::api::ApiError;
+use crate::limits::Limits;
 
 /// The page's policy: its own scripts, styles and requests only, no plugins, never in a
 /// frame.
@@ -35,6 +37,60 @@ pub async fn security_headers(request: Request, next: Next) -> Response {
         headers.insert(name, HeaderValue::from_static(value));
     }
     response
+}
+
+/// Refuses a request whose address or head is over its bounds with a 414 or 431 and a
+/// JSON error that says which bound and by how much. The HTTP layer refuses only heads
+/// over its own larger bounds, and with an empty body.
+pub async fn head_within(
+    State(limits): State<Arc<Limits>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let address = request
+        .uri()
+        .path_and_query()
+        .map_or(0, |address| address.as_str().len());
+    if address > limits.max_address_bytes {
+        return ApiError::new(
+            StatusCode::URI_TOO_LONG,
+            format!(
+                "the address is {address} bytes, over this server's {}: a long board goes \
+                 in a request's JSON body (POST /api/board, POST /api/games)",
+                limits.max_address_bytes
+            ),
+        )
+        .into_response();
+    }
+    let headers = request.headers();
+    // Each line as sent: name, ": ", value, CRLF; and the request line.
+    let head = address
+        + request.method().as_str().len()
+        + "  HTTP/1.1\r\n\r\n".len()
+        + headers
+            .iter()
+            .map(|(name, value)| name.as_str().len() + value.len() + 4)
+            .sum::<usize>();
+    let too_large = if headers.len() > limits.max_headers {
+        Some(format!(
+            "the request has {} header lines, over this server's {}",
+            headers.len(),
+            limits.max_headers
+        ))
+    } else if head > limits.max_head_bytes {
+        Some(format!(
+            "the request's head is {head} bytes, over this server's {}",
+            limits.max_head_bytes
+        ))
+    } else {
+        None
+    };
+    match too_large {
+        Some(message) => {
+            ApiError::new(StatusCode::REQUEST_HEADER_FIELDS_TOO_LARGE, message).into_response()
+        }
+        None => next.run(request).await,
+    }
 }
 
 /// Reads a request's whole body, at most `max_bytes` of it within `wait`, before the

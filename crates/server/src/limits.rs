@@ -10,6 +10,14 @@ use serde::Serialize;
 pub struct Limits {
     /// Largest request body.
     pub max_body_bytes: usize,
+    /// Longest address (path and query), largest request head (request line and
+    /// headers) and most header lines: past them a request is answered 414 or 431 with a
+    /// JSON error. The HTTP layer's own bounds lie above these (an address of 64 KiB, a
+    /// head of four times `max_head_bytes`, 100 header lines): past them it answers an
+    /// empty 414 or 431 and closes the connection.
+    pub max_address_bytes: usize,
+    pub max_head_bytes: usize,
+    pub max_headers: usize,
     /// Longest board, graph or surface text (a pasted board file included).
     pub max_board_chars: usize,
     /// Most legal moves in a starting position: the measure of board size every game shares.
@@ -83,6 +91,9 @@ impl Default for Limits {
     fn default() -> Self {
         Limits {
             max_body_bytes: 256 * 1024,
+            max_address_bytes: 16 * 1024,
+            max_head_bytes: 32 * 1024,
+            max_headers: 64,
             max_board_chars: 64 * 1024,
             max_legal_moves: 5_000,
             max_view_bytes: 4 * 1024 * 1024,
