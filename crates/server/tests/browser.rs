@@ -1533,6 +1533,22 @@ fn a_phone_sized_page_and_a_paced_computer_game() {
     session.wait_for("html[data-music='playing']");
     session.click_first("nav a[href='#/games']");
     session.wait_for("html:not([data-music])");
+    // The saved games are cards on a phone: every field, the result and the date
+    // included, within the screen's width and named.
+    session.wait_for("table.games tr[data-id]");
+    let outside = session.read(
+        "return [...document.querySelectorAll('table.games tr[data-id] td')]\
+           .filter((td) => td.getBoundingClientRect().right > innerWidth)\
+           .map((td) => td.innerText)",
+    );
+    assert_eq!(outside, json!([]), "fields past the screen's edge");
+    assert_eq!(
+        session.read(
+            "return getComputedStyle(document.querySelector('table.games tr[data-id] \
+             td[data-label]'), '::before').content"
+        ),
+        json!("\"board: \""),
+    );
     let (status, stopped) = server.post(
         &format!("/api/games/{id}/stop"),
         json!({"token": game["tokens"]["owner"]}),

@@ -295,11 +295,11 @@ async function savedGamesPage() {
       : t("{winner} won", { winner: g.winner });
     return el("tr", { class: yours.length ? "yours" : "", "data-id": g.id },
       el("td", {}, el("a", { href: `#/game/${g.id}`, title: t("game {id}", { id: g.id }) }, gameTitle(cat, g.game))),
-      el("td", {}, boardName(g.board)),
+      el("td", { "data-label": t("board") }, boardName(g.board)),
       el("td", { class: "seats" }, ...SEATS.map((seat) => el("div", {}, `${seat}: ${seatLabel(g.players[seat], mine[seat])}`))),
-      el("td", {}, String(g.moves)),
-      el("td", {}, result),
-      el("td", {}, new Date(g.updated * 1000).toLocaleString(language)));
+      el("td", { "data-label": t("moves") }, String(g.moves)),
+      el("td", { "data-label": t("result") }, result),
+      el("td", { "data-label": t("last move") }, new Date(g.updated * 1000).toLocaleString(language)));
   });
   // The games' page as asked for, with some of its parameters changed.
   const linkTo = (changes) => {
@@ -330,7 +330,7 @@ async function savedGamesPage() {
       ? el("a", { href: linkTo({ yours: "", page: "" }), id: "every-game" }, t("everyone's games"))
       : el("a", { href: linkTo({ yours: "1", page: "" }), id: "only-yours" }, t("only the games you play"))),
     el("div", { class: "table-scroll" }, el("table", { class: "games" },
-      el("tr", {}, ...["game", "board", "players", "moves", "result", "last move"].map((h) => el("th", {}, t(h)))),
+      el("tr", { class: "column-names" }, ...["game", "board", "players", "moves", "result", "last move"].map((h) => el("th", {}, t(h)))),
       ...rows)),
     pages);
 }
