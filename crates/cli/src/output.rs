@@ -143,9 +143,13 @@ pub fn status_text(status: &Status) -> String {
     }
 }
 
-/// "1 node", "2 nodes": a search's work in words.
+/// "1 node", "2 nodes", "1,298,770 nodes": a search's work in words.
 pub fn nodes_text(nodes: u64) -> String {
-    format!("{nodes} node{}", if nodes == 1 { "" } else { "s" })
+    format!(
+        "{} node{}",
+        indicatif::HumanCount(nodes),
+        if nodes == 1 { "" } else { "s" }
+    )
 }
 
 /// A part's answer in words, or "`what` is unknown: " and why.
@@ -826,6 +830,7 @@ mod tests {
     fn one_node_is_singular() {
         assert_eq!(nodes_text(1), "1 node");
         assert_eq!(nodes_text(2), "2 nodes");
+        assert_eq!(nodes_text(1_298_770), "1,298,770 nodes");
     }
 
     #[test]
