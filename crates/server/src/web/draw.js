@@ -250,7 +250,8 @@ export function seeded(seed) {
  * A function of a module loaded on its first call (a 3D view: three.js is most of the
  * page's code, and the flat drawing is playable without it): `load()` answers the
  * function, which is then called with the latest arguments given meanwhile, unless their
- * first (the drawing it goes beside) has left the page by then.
+ * first (the drawing it goes beside) has left the page by then. A 3D view's room is kept
+ * first (`roomFor3d`).
  */
 export function loadedLater(load) {
   let loaded = null;
@@ -269,3 +270,92 @@ export function loadedLater(load) {
     waiting = args;
   };
 }
+
+// Whether the browser offers WebGL 2, asked once (see `roomFor3d`).
+let webglOffered = null;
+
+/** Whether the browser offers WebGL 2: a context is asked for once, and given back. */
+export function offersWebgl() {
+  if (webglOffered === null) {
+    const gl = document.createElement("canvas").getContext("webgl2");
+    webglOffered = Boolean(gl);
+    gl?.getExtension("WEBGL_lose_context")?.loseContext();
+  }
+  return webglOffered;
+}
+
+let tab = "disk"; // on a phone, the pane on show: the flat drawing's or the 3D view's
+
+/** What a 3D view's pane says under it: how to move the view, then `help`. */
+const helpFor3d = (help) => [t("Drag to turn, scroll or pinch to zoom, right-drag or two fingers to pan."), help].filter(Boolean).join(" ");
+
+/**
+ * A 3D view's pane (view3d.js fills it): a bar of buttons, one for each of `choices` (the
+ * surfaces it can be shown on: { name, title }) and Reset view, the stage its canvas goes
+ * on, and under it `help`, what the view shows and what a click does, and `about`, what
+ * the model on show is.
+ */
+export function pane3d({ help, choices = [], about = "" }) {
+  return el("div", { class: "pane3d" },
+    el("div", { class: "surfaces" },
+      ...choices.map(({ name, title }) => el("button", { type: "button", "data-surface": name }, t(title))),
+      el("button", { type: "button", class: "reset" }, t("Reset view"))),
+    el("div", { class: "stage" }),
+    el("p", { class: "note help3d" }, helpFor3d(help)),
+    el("p", { class: "note about3d", hidden: !about }, about));
+}
+
+/**
+ * Keeps the room of the 3D view beside the flat drawing `flat` (just put in the page),
+ * which comes once three.js has loaded: the two in one box, side by side or as tabs on a
+ * phone (the flat one's named `flatTab`), the view's pane there at once, empty (`pane`
+ * as pane3d takes it), so that nothing on the page moves when the view comes. `arrange`
+ * is "wide" for one above the other (a connected sum's row of boards), "halves" for an
+ * even share. The box kept from the last drawing (data-kept: play.js keeps it across
+ * moves) takes `flat` in place of its last one, and the pane there the words of `help`.
+ * Without WebGL the flat drawing goes alone and says so. Answers whether a view comes.
+ */
+export function roomFor3d(flat, { flatTab, arrange = null, ...pane }) {
+  if (!offersWebgl()) return withoutWebgl(flat);
+  let box = keptBox(flat);
+  if (!box) {
+    box = el("div", { class: "views", "data-tab": tab, "data-arrange": arrange, "data-kept": "" });
+    const tabs = el("div", { class: "tabs", role: "tablist" },
+      ...[["disk", flatTab], ["3d", "3D"]].map(([name, label]) => {
+        const button = el("button", { type: "button", role: "tab", "data-tab": name }, t(label));
+        button.addEventListener("click", () => {
+          tab = name;
+          box.dataset.tab = name;
+        });
+        return button;
+      }));
+    const empty = pane3d(pane);
+    // Nothing to choose or reset before the view comes.
+    for (const button of empty.querySelectorAll("button")) button.disabled = true;
+    flat.replaceWith(box);
+    box.append(tabs, el("div", { class: "pane-disk" }), empty);
+  } else if (!box.contains(flat)) {
+    flat.replaceWith(box);
+  }
+  if (!box.contains(flat)) box.querySelector(".pane-disk").replaceChildren(flat);
+  const said = box.querySelector(".help3d");
+  if (said.textContent !== helpFor3d(pane.help)) said.textContent = helpFor3d(pane.help);
+  return true;
+}
+
+/** Says under the flat drawing `flat` why no 3D view goes beside it, taking away the
+ * room kept for the last one. Answers false. */
+export function without3d(flat, why) {
+  const box = keptBox(flat);
+  if (box?.contains(flat)) box.replaceWith(flat);
+  else box?.remove();
+  flat.after(el("p", { class: "note" }, why));
+  return false;
+}
+
+/** Says under the flat drawing `flat` that 3D views need WebGL (see `without3d`). */
+export const withoutWebgl = (flat) => without3d(flat, t("3D views need WebGL, which this browser does not offer."));
+
+// The box of a 3D view kept beside `flat`'s place: around it, or left beside it by the
+// last drawing.
+const keptBox = (flat) => flat.closest(".views") ?? flat.parentElement.querySelector(":scope > .views");

@@ -5,7 +5,8 @@
 // the pentagon and star), a tree radially from its centre; vertices left too close are
 // then pushed apart. Everything is seeded: the same graph is drawn the same way each time.
 // Beside the drawing, the same graph in 3D (graph3d.js).
-import { el, bounds, loadedLater, panZoom, seeded, svgBox } from "./draw.js";
+import { el, bounds, loadedLater, panZoom, roomFor3d, seeded, svgBox, without3d } from "./draw.js";
+import { t } from "./i18n.js";
 
 const SPACING = 70;
 // Above this many vertices the layout's quadratic steps would be slow: a plain circle.
@@ -545,12 +546,17 @@ export function drawVertex(svg, [cx, cy], { cls, inner, name = null, r = 18, tit
 
 // The 3D view, loaded after the flat drawing.
 const beside3d = loadedLater(() => import("./graph3d.js").then((module) => module.graph3d));
+// Past this many vertices the 3D layout's quadratic steps would be slow, and its labels a blur.
+const MAX_VERTICES_3D = 300;
 
 /**
- * Puts the graph in 3D beside its flat drawing `board` (in the page); a still picture
- * (the rules pages, a board before its game starts) goes alone. `graph` is as
- * graph3d.js's graph3d takes it.
+ * Puts the graph in 3D beside its flat drawing `board` (in the page) where it is not too
+ * large; a still picture (the rules pages, a board before its game starts) goes alone.
+ * `graph` is as graph3d.js's graph3d takes it, and its `help` what the view shows and what
+ * a click does.
  */
 export function graphIn3d(board, graph, state, ctx) {
-  if (!ctx.still) beside3d(board, graph, state);
+  if (ctx.still) return;
+  if (graph.vertices.length > MAX_VERTICES_3D) without3d(board, t("This graph has too many vertices for the 3D view."));
+  else if (roomFor3d(board, { flatTab: "Flat", help: graph.help })) beside3d(board, graph, state);
 }

@@ -12,8 +12,6 @@ import { el, seeded } from "./draw.js";
 import { besideKept, createStage, disposeTree, onceAFrame } from "./view3d.js";
 import { t } from "./i18n.js";
 
-// Past this many vertices the layout's quadratic steps would be slow, and its labels a blur.
-const MAX_VERTICES = 300;
 // Spheres and rods in units of the layout, whose edges are about 1 long.
 const RADIUS = 0.13;
 const ROD = 0.022;
@@ -33,28 +31,21 @@ const SPREAD_LABELS = 120;
 const current = {}; // the view of the game on show, as besideKept keeps it
 
 /**
- * Puts a 3D view of a graph beside its flat drawing `flat` (an element in the page) when
- * the graph is small enough and the browser has WebGL; otherwise says why under it.
- * `graph`: `pos` (the flat drawing's vertex positions), `edges` ([u, v] pairs),
- * `directed`, `edgeNodes` (the flat edges), `vertices` ({ node, name, text, chips }: the
- * flat disc, its name, the text of its label and how many chips to stack on it),
- * `edgeLabels` ({ name, text } an edge, or null) and `help`, what the view shows and
- * what a click does.
+ * Puts a 3D view of a graph in the room kept beside its flat drawing `flat` (graph.js's
+ * graphIn3d). `graph`: `pos` (the flat drawing's vertex positions), `edges` ([u, v]
+ * pairs), `directed`, `edgeNodes` (the flat edges), `vertices` ({ node, name, text, chips
+ * }: the flat disc, its name, the text of its label and how many chips to stack on it)
+ * and `edgeLabels` ({ name, text } an edge, or null).
  */
 export function graph3d(flat, graph, state) {
-  const n = graph.vertices.length;
-  if (n > MAX_VERTICES) {
-    flat.after(el("p", { class: "note" }, t("This graph has too many vertices for the 3D view.")));
-    return;
-  }
-  const key = `${state.id} ${JSON.stringify([n, graph.edges, graph.directed])}`;
-  besideKept(current, key, flat, "Flat", (context) => createView(context, graph))?.update(flat, graph);
+  const key = `${state.id} ${JSON.stringify([graph.vertices.length, graph.edges, graph.directed])}`;
+  besideKept(current, key, flat, (context) => createView(context, graph))?.update(flat, graph);
 }
 
 function createView(context, { pos, edges, directed }) {
   const layout = layout3d(pos, edges);
   let shown = null; // the flat drawing, the model and the labels on show
-  const view = createStage(context, "", {
+  const view = createStage(context, {
     ready: () => Boolean(shown),
     placeLabels,
     click: (e) => {
@@ -135,7 +126,6 @@ function createView(context, { pos, edges, directed }) {
       flat.addEventListener("focusout", repaintSoon);
     }
     shown = { flat, vertices: graph.vertices, edgeNodes: graph.edgeNodes };
-    view.help.textContent = `${t("Drag to turn, scroll or pinch to zoom, right-drag or two fingers to pan.")} ${graph.help}`;
     // Only what changed is written: each write restyles the label.
     graph.vertices.forEach(({ name, text }, v) => {
       const label = vertexLabels[v];

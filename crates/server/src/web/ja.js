@@ -70,7 +70,7 @@ export default {
   "Cross-cap": "クロスキャップ",
   "Cut closed surfaces along curves that bound no disk: whoever makes the last cut wins.": "円盤の境界にならない曲線に沿って閉曲面を切ります。最後に切った方が勝ちです。",
   "Disk": "円盤",
-  "Drag to turn, scroll or pinch to zoom, right-drag or two fingers to pan. Click a cell to play it.": "ドラッグで回転、スクロールかピンチで拡大縮小、右ドラッグか2本指で移動。セルをクリックするとそこに打ちます。",
+  "Click a cell to play it.": "セルをクリックするとそこに打ちます。",
   "Drag to turn, scroll or pinch to zoom, right-drag or two fingers to pan.": "ドラッグで回転、スクロールかピンチで拡大縮小、右ドラッグか2本指で移動。",
   "Draw": "引き分け",
   "Edge {edge} has {count} tokens: leave a whole number from 0 to {count}.": "辺{edge}のトークンは{count}個です。0から{count}までの整数を入力してください。",

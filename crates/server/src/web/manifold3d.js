@@ -23,39 +23,27 @@ const LABEL_HEIGHT = 1.6;
 // Seen from the front and a little above: tori show their holes, cross-caps their seams.
 const EYE = [0.05, -1, 0.5];
 const CURVE_RADIUS = 0.07;
-// Past this many handles and crosscaps in all (1,625 points each, tubes between them) the
-// surfaces would take seconds to build and turn (o1000 alone: 1.7 million points), and
-// their labels would be a blur.
-const MAX_FEATURES = 200;
 
 const kept = {}; // the view of the game on show, as besideKept keeps it
 
 /**
- * Puts the 3D view beside `cards` (just drawn in the page), showing `surfaces` in the
- * cards' order, each `{ name, genus, orientable, kind, form, last, hint }` (`kind` in
- * words, `form` manifold.js's, its curve named by `move`), for the game `key`. Without
- * WebGL the cards stay alone, and say why.
+ * Puts the 3D view in the room kept beside `cards` (games/manifold.js), showing `surfaces`
+ * in the cards' order, each `{ name, genus, orientable, kind, form, last, hint }` (`kind`
+ * in words, `form` manifold.js's, its curve named by `move`), for the game `key`.
  */
 export function manifold3d(cards, surfaces, key) {
-  if (surfaces.reduce((sum, s) => sum + s.genus, 0) > MAX_FEATURES) {
-    cards.after(el("p", { class: "note" }, t("This position has too many handles and crosscaps for the 3D view.")));
-    return;
-  }
-  // The cards drawn anew go where the last ones were, beside the view kept on the page.
-  if (kept.views && kept.views.isConnected && !kept.views.contains(cards)) cards.before(kept.views);
-  const view = besideKept(kept, key, cards, "Cards", createView);
-  if (view) view.update(surfaces);
+  besideKept(kept, key, cards, createView)?.update(surfaces);
 }
 
 /** Draws the surface of card `index` (of `cards`) in `form`, its curve the one `move` cuts. */
 export function pointAt(cards, index, form, move) {
-  if (kept.views && kept.views.contains(cards)) kept.view.point(index, form, move);
+  if (kept.view?.element.parentElement?.contains(cards)) kept.view.point(index, form, move);
 }
 
 function createView(context) {
   let shown = []; // per surface: what update() was given, its group in space and its label
   let layout = null; // the names of the surfaces laid out, space-separated
-  const view = createStage(context, t("Drag to turn, scroll or pinch to zoom, right-drag or two fingers to pan."), {
+  const view = createStage(context, {
     ready: () => shown.length > 0,
     placeLabels,
   });

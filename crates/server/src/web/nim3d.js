@@ -12,14 +12,12 @@ import * as THREE from "./vendor/three.module.js";
 import { el } from "./draw.js";
 import { besideKept, createStage, disposeTree } from "./view3d.js";
 import { t } from "./i18n.js";
+import { TALL } from "./games/nim.js";
 
-// A tall heap's counters drawn: its lowest HALF and its top HALF, a slot between them.
-const HALF = 12;
+// A tall heap's counters drawn: its lowest HALF and its top HALF, a slot between them; at
+// most GHOSTS of the counters the last move took, over their heap.
+const { half: HALF, ghosts: GHOSTS } = TALL;
 const CAP = 2 * HALF;
-// At most this many of the counters the last move took are drawn over their heap.
-const GHOSTS = 6;
-// Past this many heaps the row would be a blur of thin stacks.
-const MAX_HEAPS = 60;
 // Counters and the board in units of the layout: heaps SPACING apart.
 const DISC = { radius: 0.4, height: 0.2, gap: 0.05, round: 0.06 };
 const PITCH = DISC.height + DISC.gap;
@@ -34,18 +32,13 @@ const MARKS = ["hint", "solved", "lit"];
 const kept = {}; // the view of the game on show, as besideKept keeps it
 
 /**
- * Puts Nim in 3D beside its flat drawing `flat` (just put in the page) for the game
- * `state`, when the browser has WebGL and the heaps are not too many; otherwise says why
- * under it. `heaps`, one a heap: `size`, `drawn` (as long as the flat drawing draws it:
+ * Puts Nim in 3D in the room kept beside its flat drawing `flat` (games/nim.js) for the
+ * game `state`. `heaps`, one a heap: `size`, `drawn` (as long as the flat drawing draws it:
  * the last move's heap as long as it was), `last` (the last move's heap) and `counters`,
  * the flat counters from the lowest.
  */
 export function nim3d(flat, heaps, state) {
-  if (heaps.length > MAX_HEAPS) {
-    flat.after(el("p", { class: "note" }, t("This position has too many heaps for the 3D view.")));
-    return;
-  }
-  besideKept(kept, `${state.id} ${heaps.length}`, flat, "Flat", (context) => createView(context, heaps.length))?.update(flat, heaps);
+  besideKept(kept, `${state.id} ${heaps.length}`, flat, (context) => createView(context, heaps.length))?.update(flat, heaps);
 }
 
 /** The slot (from the board up) of each counter of a heap of `size` drawn, by counter;
@@ -57,7 +50,7 @@ function slotsOf(size) {
 
 function createView(context, count) {
   let shown = null; // the flat drawing, the heaps and where their counters are drawn
-  const view = createStage(context, "", {
+  const view = createStage(context, {
     ready: () => Boolean(shown),
     placeLabels,
     click: (e) => {
@@ -170,12 +163,6 @@ function createView(context, count) {
         new THREE.Vector3(width / 2, BOARD.depth / 2, zOf(tallest) + 0.4));
       view.frame(box.getBoundingSphere(new THREE.Sphere()), EYE, box);
     }
-    const capped = columns.some((c) => c.height > CAP || c.taken > GHOSTS);
-    view.help.textContent = [
-      t("Drag to turn, scroll or pinch to zoom, right-drag or two fingers to pan."),
-      t("Each heap shows its number in front of it and its size over it; the counters the last move took stand faint over their heap. Click a counter to take it and every counter above it."),
-      capped ? t("A heap of over {cap} counters shows its lowest {half} and its top {half}, with how many more lie between them (+), and at most {ghosts} of the counters taken.", { cap: CAP, half: HALF, ghosts: GHOSTS }) : "",
-    ].filter(Boolean).join(" ");
     canvas.setAttribute("aria-label", t("The heaps in 3D (counters: {sizes})", { sizes: heaps.map((heap) => heap.size).join(", ") }));
     repaint();
   }

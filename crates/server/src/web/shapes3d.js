@@ -53,6 +53,9 @@ export function surfacesOf(layout, board) {
   return [];
 }
 
+/** The surfaces of `surfaces` (surfacesOf's) a 3D view offers a choice of: none of one. */
+export const choicesOf = (surfaces) => (surfaces.length > 1 ? surfaces : []);
+
 /** Whether the point `[x, y]` lies within `bounds` (`[min_x, min_y, max_x, max_y]`). */
 export const within = ([x0, y0, x1, y1], [x, y]) => x >= x0 - 1e-6 && y >= y0 - 1e-6 && x <= x1 + 1e-6 && y <= y1 + 1e-6;
 
@@ -90,7 +93,7 @@ export function projectiveDisk(faces) {
     sides.get(k).push([f, i]);
   }));
   const vertices = [...new Set(faces.flat())];
-  // Past this many cells the 3D view is not drawn anyway (view3d.js, MAX_COPIES).
+  // Past this many cells the 3D view is not drawn anyway (surface.js, MAX_COPIES_3D).
   if (faces.length > 4000) return null;
   if (vertices.length - sides.size + faces.length !== 1 || [...sides.values()].some((s) => s.length !== 2)) return null;
   // A spanning tree of the vertices, then one of the faces across the other edges.

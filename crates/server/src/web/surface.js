@@ -4,9 +4,9 @@
 // of a cell lights all of them. A board pasted without vertex positions (each face laid
 // out on its own) is drawn as the graph of its faces instead. Beside the disk, where the
 // board allows, the same board in 3D (view3d.js).
-import { el, loadedLater, markMove, moveTarget, panZoom, playsMoves } from "./draw.js";
+import { el, loadedLater, markMove, moveTarget, panZoom, playsMoves, roomFor3d, without3d } from "./draw.js";
 import { drawGraph } from "./graph.js";
-import { pastedFaces, within } from "./shapes3d.js";
+import { choicesOf, pastedFaces, surfacesOf, within } from "./shapes3d.js";
 import { t } from "./i18n.js";
 
 const SCALE = 30;
@@ -82,13 +82,40 @@ export function drawSurface(box, state, ctx, { fill, marked = new Set(), loop = 
     if (!child.contains(kept.wrap)) child.remove();
   }
   if (!box.contains(kept.wrap)) box.append(kept.wrap);
-  // A still picture (the rules pages) shows the disk alone.
-  if (!ctx.still) beside3d(kept.wrap, state, ctx, { fill, marked, loop, loops });
+  besideIn3d(kept.wrap, state, ctx, { fill, marked, loop, loops });
   return svg;
 }
 
 // The 3D view, loaded after the disk is drawn.
 const beside3d = loadedLater(() => import("./view3d.js").then((module) => module.view3d));
+// Past this many cell copies the 3D view would be slow and its labels a blur.
+const MAX_COPIES_3D = 4000;
+// The surfaces each board's layout can be shown on in 3D.
+const surfacesByLayout = new WeakMap();
+
+/**
+ * Puts the board in 3D beside the disk `disk` (in the page) when it has a surface to show
+ * that is not too large; `paint` as view3d.js's view3d takes it. A still picture (the
+ * rules pages) shows the disk alone.
+ */
+function besideIn3d(disk, state, ctx, paint) {
+  if (ctx.still) return;
+  if (!surfacesByLayout.has(state.layout)) surfacesByLayout.set(state.layout, surfacesOf(state.layout, state.board));
+  const surfaces = surfacesByLayout.get(state.layout);
+  // A connected sum's boards, side by side on the disk and in a row in 3D, go one above
+  // the other, each the full width.
+  const arrange = state.layout.summands ? "wide" : null;
+  if (!surfaces.length) {
+    // A board file or a pasted board says how its cells are glued, not where they lie in
+    // space: the named families (goldberg, taylor, torus, klein) have a 3D view, and a
+    // pasted projective plane, cut open into a disk, and sums of the families (shapes3d.js).
+    without3d(disk, t("This board has no 3D view: only goldberg, taylor, torus and klein boards, their connected sums and pasted projective planes have one."));
+  } else if (surfaces[0].copies.length > MAX_COPIES_3D) {
+    without3d(disk, t("This board has too many cells for the 3D view."));
+  } else if (roomFor3d(disk, { flatTab: "Disk", help: t("Click a cell to play it."), arrange, choices: choicesOf(surfaces), about: surfaces[0].note ? t(surfaces[0].note) : "" })) {
+    beside3d(disk, state, ctx, paint, surfaces);
+  }
+}
 
 // The parts of a board that never change: cells, names, rim, zoom; hovering any copy of a
 // cell lights them all; the board plays the moves its cells carry.
@@ -391,6 +418,6 @@ function drawFaceGraph(box, state, ctx, faces, fill) {
   for (const child of box.querySelectorAll(":scope > [data-kept]")) child.remove();
   box.append(el("p", { class: "note" }, t("This board has no vertex positions: each face is a disc, joined to the faces it shares a side with.")), wrap);
   // A pasted projective plane has a 3D view all the same (cut open into a disk).
-  if (!ctx.still) beside3d(wrap, state, ctx, { fill });
+  besideIn3d(wrap, state, ctx, { fill });
   return svg;
 }

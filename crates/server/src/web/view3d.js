@@ -9,14 +9,10 @@
 // data-y give its place on the canvas, for players and for WebDriver alike.
 import * as THREE from "./vendor/three.module.js";
 import { OrbitControls } from "./vendor/OrbitControls.js";
-import { el } from "./draw.js";
-import { BORDER_FROM, surfacePath, surfacesOf, tessellate } from "./shapes3d.js";
+import { el, offersWebgl, pane3d, withoutWebgl } from "./draw.js";
+import { BORDER_FROM, choicesOf, surfacePath, tessellate } from "./shapes3d.js";
 import { t } from "./i18n.js";
 
-document.head.append(el("link", { rel: "stylesheet", href: new URL("./view3d.css", import.meta.url).href }));
-
-// Past this many cell copies the view would be slow and its labels a blur.
-const MAX_COPIES = 4000;
 // A pointer that moved less than this (CSS pixels) between down and up clicked.
 const CLICK_SLOP = 6;
 // A label's text is shown when its cell reaches this far from its centre on screen, plus
@@ -34,108 +30,49 @@ const FACING = 0.5;
 const BAND = { plain: "#4d4d4d", lit: "#f1c40f", loop: "#f1c40f", last: "#ffffff", hint: "#00aa00", solved: "#7ccf8e" };
 
 const current = {}; // the view of the game on show, as besideKept keeps it
-let tab = "disk"; // on a phone, the pane on show
-// Set once a browser has been found without WebGL: asking again would build a canvas and
-// fail at every move.
-let webglMissing = false;
 
 /**
- * Puts a 3D view beside the disk `disk` (an element already in `box`) when the board has
- * a surface to show and the browser has WebGL; otherwise leaves the disk alone. `paint`
- * is drawSurface's: `fill(cell)` a CSS class, `marked` cells, `loop` cell indices, `loops`
- * more cycles of cells ({ cells, cls }: a region's loops, drawn in the seat's dark colour).
+ * Puts the board in 3D, on `surfaces` (shapes3d.js's surfacesOf), in the room kept beside
+ * the disk `disk` (surface.js). `paint` is drawSurface's: `fill(cell)` a CSS class,
+ * `marked` cells, `loop` cell indices, `loops` more cycles of cells ({ cells, cls }: a
+ * region's loops, drawn in the seat's dark colour).
  */
-export function view3d(disk, state, ctx, paint) {
-  const surfaces = surfacesOf(state.layout, state.board);
-  if (!surfaces.length) {
-    // A board file or a pasted board says how its cells are glued, not where they lie in
-    // space: the named families (goldberg, taylor, torus, klein) have a 3D view, and a
-    // pasted projective plane, cut open into a disk, and sums of the families (shapes3d.js).
-    forget(current, disk);
-    const said = t("This board has no 3D view: only goldberg, taylor, torus and klein boards, their connected sums and pasted projective planes have one.");
-    disk.after(el("p", { class: "note" }, said));
-    return;
-  }
-  if (surfaces[0].copies.length > MAX_COPIES) {
-    disk.after(el("p", { class: "note" }, t("This board has too many cells for the 3D view.")));
-    return;
-  }
-  const view = besideKept(current, `${state.id} ${state.board}`, disk, "Disk", (context) => createView(context, surfaces));
-  if (!view) return;
-  // A connected sum's boards, side by side on the disk and in a row in 3D, go one above
-  // the other, each the full width.
-  current.views.toggleAttribute("data-wide", Boolean(state.layout.summands));
-  view.update(state, ctx, paint, disk);
+export function view3d(disk, state, ctx, paint, surfaces) {
+  besideKept(current, `${state.id} ${state.board}`, disk, (context) => createView(context, surfaces))?.update(state, ctx, paint, disk);
 }
 
 /**
- * The flat drawing `flat` and the 3D view's `pane` in one box, side by side or as tabs
- * on a phone (the flat one's named `flatTab`), which play.js keeps across moves
- * (data-kept). The box `views` of the last call is kept while it is on the page with
- * the pane: a flat drawing drawn anew (a graph's, on every move) goes in place of the
- * last. Otherwise a new box goes in the flat drawing's place. Answers the box.
+ * The 3D view `kept` holds ({ key, view }: a view made by `create(context)`, { element,
+ * update, dispose }) in the room kept beside `flat` (draw.js's roomFor3d), where it takes
+ * the place of the empty pane and its words; a new view for a new `key`. Answers the
+ * view, or null when WebGL fails after all (then the flat drawing goes alone and says so).
  */
-export function beside(flat, pane, views, flatTab) {
-  if (views && views.isConnected && views.contains(pane)) {
-    if (!views.contains(flat)) views.querySelector(".pane-disk").replaceChildren(flat);
-    return views;
-  }
-  const box = el("div", { class: "views", "data-tab": tab, "data-kept": "" });
-  const tabs = el("div", { class: "tabs", role: "tablist" },
-    ...[["disk", flatTab], ["3d", "3D"]].map(([name, label]) => {
-      const button = el("button", { type: "button", role: "tab", "data-tab": name }, t(label));
-      button.addEventListener("click", () => {
-        tab = name;
-        box.dataset.tab = name;
-      });
-      return button;
-    }));
-  flat.replaceWith(box);
-  box.append(tabs, el("div", { class: "pane-disk" }, flat), pane);
-  return box;
-}
-
-/**
- * The 3D view `kept` holds ({ key, view, views }: a view made by `create(context)`,
- * { element, update, dispose }, and its box) beside `flat`, a flat drawing just put in
- * the page (its tab named `flatTab`); a new view for a new `key`, the last one's box
- * taken off the page. Answers the view, or null without WebGL (then the flat drawing
- * says so under it).
- */
-export function besideKept(kept, key, flat, flatTab, create) {
+export function besideKept(kept, key, flat, create) {
   if (kept.key !== key) {
-    forget(kept, flat);
+    kept.view?.dispose();
     const context = webgl();
     if (!context) {
-      flat.after(withoutWebgl());
+      Object.assign(kept, { key: null, view: null });
+      withoutWebgl(flat);
       return null;
     }
     Object.assign(kept, { key, view: create(context) });
   }
-  kept.views = beside(flat, kept.view.element, kept.views, flatTab);
+  const room = flat.closest(".views").querySelector(":scope > .pane3d");
+  if (room !== kept.view.element) {
+    kept.view.element.querySelector(".help3d").textContent = room.querySelector(".help3d").textContent;
+    room.replaceWith(kept.view.element);
+  }
   return kept.view;
 }
 
-// Drops the view `kept` holds and takes its box off the page, leaving `flat` (a flat
-// drawing kept across boards, maybe in the box) in its place.
-function forget(kept, flat) {
-  kept.view?.dispose();
-  const { views } = kept;
-  if (views?.isConnected) {
-    if (views.contains(flat)) views.replaceWith(flat);
-    else views.remove();
-  }
-  Object.assign(kept, { key: null, view: null, views: null });
-}
-
 /**
- * A canvas and its WebGL 2 context, or null (from then on at once: asking again would
- * build a canvas and fail at every move). Antialiasing (multisampling) is asked for on a
- * GPU only: a software renderer (SwiftShader, llvmpipe) pays for it on the CPU, most of
+ * A canvas and its WebGL 2 context, or null. Antialiasing (multisampling) is asked for on
+ * a GPU only: a software renderer (SwiftShader, llvmpipe) pays for it on the CPU, most of
  * each frame's time (p50 83 ms against 33 ms on goldberg:8).
  */
 export function webgl() {
-  for (const antialias of webglMissing ? [] : [true, false]) {
+  for (const antialias of offersWebgl() ? [true, false] : []) {
     const canvas = el("canvas");
     const gl = canvas.getContext("webgl2", { antialias, alpha: false, stencil: false });
     if (!gl) break;
@@ -143,7 +80,6 @@ export function webgl() {
     const software = /swiftshader|llvmpipe|software/i.test(info ? gl.getParameter(info.UNMASKED_RENDERER_WEBGL) : "");
     if (!software || !antialias) return { canvas, gl, software };
   }
-  webglMissing = true;
   return null;
 }
 
@@ -161,22 +97,20 @@ export function onceAFrame(paint) {
   };
 }
 
-/** What the page says in place of a 3D view in a browser without WebGL. */
-export const withoutWebgl = () => el("p", { class: "note" }, t("3D views need WebGL, which this browser does not offer."));
-
 /**
  * What every 3D view has: a renderer on `context`'s canvas, a camera turned, zoomed and
  * panned by OrbitControls, a layer of labels over the canvas (hidden from screen
  * readers: they repeat the flat drawing, which screen readers and keys use), a bar of
- * buttons ending in Reset view, and `help` said under the canvas (its element `help`). `hooks` says what the
- * view shows: `ready()` whether there is something to draw, `beforeRender()` whether the
+ * buttons ending in Reset view, and under the canvas what the view shows (in words that
+ * the room kept for the view gives it: draw.js's roomFor3d). `hooks` says what the view
+ * shows: `ready()` whether there is something to draw, `beforeRender()` whether the
  * view moves itself (and is moved on a step), `placeLabels()` after each frame,
  * `settle()` once the view rests, `click(event)` on a click that is not a drag and
  * `hover(event or null)` as a mouse moves over the canvas unpressed; all but `ready` and
  * `placeLabels` may be left out (a view that never moves itself, has nothing to work out
- * at rest, or plays nothing).
+ * at rest, or plays nothing). The bar has a button for each of `choices` (pane3d's).
  */
-export function createStage({ canvas, gl, software }, help, given) {
+export function createStage({ canvas, gl, software }, given, choices = []) {
   const hooks = { beforeRender: () => false, settle: () => {}, click: () => {}, hover: () => {}, ...given };
   const renderer = new THREE.WebGLRenderer({ canvas, context: gl, antialias: !software });
   const sharp = Math.min(window.devicePixelRatio || 1, 2);
@@ -209,12 +143,12 @@ export function createStage({ canvas, gl, software }, help, given) {
 
   const labels = el("div", { class: "labels", "aria-hidden": "true" });
   canvas.setAttribute("role", "img");
-  const stage = el("div", { class: "stage" }, canvas, labels);
-  const bar = el("div", { class: "surfaces" });
-  const said = el("p", { class: "note" }, help);
-  const element = el("div", { class: "pane3d", id: "view3d" }, bar, stage, said);
+  const element = pane3d({ help: "", choices });
+  element.id = "view3d";
+  const [bar, stage] = element.children;
+  stage.append(canvas, labels);
   const requestRender = onceAFrame(render);
-  const view = { element, bar, stage, labels, canvas, help: said, scene, camera, controls, width: 0, height: 0, requestRender, frame, rayAt, unsettle, dispose };
+  const view = { element, bar, stage, labels, canvas, scene, camera, controls, width: 0, height: 0, requestRender, frame, rayAt, unsettle, dispose };
   view.turning = () => turning;
 
   let settle = null;
@@ -250,9 +184,7 @@ export function createStage({ canvas, gl, software }, help, given) {
     controls.update();
     requestRender();
   }
-  const reset = el("button", { type: "button", class: "reset" }, t("Reset view"));
-  reset.addEventListener("click", () => frame(...framed));
-  bar.append(reset);
+  bar.querySelector(".reset").addEventListener("click", () => frame(...framed));
 
   const raycaster = new THREE.Raycaster();
   // The ray from the eye through the point of the canvas a pointer event is at.
@@ -367,7 +299,7 @@ export function createStage({ canvas, gl, software }, help, given) {
 // The parts of a view that survive redraws: the stage, the mesh of the surface on show
 // and its labels.
 function createView(context, surfaces) {
-  const view = createStage(context, t("Drag to turn, scroll or pinch to zoom, right-drag or two fingers to pan. Click a cell to play it."), {
+  const view = createStage(context, {
     ready: () => Boolean(shown),
     beforeRender: () => {
       if (glide) glideOn();
@@ -386,15 +318,15 @@ function createView(context, surfaces) {
       const copy = e && copyAt(e);
       hover(copy ? copy.cell : null);
     },
-  });
+  }, choicesOf(surfaces));
   const { element, bar: chooser, stage, labels, canvas, scene, camera, controls, requestRender } = view;
   controls.addEventListener("start", () => {
     glide = null;
   });
   // What the model on show is and what it shows (each cell twice, a surface that passes
   // through itself, a connected sum's tubes).
-  const about = el("p", { class: "note", id: "surface-note", hidden: "" });
-  element.append(about);
+  const about = element.querySelector(".about3d");
+  about.id = "surface-note";
 
   let shown = null; // the surface on show: mesh, its copies and their labels
   let state = null;
@@ -459,13 +391,7 @@ function createView(context, surfaces) {
     view.frame(geometry.boundingSphere, shown.surface.eye, shown.surface.eye ? geometry.boundingBox : null);
   }
 
-  if (surfaces.length > 1) {
-    for (const surface of surfaces) {
-      const button = el("button", { type: "button", "data-surface": surface.name }, t(surface.title));
-      button.addEventListener("click", () => show(surface));
-      chooser.insertBefore(button, chooser.lastChild);
-    }
-  }
+  chooser.querySelectorAll("[data-surface]").forEach((button, i) => button.addEventListener("click", () => show(surfaces[i])));
 
   // The CSS colour of a fill class, as the disk draws it.
   const colours = new Map();

@@ -6,13 +6,27 @@
 // as three crosscaps). The hint's button and the surface it cuts are ringed; the surfaces
 // the last move left are marked. Beside the cards the same surfaces in 3D (manifold3d.js),
 // the curve drawn there too.
-import { el, loadedLater, plural } from "../draw.js";
+import { el, loadedLater, plural, roomFor3d, without3d } from "../draw.js";
 import { t } from "../i18n.js";
 
 // The 3D view, loaded once the cards are drawn, and a surface drawn there in a move's form.
 const load3d = () => import("../manifold3d.js");
 const beside3d = loadedLater(() => load3d().then((module) => module.manifold3d));
 const pointAt3d = loadedLater(() => load3d().then((module) => module.pointAt));
+// Past this many handles and crosscaps in all (1,625 points each in 3D, tubes between
+// them) the surfaces would take seconds to build and turn (o1000 alone: 1.7 million
+// points), and their labels would be a blur.
+const MAX_FEATURES_3D = 200;
+
+/** The 3D view of `surfaces` beside `cards`, for the game `key`, where they are not too
+ * many for it. */
+function besideCards(cards, surfaces, key) {
+  if (surfaces.reduce((sum, s) => sum + s.genus, 0) > MAX_FEATURES_3D) {
+    without3d(cards, t("This position has too many handles and crosscaps for the 3D view."));
+  } else if (roomFor3d(cards, { flatTab: "Cards", help: "", arrange: "halves" })) {
+    beside3d(cards, surfaces, key);
+  }
+}
 
 /** The genus of a surface's name: `o3` and `n2` give 3 and 2, the sphere `S` 0. */
 const genusOf = (name) => Number((/^[on](\d+)$/.exec(name) || [0, 0])[1]);
@@ -153,7 +167,7 @@ export function render(box, state, ctx) {
   const lastWords = ctx.last && describeMove(ctx.last, view);
   box.append(el("p", {}, t("Position: {position}", { position: view.position })), cards);
   // A still picture (the rules pages) shows the cards alone.
-  if (!ctx.still) beside3d(cards, in3d, state.id);
+  if (!ctx.still) besideCards(cards, in3d, state.id);
   if (lastWords) box.append(el("p", { class: "note last-move" }, t("Last move, {move}: {words}.", { move: ctx.last, words: lastWords })));
   if (!ctx.canMove) return;
   const list = el("div", { class: "move-list" });

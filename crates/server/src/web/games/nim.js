@@ -3,7 +3,7 @@
 // counter after it, so the move leaves the counters before it. The hint rings the
 // counters it takes; the last move's heap is marked, and the counters it took are left
 // as dashed outlines. Beside the drawing the heaps stand in 3D (nim3d.js), played there too.
-import { el, loadedLater, svgBox, moveTarget } from "../draw.js";
+import { el, loadedLater, roomFor3d, svgBox, moveTarget, without3d } from "../draw.js";
 import { t } from "../i18n.js";
 
 /** How the game was won, for the end card: normal play, whoever cannot move loses. */
@@ -15,6 +15,21 @@ const PER_ROW = 10;
 
 // The 3D view, loaded after the flat drawing.
 const beside3d = loadedLater(() => import("../nim3d.js").then((module) => module.nim3d));
+// Past this many heaps the 3D view's row would be a blur of thin stacks.
+const MAX_HEAPS_3D = 60;
+/** In 3D, a tall heap shows its lowest `half` counters and its top `half`, and at most
+ * `ghosts` of the counters the last move took. */
+export const TALL = { half: 12, ghosts: 6 };
+
+/** What the 3D view of `heaps` (as nim3d.js takes them) shows and what a click does. */
+function help3d(heaps) {
+  const { half, ghosts } = TALL;
+  const capped = heaps.some(({ size, drawn }) => size > 2 * half || drawn - size > ghosts);
+  return [
+    t("Each heap shows its number in front of it and its size over it; the counters the last move took stand faint over their heap. Click a counter to take it and every counter above it."),
+    capped ? t("A heap of over {cap} counters shows its lowest {half} and its top {half}, with how many more lie between them (+), and at most {ghosts} of the counters taken.", { cap: 2 * half, half, ghosts }) : "",
+  ].filter(Boolean).join(" ");
+}
 
 /** Each heap's size before the last move shown: the board's heaps (written with spaces
  * or commas) with every earlier move played on them; null where they do not read. */
@@ -62,5 +77,7 @@ export function render(box, state, ctx) {
   });
   box.append(svg);
   // A still picture (the rules pages, a board before its game starts) goes alone.
-  if (!ctx.still) beside3d(svg, in3d, state);
+  if (ctx.still) return;
+  if (heaps.length > MAX_HEAPS_3D) without3d(svg, t("This position has too many heaps for the 3D view."));
+  else if (roomFor3d(svg, { flatTab: "Flat", help: help3d(in3d) })) beside3d(svg, in3d, state);
 }
