@@ -51,6 +51,10 @@ export function render(box, state, ctx) {
   const widest = Math.min(PER_ROW, Math.max(1, ...drawn));
   const rows = drawn.map((size) => Math.max(1, Math.ceil(size / PER_ROW)));
   const svg = svgBox([0, 0, 60 + widest * 28, rows.reduce((sum, r) => sum + r * 28 + 8, 0)], 12);
+  // Up to twice its size, as wide as there is room for: at its own, beside the 3D view,
+  // the heaps sat small at the top of a tall box.
+  svg.classList.add("heaps");
+  for (const side of ["width", "height"]) svg.setAttribute(side, 2 * Number(svg.getAttribute(side)));
   const [hintHeap, hintLeft] = ctx.hint ? ctx.hint.split(":").map(Number) : [0, 0];
   let top = 14;
   const in3d = [];
