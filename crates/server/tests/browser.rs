@@ -2513,9 +2513,34 @@ fn nim_played_to_the_end_in_3d() {
     counts_in_3d_as_served(&session, &server, ".size3d", "heaps", heap_served);
     assert_eq!(session.find_all("#view3d .counter3d").len(), 12);
 
+    // A solve's winning counters are told apart from the hint's in 3D, as the flat drawing
+    // dashes their ring: a paler green.
+    session.click_first("#solve");
+    session.wait_for_text("#solve-note", "Solved");
+    let colours = |css: &str| {
+        let started = Instant::now();
+        loop {
+            let found = session.read(&format!(
+                "return [...new Set([...document.querySelectorAll('#view3d .counter3d{css}')].map((c) => c.dataset.colour))]"
+            ));
+            if found != json!([]) {
+                return found;
+            }
+            assert!(started.elapsed() < WAIT, "no {css} counter in 3D");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    };
+    let solved = colours(".solved");
+
     // The hint's counters are lit in 3D as on the flat drawing.
     session.click_first("#hint");
     session.wait_for_text("#hint-note", "ringed on the board");
+    let hinted = colours(".hint");
+    assert_eq!(hinted.as_array().unwrap().len(), 1, "{hinted}");
+    assert!(
+        solved.as_array().unwrap().iter().all(|c| c != &hinted[0]),
+        "a solve's counters {solved} as green as the hint's {hinted}"
+    );
     let lit = |css: &str| {
         session.read(&format!(
             "return [...document.querySelectorAll('{css}.hint')].map((c) => c.dataset.move).sort()"

@@ -25,7 +25,9 @@ const SPACING = 1.15;
 const BOARD = { depth: 1.8, height: 0.12, margin: 0.45 };
 // Seen from the front and a little above: the stacks stand up on the screen.
 const EYE = [0.12, -1, 0.45];
-const COLOUR = { board: "#e2d3b0", counter: "#b9770e" };
+// A solve's winning counters, paler than the hint's green (the flat drawing rings the
+// hint's counters and dashes a solve's ring).
+const COLOUR = { board: "#e2d3b0", counter: "#b9770e", solved: "#7ccf8e" };
 // The flat counters' marks that their labels here take too.
 const MARKS = ["hint", "solved", "lit"];
 
@@ -175,16 +177,18 @@ function createView(context, count) {
     return hit ? shown.counters[hit.instanceId].node : null;
   }
 
-  // A counter's colour as its flat twin's style has it: its fill (lit by the pointer), or
-  // the stroke of a hint's or a solve's mark; its label takes the twin's marks and move.
+  // A counter's colour as its flat twin's style has it: its fill (lit by the pointer), the
+  // stroke of a hint's mark, or a solve's paler; its label takes the twin's marks and move,
+  // and says the colour (data-colour, for tests).
   const colour = new THREE.Color();
   function repaint() {
     shown.counters.forEach(({ node }, i) => {
       const style = getComputedStyle(node);
-      const marked = node.classList.contains("hint") || node.classList.contains("solved");
-      const paint = marked && !node.classList.contains("lit") ? style.stroke : style.fill;
-      discs.setColorAt(i, colour.setStyle(paint.startsWith("rgb") ? paint : COLOUR.counter));
+      const mark = node.classList.contains("lit") ? null : ["hint", "solved"].find((name) => node.classList.contains(name));
+      const paint = mark ? style.stroke : style.fill;
+      discs.setColorAt(i, colour.setStyle(mark === "solved" ? COLOUR.solved : paint.startsWith("rgb") ? paint : COLOUR.counter));
       const label = counterLabels[i];
+      if (label.dataset.colour !== colour.getHexString()) label.dataset.colour = colour.getHexString();
       for (const name of MARKS) label.classList.toggle(name, node.classList.contains(name));
       label.toggleAttribute("data-move", node.hasAttribute("data-move"));
       if (node.hasAttribute("data-move")) label.dataset.move = node.dataset.move;
