@@ -39,6 +39,7 @@ pub enum ManifoldCommand {
     /// The paper's Table 2.1: every move from n_g, the 2-manifold it leads to and its
     /// G-value, and G(n_g), for g = 0 to the maximum genus.
     Table {
+        /// The last genus g of the table's rows (at most 2000; the paper's table stops at 14).
         #[arg(long, default_value_t = 14)]
         max_genus: u32,
         /// Table format for text output.
@@ -57,6 +58,8 @@ pub enum ManifoldCommand {
     },
     /// The G-series of o_g and n_g to a genus, with the preperiod and period they show.
     Series {
+        /// The genus to which both series are computed (at most 10,000,000), all of them
+        /// searched for a period.
         #[arg(long, default_value_t = 1000)]
         max_genus: u32,
         /// How many leading values of each series to print (the period is found from all).
