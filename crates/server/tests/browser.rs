@@ -2493,6 +2493,64 @@ fn played_in_3d_on_a_phone(
     assert_eq!(phone.console_errors(), Vec::<String>::new());
 }
 
+/// The graph games' labels and arrowheads in 3D: on a directed sandpile board each arc has
+/// one arrowhead, pointing along it at its head.
+#[test]
+fn graph_labels_and_arrows_in_3d() {
+    let server = start(Limits::default());
+    let driver = start_driver();
+    let session = open_session(&driver);
+    arcs_pointed_in_3d(&session, &server);
+    assert_eq!(session.console_errors(), Vec::<String>::new());
+}
+
+/// The sandpile game on the arcs 0>1 and 2>1 in 3D: one arrowhead an arc (as the canvas's
+/// data-arrows has them drawn, from base to point), its point nearer the arc's head than
+/// its base is and the arrow along the line from the tail.
+fn arcs_pointed_in_3d(session: &Session, server: &common::TestServer) {
+    start_from_form(session, server, "sandpile", "arcs:0>1,2>1");
+    let canvas = session.wait_for("#view3d canvas[data-arrows]");
+    let vertices = session.settled_labels_3d_of(".vertex3d");
+    assert_eq!(vertices.len(), 3, "every vertex in sight");
+    let arrows: Value =
+        serde_json::from_str(&session.attribute(&canvas, "data-arrows").unwrap()).unwrap();
+    let at = |label: &Label| (label.x as f64, label.y as f64);
+    let point = |p: &Value| (p[0].as_f64().unwrap(), p[1].as_f64().unwrap());
+    let apart = |(x, y): (f64, f64), (u, v): (f64, f64)| (x - u).hypot(y - v);
+    let mut drawn: Vec<(String, String)> = arrows
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|arrow| {
+            let (base, tip) = (point(&arrow[0]), point(&arrow[1]));
+            let head = vertices
+                .iter()
+                .min_by(|a, b| apart(at(a), tip).total_cmp(&apart(at(b), tip)))
+                .unwrap();
+            assert!(
+                apart(at(head), tip) < apart(at(head), base),
+                "an arrow pointing away from {}: {arrow}",
+                head.name
+            );
+            // How nearly the line from a vertex to the head runs the way the arrow points.
+            let along = |tail: &Label| {
+                let (dx, dy) = (at(head).0 - at(tail).0, at(head).1 - at(tail).1);
+                (dx * (tip.0 - base.0) + dy * (tip.1 - base.1)) / (dx.hypot(dy) * apart(tip, base))
+            };
+            let tail = vertices
+                .iter()
+                .filter(|v| v.name != head.name)
+                .max_by(|a, b| along(a).total_cmp(&along(b)))
+                .unwrap();
+            assert!(along(tail) > 0.95, "an arrow off its arc: {arrow}");
+            (tail.name.clone(), head.name.clone())
+        })
+        .collect();
+    drawn.sort();
+    let arcs = [("0", "1"), ("2", "1")].map(|(u, v)| (u.to_string(), v.to_string()));
+    assert_eq!(drawn, arcs, "the arrowheads drawn, tail to head");
+}
+
 /// Nim in 3D beside its flat drawing: each heap's size shown over its stack as the server
 /// has it, the hint's counters lit as on the flat drawing, a game against the computer
 /// played to the end by clicks on counters in 3D (a counter takes itself and those above

@@ -16,6 +16,7 @@ import { t } from "./i18n.js";
 const RADIUS = 0.13;
 const ROD = 0.022;
 const CHIP = { radius: 0.08, height: 0.03, gap: 0.012 };
+const HEAD = { radius: RADIUS * 0.5, height: RADIUS * 1.2 };
 // Seen from above and aside: a graph laid out nearly flat shows its plane, and the stacks
 // of chips still stand up on the screen.
 const EYE = [0.3, -0.8, 1];
@@ -48,6 +49,7 @@ function createView(context, { pos, edges, directed }) {
   const view = createStage(context, {
     ready: () => Boolean(shown),
     placeLabels,
+    settle: showArrows,
     click: (e) => {
       const v = vertexAt(e);
       if (v !== null && shown.vertices[v].node.hasAttribute("tabindex")) {
@@ -69,7 +71,7 @@ function createView(context, { pos, edges, directed }) {
   // inside, in the ring's colour, seen round the sphere's outline.
   const halos = new THREE.InstancedMesh(sphere, new THREE.MeshBasicMaterial({ side: THREE.BackSide }), n);
   const rods = new THREE.InstancedMesh(new THREE.CylinderGeometry(1, 1, 1, 10), new THREE.MeshLambertMaterial(), Math.max(edges.length, 1));
-  const heads = directed ? new THREE.InstancedMesh(new THREE.ConeGeometry(RADIUS * 0.5, RADIUS * 1.2, 12), new THREE.MeshLambertMaterial(), Math.max(edges.length, 1)) : null;
+  const heads = directed ? new THREE.InstancedMesh(new THREE.ConeGeometry(HEAD.radius, HEAD.height, 12), new THREE.MeshLambertMaterial(), Math.max(edges.length, 1)) : null;
   const chipGeometry = new THREE.CylinderGeometry(CHIP.radius, CHIP.radius, CHIP.height, 16).rotateX(Math.PI / 2);
   const chipMaterial = new THREE.MeshLambertMaterial({ color: 0xd9a441 });
   let chips = null;
@@ -216,6 +218,23 @@ function createView(context, { pos, edges, directed }) {
     return hit ? hit.instanceId : null;
   }
 
+  // Where a point of the scene is on the canvas (CSS pixels), and its depth.
+  function screen(p) {
+    const at = p.clone().project(view.camera);
+    return [((at.x + 1) / 2) * view.width, ((1 - at.y) / 2) * view.height, at.z];
+  }
+
+  // The arrowheads as drawn, each from the middle of its base to its point on the canvas,
+  // in the canvas's data-arrows for tests, written once the view rests.
+  function showArrows() {
+    if (!heads) return;
+    const drawn = Array.from({ length: heads.count }, (_, e) => {
+      heads.getMatrixAt(e, matrix);
+      return [-1, 1].map((end) => screen(new THREE.Vector3(0, (end * HEAD.height) / 2, 0).applyMatrix4(matrix)).slice(0, 2).map(Math.round));
+    });
+    canvas.dataset.arrows = JSON.stringify(drawn);
+  }
+
   // Moves each label to its sphere's centre or along its edge on the canvas, hiding those
   // behind a sphere nearer the eye or off the canvas. An edge's label goes at its middle,
   // or (on smaller graphs) the spot nearest it that keeps clear of the labels placed
@@ -223,10 +242,6 @@ function createView(context, { pos, edges, directed }) {
   function placeLabels() {
     const { width, height, camera } = view;
     const eye = camera.position;
-    const screen = (p) => {
-      const at = p.clone().project(camera);
-      return [((at.x + 1) / 2) * width, ((1 - at.y) / 2) * height, at.z];
-    };
     const behind = (p, own) => {
       const towards = p.clone().sub(eye);
       const distance = towards.length();
