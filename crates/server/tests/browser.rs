@@ -2493,15 +2493,54 @@ fn played_in_3d_on_a_phone(
     assert_eq!(phone.console_errors(), Vec::<String>::new());
 }
 
-/// The graph games' labels and arrowheads in 3D: on a directed sandpile board each arc has
-/// one arrowhead, pointing along it at its head.
+/// The graph games' labels and arrowheads in 3D: a label is hidden behind a rod nearer the
+/// eye as behind a sphere, but not behind its own; on a directed sandpile board each arc
+/// has one arrowhead, pointing along it at its head.
 #[test]
 fn graph_labels_and_arrows_in_3d() {
     let server = start(Limits::default());
     let driver = start_driver();
     let session = open_session(&driver);
+    session.open(&server.url("/#/"));
+    assert_eq!(
+        labels_hidden_by_rods(&session),
+        json!([true, false, false, false, true, false, true]),
+        "a label at the origin seen from above: behind a rod across the sight line, its own \
+         rod, a rod behind it, a rod beside the sight line; a vertex's behind a rod, \
+         behind its own rod; an edge's behind a sphere"
+    );
     arcs_pointed_in_3d(&session, &server);
     assert_eq!(session.console_errors(), Vec::<String>::new());
+}
+
+/// graph3d.js's `hidden` for a label at the origin seen from (0, 0, 10), past rods across
+/// the sight line and spheres (in the order `graph_labels_and_arrows_in_3d`
+/// says).
+fn labels_hidden_by_rods(session: &Session) -> Value {
+    session.command(
+        "POST",
+        "/execute/async",
+        Some(json!({ "script": "const done = arguments[0];
+            Promise.all([import('/static/graph3d.js'), import('/static/vendor/three.module.js')])
+              .then(([{ hidden }, { Vector3 }]) => {
+                const eye = new Vector3(0, 0, 10);
+                const origin = new Vector3();
+                // A rod between vertices 5 and 6 along x, at height z, y off the sight line.
+                const across = (z, y = 0) => ({ a: new Vector3(-1, y, z), b: new Vector3(1, y, z),
+                  middle: new Vector3(0, y, z), half: 1, radius: 0.05, u: 5, v: 6 });
+                const upright = { a: origin, b: new Vector3(0, 0, 3), middle: new Vector3(0, 0, 1.5),
+                  half: 1.5, radius: 0.05, u: 0, v: 1 };
+                done([
+                  hidden(eye, origin, { edge: 1 }, [], [across(2)]),
+                  hidden(eye, origin, { edge: 0 }, [], [across(2)]),
+                  hidden(eye, origin, { edge: 1 }, [], [across(-2)]),
+                  hidden(eye, origin, { edge: 1 }, [], [across(2, 0.5)]),
+                  hidden(eye, origin, { vertex: 0 }, [origin], [across(2)]),
+                  hidden(eye, origin, { vertex: 0 }, [origin], [upright]),
+                  hidden(eye, origin, { edge: 0 }, [new Vector3(0, 0, 2)], []),
+                ]);
+              });", "args": [] })),
+    )
 }
 
 /// The sandpile game on the arcs 0>1 and 2>1 in 3D: one arrowhead an arc (as the canvas's

@@ -90,9 +90,12 @@ function createView(context, { pos, edges, directed }) {
     const tip = b.clone().addScaledVector(along, -(RADIUS * 1.6) / (along.length() || 1));
     return { middle: a.clone().lerp(b, 0.5), turn, length: along.length(), tip };
   });
+  // The rods as the labels' sight lines meet them.
+  const sightRods = ends.map(([a, b], e) => ({ a, b, middle: a.clone().lerp(b, 0.5), half: a.distanceTo(b) / 2, radius: ROD, u: edges[e][0], v: edges[e][1] }));
   const placeRod = (e, width) => {
     const { middle, turn, length } = rodAt[e];
     rods.setMatrixAt(e, matrix.compose(middle, turn, new THREE.Vector3(ROD * width, length, ROD * width)));
+    sightRods[e].radius = ROD * width;
   };
   rodAt.forEach(({ tip, turn, length }, e) => {
     placeRod(e, 1);
@@ -236,25 +239,15 @@ function createView(context, { pos, edges, directed }) {
   }
 
   // Moves each label to its sphere's centre or along its edge on the canvas, hiding those
-  // behind a sphere nearer the eye or off the canvas. An edge's label goes at its middle,
-  // or (on smaller graphs) the spot nearest it that keeps clear of the labels placed
-  // before it.
+  // behind a sphere or a rod nearer the eye or off the canvas. An edge's label goes at its
+  // middle, or (on smaller graphs) the spot nearest it that keeps clear of the labels
+  // placed before it.
   function placeLabels() {
     const { width, height, camera } = view;
     const eye = camera.position;
-    const behind = (p, own) => {
-      const towards = p.clone().sub(eye);
-      const distance = towards.length();
-      towards.divideScalar(distance);
-      return layout.vertices.some((c, v) => {
-        if (v === own) return false;
-        const along = c.clone().sub(eye).dot(towards);
-        return along < distance - RADIUS && c.clone().sub(eye).addScaledVector(towards, -along).length() < RADIUS;
-      });
-    };
     const put = (label, p, own) => {
       const [x, y, z] = screen(p);
-      const visible = !label.classList.contains("unused") && z < 1 && x >= 0 && y >= 0 && x <= width && y <= height && !behind(p, own);
+      const visible = !label.classList.contains("unused") && z < 1 && x >= 0 && y >= 0 && x <= width && y <= height && !hidden(eye, p, own, layout.vertices, sightRods);
       if (label.hidden !== !visible) label.hidden = !visible;
       if (!visible) return null;
       label.style.transform = `translate(${x.toFixed(1)}px, ${y.toFixed(1)}px) translate(-50%, -50%)`;
@@ -262,7 +255,7 @@ function createView(context, { pos, edges, directed }) {
       label.dataset.y = Math.round(y);
       return [x, y];
     };
-    const placed = layout.vertices.map((p, v) => put(vertexLabels[v], p, v)).filter(Boolean);
+    const placed = layout.vertices.map((p, v) => put(vertexLabels[v], p, { vertex: v })).filter(Boolean);
     ends.forEach(([a, b], e) => {
       const label = edgeLabels[e];
       let spot = a.clone().lerp(b, 0.5);
@@ -274,7 +267,7 @@ function createView(context, { pos, edges, directed }) {
         const spots = [0.5, 0.4, 0.6, 0.32, 0.68].map((s) => a.clone().lerp(b, s));
         spot = spots.find((p) => room(p) >= 24) || spots.reduce((p, q) => (room(q) > room(p) ? q : p));
       }
-      const at = put(label, spot, -1);
+      const at = put(label, spot, { edge: e });
       if (!at) return;
       placed.push(at);
       const [ax, ay] = screen(a);
@@ -290,6 +283,56 @@ function createView(context, { pos, edges, directed }) {
   }
 
   return { element, update, dispose };
+}
+
+/**
+ * Whether `p`, a label's point, is hidden from `eye` by a sphere (of radius RADIUS round
+ * one of `centres`) or a rod (`rods`: { a, b, middle, half, radius, u, v }: its ends, its
+ * middle, half its length, its radius and its vertices) nearer the eye, other than the
+ * label's own (`own`): a vertex's label (`own.vertex`) is not hidden by its sphere or the
+ * rods that meet at its centre, an edge's (`own.edge`) by the rod whose axis it is on.
+ * Plain numbers: it runs for every label on every frame.
+ */
+export function hidden(eye, p, own, centres, rods) {
+  const clamp01 = (value) => Math.min(1, Math.max(0, value));
+  const [ex, ey, ez] = [eye.x, eye.y, eye.z];
+  const [dx, dy, dz] = [p.x - ex, p.y - ey, p.z - ez];
+  const squared = dx * dx + dy * dy + dz * dz;
+  const distance = Math.sqrt(squared);
+  // Whether the sight line passes within `reach` of `c`, short of the label by `margin`.
+  const near = (c, reach, margin) => {
+    const [wx, wy, wz] = [c.x - ex, c.y - ey, c.z - ez];
+    const along = (wx * dx + wy * dy + wz * dz) / distance;
+    return along < distance - margin && wx * wx + wy * wy + wz * wz - along * along < reach * reach;
+  };
+  for (let v = 0; v < centres.length; v++) {
+    if (v !== own.vertex && near(centres[v], RADIUS, RADIUS)) return true;
+  }
+  // A rod must cross the sight line in front of the label's sphere, or of its own rod.
+  const depth = own.vertex === undefined ? 0 : RADIUS;
+  for (let e = 0; e < rods.length; e++) {
+    const { a, b, middle, half, radius, u, v } = rods[e];
+    // Most rods are nowhere near the sight line: their bounding spheres tell at once.
+    if (e === own.edge || u === own.vertex || v === own.vertex || !near(middle, half + radius, -half)) continue;
+    // The closest points of the sight line, eye + s (p - eye), and the rod's axis,
+    // a + r (b - a), for s and r in [0, 1] (Ericson, Real-Time Collision Detection 5.1.9).
+    const [rx, ry, rz] = [b.x - a.x, b.y - a.y, b.z - a.z];
+    const [fx, fy, fz] = [ex - a.x, ey - a.y, ez - a.z];
+    const rod = rx * rx + ry * ry + rz * rz;
+    const skew = dx * rx + dy * ry + dz * rz;
+    const sightFrom = dx * fx + dy * fy + dz * fz;
+    const rodFrom = rx * fx + ry * fy + rz * fz;
+    const parallel = squared * rod - skew * skew;
+    let s = parallel > 1e-12 ? clamp01((skew * rodFrom - sightFrom * rod) / parallel) : 0;
+    let r = rod ? (skew * s + rodFrom) / rod : 0;
+    if (r < 0 || r > 1) {
+      r = clamp01(r);
+      s = clamp01((r * skew - sightFrom) / squared);
+    }
+    const [gx, gy, gz] = [fx + s * dx - r * rx, fy + s * dy - r * ry, fz + s * dz - r * rz];
+    if (s * distance < distance - Math.max(depth, radius) && gx * gx + gy * gy + gz * gz < radius * radius) return true;
+  }
+  return false;
 }
 
 /**
