@@ -1,7 +1,8 @@
 // A graph in 3D beside its flat drawing (Edge-Nim, the sandpile game), on view3d.js's
 // stage: vertices as spheres, edges as rods, laid out in space by stress majorization
 // (seeded from the flat drawing, so the same graph stands the same way each time): the
-// tetrahedron as a tetrahedron, a cube as a cube. The view mirrors the flat drawing: each
+// tetrahedron as a tetrahedron, a cube as a cube; turned to face the eye the way that
+// keeps its labels farthest apart. The view mirrors the flat drawing: each
 // sphere and rod takes its colour from its flat twin's style (a seat's colour, the last
 // move, a hint, the vertex picked, a cascade's step) and follows its class changes as they
 // come; a click that is not a drag on a sphere clicks its flat twin, which does what it
@@ -28,6 +29,26 @@ const MARKS = ["last", "hint", "selected", "reached"];
 // Above this many edges their labels stay at the middles of their edges: choosing spots
 // clear of the others, on every frame, would cost too much.
 const SPREAD_LABELS = 120;
+// The spots along its edge an edge's label may take, the middle first.
+const SPOTS = [0.5, 0.4, 0.6, 0.32, 0.68, 0.25, 0.75];
+// Labels' sizes as view3d.css draws them (CSS pixels), from their texts: a character of a
+// count and of a name, an edge's count on its disc, and the heights of their lines.
+const TEXT = { char: 7.7, nameChar: 6.1, disc: 18, discPadding: 10, line: 11, nameLine: 12, discLine: 19 };
+
+// Half the size of a vertex's label: its text, with its name under it where that differs.
+function vertexLabelHalf(label) {
+  const { text = "", vertex: name = "" } = label.dataset;
+  const named = text !== name;
+  const width = Math.max(TEXT.char * text.length, named ? TEXT.nameChar * name.length : 0);
+  return [width / 2 + 1, (TEXT.line + (named ? TEXT.nameLine : 0)) / 2 + 1];
+}
+
+// Half the size of an edge's label: its count on a disc, and its name beside where `named`.
+function edgeLabelHalf(label, named) {
+  const { text = "", edge: name = "" } = label.dataset;
+  const width = Math.max(TEXT.disc, TEXT.char * text.length + TEXT.discPadding) + (named ? 2 + TEXT.nameChar * name.length : 0);
+  return [width / 2 + 1, TEXT.discLine / 2 + 1];
+}
 
 const current = {}; // the view of the game on show, as besideKept keeps it
 
@@ -43,8 +64,8 @@ export function graph3d(flat, graph, state) {
   besideKept(current, key, flat, (context) => createView(context, graph))?.update(flat, graph);
 }
 
-function createView(context, { pos, edges, directed }) {
-  const layout = layout3d(pos, edges);
+function createView(context, { pos, edges, directed, vertices, edgeLabels: edgesLabelled }) {
+  const layout = turnedToTheEye(layout3d(pos, edges), Boolean(edgesLabelled));
   let shown = null; // the flat drawing, the model and the labels on show
   const view = createStage(context, {
     ready: () => Boolean(shown),
@@ -108,9 +129,8 @@ function createView(context, { pos, edges, directed }) {
   group.add(spheres, halos, rods);
   if (heads) group.add(heads);
   scene.add(group);
-  // Round the layout's centre, where it turns (with room for the chips).
-  const reach = Math.max(0, ...layout.vertices.map((p) => p.length()));
-  view.frame(new THREE.Sphere(new THREE.Vector3(), reach + RADIUS * 2), EYE);
+  // Round the layout's centre, where it turns, as near as it can be seen whole.
+  view.frame(new THREE.Sphere(new THREE.Vector3(), framedRadius(layout.vertices, view.camera.fov, vertices.some((v) => v.chips !== undefined))), EYE);
 
   const vertexLabels = layout.vertices.map(() => el("span", { class: "vertex3d", hidden: "" }));
   const edgeLabels = ends.map(() => el("span", { class: "edge3d", hidden: "" }));
@@ -240,8 +260,8 @@ function createView(context, { pos, edges, directed }) {
 
   // Moves each label to its sphere's centre or along its edge on the canvas, hiding those
   // behind a sphere or a rod nearer the eye or off the canvas. An edge's label goes at its
-  // middle, or (on smaller graphs) the spot nearest it that keeps clear of the labels
-  // placed before it.
+  // middle, or (on smaller graphs) at the first spot along it where it keeps clear of the
+  // labels placed before it, with its name or else without.
   function placeLabels() {
     const { width, height, camera } = view;
     const eye = camera.position;
@@ -255,24 +275,38 @@ function createView(context, { pos, edges, directed }) {
       label.dataset.y = Math.round(y);
       return [x, y];
     };
-    const placed = layout.vertices.map((p, v) => put(vertexLabels[v], p, { vertex: v })).filter(Boolean);
+    const spread = ends.length <= SPREAD_LABELS;
+    // The boxes of the labels placed so far (where edges' labels are spread): their
+    // middles and half sizes on the canvas.
+    const boxes = [];
+    const overlap = ([x, y], [w, h]) => boxes.reduce((sum, [bx, by, bw, bh]) =>
+      sum + Math.max(0, Math.min(x + w, bx + bw) - Math.max(x - w, bx - bw)) * Math.max(0, Math.min(y + h, by + bh) - Math.max(y - h, by - bh)), 0);
+    layout.vertices.forEach((p, v) => {
+      const at = put(vertexLabels[v], p, { vertex: v });
+      if (at && spread) boxes.push([...at, ...vertexLabelHalf(vertexLabels[v])]);
+    });
     ends.forEach(([a, b], e) => {
       const label = edgeLabels[e];
-      let spot = a.clone().lerp(b, 0.5);
-      if (ends.length <= SPREAD_LABELS && !label.classList.contains("unused")) {
-        const room = (p) => Math.min(Infinity, ...placed.map(([x, y]) => {
-          const [px, py] = screen(p);
-          return Math.hypot(px - x, py - y);
-        }));
-        const spots = [0.5, 0.4, 0.6, 0.32, 0.68].map((s) => a.clone().lerp(b, s));
-        spot = spots.find((p) => room(p) >= 24) || spots.reduce((p, q) => (room(q) > room(p) ? q : p));
-      }
-      const at = put(label, spot, { edge: e });
-      if (!at) return;
-      placed.push(at);
       const [ax, ay] = screen(a);
       const [bx, by] = screen(b);
-      label.classList.toggle("short", Math.hypot(bx - ax, by - ay) < NAME_ROOM);
+      let choice = { spot: 0.5, named: Math.hypot(bx - ax, by - ay) >= NAME_ROOM };
+      // The first spot along the edge where the label, with its name or else without,
+      // covers none placed before it, or else the one where it covers least.
+      if (spread && !label.classList.contains("unused")) {
+        let least = Infinity;
+        for (const named of choice.named ? [true, false] : [false]) {
+          for (const spot of SPOTS) {
+            const covered = overlap(screen(a.clone().lerp(b, spot)), edgeLabelHalf(label, named));
+            if (covered < least) [least, choice] = [covered, { spot, named }];
+            if (!least) break;
+          }
+          if (!least) break;
+        }
+      }
+      const at = put(label, a.clone().lerp(b, choice.spot), { edge: e });
+      if (!at) return;
+      label.classList.toggle("short", !choice.named);
+      if (spread) boxes.push([...at, ...edgeLabelHalf(label, choice.named)]);
     });
   }
 
@@ -283,6 +317,100 @@ function createView(context, { pos, edges, directed }) {
   }
 
   return { element, update, dispose };
+}
+
+// The turns turnedToTheEye tries, each a direction facing the eye at so many rolls, and
+// how many pairs of points it measures in all (a graph of 300 vertices tries 5
+// directions, in about 10 ms).
+const FACINGS = 64;
+const ROLLS = 8;
+const PAIRS_MEASURED = 2e6;
+
+// The axes of a camera at EYE looking at the centre, as three.js's lookAt makes them with
+// the camera's up along z: to the right and up on the screen, and back towards the eye.
+function eyeAxes() {
+  const back = new THREE.Vector3(...EYE).normalize();
+  const right = new THREE.Vector3(0, 0, 1).cross(back).normalize();
+  return { right, up: back.clone().cross(right), back };
+}
+
+/**
+ * The radius of the sphere round the centre that the stage's `frame` should be given for
+ * a camera of `fov` at EYE to see each of `vertices`' spheres whole, with its ring, and
+ * where `chipped` room for chips over them: framed, a sphere of that radius is seen from
+ * as far as it takes. A sphere round the whole layout was seen from farther, leaving a
+ * graph that is flatter across the line of sight than along it small on the screen.
+ */
+function framedRadius(vertices, fov, chipped) {
+  const { right, up, back } = eyeAxes();
+  const half = THREE.MathUtils.degToRad(fov / 2);
+  const room = RADIUS * (chipped ? 2 : 1.5);
+  const far = Math.max(0, ...vertices.map((p) => p.dot(back) + (Math.max(Math.abs(p.dot(right)), Math.abs(p.dot(up))) + room) / Math.tan(half)));
+  return far * Math.sin(half);
+}
+
+/**
+ * Turns `layout` (in place, and answers it) so that its labelled points, the vertices and
+ * where `withEdges` the edges' middles, lie as far apart as they can on the screen when
+ * seen from EYE (with the camera's up along z): of the directions spread evenly over a
+ * half sphere (the other half sees the same points mirrored), each at ROLLS rolls, the
+ * turn whose closest two points are farthest apart, measured as labels twice as wide as
+ * tall are. No randomness: the same graph always turns the same way.
+ */
+function turnedToTheEye(layout, withEdges) {
+  const points = withEdges ? [...layout.vertices, ...layout.edges.map(([a, b]) => a.clone().lerp(b, 0.5))] : layout.vertices;
+  const m = points.length;
+  const pairs = (m * (m - 1)) / 2;
+  if (!pairs) return layout;
+  const facings = Math.max(1, Math.min(FACINGS, Math.floor(PAIRS_MEASURED / (pairs * ROLLS))));
+  const across = new Float64Array(m);
+  const upward = new Float64Array(m);
+  const x = new Float64Array(m);
+  const y = new Float64Array(m);
+  const best = { apart: -1, right: null, up: null, toEye: null };
+  const toEye = new THREE.Vector3();
+  const side = new THREE.Vector3();
+  const lift = new THREE.Vector3();
+  const golden = Math.PI * (3 - Math.sqrt(5));
+  for (let i = 0; i < facings; i++) {
+    const z = 1 - (i + 0.5) / facings;
+    const r = Math.sqrt(1 - z * z);
+    toEye.set(r * Math.cos(i * golden), r * Math.sin(i * golden), z);
+    side.set(0, 0, 1).cross(toEye);
+    if (side.lengthSq() < 1e-9) side.set(1, 0, 0);
+    side.normalize();
+    lift.crossVectors(toEye, side);
+    points.forEach((p, k) => {
+      across[k] = p.dot(side);
+      upward[k] = p.dot(lift);
+    });
+    for (let roll = 0; roll < ROLLS; roll++) {
+      const angle = (roll * Math.PI) / ROLLS;
+      const [c, s] = [Math.cos(angle), Math.sin(angle)];
+      for (let k = 0; k < m; k++) {
+        x[k] = c * across[k] + s * upward[k];
+        y[k] = c * upward[k] - s * across[k];
+      }
+      let apart = Infinity;
+      for (let k = 0; k < m && apart > best.apart; k++) {
+        for (let l = k + 1; l < m; l++) {
+          const gap = Math.max(Math.abs(x[k] - x[l]) / 2, Math.abs(y[k] - y[l]));
+          if (gap < apart) {
+            apart = gap;
+            if (apart <= best.apart) break;
+          }
+        }
+      }
+      if (apart > best.apart) {
+        const right = side.clone().multiplyScalar(c).addScaledVector(lift, s);
+        Object.assign(best, { apart, right, up: toEye.clone().cross(right), toEye: toEye.clone() });
+      }
+    }
+  }
+  const { right, up, back } = eyeAxes();
+  const turn = new THREE.Matrix4().makeBasis(right, up, back).multiply(new THREE.Matrix4().makeBasis(best.right, best.up, best.toEye).transpose());
+  for (const p of [...layout.vertices, ...layout.edges.flat()]) p.applyMatrix4(turn);
+  return layout;
 }
 
 /**
