@@ -122,3 +122,28 @@ fn run(catalog: &Catalog, matches: &ArgMatches, out: &output::Output) -> anyhow:
         Tool::Merge { files, format } => commands::merge(&files, format, out),
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every flag and argument of every command says in `--help` what it is.
+    #[test]
+    fn every_argument_says_what_it_is() {
+        fn unexplained(command: &Command, path: &str, found: &mut Vec<String>) {
+            for arg in command.get_arguments() {
+                if arg.get_help().is_none() && arg.get_long_help().is_none() {
+                    found.push(format!("{path} {}", arg.get_id()));
+                }
+            }
+            for sub in command.get_subcommands() {
+                unexplained(sub, &format!("{path} {}", sub.get_name()), found);
+            }
+        }
+        let mut root = command(&crosscap_catalog::standard());
+        root.build();
+        let mut found = Vec::new();
+        unexplained(&root, "crosscap", &mut found);
+        assert_eq!(found, Vec::<String>::new());
+    }
+}
