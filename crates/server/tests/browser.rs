@@ -3912,3 +3912,105 @@ impl Session<'_> {
         (sum, entries)
     }
 }
+
+/// Full screen on a 3D view's bar: the pane (bar, stage, labels) fills the screen (headless
+/// Chromium's, 800 by 600: narrower than the window, where the page's tabs would hide the
+/// pane), its canvas and renderer at least twice the width they had beside the flat
+/// drawing; a click in 3D at a label's place on the larger canvas plays there (Projective
+/// Hex: a cell, the computer's reply drawn in full screen too; Edge-Nim: a vertex picked,
+/// whose Take box is on the page behind); the button says how to leave, and leaving (by
+/// the button, or as Esc does) brings the canvas back to its first size.
+#[test]
+fn the_3d_view_in_full_screen() {
+    let server = start(Limits::default());
+    let driver = start_driver();
+    let session = open_session(&driver);
+    // The canvas's width and height on the page, and the renderer's width (CSS pixels).
+    let canvas_size = || {
+        let size = session.read(
+            "const canvas = document.querySelector('#view3d canvas');
+             const { width, height } = canvas.getBoundingClientRect();
+             return [width, height, canvas.width / devicePixelRatio];",
+        );
+        let at = |i: usize| size[i].as_f64().unwrap();
+        (at(0), at(1), at(2))
+    };
+    let in_full_screen = || {
+        session.read("return document.fullscreenElement === document.querySelector('#view3d')")
+            == json!(true)
+    };
+    let wait_until = |what: &str, done: &dyn Fn() -> bool| {
+        let start = Instant::now();
+        while !done() {
+            assert!(start.elapsed() < WAIT, "{what}");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    };
+    let said = || session.text(&session.wait_for("#view3d button.fullscreen"));
+    for (game, board, labels, left_by_the_browser) in [
+        ("projective-hex", "taylor:3", ".cell3d", false),
+        ("edge-nim", "K4", ".vertex3d", true),
+    ] {
+        start_from_form(&session, &server, game, board);
+        session.wait_for("#view3d button.fullscreen:not([disabled])");
+        assert_eq!(said(), "Full screen");
+        session.wait_for("#view3d[data-settled]");
+        let (width, height, _) = canvas_size();
+
+        session.click_first("#view3d button.fullscreen");
+        wait_until("the pane never went full screen", &in_full_screen);
+        wait_until("the canvas did not grow", &|| {
+            canvas_size().0 >= 2.0 * width
+        });
+        let (big, tall, drawn) = canvas_size();
+        eprintln!("{game} on {board}: canvas {width}x{height}, in full screen {big}x{tall}");
+        assert!(
+            (drawn - big).abs() <= 1.0,
+            "the renderer drew {drawn} px of {big}"
+        );
+        assert_eq!(said(), "Exit full screen");
+        // The labels are placed on the larger canvas, where a click on one plays it.
+        let shown = session.settled_labels_3d_of(labels);
+        assert!(
+            shown.iter().any(|l| l.x as f64 > width) && shown.iter().all(|l| l.x as f64 <= big),
+            "labels over the whole canvas"
+        );
+        if game == "projective-hex" {
+            let cell = &session.labels_3d("[data-move]")[0];
+            session.pointer_3d((cell.x, cell.y), &[], Some(0));
+            session.wait_for_move(0);
+            // The move list is behind the pane: read, not seen.
+            assert_eq!(
+                session.read("return document.querySelector('#move-list li').textContent"),
+                json!(format!("1. {}", cell.name))
+            );
+            session.wait_for_move(1);
+        } else {
+            let vertex = &shown[0];
+            session.pointer_3d((vertex.x, vertex.y), &[], Some(0));
+            for view in ["#view3d .vertex3d", "#board .vertex"] {
+                session.wait_for(&format!("{view}.selected[data-vertex='{}']", vertex.name));
+            }
+        }
+        session.wait_for("#view3d[data-settled]");
+        assert!(in_full_screen(), "still in full screen after the move");
+        session.screenshot(&format!("full-screen-{game}"));
+
+        if left_by_the_browser {
+            // As Esc leaves it (headless Chromium's own Esc is not reached by WebDriver's
+            // keys): the button follows.
+            session.read("document.exitFullscreen(); return null");
+        } else {
+            session.click_first("#view3d button.fullscreen");
+        }
+        wait_until("the pane stayed full screen", &|| {
+            session.read("return document.fullscreenElement") == Value::Null
+        });
+        wait_until("the canvas did not come back to its size", &|| {
+            let (w, h, _) = canvas_size();
+            (w - width).abs() < 1.0 && (h - height).abs() < 1.0
+        });
+        assert_eq!(said(), "Full screen");
+        assert_eq!(session.console_errors(), Vec::<String>::new());
+    }
+}

@@ -291,15 +291,16 @@ const helpFor3d = (help) => [t("Drag to turn, scroll or pinch to zoom, right-dra
 
 /**
  * A 3D view's pane (view3d.js fills it): a bar of buttons, one for each of `choices` (the
- * surfaces it can be shown on: { name, title }) and Reset view, the stage its canvas goes
- * on, and under it `help`, what the view shows and what a click does, and `about`, what
- * the model on show is.
+ * surfaces it can be shown on: { name, title }), Reset view and Full screen (where the
+ * browser offers it), the stage its canvas goes on, and under it `help`, what the view
+ * shows and what a click does, and `about`, what the model on show is.
  */
 export function pane3d({ help, choices = [], about = "" }) {
   return el("div", { class: "pane3d" },
     el("div", { class: "surfaces" },
       ...choices.map(({ name, title }) => el("button", { type: "button", "data-surface": name }, t(title))),
-      el("button", { type: "button", class: "reset" }, t("Reset view"))),
+      el("button", { type: "button", class: "reset" }, t("Reset view")),
+      el("button", { type: "button", class: "fullscreen", hidden: !document.fullscreenEnabled }, t("Full screen"))),
     el("div", { class: "stage" }),
     el("p", { class: "note help3d" }, helpFor3d(help)),
     el("p", { class: "note about3d", hidden: !about }, about));

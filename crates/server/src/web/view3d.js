@@ -101,14 +101,14 @@ export function onceAFrame(paint) {
  * What every 3D view has: a renderer on `context`'s canvas, a camera turned, zoomed and
  * panned by OrbitControls, a layer of labels over the canvas (hidden from screen
  * readers: they repeat the flat drawing, which screen readers and keys use), a bar of
- * buttons ending in Reset view, and under the canvas what the view shows (in words that
- * the room kept for the view gives it: draw.js's roomFor3d). `hooks` says what the view
- * shows: `ready()` whether there is something to draw, `beforeRender()` whether the
- * view moves itself (and is moved on a step), `placeLabels()` after each frame,
- * `settle()` once the view rests, `click(event)` on a click that is not a drag and
- * `hover(event or null)` as a mouse moves over the canvas unpressed; all but `ready` and
- * `placeLabels` may be left out (a view that never moves itself, has nothing to work out
- * at rest, or plays nothing). The bar has a button for each of `choices` (pane3d's).
+ * buttons ending in Reset view and Full screen (the whole pane), and under the canvas
+ * what the view shows (in words that the room kept for the view gives it: draw.js's
+ * roomFor3d). `hooks` says what the view shows: `ready()` whether there is something to
+ * draw, `beforeRender()` whether the view moves itself (and is moved on a step),
+ * `placeLabels()` after each frame, `settle()` once the view rests, `click(event)` on a
+ * click that is not a drag and `hover(event or null)` as a mouse moves over the canvas
+ * unpressed; all but `ready` and `placeLabels` may be left out (a view that never moves
+ * itself, has nothing to work out at rest, or plays nothing). The bar has a button for each of `choices` (pane3d's).
  */
 export function createStage({ canvas, gl, software }, given, choices = []) {
   const hooks = { beforeRender: () => false, settle: () => {}, click: () => {}, hover: () => {}, ...given };
@@ -185,6 +185,18 @@ export function createStage({ canvas, gl, software }, given, choices = []) {
     requestRender();
   }
   bar.querySelector(".reset").addEventListener("click", () => frame(...framed));
+
+  // Full screen: the pane (bar, stage, labels and notes) fills the screen, the stage
+  // growing into it (the ResizeObserver below resizes the renderer and the labels follow);
+  // Esc leaves it as the button does.
+  const fullscreen = bar.querySelector(".fullscreen");
+  fullscreen.addEventListener("click", () => {
+    if (document.fullscreenElement === element) document.exitFullscreen();
+    else element.requestFullscreen();
+  });
+  element.addEventListener("fullscreenchange", () => {
+    fullscreen.textContent = t(document.fullscreenElement === element ? "Exit full screen" : "Full screen");
+  });
 
   const raycaster = new THREE.Raycaster();
   // The ray from the eye through the point of the canvas a pointer event is at.
