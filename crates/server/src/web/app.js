@@ -132,7 +132,10 @@ async function newGamePage() {
     const g = kind();
     const spec = board.value.trim();
     try {
-      await drawAtStart(preview, g, spec, () => asked === previewsAsked, formOptions());
+      // Not once the form is left (Start pressed before the preview came): drawn then,
+      // the preview would take the board's drawing from the game page, which would build
+      // it anew on the next move, and its 3D view would leave full screen.
+      await drawAtStart(preview, g, spec, () => asked === previewsAsked && preview.isConnected, formOptions());
     } catch (err) {
       if (asked === previewsAsked) preview.replaceChildren(el("p", { class: "error", id: "board-error" }, err.message));
     }
