@@ -3935,9 +3935,21 @@ fn the_3d_view_in_full_screen() {
         let at = |i: usize| size[i].as_f64().unwrap();
         (at(0), at(1), at(2))
     };
+    // The game's column is in full screen, the 3D view in it.
     let in_full_screen = || {
-        session.read("return document.fullscreenElement === document.querySelector('#view3d')")
-            == json!(true)
+        session.read(
+            "return document.fullscreenElement === document.querySelector('.play-main') \
+             && document.fullscreenElement.contains(document.querySelector('#view3d'))",
+        ) == json!(true)
+    };
+    // An element inside the full screen and on show there (not the flat drawing).
+    let shown_in_full_screen = |css: &str| {
+        session.read(&format!(
+            "const e = document.querySelector({css:?});
+             const r = e.getBoundingClientRect();
+             return document.fullscreenElement.contains(e) && r.height > 0
+               && r.top >= 0 && r.bottom <= innerHeight;"
+        )) == json!(true)
     };
     let wait_until = |what: &str, done: &dyn Fn() -> bool| {
         let start = Instant::now();
@@ -3958,7 +3970,7 @@ fn the_3d_view_in_full_screen() {
         let (width, height, _) = canvas_size();
 
         session.click_first("#view3d button.fullscreen");
-        wait_until("the pane never went full screen", &in_full_screen);
+        wait_until("the game never went full screen", &in_full_screen);
         wait_until("the canvas did not grow", &|| {
             canvas_size().0 >= 2.0 * width
         });
@@ -3969,6 +3981,12 @@ fn the_3d_view_in_full_screen() {
             "the renderer drew {drawn} px of {big}"
         );
         assert_eq!(said(), "Exit full screen");
+        assert!(shown_in_full_screen("#status"), "the status line in sight");
+        assert_eq!(
+            session.read("return getComputedStyle(document.querySelector('#view3d').closest('.views').querySelector('.pane-disk')).display"),
+            json!("none"),
+            "the flat drawing left out"
+        );
         // The labels are placed on the larger canvas, where a click on one plays it.
         let shown = session.settled_labels_3d_of(labels);
         assert!(
@@ -3979,7 +3997,7 @@ fn the_3d_view_in_full_screen() {
             let cell = &session.labels_3d("[data-move]")[0];
             session.pointer_3d((cell.x, cell.y), &[], Some(0));
             session.wait_for_move(0);
-            // The move list is behind the pane: read, not seen.
+            // The move list is outside the full screen: read, not seen.
             assert_eq!(
                 session.read("return document.querySelector('#move-list li').textContent"),
                 json!(format!("1. {}", cell.name))
@@ -3991,6 +4009,12 @@ fn the_3d_view_in_full_screen() {
             for view in ["#view3d .vertex3d", "#board .vertex"] {
                 session.wait_for(&format!("{view}.selected[data-vertex='{}']", vertex.name));
             }
+            // The Take form is in sight in full screen, and takes.
+            session.wait_for("#take input");
+            assert!(shown_in_full_screen("#take-button"), "Take in sight");
+            session.type_into("#take input", "0");
+            session.click_first("#take-button");
+            session.wait_for_move(0);
         }
         session.wait_for("#view3d[data-settled]");
         assert!(in_full_screen(), "still in full screen after the move");

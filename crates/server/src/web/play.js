@@ -197,7 +197,7 @@ export async function gamePage(main, id, page) {
   arrowKeys(boardBox);
 
   main.append(el("div", { class: "play" },
-    el("div", { class: "play-main" }, title, players, status, scores, solveNote, hintNote, error, endCard, boardBox, legalBox),
+    el("div", { class: "play-main", "data-fullscreen": "" }, title, players, status, scores, solveNote, hintNote, error, endCard, boardBox, legalBox),
     el("aside", { class: "side" },
       el("div", { class: "controls" }, hintButton, hintLevel, solveButton, undoButton, resignButton, stopButton, soundButton, musicButton, analyseButton),
       pace, invite,

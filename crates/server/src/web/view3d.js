@@ -186,17 +186,21 @@ export function createStage({ canvas, gl, software }, given, choices = []) {
   }
   bar.querySelector(".reset").addEventListener("click", () => frame(...framed));
 
-  // Full screen: the pane (bar, stage, labels and notes) fills the screen, the stage
-  // growing into it (the ResizeObserver below resizes the renderer and the labels follow);
-  // Esc leaves it as the button does.
+  // Full screen: the game's column where there is one (play.js's [data-fullscreen]: the
+  // status, the end card and a game's own controls, such as Edge-Nim's Take, stay in
+  // sight; view3d.css shows the view there without the flat drawing), else the pane
+  // alone; the stage grows into it (the ResizeObserver below resizes the renderer and the
+  // labels follow). Esc leaves it as the button does. The column is looked for at the
+  // click: the pane may not be in the page yet here.
   const fullscreen = bar.querySelector(".fullscreen");
   fullscreen.addEventListener("click", () => {
-    if (document.fullscreenElement === element) document.exitFullscreen();
-    else element.requestFullscreen();
+    if (document.fullscreenElement?.contains(element)) document.exitFullscreen();
+    else (element.closest("[data-fullscreen]") ?? element).requestFullscreen();
   });
-  element.addEventListener("fullscreenchange", () => {
-    fullscreen.textContent = t(document.fullscreenElement === element ? "Exit full screen" : "Full screen");
-  });
+  const followFullscreen = () => {
+    fullscreen.textContent = t(document.fullscreenElement?.contains(element) ? "Exit full screen" : "Full screen");
+  };
+  document.addEventListener("fullscreenchange", followFullscreen);
 
   const raycaster = new THREE.Raycaster();
   // The ray from the eye through the point of the canvas a pointer event is at.
@@ -298,6 +302,7 @@ export function createStage({ canvas, gl, software }, given, choices = []) {
   }
 
   function dispose() {
+    document.removeEventListener("fullscreenchange", followFullscreen);
     clearTimeout(settle);
     resized.disconnect();
     controls.dispose();
