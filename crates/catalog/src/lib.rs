@@ -83,7 +83,7 @@ mod tests {
             let bogus = (game.start)(&bogus, &SetupLimits::default());
             let error = bogus.err().expect("an unknown option is refused").0;
             assert!(
-                error.contains("unknown field `bogus`"),
+                error.contains("has no option `bogus`"),
                 "{}: {error}",
                 info.name
             );

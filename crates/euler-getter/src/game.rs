@@ -33,13 +33,18 @@ impl Rule {
     }
 }
 
+impl Rule {
+    /// The rules' names, as options and flags take them.
+    pub const NAMES: &'static [&'static str] = &["normal", "reverse"];
+}
+
 impl FromStr for Rule {
     type Err = EulerGetterError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.trim() {
+        match s.trim().to_ascii_lowercase().as_str() {
             "normal" => Ok(Rule::Normal),
             "reverse" => Ok(Rule::Reverse),
-            other => Err(EulerGetterError::UnknownRule(other.to_string())),
+            _ => Err(EulerGetterError::UnknownRule(s.to_string())),
         }
     }
 }
@@ -65,16 +70,21 @@ impl Default for SwapRule {
     }
 }
 
+impl SwapRule {
+    /// The rules' names, as options and flags take them.
+    pub const NAMES: &'static [&'static str] = &["none", "1", "3", "5", "7"];
+}
+
 impl FromStr for SwapRule {
     type Err = EulerGetterError;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.trim() {
-            "none" | "off" => Ok(SwapRule(None)),
+        match s.trim().to_ascii_lowercase().as_str() {
+            "none" => Ok(SwapRule(None)),
             "1" => Ok(SwapRule(Some(1))),
             "3" => Ok(SwapRule(Some(3))),
             "5" => Ok(SwapRule(Some(5))),
             "7" => Ok(SwapRule(Some(7))),
-            other => Err(EulerGetterError::UnknownSwap(other.to_string())),
+            _ => Err(EulerGetterError::UnknownSwap(s.to_string())),
         }
     }
 }

@@ -491,7 +491,7 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
                 name: "rule",
                 label: "Winner",
                 kind: OptionKind::Select,
-                choices: &["normal", "reverse"],
+                choices: Rule::NAMES,
                 default: "\"normal\"",
                 help: "normal: the larger Euler characteristic wins; reverse: the smaller",
                 on_form: true,
@@ -500,7 +500,7 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
                 name: "swap",
                 label: "Swap after",
                 kind: OptionKind::Select,
-                choices: &["none", "1", "3", "5", "7"],
+                choices: SwapRule::NAMES,
                 default: "\"3\"",
                 help: "the second player may swap colours after this many stones \
                        (equalisation)",

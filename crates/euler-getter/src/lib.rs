@@ -52,6 +52,7 @@ pub mod region;
 
 use std::sync::Arc;
 
+use crosscap_engine::catalog::not_a_choice;
 use crosscap_engine::session::{SetupLimits, TooLarge};
 use crosscap_topology::{Board, PositionError, TopologyError};
 
@@ -97,9 +98,9 @@ pub enum EulerGetterError {
     Limits(#[from] TooLarge),
     #[error(transparent)]
     Position(#[from] PositionError),
-    #[error("unknown rule {0:?}: expected normal or reverse")]
+    #[error("{}", not_a_choice("rule", .0, Rule::NAMES))]
     UnknownRule(String),
-    #[error("unknown swap rule {0:?}: expected none, 1, 3, 5 or 7")]
+    #[error("{}", not_a_choice("swap", .0, SwapRule::NAMES))]
     UnknownSwap(String),
 }
 

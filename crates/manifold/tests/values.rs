@@ -193,7 +193,7 @@ fn bad_boards_and_options_are_refused() {
     )
     .err()
     .unwrap();
-    assert!(size.0.contains("unknown field `size`"), "{size}");
+    assert!(size.0.contains("has no option `size`"), "{size}");
     assert!(
         new_match(
             "n5",

@@ -227,7 +227,7 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
                 name: "opening",
                 label: "Opening",
                 kind: OptionKind::Select,
-                choices: &["standard", "swap", "cut-and-choose"],
+                choices: Opening::NAMES,
                 default: "\"standard\"",
                 help: "swap: the second player may take over the first stone; \
                        cut-and-choose: one player places three stones (X, O, X), the other \

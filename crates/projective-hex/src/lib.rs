@@ -39,6 +39,7 @@ pub mod search;
 
 use std::sync::Arc;
 
+use crosscap_engine::catalog::not_a_choice;
 use crosscap_engine::session::{SetupLimits, TooLarge};
 use crosscap_engine::{MoveError, Notation};
 use crosscap_topology::{Board, PositionError, TopologyError};
@@ -65,8 +66,8 @@ pub enum HexError {
     PositionSize { expected: usize, found: usize },
     #[error("a board of {cells} cells cannot be played")]
     BoardSize { cells: usize },
-    #[error("bad option {}: {reason}", .name.escape_debug())]
-    Option { name: String, reason: String },
+    #[error("{}", not_a_choice("opening", .0, Opening::NAMES))]
+    UnknownOpening(String),
     #[error(transparent)]
     Limits(#[from] TooLarge),
 }
@@ -258,7 +259,7 @@ mod tests {
             .err()
             .unwrap()
             .to_string();
-        assert!(error.contains("unknown field `x\\u{1b}[31m\\n`"), "{error}");
+        assert!(error.contains("no option `x\\u{1b}[31m\\n`"), "{error}");
         assert!(
             error.contains("the options are opening, position, moves"),
             "{error}"
@@ -279,7 +280,7 @@ mod tests {
             .err()
             .unwrap();
         assert!(
-            pie.0.contains("is not standard, swap or cut-and-choose"),
+            pie.0 == "option opening: `pie` is not standard, swap or cut-and-choose",
             "{pie}"
         );
         assert!(new_match("taylor:3", &json!({ "colour": "X" })).is_err());

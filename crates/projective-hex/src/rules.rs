@@ -29,6 +29,9 @@ pub enum Opening {
 impl Opening {
     pub const ALL: [Opening; 3] = [Opening::Standard, Opening::Swap, Opening::CutAndChoose];
 
+    /// The openings' names, as options and flags take them.
+    pub const NAMES: &'static [&'static str] = &["standard", "swap", "cut-and-choose"];
+
     /// Stones the first player places before the second chooses a colour.
     pub fn cut_stones(self) -> usize {
         match self {
@@ -52,11 +55,8 @@ impl std::str::FromStr for Opening {
     fn from_str(s: &str) -> Result<Self, Self::Err> {
         Opening::ALL
             .into_iter()
-            .find(|o| o.name() == s.trim())
-            .ok_or_else(|| HexError::Option {
-                name: "opening".into(),
-                reason: format!("{s:?} is not standard, swap or cut-and-choose"),
-            })
+            .find(|o| o.name().eq_ignore_ascii_case(s.trim()))
+            .ok_or_else(|| HexError::UnknownOpening(s.to_string()))
     }
 }
 

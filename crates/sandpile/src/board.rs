@@ -5,6 +5,7 @@
 use std::fmt;
 use std::str::FromStr;
 
+use crosscap_engine::catalog::not_a_choice;
 use crosscap_graphs::Graph;
 use serde::{Deserialize, Serialize};
 
@@ -42,13 +43,14 @@ impl FromStr for Toppling {
     type Err = SandpileError;
 
     fn from_str(text: &str) -> Result<Toppling, SandpileError> {
-        match text.trim() {
+        match text.trim().to_ascii_lowercase().as_str() {
             "abelian" => Ok(Toppling::Abelian),
             "reset" => Ok(Toppling::Reset),
-            other => Err(SandpileError::BadOption {
-                name: "toppling".into(),
-                reason: format!("`{}` is not abelian or reset", other.escape_debug()),
-            }),
+            _ => Err(SandpileError::BadOption(not_a_choice(
+                "toppling",
+                text,
+                Toppling::NAMES,
+            ))),
         }
     }
 }

@@ -71,7 +71,7 @@ use std::sync::Arc;
 use crosscap_engine::agents::{perfect_agent, standard_agent};
 use crosscap_engine::catalog::{
     self, BoardKind, GameDescriptor, GameInfo, Moves, OptionKind, OptionSpec, Part, Setup,
-    SetupError, SolveBudget, Unsolved, ValueKind, Winner,
+    SetupError, SolveBudget, Unsolved, ValueKind, Winner, not_a_choice,
 };
 use crosscap_engine::mcts::MctsConfig;
 use crosscap_engine::session::{GameMatch, Hosting, Match, SetupLimits, TooLarge};
@@ -108,8 +108,8 @@ pub enum SandpileError {
     },
     #[error("position `{}`: {reason}", .text.escape_debug())]
     BadPosition { text: String, reason: String },
-    #[error("option {name}: {reason}")]
-    BadOption { name: String, reason: String },
+    #[error("{0}")]
+    BadOption(String),
     #[error("O can only move first from a given position (X moves first on the empty board)")]
     OFirst,
     #[error(transparent)]
@@ -333,15 +333,17 @@ struct SandpileOptions {
     toppling: Option<String>,
 }
 
+/// The players' names, as the `to_move` option takes them.
+const PLAYERS: &[&str] = &["X", "O"];
+
 fn start(setup: &Setup, limits: &SetupLimits) -> Result<Box<dyn Match>, SetupError> {
     let options: SandpileOptions = setup.typed_options(&DESCRIPTOR.info)?;
     let game = (|| -> Result<Sandpile, SandpileError> {
         let to_move = match &options.to_move {
             None => Player::X,
-            Some(text) => text.parse().map_err(|_| SandpileError::BadOption {
-                name: "to_move".into(),
-                reason: format!("`{}` is not X or O", text.escape_debug()),
-            })?,
+            Some(text) => text
+                .parse()
+                .map_err(|_| SandpileError::BadOption(not_a_choice("to_move", text, PLAYERS)))?,
         };
         let toppling = match &options.toppling {
             None => Toppling::default(),
@@ -384,7 +386,7 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
                 name: "to_move",
                 label: "To move",
                 kind: OptionKind::Select,
-                choices: &["X", "O"],
+                choices: PLAYERS,
                 default: "\"X\"",
                 help: "the player to move in the given position (O only with a position)",
                 on_form: false,
@@ -517,8 +519,7 @@ mod tests {
             .to_string();
         assert_eq!(
             unknown,
-            "bad options for sandpile: unknown field `to-move`, expected one of `position`, \
-             `to_move`, `toppling` (the options are position, to_move, toppling)"
+            "sandpile has no option `to-move` (the options are position, to_move, toppling)"
         );
         assert!(new_match("P4", &json!("X0,.,.,."), &SetupLimits::default()).is_err());
     }

@@ -1,6 +1,7 @@
 //! Every game of the catalog through the command line's generic verbs: one `solve`
 //! answer, `--think-ms` on `play`, `arena` and `hint`, unknown options refused.
 
+use crosscap_engine::catalog::OptionKind;
 use serde_json::{Value, json};
 
 use crate::{crosscap, crosscap_with_input};
@@ -436,23 +437,67 @@ fn unknown_options_are_refused_for_every_game() {
             "--opt",
             "bogus=1",
         ]);
-        run.assert_user_error(&format!(
-            "bad options for {}: unknown field `bogus`",
-            info.name
-        ));
         let names: Vec<&str> = info.options.iter().map(|o| o.name).collect();
         let listed = if names.is_empty() {
-            "none".to_string()
+            "it has none".to_string()
         } else {
-            names.join(", ")
+            format!("the options are {}", names.join(", "))
         };
-        assert!(
-            run.stderr.contains(&format!("(the options are {listed})")),
-            "{}: {}",
-            info.name,
-            run.stderr
-        );
+        run.assert_user_error(&format!("{} has no option `bogus` ({listed})", info.name));
     }
+}
+
+/// A select option's value outside its choices is refused in the same words for every
+/// game and every host, naming the choices, from the flag and from `--opt`; the choices
+/// themselves are taken in any case.
+#[test]
+fn select_options_outside_their_choices_are_refused_alike() {
+    let mut selects = 0;
+    for game in crosscap_catalog::standard().games() {
+        let info = &game.info;
+        for option in info.options.iter().filter(|o| o.kind == OptionKind::Select) {
+            selects += 1;
+            let choices = match option.choices {
+                [most @ .., last] => format!("{} or {last}", most.join(", ")),
+                [] => unreachable!("a select has choices"),
+            };
+            let expected = format!("option {}: `sideways` is not {choices}", option.name);
+            let flag = format!("--{}", option.flag());
+            let by_flag = crosscap(&[
+                info.name,
+                "solve",
+                "--board",
+                info.default_board,
+                &flag,
+                "sideways",
+            ]);
+            by_flag.assert_user_error(&expected);
+            assert_eq!(by_flag.stderr.trim(), format!("error: {expected}"));
+            let opt = format!("{}=sideways", option.name);
+            crosscap(&[
+                info.name,
+                "solve",
+                "--board",
+                info.default_board,
+                "--opt",
+                &opt,
+            ])
+            .assert_user_error(&expected);
+            let first = format!(" {} ", option.choices[0].to_uppercase());
+            let accepted = crosscap(&[
+                info.name,
+                "solve",
+                "--board",
+                info.default_board,
+                &flag,
+                &first,
+                "--max-nodes",
+                "1",
+            ]);
+            assert!([0, 3].contains(&accepted.code), "{}", accepted.stderr);
+        }
+    }
+    assert!(selects >= 4, "{selects} select options");
 }
 
 /// `--opt` gives any option by name, as its flag does; twice is refused.

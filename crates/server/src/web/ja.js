@@ -396,6 +396,9 @@ export const messages = {
   "Edge-Nim is played on undirected graphs; `{spec}` is directed": "辺ニムは無向グラフで遊びます。`{spec}` は有向グラフです",
   // Edge-Nim's tokens.
   "expected one token count per edge ({expected}), not {found}; or EDGE=COUNT pairs": "トークンの個数は辺ごとに1つ（{expected}個）必要ですが、{found}個です。EDGE=COUNT の形でも指定できます",
+  "option {name}: `{value}` is not {choices}": "オプション {name}：`{value}` は {choices} のいずれでもありません",
+  "{game} has no option `{name}` (the options are {names})": "{game} にオプション `{name}` はありません（オプションは {names}）",
+  "{game} has no option `{name}` (it has none)": "{game} にオプション `{name}` はありません（オプションはありません）",
   "`{text}` is not a token count (a whole number from 0)": "`{text}` はトークンの個数（0以上の整数）ではありません",
   "`{text}` is not EDGE=COUNT": "`{text}` は EDGE=COUNT の形ではありません",
   "there is no edge `{name}` (the edges are {edges})": "辺 `{name}` はありません（辺は {edges} です）",
