@@ -674,8 +674,7 @@ fn predicate_text(report: &PredicateReport) -> String {
 /// The graph and the token counts of `--graph` and `--tokens`.
 fn read_position(args: &PositionArgs) -> anyhow::Result<(Arc<Graph>, Vec<u32>)> {
     let graph = Arc::new(read_graph(&args.graph)?);
-    let tokens = tokens_or_default(&graph, &args.tokens)
-        .with_context(|| format!("--tokens {}", args.tokens))?;
+    let tokens = tokens_or_default(&graph, &args.tokens)?;
     Ok((graph, tokens))
 }
 
