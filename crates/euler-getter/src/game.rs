@@ -99,7 +99,7 @@ impl fmt::Display for SwapRule {
 }
 
 /// A move: claim a cell, or (once, when the swap rule allows it) swap colours.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Move {
     Place(u16),
     Swap,

@@ -76,7 +76,12 @@ impl Hosting for EulerHost {
             value: i64::from(solution.value),
             value_kind: ValueKind::Margin,
             moves: match solution.best_moves {
-                Some(Ok(best)) => Moves::reaching_value(solution.value > 0, best),
+                Some(Ok(mut best)) => {
+                    // In cell order, as the other games list theirs (the search's order
+                    // follows its move ordering).
+                    best.sort_unstable();
+                    Moves::reaching_value(solution.value > 0, best)
+                }
                 Some(Err(reason)) => Moves::Unknown { reason },
                 None => unreachable!("solve_with(.., Extent::WithMoves) looks for the moves"),
             },
@@ -608,6 +613,24 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// A solve's moves come in cell order, whatever order the search found them in.
+    #[test]
+    fn the_answer_lists_the_moves_in_cell_order() {
+        let options = json!({"swap": "none", "position": "XO.XO.XO............."});
+        let setup = catalog::Setup {
+            board: "goldberg:2",
+            options: &options,
+        };
+        let game = (DESCRIPTOR.start)(&setup, &SetupLimits::default()).unwrap();
+        let solved = game.solve(&Budget::unlimited());
+        let Moves::Known { optimal, .. } = &solved.moves else {
+            panic!("{solved:?}")
+        };
+        let cells: Vec<u32> = optimal.iter().map(|m| m.parse().unwrap()).collect();
+        assert!(cells.len() > 10, "{cells:?}");
+        assert!(cells.is_sorted(), "{cells:?}");
     }
 
     /// Two threads sharing the table solve as one does: the winner, margin, value and every
