@@ -510,7 +510,7 @@ pub fn solved_text(solved: &Solved) -> String {
         }
     }
     for (key, value) in &solved.extra {
-        if let Some(shown) = shown(value) {
+        if let Some(shown) = shown_as(key, value) {
             text += &format!("{}: {shown}\n", key.replace('_', " "));
         }
     }
@@ -546,6 +546,18 @@ fn moves(moves: &[String]) -> String {
         "none".to_string()
     } else {
         moves.join(" ")
+    }
+}
+
+/// A key of the game's own in words, its spending as the last line gives the whole
+/// solve's: `*_millis` to a tenth of a millisecond, `*_nodes` with thousands separators.
+fn shown_as(key: &str, value: &Value) -> Option<String> {
+    match (value.as_f64(), value.as_u64()) {
+        (Some(millis), _) if key.ends_with("millis") => Some(format!("{millis:.1} ms")),
+        (_, Some(nodes)) if key.ends_with("nodes") => {
+            Some(indicatif::HumanCount(nodes).to_string())
+        }
+        _ => shown(value),
     }
 }
 
@@ -639,6 +651,19 @@ mod tests {
             "{text}"
         );
         assert!(text.contains("Grundy value 0 (P-position)"), "{text}");
+    }
+
+    /// The game's own counts read as the last line's: a tenth of a millisecond, nodes
+    /// with separators; other keys as they are.
+    #[test]
+    fn spending_keys_are_shown_as_the_whole_solve_is() {
+        assert_eq!(
+            shown_as("margin_millis", &json!(716.594976)).unwrap(),
+            "716.6 ms"
+        );
+        assert_eq!(shown_as("margin_nodes", &json!(432561)).unwrap(), "432,561");
+        assert_eq!(shown_as("cells", &json!(21)).unwrap(), "21");
+        assert_eq!(shown_as("threads", &json!(2.5)).unwrap(), "2.5");
     }
 
     #[test]
