@@ -109,4 +109,39 @@ mod tests {
             );
         }
     }
+
+    /// Every game takes `moves`, as a text or a list: the game after them is the game
+    /// after playing them one by one, and a move that cannot be played is refused with the
+    /// game's reason.
+    #[test]
+    fn every_game_plays_the_moves_it_is_given() {
+        let limits = SetupLimits::default();
+        for game in standard().games() {
+            let info = &game.info;
+            let start = |options: Value| {
+                (game.start)(
+                    &Setup {
+                        board: info.default_board,
+                        options: &options,
+                    },
+                    &limits,
+                )
+            };
+            let mut played = start(Value::Null).unwrap();
+            let mut moves = Vec::new();
+            for _ in 0..2 {
+                let first = played.legal_moves()[0].clone();
+                moves.push(played.play(&first).unwrap());
+            }
+            for options in [json!({"moves": moves.join(" ")}), json!({"moves": moves})] {
+                let replayed = start(options).unwrap_or_else(|e| panic!("{}: {e}", info.name));
+                assert_eq!(replayed.position(), played.position(), "{}", info.name);
+                assert_eq!(replayed.to_move(), played.to_move(), "{}", info.name);
+            }
+            let error = start(json!({"moves": "zz9"})).err().unwrap().0;
+            assert!(error.contains("zz9"), "{}: {error}", info.name);
+            let error = start(json!({"moves": {"a": 1}})).err().unwrap().0;
+            assert!(error.starts_with("option moves:"), "{}: {error}", info.name);
+        }
+    }
 }

@@ -6,8 +6,8 @@ use std::time::Instant;
 
 use crosscap_engine::agents::{KnownWins, standard_agent};
 use crosscap_engine::catalog::{
-    self, BoardKind, GameDescriptor, GameInfo, OptionKind, OptionSpec, Setup, SetupError,
-    SolveBudget, Unsolved, ValueKind,
+    self, BoardKind, GameDescriptor, GameInfo, MOVES_OPTION, OptionKind, OptionSpec, Setup,
+    SetupError, SolveBudget, Unsolved, ValueKind,
 };
 use crosscap_engine::mcts::MctsConfig;
 use crosscap_engine::session::{GameMatch, Hosting, Match, SetupLimits};
@@ -218,7 +218,7 @@ struct EdgeNimOptions {
 
 fn start(setup: &Setup, limits: &SetupLimits) -> Result<Box<dyn Match>, SetupError> {
     let options: EdgeNimOptions = setup.typed_options(&DESCRIPTOR.info)?;
-    let game = (|| -> Result<EdgeNimGame, EdgeNimError> {
+    let mut game = (|| -> Result<EdgeNimGame, EdgeNimError> {
         let graph = Arc::new(crate::read_graph(setup.board)?);
         let tokens = match &options.tokens {
             Value::Null => vec![DEFAULT_TOKENS; graph.edge_count()],
@@ -240,6 +240,7 @@ fn start(setup: &Setup, limits: &SetupLimits) -> Result<Box<dyn Match>, SetupErr
         new_game(graph, tokens, limits)
     })()
     .map_err(SetupError::from_error)?;
+    setup.play_moves(&mut game)?;
     Ok(GameMatch::<EdgeNimHost>::boxed(game))
 }
 
@@ -253,15 +254,18 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
         board_label: "graph: tetrahedron, C4, K4, P5, star:3, edges:0-1,1-2, g6:<graph6>, ...",
         default_board: "tetrahedron",
         example_boards: &["tetrahedron", "C3", "C4", "P4", "star:3", "K4"],
-        options: &[OptionSpec {
-            name: "tokens",
-            label: "Tokens",
-            kind: OptionKind::Text,
-            choices: &[],
-            default: "\"\"",
-            help: TOKENS_HELP,
-            on_form: true,
-        }],
+        options: &[
+            OptionSpec {
+                name: "tokens",
+                label: "Tokens",
+                kind: OptionKind::Text,
+                choices: &[],
+                default: "\"\"",
+                help: TOKENS_HELP,
+                on_form: true,
+            },
+            MOVES_OPTION,
+        ],
         hint_level: Level::Perfect,
         play_level: Level::Perfect,
         solve_budget: SolveBudget {

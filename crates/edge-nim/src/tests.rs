@@ -425,7 +425,7 @@ fn a_match_plays_and_the_perfect_computer_wins() {
         (
             "C4",
             json!({"token": "1"}),
-            "edge-nim has no option `token` (the options are tokens)",
+            "edge-nim has no option `token` (the options are tokens, moves)",
         ),
         ("C4", json!(["tokens"]), "must be a JSON object"),
     ] {

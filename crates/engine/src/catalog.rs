@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 
 use crate::agents::Level;
 use crate::budget::Exhausted;
-use crate::game::{Game, Player};
+use crate::game::{Game, Notation, Player};
 use crate::session::{Match, SetupLimits};
 use crate::solver::SolveError;
 
@@ -61,6 +61,27 @@ impl OptionSpec {
     pub fn flag(&self) -> String {
         self.name.replace('_', "-")
     }
+}
+
+/// The option every game takes: moves played once the game is set up (from its start or
+/// its position), a text of moves separated by white space or a JSON list of moves. A
+/// game lists it among its options and plays them with [`Setup::play_moves`].
+pub const MOVES_OPTION: OptionSpec = OptionSpec {
+    name: "moves",
+    label: "Moves",
+    kind: OptionKind::Text,
+    choices: &[],
+    default: "",
+    help: "moves to play first, in the game's notation, separated by spaces",
+    on_form: false,
+};
+
+/// The `moves` option's value.
+#[derive(Deserialize)]
+#[serde(untagged)]
+enum MoveList {
+    Text(String),
+    List(Vec<String>),
 }
 
 /// What a host needs to know to offer a game.
@@ -154,7 +175,11 @@ impl Setup<'_> {
         &self,
         info: &GameInfo,
     ) -> Result<T, SetupError> {
-        let options = self.options()?;
+        let mut options = self.options()?;
+        if info.options.iter().any(|o| o.name == MOVES_OPTION.name) {
+            // Played by `play_moves` once the game is set up.
+            options.remove(MOVES_OPTION.name);
+        }
         for (name, value) in &options {
             let Some(spec) = info.options.iter().find(|o| o.name == name) else {
                 return Err(SetupError(format!(
@@ -181,6 +206,28 @@ impl Setup<'_> {
                 info.options_listed()
             ))
         })
+    }
+
+    /// Plays the `moves` option's moves on `game`, set up from the other options, in
+    /// order; the first that cannot be played is refused with the game's reason.
+    pub fn play_moves<G: Notation>(&self, game: &mut G) -> Result<(), SetupError> {
+        let moves = match self.options()?.remove(MOVES_OPTION.name) {
+            None | Some(Value::Null) => return Ok(()),
+            Some(value) => serde_json::from_value(value),
+        };
+        let moves = match moves {
+            Ok(MoveList::Text(text)) => text.split_whitespace().map(str::to_string).collect(),
+            Ok(MoveList::List(moves)) => moves,
+            Err(_) => {
+                return Err(SetupError(
+                    "option moves: expected a text of moves or a list of them".to_string(),
+                ));
+            }
+        };
+        for text in moves {
+            game.play_text(&text).map_err(SetupError::from_error)?;
+        }
+        Ok(())
     }
 }
 
@@ -589,7 +636,7 @@ mod tests {
         assert_eq!(start("3, 4 5", Value::Null).unwrap(), "3 4 5");
         assert_eq!(start("3 4 5", serde_json::json!({})).unwrap(), "3 4 5");
         let bogus = start("3", serde_json::json!({"bogus": 1})).unwrap_err();
-        assert_eq!(bogus.0, "nim has no option `bogus` (it has none)");
+        assert_eq!(bogus.0, "nim has no option `bogus` (the options are moves)");
         assert!(start("3", serde_json::json!([1])).is_err());
         assert!(start("x", Value::Null).is_err());
         assert!(

@@ -9,8 +9,8 @@ use serde_json::{Map, Value, json};
 use crate::agents::{Agent, KnownWins, Level, standard_agent};
 use crate::budget::{Budget, Exhausted};
 use crate::catalog::{
-    Analysis, BoardKind, GameDescriptor, GameInfo, Moves, Setup, SetupError, SolveBudget, Solved,
-    Unsolved, ValueKind, Winner,
+    Analysis, BoardKind, GameDescriptor, GameInfo, MOVES_OPTION, Moves, Setup, SetupError,
+    SolveBudget, Solved, Unsolved, ValueKind, Winner,
 };
 use crate::game::{MoveError, Notation};
 use crate::impartial::{Impartial, NormalPlay, nim_sum};
@@ -284,7 +284,7 @@ pub fn parse_heaps(text: &str) -> Result<Vec<u32>, SetupError> {
     Ok(heaps)
 }
 
-/// Nim has no options.
+/// Nim has no options of its own (the moves every game takes are played apart).
 #[derive(serde::Deserialize)]
 #[serde(deny_unknown_fields)]
 struct NimOptions {}
@@ -300,11 +300,12 @@ pub fn new_game(heaps: Vec<u32>, limits: &SetupLimits) -> Result<NormalPlay<Nim>
 }
 
 fn start(setup: &Setup, limits: &SetupLimits) -> Result<Box<dyn Match>, SetupError> {
-    let game = new_game(read_setup(setup)?, limits).map_err(SetupError::from_error)?;
+    let mut game = new_game(read_setup(setup)?, limits).map_err(SetupError::from_error)?;
+    setup.play_moves(&mut game)?;
     Ok(GameMatch::<NimHost>::boxed(game))
 }
 
-/// The heaps of a setup, its options checked (Nim has none).
+/// The heaps of a setup, its options checked (Nim has none but the moves).
 fn read_setup(setup: &Setup) -> Result<Vec<u32>, SetupError> {
     let NimOptions {} = setup.typed_options(&DESCRIPTOR.info)?;
     parse_heaps(setup.board)
@@ -315,7 +316,8 @@ fn read_setup(setup: &Setup) -> Result<Vec<u32>, SetupError> {
 /// ([`NimHost::analyse`]), so no setup limit is needed (a host's limits are for play,
 /// hints and searches, which list every move).
 pub fn solve_any_heaps(setup: &Setup, budget: &Budget) -> Result<Solved, SetupError> {
-    let game = NormalPlay::new(Nim::new(read_setup(setup)?));
+    let mut game = NormalPlay::new(Nim::new(read_setup(setup)?));
+    setup.play_moves(&mut game)?;
     Ok(GameMatch::<NimHost>::new(game).solve(budget))
 }
 
@@ -329,7 +331,7 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
         board_label: "heap sizes",
         default_board: "3 4 5",
         example_boards: &["3 4 5", "1 2 3", "50 53 30 14", "7"],
-        options: &[],
+        options: &[MOVES_OPTION],
         hint_level: Level::Perfect,
         play_level: Level::Perfect,
         solve_budget: SolveBudget {

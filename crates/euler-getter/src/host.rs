@@ -6,8 +6,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crosscap_engine::catalog::{
-    self, BoardKind, GameDescriptor, GameInfo, Moves, OptionKind, OptionSpec, Setup, SetupError,
-    SolveBudget, Unsolved, ValueKind, Winner,
+    self, BoardKind, GameDescriptor, GameInfo, MOVES_OPTION, Moves, OptionKind, OptionSpec, Setup,
+    SetupError, SolveBudget, Unsolved, ValueKind, Winner,
 };
 use crosscap_engine::session::{GameMatch, Hosting, Match, SetupLimits};
 use crosscap_engine::solver::{MarginBounds, Solver, margin_by_tests};
@@ -460,7 +460,7 @@ fn start(setup: &Setup, limits: &SetupLimits) -> Result<Box<dyn Match>, SetupErr
 /// need the game itself.
 pub fn setup_game(setup: &Setup, limits: &SetupLimits) -> Result<EulerGetter, SetupError> {
     let options: EulerOptions = setup.typed_options(&DESCRIPTOR.info)?;
-    (|| -> Result<EulerGetter, EulerGetterError> {
+    let mut game = (|| -> Result<EulerGetter, EulerGetterError> {
         let rule = match &options.rule {
             Some(text) => text.parse()?,
             None => Rule::default(),
@@ -471,7 +471,9 @@ pub fn setup_game(setup: &Setup, limits: &SetupLimits) -> Result<EulerGetter, Se
         };
         new_game(setup.board, rule, swap, options.position.as_deref(), limits)
     })()
-    .map_err(SetupError::from_error)
+    .map_err(SetupError::from_error)?;
+    setup.play_moves(&mut game)?;
+    Ok(game)
 }
 
 /// Euler Getter in the catalog.
@@ -520,6 +522,7 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
                 help: "stones in cell order, `.` empty (`/` and spaces ignored)",
                 on_form: false,
             },
+            MOVES_OPTION,
         ],
         hint_level: Level::Hard,
         play_level: Level::Medium,

@@ -5,8 +5,8 @@ use std::collections::BTreeMap;
 
 use crosscap_engine::agents::{KnownWins, standard_agent};
 use crosscap_engine::catalog::{
-    Analysis, BoardKind, GameDescriptor, GameInfo, Setup, SetupError, SolveBudget, Unsolved,
-    ValueKind,
+    Analysis, BoardKind, GameDescriptor, GameInfo, MOVES_OPTION, Setup, SetupError, SolveBudget,
+    Unsolved, ValueKind,
 };
 use crosscap_engine::mcts::MctsConfig;
 use crosscap_engine::session::{GameMatch, Hosting, Match, SetupLimits};
@@ -206,15 +206,16 @@ impl Hosting for ManifoldHost {
     }
 }
 
-/// The game has no options: anything but `null` or `{}` is refused, so that a misspelt
-/// option does not pass unnoticed.
+/// The game has no options but the moves every game takes: any other key is refused, so
+/// that a misspelt option does not pass unnoticed.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct ManifoldOptions {}
 
 fn start(setup: &Setup, limits: &SetupLimits) -> Result<Box<dyn Match>, SetupError> {
     let ManifoldOptions {} = setup.typed_options(&DESCRIPTOR.info)?;
-    let game = new_game(setup.board, limits).map_err(SetupError::from_error)?;
+    let mut game = new_game(setup.board, limits).map_err(SetupError::from_error)?;
+    setup.play_moves(&mut game)?;
     Ok(GameMatch::<ManifoldHost>::boxed(game))
 }
 
@@ -228,7 +229,7 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
         board_label: "surfaces (o = orientable, n = non-orientable, number = genus; also T, P, K and sums such as T#P)",
         default_board: "n5 o2",
         example_boards: &["n5 o2", "o3", "n4", "n2 n3 o1", "o1 o1"],
-        options: &[],
+        options: &[MOVES_OPTION],
         hint_level: Level::Perfect,
         play_level: Level::Perfect,
         solve_budget: SolveBudget {
@@ -281,7 +282,7 @@ mod tests {
             .to_string();
         assert_eq!(
             error,
-            "manifold has no option `x\\u{1b}[31m\\n` (it has none)"
+            "manifold has no option `x\\u{1b}[31m\\n` (the options are moves)"
         );
     }
 }

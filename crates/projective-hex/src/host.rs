@@ -2,8 +2,8 @@
 //! the view a page draws and the exact analysis behind `solve`.
 
 use crosscap_engine::catalog::{
-    self, BoardKind, GameDescriptor, GameInfo, Moves, OptionKind, OptionSpec, Setup, SetupError,
-    SolveBudget, Unsolved, ValueKind, Winner,
+    self, BoardKind, GameDescriptor, GameInfo, MOVES_OPTION, Moves, OptionKind, OptionSpec, Setup,
+    SetupError, SolveBudget, Unsolved, ValueKind, Winner,
 };
 use crosscap_engine::session::{GameMatch, Hosting, Match, SetupLimits};
 use crosscap_engine::{Agent, Budget, Game, Level, Player};
@@ -152,25 +152,6 @@ impl HexView {
 }
 
 /// Moves to replay: a list, or one text with the moves separated by spaces or commas.
-#[derive(Deserialize)]
-#[serde(untagged)]
-enum MoveList {
-    Text(String),
-    List(Vec<String>),
-}
-
-impl MoveList {
-    fn moves(&self) -> Vec<&str> {
-        match self {
-            MoveList::Text(text) => text
-                .split(|c: char| c.is_whitespace() || c == ',')
-                .filter(|m| !m.is_empty())
-                .collect(),
-            MoveList::List(moves) => moves.iter().map(String::as_str).collect(),
-        }
-    }
-}
-
 /// The options a game is started with; any other key is refused.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -179,8 +160,6 @@ struct HexOptions {
     opening: Option<String>,
     #[serde(default)]
     position: Option<String>,
-    #[serde(default)]
-    moves: Option<MoveList>,
 }
 
 fn start(setup: &Setup, limits: &SetupLimits) -> Result<Box<dyn Match>, SetupError> {
@@ -191,25 +170,20 @@ fn start(setup: &Setup, limits: &SetupLimits) -> Result<Box<dyn Match>, SetupErr
 /// need the game itself.
 pub fn setup_game(setup: &Setup, limits: &SetupLimits) -> Result<ProjectiveHex, SetupError> {
     let options: HexOptions = setup.typed_options(&DESCRIPTOR.info)?;
-    (|| -> Result<ProjectiveHex, HexError> {
+    let mut game = (|| -> Result<ProjectiveHex, HexError> {
         let opening = match &options.opening {
             Some(name) => name.parse()?,
             None => Opening::Standard,
         };
-        let moves = options.moves.as_ref().map(MoveList::moves);
         let spec = match setup.board.trim() {
             "" => DESCRIPTOR.info.default_board,
             spec => spec,
         };
-        new_game(
-            spec,
-            opening,
-            options.position.as_deref(),
-            moves.as_deref().unwrap_or_default(),
-            limits,
-        )
+        new_game(spec, opening, options.position.as_deref(), &[], limits)
     })()
-    .map_err(SetupError::from_error)
+    .map_err(SetupError::from_error)?;
+    setup.play_moves(&mut game)?;
+    Ok(game)
 }
 
 /// Projective Hex in the catalog.
@@ -243,15 +217,7 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
                 help: "stones in cell order, `.` empty (`/` and spaces ignored)",
                 on_form: false,
             },
-            OptionSpec {
-                name: "moves",
-                label: "Moves",
-                kind: OptionKind::Text,
-                choices: &[],
-                default: "",
-                help: "moves to play first, separated by spaces or commas",
-                on_form: false,
-            },
+            MOVES_OPTION,
         ],
         hint_level: Level::Hard,
         play_level: Level::Medium,

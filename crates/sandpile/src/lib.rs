@@ -70,8 +70,8 @@ use std::sync::Arc;
 
 use crosscap_engine::agents::{perfect_agent, standard_agent};
 use crosscap_engine::catalog::{
-    self, BoardKind, GameDescriptor, GameInfo, Moves, OptionKind, OptionSpec, Part, Setup,
-    SetupError, SolveBudget, Unsolved, ValueKind, Winner, not_a_choice,
+    self, BoardKind, GameDescriptor, GameInfo, MOVES_OPTION, Moves, OptionKind, OptionSpec, Part,
+    Setup, SetupError, SolveBudget, Unsolved, ValueKind, Winner, not_a_choice,
 };
 use crosscap_engine::mcts::MctsConfig;
 use crosscap_engine::session::{GameMatch, Hosting, Match, SetupLimits, TooLarge};
@@ -338,7 +338,7 @@ const PLAYERS: &[&str] = &["X", "O"];
 
 fn start(setup: &Setup, limits: &SetupLimits) -> Result<Box<dyn Match>, SetupError> {
     let options: SandpileOptions = setup.typed_options(&DESCRIPTOR.info)?;
-    let game = (|| -> Result<Sandpile, SandpileError> {
+    let mut game = (|| -> Result<Sandpile, SandpileError> {
         let to_move = match &options.to_move {
             None => Player::X,
             Some(text) => text
@@ -358,6 +358,7 @@ fn start(setup: &Setup, limits: &SetupLimits) -> Result<Box<dyn Match>, SetupErr
         )
     })()
     .map_err(SetupError::from_error)?;
+    setup.play_moves(&mut game)?;
     Ok(GameMatch::<SandpileHost>::boxed(game))
 }
 
@@ -402,6 +403,7 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
                        are lost)",
                 on_form: true,
             },
+            MOVES_OPTION,
         ],
         hint_level: Level::Hard,
         play_level: Level::Medium,
@@ -519,7 +521,7 @@ mod tests {
             .to_string();
         assert_eq!(
             unknown,
-            "sandpile has no option `to-move` (the options are position, to_move, toppling)"
+            "sandpile has no option `to-move` (the options are position, to_move, toppling, moves)"
         );
         assert!(new_match("P4", &json!("X0,.,.,."), &SetupLimits::default()).is_err());
     }

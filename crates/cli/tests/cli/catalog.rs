@@ -447,6 +447,46 @@ fn unknown_options_are_refused_for_every_game() {
     }
 }
 
+/// Every game's commands take `--moves`: the computer's move, given back as `--moves`,
+/// is played before the solve, which then has O to move; a move that cannot be played is
+/// refused as bad input.
+#[test]
+fn every_game_takes_moves_to_play_first() {
+    for game in crosscap_catalog::standard().games() {
+        let info = &game.info;
+        let board = ["--board", info.default_board];
+        let hint = crosscap(
+            &[
+                &["--json", info.name, "hint"],
+                &board[..],
+                &["--level", "random"],
+            ]
+            .concat(),
+        )
+        .json();
+        let first = hint["move"].as_str().unwrap();
+        let after = crosscap(
+            &[
+                &["--json", info.name, "solve"],
+                &board[..],
+                &["--moves", first, "--max-nodes", "1"],
+            ]
+            .concat(),
+        );
+        assert!(
+            [0, 3].contains(&after.code),
+            "{}: {}",
+            info.name,
+            after.stderr
+        );
+        let after: Value = serde_json::from_str(&after.stdout).unwrap();
+        assert_eq!(after["to_move"], "O", "{}: {after}", info.name);
+        assert_ne!(after["position"], hint["position"], "{}", info.name);
+        crosscap(&[&[info.name, "solve"], &board[..], &["--moves", "zz9"]].concat())
+            .assert_user_error("zz9");
+    }
+}
+
 /// A select option's value outside its choices is refused in the same words for every
 /// game and every host, naming the choices, from the flag and from `--opt`; the choices
 /// themselves are taken in any case.

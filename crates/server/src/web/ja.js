@@ -268,7 +268,7 @@ export default {
   "medium": "ふつう",
   "memory limit": "メモリ上限",
   "moves": "手数",
-  "moves to play first, separated by spaces or commas": "最初に打っておく手。空白またはカンマで区切ります",
+  "moves to play first, in the game's notation, separated by spaces": "最初に打っておく手（そのゲームの記法で、空白で区切ります）",
   "node limit": "局面数の上限",
   "limit of the exact analysis": "厳密解析の限界",
   "non-orientable, {crosscaps}": "向き付け不可能、{crosscaps}",
