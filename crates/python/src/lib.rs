@@ -16,7 +16,7 @@ use crosscap_edge_nim::{
     CheckBox, EdgeNim, PTable, Predicate, TableBox, check_predicate, parse_tokens,
 };
 use crosscap_engine::budget::{DEFAULT_MAX_MEMORY, MAX_SECONDS, MEMORY_RANGE};
-use crosscap_engine::catalog::{GameDescriptor, Setup, Status};
+use crosscap_engine::catalog::{GameDescriptor, MOVES_OPTION, Setup, Status};
 use crosscap_engine::impartial_notation::ImpartialNotation;
 use crosscap_engine::session::{ArenaRun, Hint, Match, SetupLimits};
 use crosscap_engine::{Budget, Cancel, Exhausted, Impartial, Level, MisereOf, misere_within};
@@ -142,17 +142,18 @@ fn descriptor(game: &str) -> PyResult<&'static GameDescriptor> {
     standard().find(game).map_err(bad_input)
 }
 
-/// An option's value as the command line would pass it: text, a list joined by commas.
-fn option_text(value: &Bound<'_, PyAny>) -> PyResult<String> {
+/// An option's value as the command line would pass it: text, a list joined by
+/// `separator`.
+fn option_text(value: &Bound<'_, PyAny>, separator: &str) -> PyResult<String> {
     if value.is_instance_of::<PyString>() {
         return value.extract();
     }
     if value.is_instance_of::<PyList>() || value.is_instance_of::<PyTuple>() {
         let items: Vec<String> = value
             .try_iter()?
-            .map(|item| item.and_then(|item| option_text(&item)))
+            .map(|item| item.and_then(|item| option_text(&item, separator)))
             .collect::<PyResult<_>>()?;
-        return Ok(items.join(","));
+        return Ok(items.join(separator));
     }
     value.str()?.extract()
 }
@@ -186,7 +187,11 @@ impl Game {
         let descriptor = descriptor(game)?;
         let mut values = Map::new();
         for (key, value) in options.into_iter().flatten() {
-            values.insert(key.extract()?, Value::String(option_text(&value)?));
+            let key: String = key.extract()?;
+            // Moves are separated as the command line separates them; other lists (tokens)
+            // by commas.
+            let separator = if key == MOVES_OPTION.name { " " } else { "," };
+            values.insert(key, Value::String(option_text(&value, separator)?));
         }
         let options = Value::Object(values);
         let setup = Setup {
@@ -637,7 +642,7 @@ fn edge_nim_misere<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let budget = budget(max_seconds, max_nodes, max_memory_mib)?;
     let graph = Arc::new(Graph::from_spec(graph).map_err(bad_input)?);
-    let tokens = parse_tokens(&graph, &option_text(tokens)?).map_err(bad_input)?;
+    let tokens = parse_tokens(&graph, &option_text(tokens, ",")?).map_err(bad_input)?;
     let position = EdgeNim::new(graph, tokens).map_err(bad_input)?;
     let named = position.clone();
     let facts = position.facts();

@@ -38,6 +38,13 @@ def test_playing_moves_changes_the_position_and_copies_are_independent():
     assert game.position == "3 4 5"
 
 
+def test_every_game_takes_moves_to_play_first():
+    assert crosscap.Game("nim", "3 4 5", moves="1:1").position == "1 4 5"
+    assert crosscap.Game("nim", "3 4 5", moves=["1:1", "2:0"]).position == "1 0 5"
+    edge_nim = crosscap.Game("edge-nim", "C3", tokens=[1, 1, 1], moves=["0:0-1=0,0-2=0"])
+    assert edge_nim.position == "0,1,0"
+
+
 def test_projective_hex_taylor_2_is_a_first_player_win():
     answer = crosscap.Game("projective-hex", "taylor:2").solve(max_seconds=30)
     assert answer["winner"] == "X"
