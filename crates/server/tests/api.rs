@@ -86,6 +86,34 @@ fn create_play_refuse_and_finish() {
     );
 }
 
+/// A game created with moves to play first starts after them, in any game: they are its
+/// setup, not moves of the game, so its record lists none.
+#[test]
+fn a_game_starts_after_the_moves_it_is_given() {
+    let server = start(Limits::default());
+    let game = server.create(json!({
+        "game": "nim", "board": "3 4 5", "options": { "moves": "1:1 2:0" },
+        "players": { "X": "human", "O": "human" }
+    }));
+    assert_eq!(game["view"]["heaps"], json!([1, 0, 5]), "{game}");
+    assert_eq!(
+        (&game["to_move"], &game["moves"]),
+        (&json!("X"), &json!([]))
+    );
+    let (status, refused) = server.post(
+        "/api/games",
+        json!({"game": "euler-getter", "options": { "moves": ["1", "1"] }}),
+    );
+    assert_eq!(status, 400, "{refused}");
+    assert!(
+        refused["error"]
+            .as_str()
+            .unwrap()
+            .contains("illegal move 1"),
+        "{refused}"
+    );
+}
+
 #[test]
 fn the_computer_answers_in_the_same_request() {
     let server = start(Limits::default());
