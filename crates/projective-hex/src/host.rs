@@ -179,7 +179,7 @@ pub fn setup_game(setup: &Setup, limits: &SetupLimits) -> Result<ProjectiveHex, 
             "" => DESCRIPTOR.info.default_board,
             spec => spec,
         };
-        new_game(spec, opening, options.position.as_deref(), &[], limits)
+        new_game(spec, opening, options.position.as_deref(), limits)
     })()
     .map_err(SetupError::from_error)?;
     setup.play_moves(&mut game)?;

@@ -23,7 +23,7 @@
 //! use crosscap_engine::{Budget, Player};
 //! use crosscap_projective_hex::{Analyser, Opening, new_game};
 //!
-//! let game = new_game("taylor:2", Opening::Standard, None, &[], &SetupLimits::default()).unwrap();
+//! let game = new_game("taylor:2", Opening::Standard, None, &SetupLimits::default()).unwrap();
 //! let mut analyser = Analyser::new(Budget::time(Duration::from_secs(30)));
 //! let analysis = analyser.analyse(&game).unwrap();
 //! assert_eq!(analysis.winner, Some(Player::X));
@@ -39,9 +39,9 @@ pub mod search;
 
 use std::sync::Arc;
 
+use crosscap_engine::MoveError;
 use crosscap_engine::catalog::not_a_choice;
 use crosscap_engine::session::{SetupLimits, TooLarge};
-use crosscap_engine::{MoveError, Notation};
 use crosscap_topology::{Board, PositionError, TopologyError};
 
 pub use host::{DESCRIPTOR, HexHost, HexView, LoopWinner, loop_winner, setup_game};
@@ -73,27 +73,22 @@ pub enum HexError {
 }
 
 /// A new game on the board of `spec` under `opening`, from the empty board or from
-/// `position` (stones in cell order), then `moves` played: the one setup that the command
-/// line and the catalog's [`DESCRIPTOR`] go through. A board with more cells than `limits` allows moves
+/// `position` (stones in cell order): the one setup that the command line and the
+/// catalog's [`DESCRIPTOR`] go through (which then play the `moves` option's moves). A board with more cells than `limits` allows moves
 /// is refused before any work on it.
 pub fn new_game(
     spec: &str,
     opening: Opening,
     position: Option<&str>,
-    moves: &[&str],
     limits: &SetupLimits,
 ) -> Result<ProjectiveHex, HexError> {
     let board = Board::from_spec(spec)?;
     limits.check_moves(board.cell_count() as u128)?;
     let geometry = Arc::new(Geometry::new(board)?);
-    let mut game = match position {
+    Ok(match position {
         Some(text) => ProjectiveHex::from_position_text(geometry, text)?,
         None => ProjectiveHex::new(geometry, opening),
-    };
-    for text in moves {
-        game.play_text(text)?;
-    }
-    Ok(game)
+    })
 }
 
 #[cfg(test)]
@@ -101,7 +96,7 @@ mod tests {
     use super::*;
     use crosscap_engine::catalog::{Setup, SetupError};
     use crosscap_engine::session::Match;
-    use crosscap_engine::{Level, Player};
+    use crosscap_engine::{Level, Notation, Player};
     use serde_json::{Value, json};
 
     fn new_match(board: &str, options: &Value) -> Result<Box<dyn Match>, SetupError> {
