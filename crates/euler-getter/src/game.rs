@@ -22,6 +22,9 @@ pub enum Rule {
 }
 
 impl Rule {
+    /// The rules' names, as options and flags take them.
+    pub const NAMES: &'static [&'static str] = &["normal", "reverse"];
+
     /// `value`, measured for the normal rule (more is better for its holder), as the rule
     /// in play sees it: negated under the reverse rule, where the smaller characteristic
     /// wins.
@@ -31,11 +34,6 @@ impl Rule {
             Rule::Reverse => -value,
         }
     }
-}
-
-impl Rule {
-    /// The rules' names, as options and flags take them.
-    pub const NAMES: &'static [&'static str] = &["normal", "reverse"];
 }
 
 impl FromStr for Rule {

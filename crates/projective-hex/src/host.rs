@@ -151,7 +151,6 @@ impl HexView {
     }
 }
 
-/// Moves to replay: a list, or one text with the moves separated by spaces or commas.
 /// The options a game is started with; any other key is refused.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]

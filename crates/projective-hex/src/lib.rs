@@ -74,8 +74,8 @@ pub enum HexError {
 
 /// A new game on the board of `spec` under `opening`, from the empty board or from
 /// `position` (stones in cell order): the one setup that the command line and the
-/// catalog's [`DESCRIPTOR`] go through (which then play the `moves` option's moves). A board with more cells than `limits` allows moves
-/// is refused before any work on it.
+/// catalog's [`DESCRIPTOR`] go through (which then play the `moves` option's moves). A
+/// board with more cells than `limits` allows moves is refused before any work on it.
 pub fn new_game(
     spec: &str,
     opening: Opening,
