@@ -140,6 +140,12 @@ mod tests {
             }
             let error = start(json!({"moves": "zz9"})).err().unwrap().0;
             assert!(error.contains("zz9"), "{}: {error}", info.name);
+            let error = start(json!({"moves": [moves[0].as_str(), "zz9"]}))
+                .err()
+                .unwrap()
+                .0;
+            assert!(error.starts_with("move 2 of 2: "), "{}: {error}", info.name);
+            assert!(error.contains("zz9"), "{}: {error}", info.name);
             let error = start(json!({"moves": {"a": 1}})).err().unwrap().0;
             assert!(error.starts_with("option moves:"), "{}: {error}", info.name);
         }

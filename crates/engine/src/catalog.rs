@@ -224,8 +224,13 @@ impl Setup<'_> {
                 ));
             }
         };
-        for text in moves {
-            game.play_text(&text).map_err(SetupError::from_error)?;
+        // In a list, the refusal says which move it was: the game's reason alone may not.
+        let count = moves.len();
+        for (index, text) in moves.iter().enumerate() {
+            game.play_text(text).map_err(|error| match count {
+                1 => SetupError::from_error(error),
+                _ => SetupError(format!("move {} of {count}: {error}", index + 1)),
+            })?;
         }
         Ok(())
     }
