@@ -510,6 +510,10 @@ pub fn solved_text(solved: &Solved) -> String {
         }
     }
     for (key, value) in &solved.extra {
+        // The impartial games' `grundy` key repeats the value, printed above.
+        if solved.value_kind == ValueKind::Grundy && solved.to_move.is_some() && key == "grundy" {
+            continue;
+        }
         if let Some(shown) = shown_as(key, value) {
             text += &format!("{}: {shown}\n", key.replace('_', " "));
         }

@@ -7,6 +7,16 @@ fn value_of_three_four_five() {
     assert_eq!(v["grundy"], 2);
     assert_eq!(v["outcome"], "N");
     assert_eq!(v["winning_moves"], serde_json::json!(["1:1"]));
+    assert_eq!(v["grundy"], 2);
+}
+
+/// The text says the Grundy value once: the `grundy` key of the JSON repeats it.
+#[test]
+fn solve_as_text_gives_the_value_once() {
+    let run = crosscap(&["nim", "solve", "3", "4", "5"]);
+    assert_eq!(run.code, 0);
+    assert!(run.stdout.contains("Grundy value 2 (N-position)\n"));
+    assert!(!run.stdout.contains("grundy:"), "{}", run.stdout);
 }
 
 /// Misère Nim by Bouton's rule: three single counters lose for the mover (normal play's
