@@ -3092,22 +3092,35 @@ fn edge_nim_in_japanese(session: &Session, server: &common::TestServer) {
         json!({ "move": "0:", "token": game["tokens"]["X"] }),
     );
     assert_eq!(status, 400, "{refused}");
+    assert_eq!(
+        translated(session, &refused["error"]),
+        "手 0: は打てません：1手で少なくとも1個のトークンを取らなければなりません"
+    );
+    // A choice outside an option's list: the list in Japanese, its words translated.
+    let (status, refused) = server.post(
+        "/api/games",
+        json!({ "game": "projective-hex", "options": {"opening": "sideways"} }),
+    );
+    assert_eq!(status, 400, "{refused}");
+    assert_eq!(
+        translated(session, &refused["error"]),
+        "オプション opening：`sideways` は 標準、スワップ、カット・アンド・チューズ のいずれでもありません"
+    );
+}
+
+/// The server's `message` as the page's i18n.js reads it in the reader's language.
+fn translated(session: &Session, message: &Value) -> String {
     session.read(&format!(
-        "import('/static/i18n.js').then((i18n) => {{ window.said = i18n.translateMessage({}); }})",
-        refused["error"]
+        "window.said = null; import('/static/i18n.js').then((i18n) => {{ window.said = i18n.translateMessage({message}); }})"
     ));
     let start = Instant::now();
-    let said = loop {
-        if let Some(said) = session.read("return window.said || null").as_str() {
-            break said.to_string();
+    loop {
+        if let Some(said) = session.read("return window.said").as_str() {
+            return said.to_string();
         }
         assert!(start.elapsed() < WAIT, "the message was not read");
         std::thread::sleep(Duration::from_millis(30));
-    };
-    assert_eq!(
-        said,
-        "手 0: は打てません：1手で少なくとも1個のトークンを取らなければなりません"
-    );
+    }
 }
 
 /// The page's controls do what they say: each defect an audit of the page found, checked

@@ -62,6 +62,15 @@ function wordOf(part) {
   return Object.hasOwn(ja, part) ? ja[part] : part;
 }
 
+/** A list the server writes in English ("none, 1, 3 or 5"), its words translated and
+ * joined with the Japanese comma, as ja.js writes its own lists. */
+function listOf(part) {
+  return part
+    .split(/, | or (?=[^ ]+$)/)
+    .map(wordOf)
+    .join("、");
+}
+
 /** A message of the API in the reader's language. The server writes English sentences
  * from templates (a board, a number or a cell filled in), so the template of ja.js's
  * `messages` that the message fits gives the translation, with the parts filled in kept
@@ -77,7 +86,7 @@ export function translateMessage(message) {
     const params = {};
     names.forEach((name, i) => {
       const part = parts[i + 1];
-      params[name] = name === "reason" ? translateMessage(part) : wordOf(part);
+      params[name] = name === "reason" ? translateMessage(part) : name === "choices" ? listOf(part) : wordOf(part);
     });
     return fill(messages[text], params);
   }
