@@ -424,7 +424,7 @@ pub(crate) fn proof_note(hint: &Hint, level: Level) -> &'static str {
             ", proven optimal, but the position is lost against perfect play"
         }
         (None, Some(Unproven::OutOfReach)) => {
-            ", not proven: the position is too large for the exact solver to try, a search's move"
+            ", not proven: the position is too large for the exact solver, a search's move"
         }
         (None, Some(Unproven::Stopped(limit))) => match limit {
             Exhausted::Beyond => {

@@ -39,7 +39,7 @@ pub trait Agent<G: Game>: Send {
 }
 
 /// Why a perfect player's move is not proven optimal: the position was out of its
-/// search's [`Reach`], so it was not tried, or the search or the game's knowledge stopped
+/// search's [`Reach`], so only a short probe was tried, or the search or the game's knowledge stopped
 /// without an answer ([`Exhausted`]: a limit of the budget ran out, or the position is
 /// beyond a fixed limit of the game's exact analysis). In JSON `"out of reach"`, or the
 /// limit's own name (`"time"`, `"beyond"`, ...).
@@ -248,8 +248,9 @@ impl<G: Game> ExactSearch<G> for KeptSolver {
 /// Plays an optimal move found by an exact search (a random one among equals, so that
 /// games vary with the seed, found without testing every move:
 /// [`Solver::value_and_best_move`]); falls back to another agent when the budget runs out, and
-/// at once on a position out of the search's [`Reach`] (a player would otherwise wait the
-/// whole budget for the fallback's move). In a lost position it plays the fallback's move
+/// on a position out of the search's [`Reach`] after a probe of
+/// [`OUT_OF_REACH_PROBE_NODES`] (a player would otherwise wait the whole budget for the
+/// fallback's move). In a lost position it plays the fallback's move
 /// where that loses no worse: every move of a lost win/loss game is optimal, and a random
 /// one gives up where the fallback's makes the winner find the win. The search is the
 /// engine's solver on the game ([`KeptSolver`]) unless a game gives its own
@@ -312,13 +313,15 @@ impl<G: Game> Agent<G> for PerfectAgent<G> {
             return None;
         }
         self.unproven = None;
-        if self.reach.as_ref().is_some_and(|reach| !reach(game)) {
-            self.proven = None;
-            self.unproven = Some(Unproven::OutOfReach);
-            return self.fallback.choose(game, budget);
-        }
+        // Out of reach, a probe of a fixed number of nodes still settles the positions a
+        // game's measure of reach misses (a seeded game plays alike on every run).
+        let within = self.reach.as_ref().is_none_or(|reach| reach(game));
+        let own = match within {
+            true => self.budget.clone(),
+            false => Budget::nodes(OUT_OF_REACH_PROBE_NODES),
+        };
         let clock = std::time::Instant::now();
-        let budget_now = solver_budget(self.budget.clone(), budget);
+        let budget_now = solver_budget(own.clone(), budget);
         match self
             .search
             .value_and_best_move(game, budget_now, &mut self.rng)
@@ -331,7 +334,7 @@ impl<G: Game> Agent<G> for PerfectAgent<G> {
                     .choose(game, &lost_position_budget(&left(clock.elapsed())))
                     .filter(|theirs| {
                         let spent = clock.elapsed();
-                        let test = self.budget.less(0, spent).within(&left(spent));
+                        let test = own.less(0, spent).within(&left(spent));
                         matches!(self.search.reaches(game, theirs, value, test), Ok(true))
                     });
                 Some(theirs.unwrap_or(best))
@@ -343,7 +346,10 @@ impl<G: Game> Agent<G> for PerfectAgent<G> {
             found => {
                 self.proven = None;
                 if let Err(SolveError::Unknown { reason, .. }) = found {
-                    self.unproven = Some(Unproven::Stopped(reason));
+                    self.unproven = Some(match within {
+                        true => Unproven::Stopped(reason),
+                        false => Unproven::OutOfReach,
+                    });
                 }
                 self.fallback.choose(game, &budget.less(0, clock.elapsed()))
             }
@@ -636,6 +642,11 @@ pub const MAX_FLATMC_PLAYOUTS: u32 = 20_000;
 /// Node budget of the `perfect` level before it falls back to `expert`.
 pub const PERFECT_NODE_BUDGET: u64 = 20_000_000;
 
+/// Nodes a `perfect` player's search may spend on a position out of its [`Reach`] before
+/// it plays its fallback's move: a tenth of a second or so, enough for the complete
+/// graphs of the sandpile game, whose room puts them out of reach though they end fast.
+pub const OUT_OF_REACH_PROBE_NODES: u64 = 50_000;
+
 /// Time budget of the `perfect` level's solver before it falls back to `expert`.
 pub const PERFECT_TIME: Duration = Duration::from_secs(30);
 
@@ -774,10 +785,11 @@ mod tests {
         assert_eq!(Agent::<NormalPlay<Nim>>::unproven(&flat), None);
     }
 
-    /// Out of its reach the perfect agent plays its fallback's move at once, unproven and
-    /// without searching; within it, the search's.
+    /// Out of its reach the perfect agent probes: a position the probe settles is played
+    /// proven, any other gets the fallback's move, unproven as out of reach; within its
+    /// reach, the search's.
     #[test]
-    fn the_perfect_agent_searches_only_within_its_reach() {
+    fn the_perfect_agent_only_probes_out_of_its_reach() {
         /// The engine's solver, counting its calls.
         struct Counted(KeptSolver, std::sync::Arc<AtomicUsize>);
         impl ExactSearch<NormalPlay<Nim>> for Counted {
@@ -807,20 +819,25 @@ mod tests {
         let mut perfect = PerfectAgent::new(Budget::unlimited(), Box::new(RandomAgent::new(1)), 1)
             .searching(Box::new(Counted(KeptSolver::default(), calls.clone())))
             .within(reach);
-        let far = NormalPlay::new(Nim::new(vec![3, 4, 5]));
+        let far = NormalPlay::new(Nim::new(vec![20, 21, 22, 23, 24]));
+        let clock = std::time::Instant::now();
         assert!(perfect.choose(&far, &Budget::unlimited()).is_some());
         assert_eq!(perfect.proven(), None);
         assert_eq!(perfect.unproven(), Some(Unproven::OutOfReach));
-        assert_eq!(
-            calls.load(AtomicOrdering::Relaxed),
-            0,
-            "no search out of reach"
+        assert_eq!(calls.load(AtomicOrdering::Relaxed), 1, "one probe");
+        assert!(
+            clock.elapsed() < Duration::from_secs(20),
+            "not the whole budget"
         );
+        let easy = NormalPlay::new(Nim::new(vec![3, 4, 5]));
+        assert!(perfect.choose(&easy, &Budget::unlimited()).is_some());
+        assert_eq!(perfect.proven(), Some(Proven::Win));
+        assert_eq!(perfect.unproven(), None);
         let near = NormalPlay::new(Nim::new(vec![1, 2, 3]));
         assert!(perfect.choose(&near, &Budget::unlimited()).is_some());
         assert_eq!(perfect.proven(), Some(Proven::Loss));
         assert_eq!(perfect.unproven(), None);
-        assert_eq!(calls.load(AtomicOrdering::Relaxed), 1);
+        assert_eq!(calls.load(AtomicOrdering::Relaxed), 3);
     }
 
     /// One move for X, each ending the game with its margin for X.

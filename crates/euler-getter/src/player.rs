@@ -295,8 +295,8 @@ pub fn policy() -> EulerPolicy {
     }
 }
 
-/// Most empty cells the perfect player tries to solve; with more it plays as expert at
-/// once rather than spend its whole budget in vain (goldberg:2 after one stone, 20 empty
+/// Most empty cells the perfect player tries to solve; with more it plays as expert after
+/// a short probe rather than spend its whole budget in vain (goldberg:2 after one stone, 20 empty
 /// cells, takes about 0.7 million nodes on compact positions).
 pub const PERFECT_MAX_EMPTY_CELLS: usize = 22;
 
@@ -316,7 +316,7 @@ fn within_reach(game: &EulerGetter) -> bool {
 #[derive(Default)]
 struct CompactSearch {
     /// The complex searched, its symmetries and its compact board where it has one (made
-    /// on the first search, so never for a board out of reach).
+    /// on the first search: a probe out of reach makes it too).
     board: Option<(Arc<Complex>, Arc<Symmetries>, Option<CompactBoard>)>,
     /// The solver's table, of the board's compact positions or of the game's.
     solver: KeptSolver,

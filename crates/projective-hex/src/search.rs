@@ -480,8 +480,8 @@ pub fn mcts_agent_with(
 /// Time budget of each `perfect` move before it falls back to `expert`.
 pub const PERFECT_TIME_BUDGET: Duration = Duration::from_secs(20);
 
-/// Most empty cells the perfect player tries to solve; with more it plays as `expert` at
-/// once rather than spend its whole budget in vain. On three lines of taylor:4 (48 cells)
+/// Most empty cells the perfect player tries to solve; with more it plays as `expert`
+/// after a short probe rather than spend its whole budget in vain. On three lines of taylor:4 (48 cells)
 /// played by `medium`, no position with 43 or more empty cells gave a proven move within
 /// the budget; one of three with 42 did, and both with 40 or 41 (BENCHMARKS.md).
 pub const PERFECT_MAX_EMPTY_CELLS: usize = 42;
@@ -1153,7 +1153,7 @@ mod tests {
     use super::*;
 
     /// Past [`PERFECT_MAX_EMPTY_CELLS`] the perfect player plays its fallback's move,
-    /// unproven, without a solve (the empty taylor:4 is far beyond its solver); within it,
+    /// unproven, after a probe (the empty taylor:4 is far beyond its solver); within it,
     /// it solves.
     #[test]
     fn the_perfect_player_solves_only_within_its_reach() {

@@ -63,7 +63,7 @@ def test_a_hint_says_whether_it_is_proven_and_what_the_position_is_worth():
     assert (lost["proven"], lost["result"]) == (True, "loss")
     searched = crosscap.Game("nim", "3 4 5").hint_details("random")
     assert (searched["proven"], searched["result"], searched["reason"]) == (False, None, None)
-    # Too large for the perfect player's solver to try: a search's move, and why.
+    # Too large for the perfect player's solver (its probe finds nothing): a search's move, and why.
     beyond = crosscap.Game("projective-hex", "goldberg:3").hint_details("perfect", max_seconds=0.5)
     assert (beyond["proven"], beyond["reason"]) == (False, "out of reach")
     assert crosscap.Game("nim", "0 0").hint_details() is None

@@ -118,8 +118,9 @@ pub enum SandpileError {
     Limits(#[from] TooLarge),
 }
 
-/// The most [`Sandpile::room`] at which `perfect` tries its solver; with more it plays as
-/// `expert` at once. The solver proves grid:3x4 (room 22) in 3 s and grid:4x4 with room 22
+/// The most [`Sandpile::room`] at which `perfect` gives its solver its whole budget; with
+/// more it plays as `expert` after a short probe, which proves the complete graphs up to
+/// complete:6. The solver proves grid:3x4 (room 22) in 3 s and grid:4x4 with room 22
 /// in 9 s, but not grid:4x4 with room 24, grid:2x7 (24) or grid:3x5 (29) within its 30 s
 /// (BENCHMARKS.md).
 pub const PERFECT_MAX_ROOM: u32 = 22;
@@ -432,6 +433,7 @@ pub static DESCRIPTOR: GameDescriptor = GameDescriptor {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crosscap_engine::agents::Unproven;
     use serde_json::json;
 
     /// A game started through the catalog's descriptor, as every host starts one.
@@ -441,6 +443,37 @@ mod tests {
         limits: &SetupLimits,
     ) -> Result<Box<dyn Match>, SetupError> {
         (DESCRIPTOR.start)(&Setup { board, options }, limits)
+    }
+
+    /// The complete graphs end fast though their room puts them out of `perfect`'s reach:
+    /// its probe proves the first move of complete:6 (room 24), where a grid of that room
+    /// is left to `expert`, unproven.
+    #[test]
+    fn perfect_probes_past_its_reach() {
+        let game = new_game(
+            "complete:6",
+            None,
+            Player::X,
+            Toppling::Abelian,
+            &SetupLimits::default(),
+        )
+        .unwrap();
+        assert!(game.room() > PERFECT_MAX_ROOM);
+        let mut perfect = agent(Level::Perfect, 1);
+        assert!(perfect.choose(&game, &Budget::unlimited()).is_some());
+        assert!(perfect.proven().is_some());
+        let grid = new_game(
+            "grid:4x4",
+            None,
+            Player::X,
+            Toppling::Abelian,
+            &SetupLimits::default(),
+        )
+        .unwrap();
+        let fast = Budget::time(std::time::Duration::from_millis(200));
+        assert!(perfect.choose(&grid, &fast).is_some());
+        assert_eq!(perfect.proven(), None);
+        assert_eq!(perfect.unproven(), Some(Unproven::OutOfReach));
     }
 
     #[test]

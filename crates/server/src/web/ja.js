@@ -32,7 +32,7 @@ export default {
   ", not proven: the exact solver was stopped, a search's move": "、未証明：厳密なソルバーが中断されたため探索による手",
   ", not proven: the game's exact analysis of this position needs more memory than the server gives one search, a search's move": "、未証明：この局面をこのゲームの厳密な解析で解くには、サーバーが1回の探索に割り当てるより多くのメモリが必要なため探索による手",
   ", not proven: the position is past the limit of the game's exact analysis, a search's move": "、未証明：局面がこのゲームの厳密な解析の限界を超えているため探索による手",
-  ", not proven: the position is too large for the exact solver to try, a search's move": "、未証明：局面が大きすぎて厳密なソルバーでは試せないため探索による手",
+  ", not proven: the position is too large for the exact solver, a search's move": "、未証明：局面が大きすぎて厳密なソルバーでは解けないため探索による手",
   ", proven optimal": "、最善と証明済み",
   ".": "。",
   "3D": "3D",

@@ -25,7 +25,7 @@ const COMPUTER_PROVED = {
 /** Why a perfect hint is not proven (the hint's `reason`), in plain words. */
 const UNPROVEN_BECAUSE = {
   beyond: ", not proven: the position is past the limit of the game's exact analysis, a search's move",
-  "out of reach": ", not proven: the position is too large for the exact solver to try, a search's move",
+  "out of reach": ", not proven: the position is too large for the exact solver, a search's move",
   time: ", not proven: the exact solver ran out of time, a search's move",
   nodes: ", not proven: the exact solver searched as many positions as it may, a search's move",
   // As the solve says it where nothing was searched: a hint counts no positions, so it
