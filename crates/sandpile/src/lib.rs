@@ -446,32 +446,28 @@ mod tests {
     }
 
     /// The complete graphs end fast though their room puts them out of `perfect`'s reach:
-    /// its probe proves the first move of complete:6 (room 24), where a grid of that room
+    /// its probe proves the first move of complete:6 (room 24), where grid:4x4 (room 32)
     /// is left to `expert`, unproven.
     #[test]
     fn perfect_probes_past_its_reach() {
-        let game = new_game(
-            "complete:6",
-            None,
-            Player::X,
-            Toppling::Abelian,
-            &SetupLimits::default(),
-        )
-        .unwrap();
-        assert!(game.room() > PERFECT_MAX_ROOM);
+        let empty = |spec| {
+            new_game(
+                spec,
+                None,
+                Player::X,
+                Toppling::Abelian,
+                &SetupLimits::default(),
+            )
+            .unwrap()
+        };
+        let complete = empty("complete:6");
+        assert!(complete.room() > PERFECT_MAX_ROOM);
         let mut perfect = agent(Level::Perfect, 1);
-        assert!(perfect.choose(&game, &Budget::unlimited()).is_some());
+        assert!(perfect.choose(&complete, &Budget::unlimited()).is_some());
         assert!(perfect.proven().is_some());
-        let grid = new_game(
-            "grid:4x4",
-            None,
-            Player::X,
-            Toppling::Abelian,
-            &SetupLimits::default(),
-        )
-        .unwrap();
-        let fast = Budget::time(std::time::Duration::from_millis(200));
-        assert!(perfect.choose(&grid, &fast).is_some());
+        // Time for the probe beside the fallback's reserve.
+        let budget = Budget::time(std::time::Duration::from_secs(2));
+        assert!(perfect.choose(&empty("grid:4x4"), &budget).is_some());
         assert_eq!(perfect.proven(), None);
         assert_eq!(perfect.unproven(), Some(Unproven::OutOfReach));
     }
