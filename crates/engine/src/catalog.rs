@@ -73,7 +73,7 @@ pub const MOVES_OPTION: OptionSpec = OptionSpec {
     choices: &[],
     default: "",
     help: "moves to play first, in the game's notation, separated by spaces",
-    on_form: false,
+    on_form: true,
 };
 
 /// The `moves` option's value.

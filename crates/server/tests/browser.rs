@@ -452,6 +452,18 @@ impl Session<'_> {
         self.command("GET", &format!("/element/{element}/property/{name}"), None)
     }
 
+    /// Moves the mouse to the window's top left corner, off the board.
+    fn pointer_aside(&self) {
+        self.command(
+            "POST",
+            "/actions",
+            Some(json!({ "actions": [{
+                "type": "pointer", "id": "mouse", "parameters": { "pointerType": "mouse" },
+                "actions": [{ "type": "pointerMove", "origin": "viewport", "x": 0, "y": 0, "duration": 0 }]
+            }]})),
+        );
+    }
+
     /// Drags the mouse from an element's centre by (dx, dy) pixels.
     fn drag(&self, element: &str, (dx, dy): (i64, i64)) {
         let rect = self.command("GET", &format!("/element/{element}/rect"), None);
@@ -1728,8 +1740,8 @@ fn option_notes_clear_their_fields(session: &Session, server: &common::TestServe
 }
 
 /// The new-game form draws the board as it will start and redraws it as the board text or
-/// an option changes; a board that will not do says why at once; each game says how it is
-/// won.
+/// an option changes (moves to play first among them); a board that will not do says why
+/// at once; each game says how it is won.
 fn the_board_is_drawn_before_the_game_starts(session: &Session, server: &common::TestServer) {
     session.open(&server.url("/#/"));
     session.click_first("#game option[value='projective-hex']");
@@ -1748,6 +1760,21 @@ fn the_board_is_drawn_before_the_game_starts(session: &Session, server: &common:
     session.type_into("#board-spec", "taylor:99");
     session.wait_for_text("#board-error", "between 2 and 40");
     assert_eq!(cells_drawn(), json!(0), "no board beside the error");
+    // Moves to play first: the board as they leave it, and a move that cannot be played
+    // refused by its place in the list.
+    session.type_into("#board-spec", "taylor:3");
+    session.type_into("#options input[name='moves']", "a1 b2");
+    session.wait_for_text(
+        "#board-preview figcaption",
+        "on taylor:3, after the moves given",
+    );
+    let stones = session.read(
+        "return new Set([...document.querySelectorAll('#board-preview [data-cell].X, #board-preview [data-cell].O')]
+           .map((cell) => `${cell.dataset.cell} ${cell.classList.contains('X') ? 'X' : 'O'}`)).size",
+    );
+    assert_eq!(stones, json!(2), "a1 X and b2 O");
+    session.type_into("#options input[name='moves']", "a1 a1");
+    session.wait_for_text("#board-error", "move 2 of 2: illegal move a1");
     // Euler Getter on another surface: a torus summed with a projective plane (N3).
     session.click_first("#game option[value='euler-getter']");
     session.type_into("#board-spec", "sum:taylor:3+torus:4x4");
@@ -1859,6 +1886,8 @@ fn start_from_form(session: &Session, server: &common::TestServer, game: &str, b
     open_form(session, server, game, board);
     session.click_first("select[name='O-level'] option[value='easy']");
     session.click_first("#start");
+    // Else the mouse rests where Start was, over the game page's board, pointing at a move.
+    session.pointer_aside();
 }
 
 /// A cell copy's label in the 3D view: its cell, and where it is on the canvas.

@@ -184,14 +184,15 @@ async function newGamePage() {
       examples.append(a, " ");
     }
     clear(options);
-    // Options the form does not offer (a start position, moves) are for the API and the CLI.
+    // Options the form does not offer (a start position) are for the API and the CLI.
     optionInputs = g.options.filter((opt) => opt.on_form).map((opt) => {
       let input;
       if (opt.kind === "select") {
         input = el("select", { name: opt.name }, ...opt.choices.map((c) => el("option", { value: c }, valueName(c))));
         input.value = JSON.parse(opt.default);
       } else {
-        input = el("input", { type: "text", name: opt.name, value: JSON.parse(opt.default) });
+        // An option with no default (moves) has an empty default text.
+        input = el("input", { type: "text", name: opt.name, value: opt.default ? JSON.parse(opt.default) : "" });
       }
       options.append(el("div", {}, el("label", {}, opt.label, " ", input), el("div", { class: "help" }, opt.help)));
       input.addEventListener(opt.kind === "select" ? "change" : "input", previewSoon);
@@ -377,7 +378,8 @@ async function drawAtStart(figure, g, spec, current = () => true, options = {}) 
   clear(figure);
   if (!module) return;
   module.render(figure, start, { canMove: false, hint: null, last: null, play: () => {}, still: true });
-  figure.append(el("figcaption", { class: "note" }, t("{game} on {board}, at the start.", { game: g.title, board: boardName(spec) })));
+  const caption = options.moves ? "{game} on {board}, after the moves given." : "{game} on {board}, at the start.";
+  figure.append(el("figcaption", { class: "note" }, t(caption, { game: g.title, board: boardName(spec) })));
 }
 
 // ---- Setting up a position ----

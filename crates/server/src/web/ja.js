@@ -321,6 +321,7 @@ export default {
   "{game} has no position to set up on the page": "{game}にはこのページで作れる局面がありません",
   "{game} on {board}": "{game}（{board}）",
   "{game} on {board}, at the start.": "{game}（{board}）の初期局面。",
+  "{game} on {board}, after the moves given.": "{game}（{board}）、指定した手を打ったあとの局面。",
   "{game} on {board}: {outcome}{score}, in {moves}.": "{game}（{board}）：{outcome}{score}、{moves}。",
   "{held} of {count} vertices": "{count}頂点中{held}",
   "{mover} places an {stone} stone (opening).": "{mover}が{stone}の石を置きます（開始の手順）。",
