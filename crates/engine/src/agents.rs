@@ -39,9 +39,9 @@ pub trait Agent<G: Game>: Send {
 }
 
 /// Why a perfect player's move is not proven optimal: the position was out of its
-/// search's [`Reach`], so only a short probe was tried, or the search or the game's knowledge stopped
-/// without an answer ([`Exhausted`]: a limit of the budget ran out, or the position is
-/// beyond a fixed limit of the game's exact analysis). In JSON `"out of reach"`, or the
+/// search's [`Reach`], so only a short probe was tried, or the search or the game's
+/// knowledge stopped without an answer ([`Exhausted`]: a limit of the budget ran out, or
+/// the position is beyond a fixed limit of the game's exact analysis). In JSON `"out of reach"`, or the
 /// limit's own name (`"time"`, `"beyond"`, ...).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Unproven {
@@ -250,11 +250,10 @@ impl<G: Game> ExactSearch<G> for KeptSolver {
 /// [`Solver::value_and_best_move`]); falls back to another agent when the budget runs out, and
 /// on a position out of the search's [`Reach`] after a probe of
 /// [`OUT_OF_REACH_PROBE_NODES`] (a player would otherwise wait the whole budget for the
-/// fallback's move). In a lost position it plays the fallback's move
-/// where that loses no worse: every move of a lost win/loss game is optimal, and a random
-/// one gives up where the fallback's makes the winner find the win. The search is the
-/// engine's solver on the game ([`KeptSolver`]) unless a game gives its own
-/// ([`PerfectAgent::searching`]).
+/// fallback's move). In a lost position it plays the fallback's move where that loses no
+/// worse: every move of a lost win/loss game is optimal, and a random one gives up where
+/// the fallback's makes the winner find the win. The search is the engine's solver on the
+/// game ([`KeptSolver`]) unless a game gives its own ([`PerfectAgent::searching`]).
 pub struct PerfectAgent<G: Game> {
     budget: Budget,
     search: Box<dyn ExactSearch<G>>,
@@ -316,9 +315,10 @@ impl<G: Game> Agent<G> for PerfectAgent<G> {
         // Out of reach, a probe of a fixed number of nodes still settles the positions a
         // game's measure of reach misses (a seeded game plays alike on every run).
         let within = self.reach.as_ref().is_none_or(|reach| reach(game));
-        let own = match within {
-            true => self.budget.clone(),
-            false => Budget::nodes(OUT_OF_REACH_PROBE_NODES),
+        let own = if within {
+            self.budget.clone()
+        } else {
+            Budget::nodes(OUT_OF_REACH_PROBE_NODES)
         };
         let clock = std::time::Instant::now();
         let budget_now = solver_budget(own.clone(), budget);
@@ -346,9 +346,10 @@ impl<G: Game> Agent<G> for PerfectAgent<G> {
             found => {
                 self.proven = None;
                 if let Err(SolveError::Unknown { reason, .. }) = found {
-                    self.unproven = Some(match within {
-                        true => Unproven::Stopped(reason),
-                        false => Unproven::OutOfReach,
+                    self.unproven = Some(if within {
+                        Unproven::Stopped(reason)
+                    } else {
+                        Unproven::OutOfReach
                     });
                 }
                 self.fallback.choose(game, &budget.less(0, clock.elapsed()))

@@ -296,8 +296,8 @@ pub fn policy() -> EulerPolicy {
 }
 
 /// Most empty cells the perfect player tries to solve; with more it plays as expert after
-/// a short probe rather than spend its whole budget in vain (goldberg:2 after one stone, 20 empty
-/// cells, takes about 0.7 million nodes on compact positions).
+/// a short probe rather than spend its whole budget in vain (goldberg:2 after one stone,
+/// 20 empty cells, takes about 0.7 million nodes on compact positions).
 pub const PERFECT_MAX_EMPTY_CELLS: usize = 22;
 
 /// Whether the perfect player tries its solver on `game`: at most

@@ -481,9 +481,10 @@ pub fn mcts_agent_with(
 pub const PERFECT_TIME_BUDGET: Duration = Duration::from_secs(20);
 
 /// Most empty cells the perfect player tries to solve; with more it plays as `expert`
-/// after a short probe rather than spend its whole budget in vain. On three lines of taylor:4 (48 cells)
-/// played by `medium`, no position with 43 or more empty cells gave a proven move within
-/// the budget; one of three with 42 did, and both with 40 or 41 (BENCHMARKS.md).
+/// after a short probe rather than spend its whole budget in vain. On three lines of
+/// taylor:4 (48 cells) played by `medium`, no position with 43 or more empty cells gave a
+/// proven move within the budget; one of three with 42 did, and both with 40 or 41
+/// (BENCHMARKS.md).
 pub const PERFECT_MAX_EMPTY_CELLS: usize = 42;
 
 /// Whether the perfect player tries its solver on `game`: at most

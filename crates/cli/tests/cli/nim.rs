@@ -7,7 +7,6 @@ fn value_of_three_four_five() {
     assert_eq!(v["grundy"], 2);
     assert_eq!(v["outcome"], "N");
     assert_eq!(v["winning_moves"], serde_json::json!(["1:1"]));
-    assert_eq!(v["grundy"], 2);
 }
 
 /// The text says the Grundy value once: the `grundy` key of the JSON repeats it.
