@@ -41,8 +41,8 @@ pub trait Agent<G: Game>: Send {
 /// Why a perfect player's move is not proven optimal: the position was out of its
 /// search's [`Reach`], so only a short probe was tried, or the search or the game's
 /// knowledge stopped without an answer ([`Exhausted`]: a limit of the budget ran out, or
-/// the position is beyond a fixed limit of the game's exact analysis). In JSON `"out of reach"`, or the
-/// limit's own name (`"time"`, `"beyond"`, ...).
+/// the position is beyond a fixed limit of the game's exact analysis). In JSON
+/// `"out of reach"`, or the limit's own name (`"time"`, `"beyond"`, ...).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Unproven {
     OutOfReach,
